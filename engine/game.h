@@ -51,7 +51,6 @@ struct pz_game {
     int8_t last_capturer; /* seat, -1: nobody captured this hand (R7.1) */
     uint8_t first_play_done; /* a card was played in this deal (R3.2/R3.6) */
     uint8_t claim_open; /* R3.6 window on prev[] is open */
-    uint8_t seeded;   /* the game has a seed: next_hand may shuffle */
 
     int16_t score[PZ_MAX_SIDES];
     uint8_t pile[PZ_MAX_SIDES]; /* won cards per side this hand */

@@ -16,6 +16,26 @@
  * construction holds no other player's cards. The referee accessors
  * (pz_hand(), pz_legal_actions(), ...) see everything and are for the host's
  * own use, never to be echoed to players as they are.
+ *
+ * Where RULES.md leaves a detail open, the engine decides as follows:
+ * - R5.2 with duplicates: of each rank the card laid earliest is taken,
+ *   except the porrazo's match, which is the previous play's card (R6.1).
+ *   The table keeps the order cards were laid; the tendido joins it in its
+ *   arranged row, left to right; leftover cards in the order dealt.
+ * - R2.4 odd_leftover=deal: one card each from the dealer's left, round
+ *   and round until none is left (6 players: two each).
+ * - R5.6/R6.2: a counter porrazo that is the hand's last card scores no
+ *   limpia, as no capture by the last card does.
+ * - R5.5 input: a play names mode capture or place only where the rules
+ *   allow it; "capture" with no match is invalid_action, "place" where the
+ *   card is not in place is cannot_place.
+ * - Declaring in auto or silent mode, or claiming outside manual mode, is
+ *   invalid_action; declaring outside the play phase is wrong_phase; a claim
+ *   with no window open is bad_claim.
+ * - A position's first deal has unknown holdings: no R3 score, no claims.
+ * - Scores: tendido points go to the dealer's seat; a missed declaration to
+ *   the claimer's seat; the card score has no seat.
+ * - When a score wins, the game_end event is the last one: no hand_end.
  */
 #ifndef PORRAZO_H
 #define PORRAZO_H
@@ -304,7 +324,8 @@ typedef enum pz_action_kind {
     PZ_ACT_ARRANGE,   /* dealer: row + direction, or best (R4.3, R4.6) */
     PZ_ACT_DECLARE,   /* seat declares its holding (manual, R3.2) */
     PZ_ACT_CLAIM,     /* seat claims `claimed`'s missed declaration (R3.6) */
-    PZ_ACT_NEXT_HAND  /* after hand_over: deal passes left (R2.1); seat -1 */
+    PZ_ACT_NEXT_HAND  /* after hand_over: deal passes left (R2.1); seat -1;
+                         with no pack, the game's generator shuffles */
 } pz_action_kind;
 
 typedef struct pz_action {
@@ -323,26 +344,35 @@ typedef struct pz_action {
 static inline pz_action pz_act_play(int seat, pz_card card, pz_mode mode)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_PLAY, a.seat = seat, a.card = card, a.mode = mode;
+    a.kind = PZ_ACT_PLAY;
+    a.seat = seat;
+    a.card = card;
+    a.mode = mode;
     return a;
 }
 static inline pz_action pz_act_tendido(int seat, bool now)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_TENDIDO, a.seat = seat, a.now = now;
+    a.kind = PZ_ACT_TENDIDO;
+    a.seat = seat;
+    a.now = now;
     return a;
 }
 static inline pz_action pz_act_arrange_best(int seat)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_ARRANGE, a.seat = seat, a.best = true;
+    a.kind = PZ_ACT_ARRANGE;
+    a.seat = seat;
+    a.best = true;
     return a;
 }
 static inline pz_action pz_act_arrange(int seat, const pz_card row[4],
                                        pz_direction dir)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_ARRANGE, a.seat = seat, a.direction = dir;
+    a.kind = PZ_ACT_ARRANGE;
+    a.seat = seat;
+    a.direction = dir;
     for (int i = 0; i < 4; i++)
         a.row[i] = row[i];
     return a;
@@ -350,19 +380,24 @@ static inline pz_action pz_act_arrange(int seat, const pz_card row[4],
 static inline pz_action pz_act_declare(int seat)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_DECLARE, a.seat = seat;
+    a.kind = PZ_ACT_DECLARE;
+    a.seat = seat;
     return a;
 }
 static inline pz_action pz_act_claim(int seat, int claimed)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_CLAIM, a.seat = seat, a.claimed = claimed;
+    a.kind = PZ_ACT_CLAIM;
+    a.seat = seat;
+    a.claimed = claimed;
     return a;
 }
 static inline pz_action pz_act_next_hand(const pz_card *pack)
 {
     pz_action a = {0};
-    a.kind = PZ_ACT_NEXT_HAND, a.seat = -1, a.pack = pack;
+    a.kind = PZ_ACT_NEXT_HAND;
+    a.seat = -1;
+    a.pack = pack;
     return a;
 }
 
