@@ -22,22 +22,31 @@ static int count_bits(uint64_t x)
     return n;
 }
 
-/* Adds n cards to *seen; fails on a card out of range or seen before. */
-static int add_cards(uint64_t *seen, const pz_card *cards, int n, const char *where,
+/*
+ * Adds n cards to *seen; fails on a card out of range or seen before. The
+ * place is `where`, or seat `seat`'s hand when seat >= 0 (the label is
+ * only formatted on failure: this runs on every restore).
+ */
+static int add_cards(uint64_t *seen, const pz_card *cards, int n, const char *where, int seat,
                      char *why, size_t why_len)
 {
     for (int i = 0; i < n; i++) {
-        char name[3];
+        bool bad = cards[i] >= PZ_CARDS;
+        if (!bad && !(*seen >> cards[i] & 1)) {
+            *seen |= UINT64_C(1) << cards[i];
+            continue;
+        }
+        char name[3], label[24];
         pz_card_format(cards[i], name);
-        if (cards[i] >= PZ_CARDS) {
-            pz__why(why, why_len, "%s holds an invalid card", where);
-            return PZ_EBAD_DOCUMENT;
-        }
-        if (*seen >> cards[i] & 1) {
-            pz__why(why, why_len, "card %s is in two places (again in %s)", name, where);
-            return PZ_EBAD_DOCUMENT;
-        }
-        *seen |= UINT64_C(1) << cards[i];
+        if (seat >= 0)
+            pz__why(label, sizeof label, "seat %d's hand", seat);
+        else
+            pz__why(label, sizeof label, "%s", where);
+        if (bad)
+            pz__why(why, why_len, "%s holds an invalid card", label);
+        else
+            pz__why(why, why_len, "card %s is in two places (again in %s)", name, label);
+        return PZ_EBAD_DOCUMENT;
     }
     return 0;
 }
@@ -77,18 +86,17 @@ static int check_cards(const pz_game *g, char *why, size_t why_len)
     if (g->ntable > PZ_CARDS || g->nstock > PZ_CARDS || g->pend_n > 16 ||
         (g->ntendido != 0 && g->ntendido != 4))
         FAIL("a card count is out of range");
-    if ((err = add_cards(&seen, g->table, g->ntable, "the table", why, why_len)) != 0 ||
-        (err = add_cards(&seen, g->stock, g->nstock, "the stock", why, why_len)) != 0 ||
-        (err = add_cards(&seen, g->tendido, g->ntendido, "the tendido", why, why_len)) != 0 ||
-        (err = add_cards(&seen, g->pend_cards, g->pend_n, "the pending porrazo", why,
+    if ((err = add_cards(&seen, g->table, g->ntable, "the table", -1, why, why_len)) != 0 ||
+        (err = add_cards(&seen, g->stock, g->nstock, "the stock", -1, why, why_len)) != 0 ||
+        (err = add_cards(&seen, g->tendido, g->ntendido, "the tendido", -1, why, why_len)) !=
+            0 ||
+        (err = add_cards(&seen, g->pend_cards, g->pend_n, "the pending porrazo", -1, why,
                          why_len)) != 0)
         return err;
     for (int s = 0; s < PZ_MAX_PLAYERS; s++) {
-        char where[16];
         if (g->nhand[s] > PZ_CARDS || (s >= g->players && g->nhand[s] != 0))
             FAIL("seat %d's hand size is out of range", s);
-        pz__why(where, sizeof where, "seat %d's hand", s);
-        if ((err = add_cards(&seen, g->hand[s], g->nhand[s], where, why, why_len)) != 0)
+        if ((err = add_cards(&seen, g->hand[s], g->nhand[s], NULL, s, why, why_len)) != 0)
             return err;
     }
     if (g->won & ~ALL_CARDS)

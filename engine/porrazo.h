@@ -602,7 +602,9 @@ int pz_view_seat(const pz_game *g, int seat, pz_view *v);
 int pz_save(const pz_game *g, char *buf, size_t cap);
 
 /*
- * Rebuilds a game from a document written by pz_save(). Checks the syntax,
+ * Rebuilds a game from a document written by pz_save() (whitespace, field
+ * order and \u escapes may differ; pz_save() writes it back canonically).
+ * out must not be NULL. Checks the syntax,
  * the version, every field and the consistency of the whole (the 52 cards
  * each in one place, counts matching the phase and deal, ...). Returns 0
  * and sets *out, or PZ_EBAD_DOCUMENT with a message saying what is

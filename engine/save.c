@@ -1,0 +1,798 @@
+/*
+ * save.c — saved games: pz_save() writes the whole state of a game as one
+ * compact JSON document, version 1, and pz_restore() rebuilds a game from
+ * such a document, refusing anything it would not have written.
+ *
+ * One table per JSON object (the game, its options, a holding) lists each
+ * member's name, kind, range and place in struct pz_game; the writer and the
+ * reader both walk these tables, so the two cannot drift apart and the
+ * member order (hence the bytes) is fixed. Words come from the engine's name
+ * functions (pz_phase_name, ...), options go through pz_options_set(), cards
+ * are canonical two-character strings run together ("7HKS2C"), and the
+ * generator's state is four 16-digit hex strings. Restoring checks syntax,
+ * version, that every member is there once with a value of its type and
+ * range, recomputes the derived counts (sides, D, L), then leaves the
+ * consistency of the whole (each card in one place, seats, phase) to
+ * pz__check(). Not here: the JSON grammar (json.c) and the rules.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "json.h"
+
+#define SAVE_VERSION 1
+
+/* What a member holds, and so how it is written and read. */
+enum kind {
+    K_VERSION,  /* the number SAVE_VERSION */
+    K_OPTIONS,  /* pz_options as an object of R9 words */
+    K_OPTION,   /* one option; aux is its OPT_* */
+    K_U8,       /* uint8_t number in [lo, hi] */
+    K_I8,       /* int8_t number in [lo, hi] */
+    K_FLAG,     /* uint8_t 0/1 as false/true */
+    K_WORD,     /* uint8_t 0..hi as the word of set aux (W_*) */
+    K_RANK,     /* uint8_t rank as its letter ("A", "T", "K") */
+    K_CARD,     /* pz_card as "7H", or null for PZ_NO_CARD */
+    K_CARDS,    /* pz_card[hi] as "7HKS2C"; aux is the offset of its uint8_t count */
+    K_HANDS,    /* one K_CARDS string per seat */
+    K_SCORES,   /* int16_t per side */
+    K_PILES,    /* uint8_t per side, 0..52 */
+    K_WON,      /* the uint64_t card mask as a card string in card order */
+    K_HOLDINGS, /* pz_holding per seat, as objects */
+    K_RNG       /* the four uint64_t as 16-digit lowercase hex strings */
+};
+
+enum words { W_PHASE, W_PENDING, W_HOLDING };
+enum opt { OPT_TARGET, OPT_WRAP, OPT_DECL, OPT_TENDIDO, OPT_LEFTOVER, OPT_SWEEP,
+           OPT_CARD_SCORE, OPT_PARTNERS };
+
+typedef struct field {
+    const char *name;
+    unsigned char len; /* strlen(name) */
+    unsigned char kind;
+    int lo, hi;
+    size_t off;
+    size_t aux;
+} field;
+
+#define F(name, kind, lo, hi, off, aux) \
+    { name, (unsigned char)(sizeof name - 1), kind, lo, hi, off, aux }
+#define G(member) offsetof(struct pz_game, member)
+#define H(member) offsetof(pz_holding, member)
+
+/* The game object, in the order written. "porrazo" must come first. */
+static const field TOP[] = {
+    F("porrazo", K_VERSION, 0, 0, 0, 0),
+    F("options", K_OPTIONS, 0, 0, G(opt), 0),
+    F("players", K_U8, PZ_MIN_PLAYERS, PZ_MAX_PLAYERS, G(players), 0),
+    F("phase", K_WORD, 0, PZ_PHASE_GAME_OVER, G(phase), W_PHASE),
+    F("dealer", K_U8, 0, PZ_MAX_PLAYERS - 1, G(dealer), 0),
+    F("deal", K_U8, 1, 8, G(deal), 0), /* D is 8 at most (R2.3) */
+    F("turn", K_I8, -1, PZ_MAX_PLAYERS - 1, G(turn), 0),
+    F("tendido_done", K_FLAG, 0, 1, G(tendido_done), 0),
+    F("r3_off", K_FLAG, 0, 1, G(r3_off), 0),
+    F("winner", K_I8, -1, PZ_MAX_SIDES - 1, G(winner), 0),
+    F("last_capturer", K_I8, -1, PZ_MAX_PLAYERS - 1, G(last_capturer), 0),
+    F("first_play_done", K_FLAG, 0, 1, G(first_play_done), 0),
+    F("claim_open", K_FLAG, 0, 1, G(claim_open), 0),
+    F("scores", K_SCORES, 0, INT16_MAX, G(score), 0),
+    F("piles", K_PILES, 0, PZ_CARDS, G(pile), 0),
+    F("has_last_play", K_FLAG, 0, 1, G(has_last), 0),
+    F("last_play_seat", K_I8, -1, PZ_MAX_PLAYERS - 1, G(last_seat), 0),
+    F("last_play_card", K_CARD, 0, 0, G(last_card), 0),
+    F("last_play_captured", K_FLAG, 0, 1, G(last_captured), 0),
+    F("pending", K_WORD, 0, PZ_PENDING_COUNTER, G(pend_kind), W_PENDING),
+    F("pending_seat", K_I8, -1, PZ_MAX_PLAYERS - 1, G(pend_seat), 0),
+    F("pending_rank", K_RANK, 0, 0, G(pend_rank), 0),
+    F("pending_limpia", K_FLAG, 0, 1, G(pend_limpia), 0),
+    F("pending_last_rank", K_RANK, 0, 0, G(pend_last_rank), 0),
+    F("pending_cards", K_CARDS, 0, 16, G(pend_cards), G(pend_n)),
+    F("table", K_CARDS, 0, PZ_CARDS, G(table), G(ntable)),
+    F("stock", K_CARDS, 0, PZ_CARDS, G(stock), G(nstock)),
+    F("tendido", K_CARDS, 0, 4, G(tendido), G(ntendido)),
+    F("hands", K_HANDS, 0, PZ_CARDS, G(hand), 0),
+    F("won", K_WON, 0, 0, G(won), 0),
+    F("holdings", K_HOLDINGS, 0, 0, G(hold), 0),
+    F("previous_holdings", K_HOLDINGS, 0, 0, G(prev), 0),
+    F("rng", K_RNG, 0, 0, G(rng), 0),
+};
+#define NTOP ((int)(sizeof TOP / sizeof TOP[0]))
+_Static_assert(sizeof TOP / sizeof TOP[0] <= 64, "read_members() marks members in a uint64_t");
+
+/* The options object, R9 names in R9 order; lo is the JSON type wanted. */
+static const field OPTIONS[] = {
+    F("target", K_OPTION, PZJ_NUMBER, 0, 0, OPT_TARGET),
+    F("wrap", K_OPTION, PZJ_TRUE, 0, 0, OPT_WRAP),
+    F("declarations", K_OPTION, PZJ_STRING, 0, 0, OPT_DECL),
+    F("tendido", K_OPTION, PZJ_STRING, 0, 0, OPT_TENDIDO),
+    F("odd_leftover", K_OPTION, PZJ_STRING, 0, 0, OPT_LEFTOVER),
+    F("final_sweep", K_OPTION, PZJ_STRING, 0, 0, OPT_SWEEP),
+    F("card_score", K_OPTION, PZJ_STRING, 0, 0, OPT_CARD_SCORE),
+    F("partnerships", K_OPTION, PZJ_TRUE, 0, 0, OPT_PARTNERS),
+};
+
+/* One holding object (R3.1). */
+static const field HOLDING[] = {
+    F("kind", K_WORD, 0, PZ_HOLD_FOUR, H(kind), W_HOLDING),
+    F("rank", K_RANK, 0, 0, H(rank), 0),
+    F("declared", K_FLAG, 0, 1, H(declared), 0),
+    F("claimed", K_FLAG, 0, 1, H(claimed), 0),
+};
+
+#define COUNT(t) ((int)(sizeof t / sizeof t[0]))
+
+/* The word of value v in word set `set` ("?" when out of range). */
+static const char *word_of(size_t set, int v)
+{
+    switch (set) {
+    case W_PHASE:
+        return pz_phase_name((pz_phase)v);
+    case W_PENDING:
+        return pz_pending_name((pz_pending_kind)v);
+    default:
+        return pz_holding_name((pz_holding_kind)v);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                  */
+
+/* Appends a quoted string of n cards, run together ("7HKS2C"). */
+static void put_cards(pzj_out *o, const pz_card *cards, size_t n)
+{
+    char b[2 * PZ_CARDS + 2], card[3];
+    size_t k = 0;
+    b[k++] = '"';
+    for (size_t i = 0; i < n && i < PZ_CARDS; i++) {
+        pz_card_format(cards[i], card);
+        b[k++] = card[0];
+        b[k++] = card[1];
+    }
+    b[k++] = '"';
+    pzj_put(o, b, k);
+}
+
+/* The text of option `opt` of *o but target: true/false, or its R9 word. */
+static const char *option_text(const pz_options *o, size_t opt)
+{
+    switch (opt) {
+    case OPT_WRAP:
+        return o->wrap ? "true" : "false";
+    case OPT_PARTNERS:
+        return o->partnerships ? "true" : "false";
+    case OPT_DECL:
+        return pz_declarations_name(o->declarations);
+    case OPT_TENDIDO:
+        return pz_tendido_name(o->tendido);
+    case OPT_LEFTOVER:
+        return pz_leftover_name(o->odd_leftover);
+    case OPT_SWEEP:
+        return pz_sweep_name(o->final_sweep);
+    default:
+        return pz_card_score_name(o->card_score);
+    }
+}
+
+/* Appends s between double quotes (s needs no escaping). */
+static void put_quoted(pzj_out *o, const char *s)
+{
+    pzj_put(o, "\"", 1);
+    pzj_put_str(o, s);
+    pzj_put(o, "\"", 1);
+}
+
+static void put_object(pzj_out *o, const field *t, int n, const void *base,
+                       const struct pz_game *g);
+
+/* Appends a card mask as the string of its cards in card order. */
+static void put_won(pzj_out *o, uint64_t won)
+{
+    pz_card cards[PZ_CARDS];
+    size_t n = 0;
+    for (int c = 0; c < PZ_CARDS; c++)
+        if (won >> c & 1)
+            cards[n++] = (pz_card)c;
+    put_cards(o, cards, n);
+}
+
+/* Appends the generator state as four 16-digit lowercase hex strings. */
+static void put_rng(pzj_out *o, const pz_rng *rng)
+{
+    static const char hex[] = "0123456789abcdef";
+    char b[4 * 19 + 1];
+    size_t k = 0;
+    b[k++] = '[';
+    for (int i = 0; i < 4; i++) {
+        b[k++] = '"';
+        for (int d = 15; d >= 0; d--)
+            b[k++] = hex[rng->s[i] >> (4 * d) & 15];
+        b[k++] = '"';
+        b[k++] = i < 3 ? ',' : ']';
+    }
+    pzj_put(o, b, k);
+}
+
+/* Appends the per-seat or per-side array of a member of g (n entries). */
+static void put_array(pzj_out *o, const field *f, const struct pz_game *g, int n)
+{
+    pzj_put(o, "[", 1);
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            pzj_put(o, ",", 1);
+        if (f->kind == K_HANDS)
+            put_cards(o, g->hand[i], g->nhand[i]);
+        else if (f->kind == K_SCORES)
+            pzj_put_int(o, g->score[i]);
+        else if (f->kind == K_PILES)
+            pzj_put_int(o, g->pile[i]);
+        else
+            put_object(o, HOLDING, COUNT(HOLDING),
+                       (const pz_holding *)((const char *)g + f->off) + i, g);
+    }
+    pzj_put(o, "]", 1);
+}
+
+/* Appends the value of member f of base (g is the whole game). */
+static void put_value(pzj_out *o, const field *f, const void *base, const struct pz_game *g)
+{
+    const unsigned char *v = (const unsigned char *)base + f->off;
+    int seats = g->players < PZ_MAX_PLAYERS ? g->players : PZ_MAX_PLAYERS;
+    int sides = g->sides < PZ_MAX_SIDES ? g->sides : PZ_MAX_SIDES;
+    switch (f->kind) {
+    case K_VERSION:
+        pzj_put_int(o, SAVE_VERSION);
+        break;
+    case K_OPTIONS:
+        put_object(o, OPTIONS, COUNT(OPTIONS), v, g);
+        break;
+    case K_OPTION:
+        if (f->aux == OPT_TARGET)
+            pzj_put_int(o, ((const pz_options *)base)->target);
+        else if (f->lo == PZJ_STRING)
+            put_quoted(o, option_text(base, f->aux));
+        else
+            pzj_put_str(o, option_text(base, f->aux));
+        break;
+    case K_U8:
+        pzj_put_int(o, *v);
+        break;
+    case K_I8:
+        pzj_put_int(o, *(const int8_t *)v);
+        break;
+    case K_FLAG:
+        pzj_put_str(o, *v ? "true" : "false");
+        break;
+    case K_WORD:
+        put_quoted(o, word_of(f->aux, *v));
+        break;
+    case K_RANK: {
+        char b[3] = {'"', pz_rank_char(*v), '"'};
+        pzj_put(o, b, 3);
+        break;
+    }
+    case K_CARD:
+        if (*v == PZ_NO_CARD)
+            pzj_put_str(o, "null");
+        else
+            put_cards(o, v, 1);
+        break;
+    case K_CARDS: {
+        size_t n = *((const unsigned char *)base + f->aux);
+        put_cards(o, v, n < (size_t)f->hi ? n : (size_t)f->hi);
+        break;
+    }
+    case K_WON:
+        put_won(o, g->won);
+        break;
+    case K_RNG:
+        put_rng(o, &g->rng);
+        break;
+    case K_SCORES:
+    case K_PILES:
+        put_array(o, f, g, sides);
+        break;
+    default: /* K_HANDS, K_HOLDINGS */
+        put_array(o, f, g, seats);
+        break;
+    }
+}
+
+/* Appends an object with the members of table t, read from base. */
+static void put_object(pzj_out *o, const field *t, int n, const void *base,
+                       const struct pz_game *g)
+{
+    for (int i = 0; i < n; i++) {
+        pzj_put(o, i == 0 ? "{\"" : ",\"", 2);
+        pzj_put(o, t[i].name, t[i].len);
+        pzj_put(o, "\":", 2);
+        put_value(o, &t[i], base, g);
+    }
+    pzj_put(o, "}", 1);
+}
+
+/*
+ * Writes g as a version 1 document and a NUL into buf. Returns the length
+ * without the NUL, or PZ_ENO_SPACE (buf untouched) when cap is too small.
+ */
+int pz_save(const pz_game *g, char *buf, size_t cap)
+{
+    char doc[PZ_SAVE_MAX];
+    pzj_out o = {doc, doc + sizeof doc - 1, 0};
+    put_object(&o, TOP, NTOP, g, g);
+    size_t n = (size_t)(o.p - doc);
+    if (o.full || buf == NULL || cap < n + 1)
+        return PZ_ENO_SPACE;
+    memcpy(buf, doc, n);
+    buf[n] = '\0';
+    return (int)n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                  */
+
+/* A restore under way. */
+typedef struct rd {
+    pzj_reader j;
+    struct pz_game *g;
+    char *why;
+    size_t why_len;
+    const char *outer; /* the object being read when nested, else NULL */
+    int index;         /* the array entry being read, or -1 */
+    int count[NTOP];   /* entries read of each top-level array */
+} rd;
+
+static int bad(rd *c, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/*
+ * Records why the document is refused and returns -1: the JSON error when
+ * the reader hit one, else the text, after "field 'name': " when name is
+ * not NULL (with the enclosing object and array entry, "holdings[1].rank").
+ */
+static int bad(rd *c, const char *name, const char *fmt, ...)
+{
+    char what[PZ_WHY_MAX];
+    va_list ap;
+    if (c->j.tok == PZJ_ERROR) {
+        pz__why(c->why, c->why_len, "not valid JSON at byte %zu: %s", c->j.err_pos,
+                c->j.err);
+        return -1;
+    }
+    va_start(ap, fmt);
+    int n = vsnprintf(what, sizeof what, fmt, ap); /* cut if long: it is for people */
+    va_end(ap);
+    if (n < 0)
+        what[0] = '\0';
+    if (name == NULL)
+        pz__why(c->why, c->why_len, "%s", what);
+    else if (c->outer == NULL && c->index < 0)
+        pz__why(c->why, c->why_len, "field '%s': %s", name, what);
+    else if (c->outer == NULL)
+        pz__why(c->why, c->why_len, "field '%s[%d]': %s", name, c->index, what);
+    else if (c->index < 0)
+        pz__why(c->why, c->why_len, "field '%s.%s': %s", c->outer, name, what);
+    else
+        pz__why(c->why, c->why_len, "field '%s[%d].%s': %s", c->outer, c->index, name,
+                what);
+    return -1;
+}
+
+/* Copies at most 24 bytes of s into b as printable ASCII, for messages. */
+static const char *excerpt(const char *s, size_t n, char b[32])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 24; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        b[k++] = ch >= 0x20 && ch < 0x7F ? (char)ch : '?';
+    }
+    if (n > 24) {
+        memcpy(b + k, "...", 3);
+        k += 3;
+    }
+    b[k] = '\0';
+    return b;
+}
+
+/* True when the current token's text is exactly the n bytes of s. */
+static int text_is(const rd *c, const char *s, size_t n)
+{
+    return c->j.str_len == n && memcmp(c->j.str, s, n) == 0;
+}
+
+/* Stores the current token, a whole number in [f->lo, f->hi], at *v. */
+static int read_int(rd *c, const field *f, long *v)
+{
+    if (c->j.tok != PZJ_NUMBER || c->j.num_kind != PZJ_NUM_INT || c->j.num < f->lo ||
+        c->j.num > f->hi)
+        return bad(c, f->name, "must be a whole number from %d to %d", f->lo, f->hi);
+    *v = (long)c->j.num;
+    return 0;
+}
+
+/* Stores true or false as 1 or 0 at *v. */
+static int read_flag(rd *c, const field *f, unsigned char *v)
+{
+    if (c->j.tok != PZJ_TRUE && c->j.tok != PZJ_FALSE)
+        return bad(c, f->name, "must be true or false");
+    *v = c->j.tok == PZJ_TRUE;
+    return 0;
+}
+
+/* Stores the number of the word (of set f->aux, 0..f->hi) at *v. */
+static int read_word(rd *c, const field *f, unsigned char *v)
+{
+    char list[128];
+    pzj_out o = {list, list + sizeof list - 1, 0};
+    for (int w = 0; w <= f->hi; w++) {
+        const char *s = word_of(f->aux, w);
+        if (c->j.tok == PZJ_STRING && text_is(c, s, strlen(s))) {
+            *v = (unsigned char)w;
+            return 0;
+        }
+        if (w > 0)
+            pzj_put_str(&o, w < f->hi ? ", " : " or ");
+        pzj_put_str(&o, s);
+    }
+    *o.p = '\0';
+    return bad(c, f->name, "must be %s", list);
+}
+
+/* Stores the rank written as its one letter at *v. */
+static int read_rank(rd *c, const field *f, unsigned char *v)
+{
+    for (int r = 0; r < PZ_RANKS && c->j.tok == PZJ_STRING; r++) {
+        char ch = pz_rank_char(r);
+        if (text_is(c, &ch, 1)) {
+            *v = (unsigned char)r;
+            return 0;
+        }
+    }
+    return bad(c, f->name, "must be a rank: A 2 3 4 5 6 7 8 9 T J Q K");
+}
+
+/* Parses the canonical card at s (two bytes: "7H", "TD"); 0 or -1. */
+static int card_at(const char *s, pz_card *out)
+{
+    char canon[3];
+    pz_card k;
+    if (pz_card_parse(s, 2, &k) != 0)
+        return -1;
+    pz_card_format(k, canon);
+    if (canon[0] != s[0] || canon[1] != s[1])
+        return -1;
+    *out = k;
+    return 0;
+}
+
+/* Stores a card ("7H") or null (PZ_NO_CARD) at *v; it is not placed. */
+static int read_card(rd *c, const field *f, pz_card *v)
+{
+    if (c->j.tok == PZJ_NULL) {
+        *v = PZ_NO_CARD;
+        return 0;
+    }
+    if (c->j.tok != PZJ_STRING || c->j.str_len != 2 || card_at(c->j.str, v) != 0)
+        return bad(c, f->name, "must be a card such as \"7H\", or null");
+    return 0;
+}
+
+/* Reads a string of at most max cards into cards[]; the count or -1. */
+static int read_cards(rd *c, const field *f, pz_card *cards, int max)
+{
+    char b[32];
+    size_t n = c->j.str_len / 2;
+    if (c->j.tok != PZJ_STRING || c->j.str_len % 2 != 0 || n > (size_t)max)
+        return bad(c, f->name, "must be a string of at most %d cards such as \"7HKS2C\"",
+                   max);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = c->j.str + 2 * i;
+        pz_card k;
+        if (card_at(s, &k) != 0)
+            return bad(c, f->name, "'%s' is not a card (cards are written 7H, TD, AS)",
+                       excerpt(s, 2, b));
+        cards[i] = k;
+    }
+    return (int)n;
+}
+
+/* Reads the won cards into the game's card mask, each once. */
+static int read_won(rd *c, const field *f)
+{
+    pz_card cards[PZ_CARDS];
+    int n = read_cards(c, f, cards, PZ_CARDS);
+    for (int i = 0; i < n; i++) {
+        if (c->g->won >> cards[i] & 1)
+            return bad(c, f->name, "names a card twice");
+        c->g->won |= UINT64_C(1) << cards[i];
+    }
+    return n < 0 ? -1 : 0;
+}
+
+/*
+ * Sets one option through pz_options_set() from its JSON value, which
+ * must have the type the table says (f->lo: a number, true/false, a word).
+ */
+static int read_option(rd *c, const field *f, pz_options *o)
+{
+    char val[24], msg[PZ_WHY_MAX];
+    pzj_token t = c->j.tok;
+    int is_bool = t == PZJ_TRUE || t == PZJ_FALSE;
+    int ok = f->lo == PZJ_NUMBER ? t == PZJ_NUMBER && c->j.num_kind == PZJ_NUM_INT
+             : f->lo == PZJ_TRUE ? is_bool
+                                 : t == PZJ_STRING;
+    const char *text = is_bool ? (t == PZJ_TRUE ? "true" : "false") : c->j.str;
+    size_t n = is_bool ? strlen(text) : c->j.str_len;
+    if (!ok || n >= sizeof val || memchr(text, '\0', n) != NULL)
+        return bad(c, f->name, "must be %s",
+                   f->lo == PZJ_NUMBER ? "a whole number"
+                   : f->lo == PZJ_TRUE ? "true or false"
+                                       : "one of the option's words (R9)");
+    memcpy(val, text, n);
+    val[n] = '\0';
+    if (pz_options_set(o, f->name, val, msg, sizeof msg) != 0)
+        return bad(c, f->name, "%s", msg);
+    return 0;
+}
+
+static int read_members(rd *c, const field *t, int n, void *base, int *counts,
+                        uint64_t seen);
+
+/* Reads the object of member f with the members of table t into base. */
+static int read_nested(rd *c, const field *f, const field *t, int n, void *base)
+{
+    if (c->j.tok != PZJ_OBJECT)
+        return bad(c, f->name, "must be an object");
+    c->outer = f->name;
+    int r = read_members(c, t, n, base, NULL, 0);
+    c->outer = NULL;
+    return r;
+}
+
+/* Entry i of "hands" (the current token), for read_array(): 0 or -1. */
+static int item_hand(rd *c, const field *f, int i)
+{
+    int n = read_cards(c, f, c->g->hand[i], f->hi);
+    c->g->nhand[i] = (uint8_t)(n < 0 ? 0 : n);
+    return n < 0 ? -1 : 0;
+}
+
+/* Entry i of "scores" or "piles": a whole number in the member's range. */
+static int item_side(rd *c, const field *f, int i)
+{
+    long v = 0;
+    if (read_int(c, f, &v) != 0)
+        return -1;
+    if (f->kind == K_SCORES)
+        c->g->score[i] = (int16_t)v;
+    else
+        c->g->pile[i] = (uint8_t)v;
+    return 0;
+}
+
+/* Entry i of "holdings" or "previous_holdings": one holding object. */
+static int item_holding(rd *c, const field *f, int i)
+{
+    pz_holding *h = (pz_holding *)((char *)c->g + f->off) + i;
+    return read_nested(c, f, HOLDING, COUNT(HOLDING), h);
+}
+
+/* Word i of the generator state: exactly 16 lowercase hex digits. */
+static int item_rng(rd *c, const field *f, int i)
+{
+    uint64_t v = 0;
+    int ok = c->j.tok == PZJ_STRING && c->j.str_len == 16;
+    for (size_t k = 0; ok && k < 16; k++) {
+        char ch = c->j.str[k];
+        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+        ok = d >= 0;
+        v = v << 4 | (uint64_t)(d & 15);
+    }
+    if (!ok)
+        return bad(c, f->name, "must be a string of 16 lowercase hex digits");
+    c->g->rng.s[i] = v;
+    return 0;
+}
+
+/*
+ * Reads the array of member f (the current token), at most max entries,
+ * each through item(). Returns the number of entries, or -1.
+ */
+static int read_array(rd *c, const field *f, int max, int (*item)(rd *, const field *, int))
+{
+    int n = 0;
+    if (c->j.tok != PZJ_ARRAY)
+        return bad(c, f->name, "must be an array");
+    while (pzj_next(&c->j) != PZJ_ARRAY_END) {
+        c->index = n;
+        if (n == max)
+            return bad(c, f->name, "one entry too many (at most %d)", max);
+        if (item(c, f, n) != 0)
+            return -1;
+        n++;
+    }
+    c->index = -1;
+    return n;
+}
+
+/*
+ * Reads the value of member f (the current token) into base. Returns the
+ * entry count for arrays, 0 for other values, or -1.
+ */
+static int read_value(rd *c, const field *f, void *base)
+{
+    unsigned char *v = (unsigned char *)base + f->off;
+    long n = 0;
+    switch (f->kind) {
+    case K_OPTIONS:
+        return read_nested(c, f, OPTIONS, COUNT(OPTIONS), v);
+    case K_OPTION:
+        return read_option(c, f, (pz_options *)base);
+    case K_U8:
+    case K_I8:
+        if (read_int(c, f, &n) != 0)
+            return -1;
+        if (f->kind == K_U8)
+            *v = (unsigned char)n;
+        else
+            *(int8_t *)v = (int8_t)n;
+        return 0;
+    case K_FLAG:
+        return read_flag(c, f, v);
+    case K_WORD:
+        return read_word(c, f, v);
+    case K_RANK:
+        return read_rank(c, f, v);
+    case K_CARD:
+        return read_card(c, f, v);
+    case K_CARDS:
+        n = read_cards(c, f, v, f->hi);
+        *((unsigned char *)base + f->aux) = (unsigned char)(n < 0 ? 0 : n);
+        return n < 0 ? -1 : 0;
+    case K_WON:
+        return read_won(c, f);
+    case K_HANDS:
+        return read_array(c, f, PZ_MAX_PLAYERS, item_hand);
+    case K_SCORES:
+        return read_array(c, f, PZ_MAX_SIDES, item_side);
+    case K_PILES:
+        return read_array(c, f, PZ_MAX_SIDES, item_side);
+    case K_HOLDINGS:
+        return read_array(c, f, PZ_MAX_PLAYERS, item_holding);
+    case K_RNG:
+        n = read_array(c, f, 4, item_rng);
+        return n == 4 || n < 0 ? (int)n : bad(c, f->name, "must hold 4 hex strings");
+    default: /* K_VERSION: only as the first member, read by read_document() */
+        return bad(c, f->name, "must come first");
+    }
+}
+
+/* The index of the member of t named by the current key, or -1; t[hint] first. */
+static int find_member(const rd *c, const field *t, int n, int hint)
+{
+    if (hint < n && text_is(c, t[hint].name, t[hint].len))
+        return hint;
+    for (int i = 0; i < n; i++)
+        if (text_is(c, t[i].name, t[i].len))
+            return i;
+    return -1;
+}
+
+/*
+ * Reads the members of an object up to its '}' into base, each named in
+ * table t exactly once (`seen` marks those already read). counts, when
+ * not NULL, receives read_value()'s result per member. 0 or -1.
+ */
+static int read_members(rd *c, const field *t, int n, void *base, int *counts,
+                        uint64_t seen)
+{
+    char b[32];
+    int hint = 0;
+    for (pzj_token tok; (tok = pzj_next(&c->j)) != PZJ_OBJECT_END; hint++) {
+        if (tok != PZJ_KEY) /* only PZJ_ERROR gets here */
+            return bad(c, NULL, "the document is not valid JSON");
+        int i = find_member(c, t, n, hint);
+        if (i < 0)
+            return bad(c, excerpt(c->j.str, c->j.str_len, b),
+                       "no such field in a version %d saved game", SAVE_VERSION);
+        if (seen >> i & 1)
+            return bad(c, t[i].name, "appears twice");
+        seen |= UINT64_C(1) << i;
+        pzj_next(&c->j);
+        int r = read_value(c, &t[i], base);
+        if (r < 0)
+            return -1;
+        if (counts != NULL)
+            counts[i] = r;
+        hint = i;
+    }
+    for (int i = 0; i < n; i++)
+        if (!(seen >> i & 1))
+            return bad(c, t[i].name, "is missing");
+    return 0;
+}
+
+/*
+ * Reads the whole document into c->g: an object whose first member is the
+ * version, then every member of TOP, then nothing but whitespace.
+ */
+static int read_document(rd *c)
+{
+    char b[32];
+    if (pzj_next(&c->j) != PZJ_OBJECT ||
+        pzj_next(&c->j) != PZJ_KEY || !text_is(c, "porrazo", 7))
+        return bad(c, NULL, "a saved game is an object that starts {\"porrazo\":%d",
+                   SAVE_VERSION);
+    if (pzj_next(&c->j) != PZJ_NUMBER)
+        return bad(c, "porrazo", "must be the version number");
+    if (c->j.num_kind != PZJ_NUM_INT || c->j.num != SAVE_VERSION)
+        return bad(c, NULL, "version %s is not supported: this engine reads version %d",
+                   excerpt(c->j.str, c->j.str_len, b), SAVE_VERSION);
+    if (read_members(c, TOP, NTOP, c->g, c->count, 1) != 0)
+        return -1;
+    if (pzj_next(&c->j) != PZJ_END)
+        return bad(c, NULL, "the document is not valid JSON");
+    return 0;
+}
+
+/*
+ * Checks what needs the whole document, and only that: the options against
+ * the player count, one entry per seat or side in each array. Sets the
+ * derived members (sides, deals, leftover) on the way; pz__check() does
+ * the rest.
+ */
+static int check_document(rd *c)
+{
+    struct pz_game *g = c->g;
+    char msg[PZ_WHY_MAX];
+    if (pz_options_check(&g->opt, g->players, msg, sizeof msg) != 0)
+        return bad(c, "options", "%s", msg);
+    g->sides = (uint8_t)(g->opt.partnerships ? g->players / 2 : g->players);
+    g->deals = (uint8_t)pz__deals_for(g->players);
+    g->leftover = (uint8_t)pz__leftover_for(g->players);
+    for (int i = 0; i < NTOP; i++) {
+        const field *f = &TOP[i];
+        int per_seat = f->kind == K_HANDS || f->kind == K_HOLDINGS;
+        int want = per_seat ? g->players : g->sides;
+        if ((per_seat || f->kind == K_SCORES || f->kind == K_PILES) && c->count[i] != want)
+            return bad(c, f->name, "has %d entries, not one per %s (%d)", c->count[i],
+                       per_seat ? "seat" : "side", want);
+    }
+    return 0;
+}
+
+/*
+ * Rebuilds a game from a version 1 document; see porrazo.h. The game is
+ * read into a zeroed local state and only copied to the heap once every
+ * check passed, so a refusal allocates nothing and leaves *out alone.
+ */
+int pz_restore(pz_game **out, const char *doc, size_t len, char *why, size_t why_len)
+{
+    struct pz_game g;
+    rd c;
+    memset(&g, 0, sizeof g);
+    memset(&c, 0, sizeof c); /* before pzj_init(): it holds pointers into c.j */
+    pzj_init(&c.j, doc, len);
+    c.g = &g;
+    c.why = why;
+    c.why_len = why_len;
+    c.index = -1;
+    pz_options_default(&g.opt);
+    if (read_document(&c) != 0 || check_document(&c) != 0 ||
+        pz__check(&g, why, why_len) != 0)
+        return PZ_EBAD_DOCUMENT;
+    struct pz_game *heap = calloc(1, sizeof *heap);
+    if (heap == NULL) {
+        pz__why(why, why_len, "out of memory restoring a game");
+        return PZ_ENO_MEMORY;
+    }
+    memcpy(heap, &g, sizeof g);
+    *out = heap;
+    return 0;
+}
