@@ -33,6 +33,11 @@
  *   invalid_action; declaring outside the play phase is wrong_phase; a claim
  *   with no window open is bad_claim.
  * - A position's first deal has unknown holdings: no R3 score, no claims.
+ * - R3.4 in silent mode: every holding counts as declared, partners' too.
+ * - R4.4 at the last deal: with tendido=choice the leftover is laid after
+ *   the arrangement, so it forms no sets; with tendido=last it lies first.
+ * - R6.2 read literally: if everyone else is out of cards, the porrazo's
+ *   own player is "the next player" and may counter it.
  * - Scores: tendido points go to the dealer's seat; a missed declaration to
  *   the claimer's seat; the card score has no seat.
  * - When a score wins, the game_end event is the last one: no hand_end.
