@@ -549,7 +549,8 @@ int pz_get_pile(const pz_game *g, int side); /* won cards this hand */
 int pz_get_stock(const pz_game *g);         /* undealt cards */
 int pz_get_table(const pz_game *g, pz_card out[PZ_CARDS]);
 int pz_get_hand(const pz_game *g, int seat, pz_card out[PZ_CARDS]);
-/* The four tendido cards as dealt, while phase is arrange (else 0). */
+/* The four tendido cards as dealt while waiting to be arranged: in phase
+   arrange, or in game_over when a score ended the game first; else 0. */
 int pz_get_tendido(const pz_game *g, pz_card out[4]);
 /* The pending porrazo or counter porrazo (R6.2): kind, and *seat. */
 pz_pending_kind pz_get_pending(const pz_game *g, int *seat);
