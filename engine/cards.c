@@ -19,8 +19,8 @@ const char *pz_err_name(int err)
     switch (err) {
     case 0:
         return "ok";
-#define PZ_ERR_NAME_(name, val, code, msg) \
-    case val:                              \
+#define PZ_ERR_NAME_(name, val, code, msg)                                                         \
+    case val:                                                                                      \
         return code;
         PZ_ERRNO_MAP(PZ_ERR_NAME_)
 #undef PZ_ERR_NAME_
@@ -35,8 +35,8 @@ const char *pz_strerror(int err)
     switch (err) {
     case 0:
         return "success";
-#define PZ_ERR_MSG_(name, val, code, msg) \
-    case val:                             \
+#define PZ_ERR_MSG_(name, val, code, msg)                                                          \
+    case val:                                                                                      \
         return msg;
         PZ_ERRNO_MAP(PZ_ERR_MSG_)
 #undef PZ_ERR_MSG_
@@ -137,10 +137,16 @@ int pz_ronda_value(int rank)
 }
 
 /* R1.6: K 12, Q 9, J 6, any other 3. */
-int pz_rondine_value(int rank) { return 3 * pz_ronda_value(rank); }
+int pz_rondine_value(int rank)
+{
+    return 3 * pz_ronda_value(rank);
+}
 
 /* R1.6: twice the rondine value. */
-int pz_four_value(int rank) { return 2 * pz_rondine_value(rank); }
+int pz_four_value(int rank)
+{
+    return 2 * pz_rondine_value(rank);
+}
 
 /* Looks up names[i] for 0 <= i < n, "?" otherwise. */
 static const char *name_at(const char *const *names, int n, int i)
@@ -151,8 +157,8 @@ static const char *name_at(const char *const *names, int n, int i)
 
 const char *pz_phase_name(pz_phase p)
 {
-    static const char *const names[] = {"tendido_choice", "arrange", "play",
-                                        "hand_over", "game_over"};
+    static const char *const names[] = {"tendido_choice", "arrange", "play", "hand_over",
+                                        "game_over"};
     return NAME_AT(names, p);
 }
 
@@ -182,10 +188,9 @@ const char *pz_pending_name(pz_pending_kind k)
 
 const char *pz_reason_name(pz_reason r)
 {
-    static const char *const names[] = {
-        "porrazo", "counter_porrazo", "limpia", "in_place",
-        "tendido_place", "tendido_sets", "ronda", "rondine",
-        "four", "missed_declaration", "cards"};
+    static const char *const names[] = {"porrazo",       "counter_porrazo",    "limpia", "in_place",
+                                        "tendido_place", "tendido_sets",       "ronda",  "rondine",
+                                        "four",          "missed_declaration", "cards"};
     return NAME_AT(names, r);
 }
 

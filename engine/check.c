@@ -51,10 +51,10 @@ static int add_cards(uint64_t *seen, const pz_card *cards, int n, const char *wh
     return 0;
 }
 
-#define FAIL(...)                           \
-    do {                                    \
-        pz__why(why, why_len, __VA_ARGS__); \
-        return PZ_EBAD_DOCUMENT;            \
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        pz__why(why, why_len, __VA_ARGS__);                                                        \
+        return PZ_EBAD_DOCUMENT;                                                                   \
     } while (0)
 
 /* The fixed fields: players, options, derived constants. */
@@ -88,8 +88,7 @@ static int check_cards(const pz_game *g, char *why, size_t why_len)
         FAIL("a card count is out of range");
     if ((err = add_cards(&seen, g->table, g->ntable, "the table", -1, why, why_len)) != 0 ||
         (err = add_cards(&seen, g->stock, g->nstock, "the stock", -1, why, why_len)) != 0 ||
-        (err = add_cards(&seen, g->tendido, g->ntendido, "the tendido", -1, why, why_len)) !=
-            0 ||
+        (err = add_cards(&seen, g->tendido, g->ntendido, "the tendido", -1, why, why_len)) != 0 ||
         (err = add_cards(&seen, g->pend_cards, g->pend_n, "the pending porrazo", -1, why,
                          why_len)) != 0)
         return err;
@@ -174,9 +173,9 @@ static int check_play_state(const pz_game *g, char *why, size_t why_len)
 static int expected_stock(const pz_game *g)
 {
     bool last = g->deal == g->deals;
-    bool leftover_laid = last && (g->phase == PZ_PHASE_PLAY || g->phase == PZ_PHASE_HAND_OVER ||
-                                  (g->phase == PZ_PHASE_ARRANGE &&
-                                   g->opt.tendido == PZ_TENDIDO_LAST));
+    bool leftover_laid =
+        last && (g->phase == PZ_PHASE_PLAY || g->phase == PZ_PHASE_HAND_OVER ||
+                 (g->phase == PZ_PHASE_ARRANGE && g->opt.tendido == PZ_TENDIDO_LAST));
     return (g->deals - g->deal) * 3 * g->players + (leftover_laid ? 0 : g->leftover) +
            (g->tendido_done ? 0 : 4);
 }
@@ -213,8 +212,8 @@ static int check_phase(const pz_game *g, char *why, size_t why_len)
         return 0;
     }
     if (g->nstock != expected_stock(g))
-        FAIL("the stock holds %d cards where deal %d of %d needs %d", g->nstock, g->deal,
-             g->deals, expected_stock(g));
+        FAIL("the stock holds %d cards where deal %d of %d needs %d", g->nstock, g->deal, g->deals,
+             expected_stock(g));
     return 0;
 }
 
@@ -226,15 +225,13 @@ int pz__check(const pz_game *g, char *why, size_t why_len)
     int err;
     if ((err = check_fixed(g, why, why_len)) != 0 || (err = check_cards(g, why, why_len)) != 0 ||
         (err = check_sides(g, why, why_len)) != 0 ||
-        (err = check_play_state(g, why, why_len)) != 0 ||
-        (err = check_phase(g, why, why_len)) != 0)
+        (err = check_play_state(g, why, why_len)) != 0 || (err = check_phase(g, why, why_len)) != 0)
         return err;
     return 0;
 }
 
 /* Range checks a position needs before its cards can be copied. */
-static int check_position_ranges(const pz_game *g, const pz_position *p, char *why,
-                                 size_t why_len)
+static int check_position_ranges(const pz_game *g, const pz_position *p, char *why, size_t why_len)
 {
     const char *what = NULL;
     if (p->ntable < 0 || p->ntable > PZ_CARDS || p->nstock < 0 || p->nstock > PZ_CARDS)
@@ -248,9 +245,8 @@ static int check_position_ranges(const pz_game *g, const pz_position *p, char *w
         what = "turn is not a seat";
     else if (p->last_capturer < -1 || p->last_capturer >= g->players)
         what = "last_capturer is not a seat";
-    else if (p->has_last_play &&
-             (p->last_play_seat < 0 || p->last_play_seat >= g->players ||
-              p->last_play_card >= PZ_CARDS))
+    else if (p->has_last_play && (p->last_play_seat < 0 || p->last_play_seat >= g->players ||
+                                  p->last_play_card >= PZ_CARDS))
         what = "last_play is not valid";
     for (int s = 0; s < PZ_MAX_SIDES && what == NULL; s++)
         if (p->piles[s] < 0 || p->piles[s] > PZ_CARDS || (s >= g->sides && p->piles[s] != 0))

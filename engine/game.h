@@ -41,16 +41,16 @@ struct pz_game {
     uint8_t leftover; /* L of R2.3 */
 
     /* Where the game is. */
-    uint8_t phase;    /* pz_phase */
+    uint8_t phase; /* pz_phase */
     uint8_t dealer;
-    uint8_t deal;     /* 1..deals, the current deal of the hand */
-    int8_t turn;      /* the seat to play in phase play, else -1 */
-    uint8_t tendido_done; /* this hand */
-    uint8_t r3_off;   /* this deal's holdings are unknown (position) */
-    int8_t winner;    /* side, -1 while playing */
-    int8_t last_capturer; /* seat, -1: nobody captured this hand (R7.1) */
+    uint8_t deal;            /* 1..deals, the current deal of the hand */
+    int8_t turn;             /* the seat to play in phase play, else -1 */
+    uint8_t tendido_done;    /* this hand */
+    uint8_t r3_off;          /* this deal's holdings are unknown (position) */
+    int8_t winner;           /* side, -1 while playing */
+    int8_t last_capturer;    /* seat, -1: nobody captured this hand (R7.1) */
     uint8_t first_play_done; /* a card was played in this deal (R3.2/R3.6) */
-    uint8_t claim_open; /* R3.6 window on prev[] is open */
+    uint8_t claim_open;      /* R3.6 window on prev[] is open */
 
     int16_t score[PZ_MAX_SIDES];
     uint8_t pile[PZ_MAX_SIDES]; /* won cards per side this hand */
@@ -62,10 +62,10 @@ struct pz_game {
     uint8_t last_captured;
 
     /* A pending porrazo or counter porrazo (R6.2–R6.4). */
-    uint8_t pend_kind;   /* pz_pending_kind */
+    uint8_t pend_kind; /* pz_pending_kind */
     int8_t pend_seat;
     uint8_t pend_rank;
-    uint8_t pend_limpia; /* the porrazo left the table empty (R5.6) */
+    uint8_t pend_limpia;    /* the porrazo left the table empty (R5.6) */
     uint8_t pend_last_rank; /* rank of the last card the porrazo took */
     uint8_t pend_n;
     pz_card pend_cards[16]; /* played + taken cards, in the order taken */
@@ -76,10 +76,10 @@ struct pz_game {
     uint8_t nstock;
     pz_card stock[PZ_CARDS]; /* top first: stock[0] is dealt next */
     uint8_t ntendido;
-    pz_card tendido[4];      /* dealt, waiting for the arrangement */
+    pz_card tendido[4]; /* dealt, waiting for the arrangement */
     uint8_t nhand[PZ_MAX_PLAYERS];
     pz_card hand[PZ_MAX_PLAYERS][PZ_CARDS];
-    uint64_t won;            /* bit c: card c is won or out of play */
+    uint64_t won; /* bit c: card c is won or out of play */
 
     pz_holding hold[PZ_MAX_PLAYERS]; /* this deal */
     pz_holding prev[PZ_MAX_PLAYERS]; /* the deal before, for claims */

@@ -234,8 +234,7 @@ static int read_string(pzj_reader *r)
     size_t from = r->pos + 1, p = from;
     int escaped = 0;
     for (;;) {
-        while (p < r->len && doc[p] >= 0x20 && doc[p] < 0x80 && doc[p] != '"' &&
-               doc[p] != '\\')
+        while (p < r->len && doc[p] >= 0x20 && doc[p] < 0x80 && doc[p] != '"' && doc[p] != '\\')
             p++; /* plain ASCII: the usual case, checked byte by byte below otherwise */
         int c = at(r, p);
         size_t k;
@@ -363,8 +362,8 @@ static pzj_token read_value(pzj_reader *r)
     r->state = ST_AFTER;
     switch (c) {
     case -1:
-        return fail(r, r->pos, r->depth == 0 ? "the document is empty"
-                                             : "unexpected end: a value must come");
+        return fail(r, r->pos,
+                    r->depth == 0 ? "the document is empty" : "unexpected end: a value must come");
     case '"':
         return read_string(r) == 0 ? PZJ_STRING : PZJ_ERROR;
     case 't':
@@ -384,8 +383,9 @@ static pzj_token read_value(pzj_reader *r)
 static pzj_token read_key(pzj_reader *r)
 {
     if (at(r, r->pos) != '"')
-        return fail(r, r->pos, at(r, r->pos) < 0 ? "unexpected end: a key must come"
-                                                 : "a key (a string) must come here");
+        return fail(r, r->pos,
+                    at(r, r->pos) < 0 ? "unexpected end: a key must come"
+                                      : "a key (a string) must come here");
     if (read_string(r) != 0)
         return PZJ_ERROR;
     skip_space(r);
@@ -419,8 +419,8 @@ static pzj_token read_after(pzj_reader *r)
         return close_container(r, c);
     if (c < 0)
         return fail(r, r->pos, "unexpected end: the document is cut short");
-    return fail(r, r->pos, in == IN_OBJECT ? "',' or '}' must come here"
-                                           : "',' or ']' must come here");
+    return fail(r, r->pos,
+                in == IN_OBJECT ? "',' or '}' must come here" : "',' or ']' must come here");
 }
 
 /* Reads the next token; see json.h. */

@@ -21,15 +21,15 @@
 #define PZJ_STRING_MAX 256 /* bytes of a string with escapes, decoded */
 
 typedef enum pzj_token {
-    PZJ_ERROR,        /* r->err says what is wrong, at byte r->err_pos */
-    PZJ_END,          /* the document is complete; only whitespace followed */
-    PZJ_OBJECT,       /* '{' */
-    PZJ_OBJECT_END,   /* '}' */
-    PZJ_ARRAY,        /* '[' */
-    PZJ_ARRAY_END,    /* ']' */
-    PZJ_KEY,          /* a member name (its ':' is consumed): r->str */
-    PZJ_STRING,       /* r->str */
-    PZJ_NUMBER,       /* r->str (as written), r->num_kind, r->num */
+    PZJ_ERROR,      /* r->err says what is wrong, at byte r->err_pos */
+    PZJ_END,        /* the document is complete; only whitespace followed */
+    PZJ_OBJECT,     /* '{' */
+    PZJ_OBJECT_END, /* '}' */
+    PZJ_ARRAY,      /* '[' */
+    PZJ_ARRAY_END,  /* ']' */
+    PZJ_KEY,        /* a member name (its ':' is consumed): r->str */
+    PZJ_STRING,     /* r->str */
+    PZJ_NUMBER,     /* r->str (as written), r->num_kind, r->num */
     PZJ_TRUE,
     PZJ_FALSE,
     PZJ_NULL

@@ -122,7 +122,7 @@ static int play_value(const pz_game *g, const pz_action *a)
             value += ev.ev[i].points;
     if (copy.pend_kind != PZ_PENDING_NONE && copy.pend_seat == a->seat) {
         value += copy.pend_kind == PZ_PENDING_COUNTER ? pz_rondine_value(copy.pend_rank)
-                                                     : pz_ronda_value(copy.pend_rank);
+                                                      : pz_ronda_value(copy.pend_rank);
         if (copy.pend_limpia)
             value += pz_ronda_value(copy.pend_last_rank);
     }
@@ -153,7 +153,8 @@ int pz_default_action(const pz_game *g, int seat, pz_action *out)
         bool better = v > best_value;
         if (v == best_value) { /* ties: lowest card, then ANY, capture, place */
             const pz_action *b = &plays[best];
-            better = plays[i].card < b->card || (plays[i].card == b->card && plays[i].mode < b->mode);
+            better =
+                plays[i].card < b->card || (plays[i].card == b->card && plays[i].mode < b->mode);
         }
         if (better)
             best = i, best_value = v;

@@ -75,8 +75,7 @@ static int parse_target(const char *value, int *out)
  * PZ_EBAD_OPTIONS naming the option and its accepted values; *o untouched
  * on error.
  */
-int pz_options_set(pz_options *o, const char *name, const char *value,
-                   char *why, size_t why_len)
+int pz_options_set(pz_options *o, const char *name, const char *value, char *why, size_t why_len)
 {
     static const char *const bools[] = {"false", "true", NULL};
     static const char *const decl[] = {"auto", "manual", "silent", NULL};
@@ -91,12 +90,11 @@ int pz_options_set(pz_options *o, const char *name, const char *value,
         pz__why(why, why_len, "an option needs a name and a value");
         return PZ_EBAD_OPTIONS;
     }
-#define WORDS(field, words, list, cast)                                      \
-    if ((i = word_index(value, words)) < 0) {                                \
-        pz__why(why, why_len, "option %s takes %s, not '%.40s'", name, list, \
-                value);                                                      \
-        return PZ_EBAD_OPTIONS;                                              \
-    }                                                                        \
+#define WORDS(field, words, list, cast)                                                            \
+    if ((i = word_index(value, words)) < 0) {                                                      \
+        pz__why(why, why_len, "option %s takes %s, not '%.40s'", name, list, value);               \
+        return PZ_EBAD_OPTIONS;                                                                    \
+    }                                                                                              \
     t.field = (cast)i
     if (strcmp(name, "target") == 0) {
         if (parse_target(value, &t.target) != 0) {
@@ -138,8 +136,7 @@ int pz_options_check(const pz_options *o, int players, char *why, size_t why_len
         return PZ_EBAD_OPTIONS;
     }
     if (o->target < 1 || o->target > PZ_TARGET_MAX) {
-        pz__why(why, why_len, "the target must be from 1 to %d, not %d", PZ_TARGET_MAX,
-                o->target);
+        pz__why(why, why_len, "the target must be from 1 to %d, not %d", PZ_TARGET_MAX, o->target);
         return PZ_EBAD_OPTIONS;
     }
     if ((unsigned)o->declarations > PZ_DECL_SILENT || (unsigned)o->tendido > PZ_TENDIDO_LAST ||
@@ -157,8 +154,8 @@ int pz_options_check(const pz_options *o, int players, char *why, size_t why_len
     }
     int sides = o->partnerships ? players / 2 : players;
     if (o->card_score == PZ_CARD_SCORE_EXCESS26 && sides != 2) {
-        pz__why(why, why_len,
-                "card_score=excess26 needs exactly two sides (this game has %d)", sides);
+        pz__why(why, why_len, "card_score=excess26 needs exactly two sides (this game has %d)",
+                sides);
         return PZ_EBAD_OPTIONS;
     }
     return 0;
@@ -170,10 +167,10 @@ int pz_options_format(const pz_options *o, char *buf, size_t cap)
     int n = snprintf(buf, cap,
                      "target=%d wrap=%s declarations=%s tendido=%s odd_leftover=%s "
                      "final_sweep=%s card_score=%s partnerships=%s",
-                     o->target, o->wrap ? "true" : "false",
-                     pz_declarations_name(o->declarations), pz_tendido_name(o->tendido),
-                     pz_leftover_name(o->odd_leftover), pz_sweep_name(o->final_sweep),
-                     pz_card_score_name(o->card_score), o->partnerships ? "true" : "false");
+                     o->target, o->wrap ? "true" : "false", pz_declarations_name(o->declarations),
+                     pz_tendido_name(o->tendido), pz_leftover_name(o->odd_leftover),
+                     pz_sweep_name(o->final_sweep), pz_card_score_name(o->card_score),
+                     o->partnerships ? "true" : "false");
     if (n < 0 || (size_t)n >= cap)
         return PZ_ENO_SPACE;
     return n;

@@ -60,12 +60,12 @@ extern "C" {
 #define PZ_MAX_PLAYERS 8
 #define PZ_MAX_SIDES 8
 #define PZ_CARDS 52
-#define PZ_TARGET_MAX 10000    /* the highest target a game accepts */
-#define PZ_EVENTS_MAX 64       /* events a pz_events buffer holds */
+#define PZ_TARGET_MAX 10000     /* the highest target a game accepts */
+#define PZ_EVENTS_MAX 64        /* events a pz_events buffer holds */
 #define PZ_EVENTS_PER_ACTION 32 /* events one action can produce, at most */
-#define PZ_LEGAL_MAX 256       /* legal actions of all seats, at most */
-#define PZ_SAVE_MAX 4096       /* bytes a saved game takes, at most, NUL included */
-#define PZ_WHY_MAX 160         /* a buffer this size holds any error message */
+#define PZ_LEGAL_MAX 256        /* legal actions of all seats, at most */
+#define PZ_SAVE_MAX 4096        /* bytes a saved game takes, at most, NUL included */
+#define PZ_WHY_MAX 160          /* a buffer this size holds any error message */
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
@@ -75,26 +75,24 @@ extern "C" {
  * code string (REPLAY.md's error codes come first), and a generic message.
  * Functions return 0 (PZ_OK) on success or a negative PZ_E* value.
  */
-#define PZ_ERRNO_MAP(XX)                                                      \
-    XX(NOT_YOUR_TURN, -1, "not_your_turn", "it is not your turn")             \
-    XX(CARD_NOT_IN_HAND, -2, "card_not_in_hand", "that card is not in the hand") \
-    XX(CHOICE_REQUIRED, -3, "choice_required",                                \
-       "this card can capture or be played in place: say which")            \
-    XX(CANNOT_PLACE, -4, "cannot_place", "this card cannot be played in place") \
-    XX(WRONG_PHASE, -5, "wrong_phase", "that cannot be done at this point")   \
-    XX(NOT_DEALER, -6, "not_dealer", "only the dealer can do that")           \
-    XX(BAD_ARRANGEMENT, -7, "bad_arrangement",                                \
-       "that is not an arrangement of the tendido")                           \
-    XX(NOTHING_TO_DECLARE, -8, "nothing_to_declare", "there is nothing to declare") \
-    XX(DECLARATION_CLOSED, -9, "declaration_closed",                          \
-       "declarations are closed for this deal")                               \
-    XX(BAD_CLAIM, -10, "bad_claim", "that claim is refused")                  \
-    XX(GAME_OVER, -11, "game_over", "the game is over")                       \
-    XX(INVALID_ACTION, -12, "invalid_action", "that action is not valid")     \
-    XX(BAD_OPTIONS, -13, "bad_options", "the options are not valid")          \
-    XX(BAD_SETUP, -14, "bad_setup", "the game set-up is not valid")           \
-    XX(BAD_DOCUMENT, -15, "bad_document", "the saved game is not valid")      \
-    XX(NO_SPACE, -16, "no_space", "the buffer is too small")                  \
+#define PZ_ERRNO_MAP(XX)                                                                           \
+    XX(NOT_YOUR_TURN, -1, "not_your_turn", "it is not your turn")                                  \
+    XX(CARD_NOT_IN_HAND, -2, "card_not_in_hand", "that card is not in the hand")                   \
+    XX(CHOICE_REQUIRED, -3, "choice_required",                                                     \
+       "this card can capture or be played in place: say which")                                   \
+    XX(CANNOT_PLACE, -4, "cannot_place", "this card cannot be played in place")                    \
+    XX(WRONG_PHASE, -5, "wrong_phase", "that cannot be done at this point")                        \
+    XX(NOT_DEALER, -6, "not_dealer", "only the dealer can do that")                                \
+    XX(BAD_ARRANGEMENT, -7, "bad_arrangement", "that is not an arrangement of the tendido")        \
+    XX(NOTHING_TO_DECLARE, -8, "nothing_to_declare", "there is nothing to declare")                \
+    XX(DECLARATION_CLOSED, -9, "declaration_closed", "declarations are closed for this deal")      \
+    XX(BAD_CLAIM, -10, "bad_claim", "that claim is refused")                                       \
+    XX(GAME_OVER, -11, "game_over", "the game is over")                                            \
+    XX(INVALID_ACTION, -12, "invalid_action", "that action is not valid")                          \
+    XX(BAD_OPTIONS, -13, "bad_options", "the options are not valid")                               \
+    XX(BAD_SETUP, -14, "bad_setup", "the game set-up is not valid")                                \
+    XX(BAD_DOCUMENT, -15, "bad_document", "the saved game is not valid")                           \
+    XX(NO_SPACE, -16, "no_space", "the buffer is too small")                                       \
     XX(NO_MEMORY, -17, "no_memory", "out of memory")
 
 typedef enum pz_errno {
@@ -121,8 +119,14 @@ typedef uint8_t pz_card;
 #define PZ_RANKS 13
 #define PZ_SUITS 4
 
-static inline int pz_card_rank(pz_card c) { return c >> 2; }
-static inline int pz_card_suit(pz_card c) { return c & 3; }
+static inline int pz_card_rank(pz_card c)
+{
+    return c >> 2;
+}
+static inline int pz_card_suit(pz_card c)
+{
+    return c & 3;
+}
 static inline pz_card pz_card_make(int rank, int suit)
 {
     return (pz_card)(rank * 4 + suit);
@@ -173,14 +177,14 @@ typedef enum pz_card_score_mode {
 } pz_card_score_mode;
 
 typedef struct pz_options {
-    int target;                   /* R8.2, default 61, 1..PZ_TARGET_MAX */
-    bool wrap;                    /* R1.3, default true */
-    pz_declarations declarations; /* R3.2 */
-    pz_tendido_mode tendido;      /* R4.1 */
+    int target;                    /* R8.2, default 61, 1..PZ_TARGET_MAX */
+    bool wrap;                     /* R1.3, default true */
+    pz_declarations declarations;  /* R3.2 */
+    pz_tendido_mode tendido;       /* R4.1 */
     pz_leftover_mode odd_leftover; /* R2.4 */
-    pz_sweep_mode final_sweep;    /* R7.1 */
+    pz_sweep_mode final_sweep;     /* R7.1 */
     pz_card_score_mode card_score; /* R7.2 */
-    bool partnerships;            /* R1.5 */
+    bool partnerships;             /* R1.5 */
 } pz_options;
 
 /* Fills *o with the defaults of R9. */
@@ -192,16 +196,14 @@ void pz_options_default(pz_options *o);
  * PZ_EBAD_OPTIONS with a message naming the option and the values it
  * takes; *o is untouched on error. why may be NULL.
  */
-int pz_options_set(pz_options *o, const char *name, const char *value,
-                   char *why, size_t why_len);
+int pz_options_set(pz_options *o, const char *name, const char *value, char *why, size_t why_len);
 
 /*
  * Checks that the options suit a game of `players` players (R9: excess26
  * needs two sides, partnerships an even count of at least 4, ...).
  * Returns 0 or PZ_EBAD_OPTIONS with a clear message.
  */
-int pz_options_check(const pz_options *o, int players, char *why,
-                     size_t why_len);
+int pz_options_check(const pz_options *o, int players, char *why, size_t why_len);
 
 /*
  * Writes the options as R9 words ("target=61 wrap=true ...") into buf.
@@ -295,22 +297,22 @@ typedef enum pz_event_kind {
 
 typedef struct pz_event {
     pz_event_kind kind;
-    int8_t seat;  /* -1 when the event has none */
-    int8_t side;  /* -1 when the event has none */
+    int8_t seat; /* -1 when the event has none */
+    int8_t side; /* -1 when the event has none */
     int8_t dealer;
-    int8_t deal;  /* DEAL: the 1-based deal number in the hand */
-    pz_card card; /* PLAY */
-    uint8_t mode; /* PLAY: pz_mode */
-    uint8_t reason; /* SCORE: pz_reason; GAME_END: pz_end_reason */
-    uint8_t holding; /* DECLARE: pz_holding_kind */
+    int8_t deal;       /* DEAL: the 1-based deal number in the hand */
+    pz_card card;      /* PLAY */
+    uint8_t mode;      /* PLAY: pz_mode */
+    uint8_t reason;    /* SCORE: pz_reason; GAME_END: pz_end_reason */
+    uint8_t holding;   /* DECLARE: pz_holding_kind */
     uint8_t direction; /* ARRANGED: pz_direction */
-    bool pending;  /* CAPTURE: a porrazo or counter porrazo, not yet settled */
+    bool pending;      /* CAPTURE: a porrazo or counter porrazo, not yet settled */
     int16_t points;
     int16_t total;
     uint8_t ncards;
     uint8_t nvalues;
     pz_card cards[PZ_CARDS];
-    int8_t card_seat[PZ_CARDS]; /* DEAL, LEFTOVER */
+    int8_t card_seat[PZ_CARDS];   /* DEAL, LEFTOVER */
     int16_t values[PZ_MAX_SIDES]; /* HAND_END, GAME_END */
 } pz_event;
 
@@ -324,13 +326,13 @@ typedef struct pz_events {
 /* Actions                                                                  */
 
 typedef enum pz_action_kind {
-    PZ_ACT_PLAY,      /* seat plays card, mode ANY/CAPTURE/PLACE (R5, R6) */
-    PZ_ACT_TENDIDO,   /* dealer: now (true) or later (R4.1) */
-    PZ_ACT_ARRANGE,   /* dealer: row + direction, or best (R4.3, R4.6) */
-    PZ_ACT_DECLARE,   /* seat declares its holding (manual, R3.2) */
-    PZ_ACT_CLAIM,     /* seat claims `claimed`'s missed declaration (R3.6) */
-    PZ_ACT_NEXT_HAND  /* after hand_over: deal passes left (R2.1); seat -1;
-                         with no pack, the game's generator shuffles */
+    PZ_ACT_PLAY,     /* seat plays card, mode ANY/CAPTURE/PLACE (R5, R6) */
+    PZ_ACT_TENDIDO,  /* dealer: now (true) or later (R4.1) */
+    PZ_ACT_ARRANGE,  /* dealer: row + direction, or best (R4.3, R4.6) */
+    PZ_ACT_DECLARE,  /* seat declares its holding (manual, R3.2) */
+    PZ_ACT_CLAIM,    /* seat claims `claimed`'s missed declaration (R3.6) */
+    PZ_ACT_NEXT_HAND /* after hand_over: deal passes left (R2.1); seat -1;
+                        with no pack, the game's generator shuffles */
 } pz_action_kind;
 
 typedef struct pz_action {
@@ -371,8 +373,7 @@ static inline pz_action pz_act_arrange_best(int seat)
     a.best = true;
     return a;
 }
-static inline pz_action pz_act_arrange(int seat, const pz_card row[4],
-                                       pz_direction dir)
+static inline pz_action pz_act_arrange(int seat, const pz_card row[4], pz_direction dir)
 {
     pz_action a = {0};
     a.kind = PZ_ACT_ARRANGE;
@@ -412,14 +413,14 @@ static inline pz_action pz_act_next_hand(const pz_card *pack)
 typedef struct pz_game pz_game;
 
 typedef struct pz_setup {
-    int players;        /* 2..8 (R1.4) */
-    pz_options options; /* checked with pz_options_check() */
-    int dealer;         /* 0..players-1, or -1: drawn by the generator (R2.1) */
-    bool has_scores;    /* false: every side starts at 0 */
+    int players;              /* 2..8 (R1.4) */
+    pz_options options;       /* checked with pz_options_check() */
+    int dealer;               /* 0..players-1, or -1: drawn by the generator (R2.1) */
+    bool has_scores;          /* false: every side starts at 0 */
     int scores[PZ_MAX_SIDES]; /* starting totals per side, each below target */
-    uint64_t seed;      /* the generator's seed (see Shuffling) */
-    const pz_card *pack; /* NULL: shuffle from seed; else 52 distinct cards,
-                            top first, for the first hand */
+    uint64_t seed;            /* the generator's seed (see Shuffling) */
+    const pz_card *pack;      /* NULL: shuffle from seed; else 52 distinct cards,
+                                 top first, for the first hand */
 } pz_setup;
 
 /* Fills *s with 2 players, default options, dealer 0, seed 0, no pack. */
@@ -432,26 +433,25 @@ void pz_setup_default(pz_setup *s);
  * caller frees it with pz_free()), or PZ_EBAD_OPTIONS, PZ_EBAD_SETUP
  * or PZ_ENO_MEMORY with a message in why (may be NULL).
  */
-int pz_new(pz_game **out, const pz_setup *s, pz_events *ev, char *why,
-           size_t why_len);
+int pz_new(pz_game **out, const pz_setup *s, pz_events *ev, char *why, size_t why_len);
 
 /* A game already under way (REPLAY.md "position"), for rule tests. */
 typedef struct pz_position {
     int ntable;
-    pz_card table[PZ_CARDS];        /* in the order the cards were laid */
+    pz_card table[PZ_CARDS]; /* in the order the cards were laid */
     int nhand[PZ_MAX_PLAYERS];
     pz_card hands[PZ_MAX_PLAYERS][PZ_CARDS];
     int nstock;
-    pz_card stock[PZ_CARDS];        /* top first */
-    int turn;                       /* the seat to play */
-    int deal;                       /* 1..D (R2.3) */
+    pz_card stock[PZ_CARDS]; /* top first */
+    int turn;                /* the seat to play */
+    int deal;                /* 1..D (R2.3) */
     bool tendido_done;
-    bool has_last_play;             /* false: no play yet this deal */
+    bool has_last_play; /* false: no play yet this deal */
     int last_play_seat;
     pz_card last_play_card;
     bool last_play_captured;
-    int piles[PZ_MAX_SIDES];        /* won cards per side this hand */
-    int last_capturer;              /* a seat, or -1 */
+    int piles[PZ_MAX_SIDES]; /* won cards per side this hand */
+    int last_capturer;       /* a seat, or -1 */
 } pz_position;
 
 /* Fills *p with an empty position: deal 1, no cards, last_capturer -1. */
@@ -465,8 +465,8 @@ void pz_position_default(pz_position *p);
  * the deal the position starts in. Returns 0, or PZ_EBAD_SETUP /
  * PZ_EBAD_OPTIONS with a message.
  */
-int pz_new_position(pz_game **out, const pz_setup *s, const pz_position *p,
-                    char *why, size_t why_len);
+int pz_new_position(pz_game **out, const pz_setup *s, const pz_position *p, char *why,
+                    size_t why_len);
 
 /* Releases a game; NULL is allowed. */
 void pz_free(pz_game *g);
@@ -488,8 +488,7 @@ size_t pz_game_size(void);
  * leaves the game byte-for-byte as it was. PZ_ENO_SPACE if ev has fewer
  * than PZ_EVENTS_MAX free slots: reset ev->n between actions.
  */
-int pz_apply(pz_game *g, const pz_action *a, pz_events *ev, char *why,
-             size_t why_len);
+int pz_apply(pz_game *g, const pz_action *a, pz_events *ev, char *why, size_t why_len);
 
 /*
  * Lists the actions the game accepts now, from `seat` (0..n-1), or from
@@ -539,14 +538,14 @@ int pz_get_sides(const pz_game *g);
 int pz_side_of(const pz_game *g, int seat); /* R1.5 */
 const pz_options *pz_get_options(const pz_game *g);
 int pz_get_dealer(const pz_game *g);
-int pz_get_deal(const pz_game *g);          /* 1-based deal in the hand */
+int pz_get_deal(const pz_game *g);           /* 1-based deal in the hand */
 int pz_get_deals_per_hand(const pz_game *g); /* D of R2.3 */
 /* The seat expected to act: the dealer in tendido_choice and arrange, the
    player to move in play, -1 in hand_over and game_over. */
 int pz_get_turn(const pz_game *g);
 int pz_get_score(const pz_game *g, int side);
 int pz_get_pile(const pz_game *g, int side); /* won cards this hand */
-int pz_get_stock(const pz_game *g);         /* undealt cards */
+int pz_get_stock(const pz_game *g);          /* undealt cards */
 int pz_get_table(const pz_game *g, pz_card out[PZ_CARDS]);
 int pz_get_hand(const pz_game *g, int seat, pz_card out[PZ_CARDS]);
 /* The four tendido cards as dealt while waiting to be arranged: in phase
@@ -568,12 +567,12 @@ typedef struct pz_view {
     int piles[PZ_MAX_SIDES];
     int ntable;
     pz_card table[PZ_CARDS];
-    int nhand;                /* own hand; 0 cards while hand_hidden */
+    int nhand; /* own hand; 0 cards while hand_hidden */
     pz_card hand[PZ_CARDS];
-    bool hand_hidden;         /* the dealer before the tendido choice (R4.2) */
+    bool hand_hidden;               /* the dealer before the tendido choice (R4.2) */
     int hand_count[PZ_MAX_PLAYERS]; /* cards each seat holds */
     int stock;
-    int ntendido;             /* face-up tendido waiting to be arranged */
+    int ntendido; /* face-up tendido waiting to be arranged */
     pz_card tendido[4];
     pz_pending_kind pending;
     int pending_seat;
@@ -582,11 +581,11 @@ typedef struct pz_view {
     int last_play_seat;
     pz_card last_play_card;
     bool last_play_captured;
-    pz_holding_kind holding;  /* own holding this deal (R3.1), with rank */
+    pz_holding_kind holding; /* own holding this deal (R3.1), with rank */
     int holding_rank;
     bool holding_declared;
-    bool may_declare;         /* manual mode, window open, not yet declared */
-    int winner;               /* -1 until the game is over */
+    bool may_declare; /* manual mode, window open, not yet declared */
+    int winner;       /* -1 until the game is over */
 } pz_view;
 
 /*
@@ -616,8 +615,7 @@ int pz_save(const pz_game *g, char *buf, size_t cap);
  * and sets *out, or PZ_EBAD_DOCUMENT with a message saying what is
  * wrong; never crashes on any input of any length.
  */
-int pz_restore(pz_game **out, const char *doc, size_t len, char *why,
-               size_t why_len);
+int pz_restore(pz_game **out, const char *doc, size_t len, char *why, size_t why_len);
 
 /* ------------------------------------------------------------------------ */
 /* Shuffling                                                                */

@@ -17,7 +17,10 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 /* Fills the state with four SplitMix64 outputs from seed. */
 void pz__rng_seed(pz_rng *r, uint64_t seed)

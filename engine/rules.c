@@ -162,7 +162,7 @@ static pz_holding holding_of(const pz_card *hand, int n)
     for (int r = 0; r < PZ_RANKS; r++) {
         if (count[r] < 2)
             continue;
-        pz_holding cand = {(uint8_t)(count[r] >= 4 ? PZ_HOLD_FOUR
+        pz_holding cand = {(uint8_t)(count[r] >= 4   ? PZ_HOLD_FOUR
                                      : count[r] == 3 ? PZ_HOLD_RONDINE
                                                      : PZ_HOLD_RONDA),
                            (uint8_t)r, 0, 0};
@@ -331,8 +331,7 @@ static bool settle_pending(ctx *c)
     g->pend_kind = PZ_PENDING_NONE;
     g->pend_n = 0;
     g->pend_limpia = 0;
-    if (add_score(c, side, seat, counter ? PZ_REASON_COUNTER_PORRAZO : PZ_REASON_PORRAZO,
-                  points))
+    if (add_score(c, side, seat, counter ? PZ_REASON_COUNTER_PORRAZO : PZ_REASON_PORRAZO, points))
         return true;
     return add_score(c, side, seat, PZ_REASON_LIMPIA, limpia);
 }
@@ -362,8 +361,7 @@ static bool score_holdings(ctx *c)
     for (int k = 1; k <= g->players; k++) {
         int s = (g->dealer + k) % g->players;
         const pz_holding *h = &g->hold[s];
-        if (s == best || pz__side(g, s) != side || h->kind == PZ_HOLD_NONE ||
-            !(all || h->declared))
+        if (s == best || pz__side(g, s) != side || h->kind == PZ_HOLD_NONE || !(all || h->declared))
             continue;
         if (add_score(c, side, s, holding_reason(h), holding_value(h)))
             return true;
@@ -447,7 +445,13 @@ static void end_deal(ctx *c)
 /* ------------------------------------------------------------------------ */
 /* Plays                                                                    */
 
-typedef enum play_kind { PLAY_LAY, PLAY_PLACE, PLAY_CAPTURE, PLAY_COUNTER, PLAY_SAN_BENITO } play_kind;
+typedef enum play_kind {
+    PLAY_LAY,
+    PLAY_PLACE,
+    PLAY_CAPTURE,
+    PLAY_COUNTER,
+    PLAY_SAN_BENITO
+} play_kind;
 
 /* Bits of pz__play_modes(): which modes a card accepts. */
 #define MODES_OF(m) (1u << (m))
@@ -489,8 +493,8 @@ unsigned pz__play_modes(const pz_game *g, pz_card card)
 }
 
 /* Explains why a card refuses mode (mode not in the accepted bits). */
-static int refuse_mode(const pz_game *g, pz_card card, pz_mode mode, unsigned modes,
-                       char *why, size_t why_len)
+static int refuse_mode(const pz_game *g, pz_card card, pz_mode mode, unsigned modes, char *why,
+                       size_t why_len)
 {
     char name[3];
     int r = pz_card_rank(card);
@@ -505,8 +509,7 @@ static int refuse_mode(const pz_game *g, pz_card card, pz_mode mode, unsigned mo
         return PZ_EINVALID_ACTION;
     }
     if (g->pend_kind != PZ_PENDING_NONE && r == g->pend_rank)
-        pz__why(why, why_len, "%s answers the pending porrazo: it cannot be played in place",
-                name);
+        pz__why(why, why_len, "%s answers the pending porrazo: it cannot be played in place", name);
     else if (modes & MODES_OF(PZ_MODE_CAPTURE))
         pz__why(why, why_len, "%s must capture: it would not be in place", name);
     else
@@ -567,8 +570,8 @@ static void do_capture(ctx *c, int seat, pz_card card, int first)
 {
     pz_game *g = c->g;
     int side = pz__side(g, seat);
-    bool porrazo = g->has_last && !g->last_captured &&
-                   pz_card_rank(g->last_card) == pz_card_rank(card);
+    bool porrazo =
+        g->has_last && !g->last_captured && pz_card_rank(g->last_card) == pz_card_rank(card);
     pz_card taken[PZ_RANKS];
     int ntaken = 0;
 
@@ -773,7 +776,7 @@ static int tendido_sets(const pz_game *g, const pz_card row[4])
     for (int r = 0; r < PZ_RANKS; r++) {
         if (!in_tendido[r] || count[r] < 2)
             continue;
-        points += count[r] == 2 ? pz_ronda_value(r)
+        points += count[r] == 2   ? pz_ronda_value(r)
                   : count[r] == 3 ? pz_rondine_value(r)
                                   : pz_four_value(r);
     }
@@ -891,7 +894,8 @@ static int apply_claim(ctx *c, const pz_action *a, char *why, size_t why_len)
         return PZ_EINVALID_ACTION;
     }
     if (!g->claim_open) {
-        pz__why(why, why_len, "claims are made after a deal ends, before the next deal's first card");
+        pz__why(why, why_len,
+                "claims are made after a deal ends, before the next deal's first card");
         return PZ_EBAD_CLAIM;
     }
     if (t < 0 || t >= g->players) {
@@ -950,8 +954,14 @@ static int apply_next_hand(ctx *c, const pz_action *a, char *why, size_t why_len
     return 0;
 }
 
-int pz__deals_for(int players) { return 48 / (3 * players); }
-int pz__leftover_for(int players) { return 48 - 3 * players * pz__deals_for(players); }
+int pz__deals_for(int players)
+{
+    return 48 / (3 * players);
+}
+int pz__leftover_for(int players)
+{
+    return 48 - 3 * players * pz__deals_for(players);
+}
 
 /* Checks what pz_new and pz_new_position share: players, options, dealer,
    starting scores. */
@@ -1016,7 +1026,8 @@ int pz_new(pz_game **out, const pz_setup *s, pz_events *ev, char *why, size_t wh
         pz__why(why, why_len, "out of memory");
         return PZ_ENO_MEMORY;
     }
-    g->dealer = (uint8_t)(s->dealer >= 0 ? s->dealer : (int)pz__rng_below(&g->rng, (uint32_t)s->players));
+    g->dealer =
+        (uint8_t)(s->dealer >= 0 ? s->dealer : (int)pz__rng_below(&g->rng, (uint32_t)s->players));
     pz_card pack[PZ_CARDS];
     if (s->pack != NULL)
         memcpy(pack, s->pack, PZ_CARDS);
@@ -1030,7 +1041,10 @@ int pz_new(pz_game **out, const pz_setup *s, pz_events *ev, char *why, size_t wh
     return 0;
 }
 
-void pz_free(pz_game *g) { free(g); }
+void pz_free(pz_game *g)
+{
+    free(g);
+}
 
 pz_game *pz_clone(const pz_game *g)
 {
@@ -1040,7 +1054,10 @@ pz_game *pz_clone(const pz_game *g)
     return copy;
 }
 
-size_t pz_game_size(void) { return sizeof(pz_game); }
+size_t pz_game_size(void)
+{
+    return sizeof(pz_game);
+}
 
 /* Applies one action; see porrazo.h. */
 int pz_apply(pz_game *g, const pz_action *a, pz_events *ev, char *why, size_t why_len)

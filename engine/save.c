@@ -47,8 +47,16 @@ enum kind {
 };
 
 enum words { W_PHASE, W_PENDING, W_HOLDING };
-enum opt { OPT_TARGET, OPT_WRAP, OPT_DECL, OPT_TENDIDO, OPT_LEFTOVER, OPT_SWEEP,
-           OPT_CARD_SCORE, OPT_PARTNERS };
+enum opt {
+    OPT_TARGET,
+    OPT_WRAP,
+    OPT_DECL,
+    OPT_TENDIDO,
+    OPT_LEFTOVER,
+    OPT_SWEEP,
+    OPT_CARD_SCORE,
+    OPT_PARTNERS
+};
 
 typedef struct field {
     const char *name;
@@ -59,8 +67,10 @@ typedef struct field {
     size_t aux;
 } field;
 
-#define F(name, kind, lo, hi, off, aux) \
-    { name, (unsigned char)(sizeof name - 1), kind, lo, hi, off, aux }
+#define F(name, kind, lo, hi, off, aux)                                                            \
+    {                                                                                              \
+        name, (unsigned char)(sizeof name - 1), kind, lo, hi, off, aux                             \
+    }
 #define G(member) offsetof(struct pz_game, member)
 #define H(member) offsetof(pz_holding, member)
 
@@ -302,8 +312,7 @@ static void put_value(pzj_out *o, const field *f, const void *base, const struct
 }
 
 /* Appends an object with the members of table t, read from base. */
-static void put_object(pzj_out *o, const field *t, int n, const void *base,
-                       const struct pz_game *g)
+static void put_object(pzj_out *o, const field *t, int n, const void *base, const struct pz_game *g)
 {
     for (int i = 0; i < n; i++) {
         pzj_put(o, i == 0 ? "{\"" : ",\"", 2);
@@ -361,8 +370,7 @@ static int bad(rd *c, const char *name, const char *fmt, ...)
     char what[PZ_WHY_MAX];
     va_list ap;
     if (c->j.tok == PZJ_ERROR) {
-        pz__why(c->why, c->why_len, "not valid JSON at byte %zu: %s", c->j.err_pos,
-                c->j.err);
+        pz__why(c->why, c->why_len, "not valid JSON at byte %zu: %s", c->j.err_pos, c->j.err);
         return -1;
     }
     va_start(ap, fmt);
@@ -379,8 +387,7 @@ static int bad(rd *c, const char *name, const char *fmt, ...)
     else if (c->index < 0)
         pz__why(c->why, c->why_len, "field '%s.%s': %s", c->outer, name, what);
     else
-        pz__why(c->why, c->why_len, "field '%s[%d].%s': %s", c->outer, c->index, name,
-                what);
+        pz__why(c->why, c->why_len, "field '%s[%d].%s': %s", c->outer, c->index, name, what);
     return -1;
 }
 
@@ -489,8 +496,7 @@ static int read_cards(rd *c, const field *f, pz_card *cards, int max)
     char b[32];
     size_t n = c->j.str_len / 2;
     if (c->j.tok != PZJ_STRING || c->j.str_len % 2 != 0 || n > (size_t)max)
-        return bad(c, f->name, "must be a string of at most %d cards such as \"7HKS2C\"",
-                   max);
+        return bad(c, f->name, "must be a string of at most %d cards such as \"7HKS2C\"", max);
     for (size_t i = 0; i < n; i++) {
         const char *s = c->j.str + 2 * i;
         pz_card k;
@@ -541,8 +547,7 @@ static int read_option(rd *c, const field *f, pz_options *o)
     return 0;
 }
 
-static int read_members(rd *c, const field *t, int n, void *base, int *counts,
-                        uint64_t seen);
+static int read_members(rd *c, const field *t, int n, void *base, int *counts, uint64_t seen);
 
 /* Reads the object of member f with the members of table t into base. */
 static int read_nested(rd *c, const field *f, const field *t, int n, void *base)
@@ -689,8 +694,7 @@ static int find_member(const rd *c, const field *t, int n, int hint)
  * table t exactly once (`seen` marks those already read). counts, when
  * not NULL, receives read_value()'s result per member. 0 or -1.
  */
-static int read_members(rd *c, const field *t, int n, void *base, int *counts,
-                        uint64_t seen)
+static int read_members(rd *c, const field *t, int n, void *base, int *counts, uint64_t seen)
 {
     char b[32];
     int hint = 0;
@@ -725,10 +729,8 @@ static int read_members(rd *c, const field *t, int n, void *base, int *counts,
 static int read_document(rd *c)
 {
     char b[32];
-    if (pzj_next(&c->j) != PZJ_OBJECT ||
-        pzj_next(&c->j) != PZJ_KEY || !text_is(c, "porrazo", 7))
-        return bad(c, NULL, "a saved game is an object that starts {\"porrazo\":%d",
-                   SAVE_VERSION);
+    if (pzj_next(&c->j) != PZJ_OBJECT || pzj_next(&c->j) != PZJ_KEY || !text_is(c, "porrazo", 7))
+        return bad(c, NULL, "a saved game is an object that starts {\"porrazo\":%d", SAVE_VERSION);
     if (pzj_next(&c->j) != PZJ_NUMBER)
         return bad(c, "porrazo", "must be the version number");
     if (c->j.num_kind != PZJ_NUM_INT || c->j.num != SAVE_VERSION)
@@ -784,8 +786,7 @@ int pz_restore(pz_game **out, const char *doc, size_t len, char *why, size_t why
     c.why_len = why_len;
     c.index = -1;
     pz_options_default(&g.opt);
-    if (read_document(&c) != 0 || check_document(&c) != 0 ||
-        pz__check(&g, why, why_len) != 0)
+    if (read_document(&c) != 0 || check_document(&c) != 0 || pz__check(&g, why, why_len) != 0)
         return PZ_EBAD_DOCUMENT;
     struct pz_game *heap = calloc(1, sizeof *heap);
     if (heap == NULL) {

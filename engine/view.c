@@ -9,15 +9,42 @@
 
 #include "game.h"
 
-pz_phase pz_get_phase(const pz_game *g) { return (pz_phase)g->phase; }
-int pz_get_players(const pz_game *g) { return g->players; }
-int pz_get_sides(const pz_game *g) { return g->sides; }
-const pz_options *pz_get_options(const pz_game *g) { return &g->opt; }
-int pz_get_dealer(const pz_game *g) { return g->dealer; }
-int pz_get_deal(const pz_game *g) { return g->deal; }
-int pz_get_deals_per_hand(const pz_game *g) { return g->deals; }
-int pz_get_stock(const pz_game *g) { return g->nstock; }
-int pz_get_winner(const pz_game *g) { return g->winner; }
+pz_phase pz_get_phase(const pz_game *g)
+{
+    return (pz_phase)g->phase;
+}
+int pz_get_players(const pz_game *g)
+{
+    return g->players;
+}
+int pz_get_sides(const pz_game *g)
+{
+    return g->sides;
+}
+const pz_options *pz_get_options(const pz_game *g)
+{
+    return &g->opt;
+}
+int pz_get_dealer(const pz_game *g)
+{
+    return g->dealer;
+}
+int pz_get_deal(const pz_game *g)
+{
+    return g->deal;
+}
+int pz_get_deals_per_hand(const pz_game *g)
+{
+    return g->deals;
+}
+int pz_get_stock(const pz_game *g)
+{
+    return g->nstock;
+}
+int pz_get_winner(const pz_game *g)
+{
+    return g->winner;
+}
 
 /* R1.5: the side of seat, -1 out of range. */
 int pz_side_of(const pz_game *g, int seat)

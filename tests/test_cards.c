@@ -110,8 +110,7 @@ static void test_options_set_from_words_and_refuse_bad_ones_untouched(void **sta
     assert_int_equal(o.target, 121);
     before = o;
     assert_int_equal(pz_options_set(&o, "target", "0", why, sizeof why), PZ_EBAD_OPTIONS);
-    assert_int_equal(pz_options_set(&o, "target", "99999999999", why, sizeof why),
-                     PZ_EBAD_OPTIONS);
+    assert_int_equal(pz_options_set(&o, "target", "99999999999", why, sizeof why), PZ_EBAD_OPTIONS);
     assert_int_equal(pz_options_set(&o, "target", "12a", why, sizeof why), PZ_EBAD_OPTIONS);
     assert_int_equal(pz_options_set(&o, "wrap", "maybe", why, sizeof why), PZ_EBAD_OPTIONS);
     assert_non_null(strstr(why, "true or false"));

@@ -78,7 +78,10 @@ static pz_game *position_with(const spec *sp, const pz_options *o)
     return g;
 }
 
-static pz_game *position(const spec *sp) { return position_with(sp, NULL); }
+static pz_game *position(const spec *sp)
+{
+    return position_with(sp, NULL);
+}
 
 /* Applies a and asserts success; returns the events. */
 static pz_events *apply_ok(pz_game *g, pz_action a)
@@ -130,9 +133,8 @@ static void test_capture_takes_the_sequence_above_the_match_r5_2(void **state)
         const char *play, *taken;
         bool wrap;
     } cases[] = {
-        {"5H", "5C 6C 7C", true},          {"JH", "JC QC KC AC 2C", true},
-        {"JH", "JC QC KC", false},         {"9H", "9C", true},
-        {"6H", "6C 7C", true},
+        {"5H", "5C 6C 7C", true}, {"JH", "JC QC KC AC 2C", true}, {"JH", "JC QC KC", false},
+        {"9H", "9C", true},       {"6H", "6C 7C", true},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pz_options o;
@@ -382,17 +384,21 @@ static void test_refused_actions_change_nothing(void **state)
     pz_events ev = {0};
     char why[PZ_WHY_MAX];
     pz_action bad[] = {
-        pz_act_play(1, card("3S"), PZ_MODE_ANY),     pz_act_play(0, card("KS"), PZ_MODE_ANY),
-        pz_act_play(0, card("4H"), PZ_MODE_ANY),     pz_act_play(0, card("7D"), PZ_MODE_PLACE),
-        pz_act_play(0, card("7D"), PZ_MODE_CAPTURE), pz_act_tendido(0, true),
-        pz_act_arrange_best(0),                      pz_act_declare(0),
-        pz_act_claim(0, 1),                          pz_act_next_hand(NULL),
+        pz_act_play(1, card("3S"), PZ_MODE_ANY),
+        pz_act_play(0, card("KS"), PZ_MODE_ANY),
+        pz_act_play(0, card("4H"), PZ_MODE_ANY),
+        pz_act_play(0, card("7D"), PZ_MODE_PLACE),
+        pz_act_play(0, card("7D"), PZ_MODE_CAPTURE),
+        pz_act_tendido(0, true),
+        pz_act_arrange_best(0),
+        pz_act_declare(0),
+        pz_act_claim(0, 1),
+        pz_act_next_hand(NULL),
         pz_act_play(5, card("4H"), PZ_MODE_ANY),
     };
-    int want[] = {PZ_ENOT_YOUR_TURN,  PZ_ECARD_NOT_IN_HAND, PZ_ECHOICE_REQUIRED,
-                  PZ_ECANNOT_PLACE,   PZ_EINVALID_ACTION,   PZ_EWRONG_PHASE,
-                  PZ_EWRONG_PHASE,    PZ_EINVALID_ACTION,   PZ_EINVALID_ACTION,
-                  PZ_EWRONG_PHASE,    PZ_EINVALID_ACTION};
+    int want[] = {PZ_ENOT_YOUR_TURN,  PZ_ECARD_NOT_IN_HAND, PZ_ECHOICE_REQUIRED, PZ_ECANNOT_PLACE,
+                  PZ_EINVALID_ACTION, PZ_EWRONG_PHASE,      PZ_EWRONG_PHASE,     PZ_EINVALID_ACTION,
+                  PZ_EINVALID_ACTION, PZ_EWRONG_PHASE,      PZ_EINVALID_ACTION};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why[0] = '\0';
         assert_int_equal(pz_apply(g, &bad[i], &ev, why, sizeof why), want[i]);

@@ -15,8 +15,7 @@
 
 #include "scenario.h"
 
-static const char usage[] =
-    "usage: porrazo-replay FILE.json   (or - to read standard input)\n";
+static const char usage[] = "usage: porrazo-replay FILE.json   (or - to read standard input)\n";
 
 /*
  * Reads all of f into a new buffer (the caller frees *out) of at most cap
@@ -81,8 +80,7 @@ static int load(const char *arg, char **text, size_t *len)
         return PZR_EXIT_MALFORMED;
     }
     if (rc < 0) {
-        fprintf(stderr, "porrazo-replay: %s: cannot read: %s\n", name,
-                strerror(saved));
+        fprintf(stderr, "porrazo-replay: %s: cannot read: %s\n", name, strerror(saved));
         return PZR_EXIT_FAILURE;
     }
     return 0;

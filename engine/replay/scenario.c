@@ -48,25 +48,24 @@ typedef struct pzr_scn {
 } pzr_scn;
 
 /* Why a line could not be printed (see render.h). */
-#define PRINT_FAILED                                                           \
-    "cannot write the output (a write error, or an event this "                \
+#define PRINT_FAILED                                                                               \
+    "cannot write the output (a write error, or an event this "                                    \
     "porrazo-replay does not know)"
 
 enum pzr_verb { V_PLAY, V_TENDIDO, V_ARRANGE, V_DECLARE, V_CLAIM, V_NEXT_HAND };
 
-static const char *const top_keys[] = {"players",  "options", "dealer",
-                                       "scores",   "deck",    "seed",
-                                       "position", "actions", NULL};
-static const char *const option_keys[] = {
-    "target",      "wrap",       "declarations", "tendido", "odd_leftover",
-    "final_sweep", "card_score", "partnerships", NULL};
+static const char *const top_keys[] = {"players", "options",  "dealer",  "scores", "deck",
+                                       "seed",    "position", "actions", NULL};
+static const char *const option_keys[] = {"target",     "wrap",         "declarations",
+                                          "tendido",    "odd_leftover", "final_sweep",
+                                          "card_score", "partnerships", NULL};
 static const char *const position_keys[] = {
     "table",        "hands",     "stock", "turn",          "deal",
     "tendido_done", "last_play", "piles", "last_capturer", NULL};
 static const char *const last_play_keys[] = {"seat", "card", "captured", NULL};
-static const char *const action_keys[] = {
-    "seat",    "play",  "mode",      "tendido", "arrange", "direction",
-    "declare", "claim", "next_hand", "deck",    NULL};
+static const char *const action_keys[] = {"seat",      "play",      "mode",    "tendido",
+                                          "arrange",   "direction", "declare", "claim",
+                                          "next_hand", "deck",      NULL};
 /* In enum pzr_verb order. */
 static const char *const verbs[] = {"play",  "tendido",   "arrange", "declare",
                                     "claim", "next_hand", NULL};
@@ -79,8 +78,7 @@ static const char *const verbs[] = {"play",  "tendido",   "arrange", "declare",
  * integer, wrap and partnerships booleans, the others their value words.
  * The engine's pz_options_set() judges the value.
  */
-static int read_option(pzr_msg *m, pz_options *o, const char *name,
-                       json_object *v)
+static int read_option(pzr_msg *m, pz_options *o, const char *name, json_object *v)
 {
     char path[PZR_PATH_MAX], word[16], why[PZ_WHY_MAX];
     const char *value = word;
@@ -99,8 +97,7 @@ static int read_option(pzr_msg *m, pz_options *o, const char *name,
         value = b ? "true" : "false";
     } else {
         if (!json_object_is_type(v, json_type_string) ||
-            strlen(json_object_get_string(v)) !=
-                (size_t)json_object_get_string_len(v))
+            strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v))
             return pzr_fail(m, "%s must be a string", path);
         value = json_object_get_string(v);
     }
@@ -126,8 +123,7 @@ static int read_options(pzr_msg *m, json_object *root, pz_setup *s)
     }
     char why[PZ_WHY_MAX] = "";
     if (pz_options_check(&s->options, s->players, why, sizeof why) != 0)
-        return pzr_fail(m, "options: %s",
-                        why[0] ? why : "refused by the engine");
+        return pzr_fail(m, "options: %s", why[0] ? why : "refused by the engine");
     return 0;
 }
 
@@ -137,13 +133,11 @@ static int read_table(pzr_msg *m, json_object *root, pzr_scn *s)
     json_object *v = NULL;
     if (!json_object_object_get_ex(root, "players", &v))
         return pzr_fail(m, "\"players\" is required (2 to 8)");
-    if (pzr_get_int(m, v, "players", PZ_MIN_PLAYERS, PZ_MAX_PLAYERS,
-                    &s->setup.players) < 0)
+    if (pzr_get_int(m, v, "players", PZ_MIN_PLAYERS, PZ_MAX_PLAYERS, &s->setup.players) < 0)
         return -1;
     if (read_options(m, root, &s->setup) < 0)
         return -1;
-    s->sides =
-        s->setup.options.partnerships ? s->setup.players / 2 : s->setup.players;
+    s->sides = s->setup.options.partnerships ? s->setup.players / 2 : s->setup.players;
     s->setup.dealer = 0;
     if (json_object_object_get_ex(root, "dealer", &v) &&
         pzr_get_any_int(m, v, "dealer", &s->setup.dealer) < 0)
@@ -160,8 +154,7 @@ static int read_table(pzr_msg *m, json_object *root, pzr_scn *s)
 static int read_seed(pzr_msg *m, json_object *v, pz_setup *s)
 {
     if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-        return pzr_fail(m, "seed must be an integer from 0 to %" PRIu64,
-                        UINT64_MAX);
+        return pzr_fail(m, "seed must be an integer from 0 to %" PRIu64, UINT64_MAX);
     s->seed = json_object_get_uint64(v);
     return 0;
 }
@@ -179,53 +172,43 @@ static int read_last_play(pzr_msg *m, json_object *v, pz_position *p)
     if (!json_object_object_get_ex(v, "seat", &seat) ||
         !json_object_object_get_ex(v, "card", &card) ||
         !json_object_object_get_ex(v, "captured", &captured))
-        return pzr_fail(m, "%s needs \"seat\", \"card\" and \"captured\"",
-                        what);
+        return pzr_fail(m, "%s needs \"seat\", \"card\" and \"captured\"", what);
     p->has_last_play = true;
-    if (pzr_get_any_int(m, seat, "position.last_play.seat",
-                        &p->last_play_seat) < 0)
+    if (pzr_get_any_int(m, seat, "position.last_play.seat", &p->last_play_seat) < 0)
         return -1;
-    if (pzr_get_card(m, card, "position.last_play.card", &p->last_play_card) <
-        0)
+    if (pzr_get_card(m, card, "position.last_play.card", &p->last_play_card) < 0)
         return -1;
-    return pzr_get_bool(m, captured, "position.last_play.captured",
-                        &p->last_play_captured);
+    return pzr_get_bool(m, captured, "position.last_play.captured", &p->last_play_captured);
 }
 
 /* Reads position.hands: one list of cards per seat. */
 static int read_hands(pzr_msg *m, json_object *v, pzr_scn *s)
 {
     int players = s->setup.players;
-    if (!json_object_is_type(v, json_type_array) ||
-        json_object_array_length(v) != (size_t)players)
-        return pzr_fail(m, "position.hands must be a list of %d hands",
-                        players);
+    if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != (size_t)players)
+        return pzr_fail(m, "position.hands must be a list of %d hands", players);
     for (int i = 0; i < players; i++) {
         char p[PZR_PATH_MAX];
         pzr_path_index(p, sizeof p, "position.hands", (size_t)i);
-        if (pzr_get_cards(m, json_object_array_get_idx(v, (size_t)i), p,
-                          PZ_CARDS, &s->seen, s->pos.hands[i],
-                          &s->pos.nhand[i]) < 0)
+        if (pzr_get_cards(m, json_object_array_get_idx(v, (size_t)i), p, PZ_CARDS, &s->seen,
+                          s->pos.hands[i], &s->pos.nhand[i]) < 0)
             return -1;
     }
     return 0;
 }
 
 /* Reads one key of "position" into s->pos. */
-static int read_position_key(pzr_msg *m, const char *key, json_object *v,
-                             pzr_scn *s)
+static int read_position_key(pzr_msg *m, const char *key, json_object *v, pzr_scn *s)
 {
     pz_position *p = &s->pos;
     char path[PZR_PATH_MAX];
     pzr_path_key(path, sizeof path, "position", key);
     if (strcmp(key, "table") == 0)
-        return pzr_get_cards(m, v, path, PZ_CARDS, &s->seen, p->table,
-                             &p->ntable);
+        return pzr_get_cards(m, v, path, PZ_CARDS, &s->seen, p->table, &p->ntable);
     if (strcmp(key, "hands") == 0)
         return read_hands(m, v, s);
     if (strcmp(key, "stock") == 0)
-        return pzr_get_cards(m, v, path, PZ_CARDS, &s->seen, p->stock,
-                             &p->nstock);
+        return pzr_get_cards(m, v, path, PZ_CARDS, &s->seen, p->stock, &p->nstock);
     if (strcmp(key, "turn") == 0)
         return pzr_get_any_int(m, v, path, &p->turn);
     if (strcmp(key, "deal") == 0)
@@ -252,8 +235,8 @@ static int read_position(pzr_msg *m, json_object *v, pzr_scn *s)
     struct json_object_iterator it = json_object_iter_begin(v);
     struct json_object_iterator end = json_object_iter_end(v);
     for (; !json_object_iter_equal(&it, &end); json_object_iter_next(&it))
-        if (read_position_key(m, json_object_iter_peek_name(&it),
-                              json_object_iter_peek_value(&it), s) < 0)
+        if (read_position_key(m, json_object_iter_peek_name(&it), json_object_iter_peek_value(&it),
+                              s) < 0)
             return -1;
     return 0;
 }
@@ -271,8 +254,7 @@ static int read_source(pzr_msg *m, json_object *root, pzr_scn *s)
                         "a scenario has exactly one of \"deck\", \"seed\" "
                         "and \"position\"; found:%s%s%s%s",
                         count ? "" : " none", s->has_deck ? " deck" : "",
-                        s->has_seed ? " seed" : "",
-                        s->has_position ? " position" : "");
+                        s->has_seed ? " seed" : "", s->has_position ? " position" : "");
     if (s->has_deck) {
         if (pzr_get_pack(m, deck, "deck", &s->seen, s->deck) < 0)
             return -1;
@@ -295,8 +277,7 @@ static int find_verb(pzr_msg *m, json_object *v, const char *path)
         if (!json_object_object_get_ex(v, verbs[i], NULL))
             continue;
         if (verb >= 0)
-            return pzr_fail(m, "%s has two verbs, \"%s\" and \"%s\"", path,
-                            verbs[verb], verbs[i]);
+            return pzr_fail(m, "%s has two verbs, \"%s\" and \"%s\"", path, verbs[verb], verbs[i]);
         verb = i;
     }
     if (verb < 0)
@@ -313,8 +294,7 @@ static int find_verb(pzr_msg *m, json_object *v, const char *path)
  * with next_hand; "seat" is required by every verb but next_hand, which
  * takes none.
  */
-static int check_companions(pzr_msg *m, json_object *v, const char *path,
-                            int verb)
+static int check_companions(pzr_msg *m, json_object *v, const char *path, int verb)
 {
     json_object *arrange = NULL;
     bool has_seat = json_object_object_get_ex(v, "seat", NULL);
@@ -329,8 +309,7 @@ static int check_companions(pzr_msg *m, json_object *v, const char *path,
     if (verb != V_NEXT_HAND && json_object_object_get_ex(v, "deck", NULL))
         return pzr_fail(m, "%s: \"deck\" goes only with \"next_hand\"", path);
     if (!row && json_object_object_get_ex(v, "direction", NULL))
-        return pzr_fail(m, "%s: \"direction\" goes only with an arrange row",
-                        path);
+        return pzr_fail(m, "%s: \"direction\" goes only with an arrange row", path);
     if (row && !json_object_object_get_ex(v, "direction", NULL))
         return pzr_fail(m,
                         "%s: an arrange row needs \"direction\" (\"ltr\" or "
@@ -362,8 +341,7 @@ static int read_play(pzr_msg *m, json_object *v, const char *path, pzr_act *a)
 }
 
 /* Reads {"arrange": "best"} or {"arrange": [4 cards], "direction": ...}. */
-static int read_arrange(pzr_msg *m, json_object *v, const char *path,
-                        pzr_act *a)
+static int read_arrange(pzr_msg *m, json_object *v, const char *path, pzr_act *a)
 {
     static const char *const dirs[] = {"ltr", "rtl", NULL};
     char p[PZR_PATH_MAX];
@@ -378,8 +356,7 @@ static int read_arrange(pzr_msg *m, json_object *v, const char *path,
         a->a.best = true;
         return 0;
     }
-    if (!json_object_is_type(x, json_type_array) ||
-        json_object_array_length(x) != 4)
+    if (!json_object_is_type(x, json_type_array) || json_object_array_length(x) != 4)
         return pzr_fail(m, "%s must be \"best\" or a row of 4 cards", p);
     if (pzr_get_cards(m, x, p, 4, NULL, a->a.row, &n) < 0)
         return -1;
@@ -392,8 +369,7 @@ static int read_arrange(pzr_msg *m, json_object *v, const char *path,
 }
 
 /* Reads {"next_hand": true} with an optional whole pack "deck". */
-static int read_next_hand(pzr_msg *m, json_object *v, const char *path,
-                          pzr_act *a)
+static int read_next_hand(pzr_msg *m, json_object *v, const char *path, pzr_act *a)
 {
     char p[PZR_PATH_MAX];
     json_object *x = NULL;
@@ -415,8 +391,7 @@ static int read_next_hand(pzr_msg *m, json_object *v, const char *path,
 }
 
 /* Reads the verb's own value (tendido, declare, claim) into *a. */
-static int read_simple(pzr_msg *m, json_object *v, const char *path, int verb,
-                       pzr_act *a)
+static int read_simple(pzr_msg *m, json_object *v, const char *path, int verb, pzr_act *a)
 {
     static const char *const whens[] = {"now", "later", NULL};
     char p[PZR_PATH_MAX];
@@ -483,8 +458,7 @@ static int check_actions(pzr_msg *m, json_object *actions)
 }
 
 /* Reads and checks the whole scenario tree into *s; *actions may be NULL. */
-static int read_scenario(pzr_msg *m, json_object *root, pzr_scn *s,
-                         json_object **actions)
+static int read_scenario(pzr_msg *m, json_object *root, pzr_scn *s, json_object **actions)
 {
     if (pzr_check_object(m, root, "the scenario", top_keys) < 0)
         return -1;
@@ -509,8 +483,7 @@ static bool lacks_pack(const pz_game *g, const pzr_scn *s, const pzr_act *a)
 }
 
 /* Applies action number i and prints its events, or its error event. */
-static int play_action(pzr_msg *m, pz_game *g, const pzr_scn *s, pzr_act *a,
-                       size_t i, FILE *out)
+static int play_action(pzr_msg *m, pz_game *g, const pzr_scn *s, pzr_act *a, size_t i, FILE *out)
 {
     pz_events ev;
     char why[PZ_WHY_MAX] = "";
@@ -518,8 +491,7 @@ static int play_action(pzr_msg *m, pz_game *g, const pzr_scn *s, pzr_act *a,
     if (a->has_pack)
         a->a.pack = a->pack;
     bool no_pack = lacks_pack(g, s, a);
-    int rc =
-        no_pack ? PZ_EINVALID_ACTION : pz_apply(g, &a->a, &ev, why, sizeof why);
+    int rc = no_pack ? PZ_EINVALID_ACTION : pz_apply(g, &a->a, &ev, why, sizeof why);
     if (no_pack)
         rc = pzr_print_error(out, i, rc,
                              "a pack is needed: this scenario has no seed to "
@@ -538,16 +510,14 @@ static pz_game *start_game(pzr_msg *m, const pzr_scn *s, FILE *out)
     pz_events ev;
     char why[PZ_WHY_MAX] = "";
     ev.n = 0;
-    int rc = s->has_position
-                 ? pz_new_position(&g, &s->setup, &s->pos, why, sizeof why)
-                 : pz_new(&g, &s->setup, &ev, why, sizeof why);
+    int rc = s->has_position ? pz_new_position(&g, &s->setup, &s->pos, why, sizeof why)
+                             : pz_new(&g, &s->setup, &ev, why, sizeof why);
     if (rc == PZ_ENO_MEMORY) {
         pzr_fail_internal(m, "out of memory");
         return NULL;
     }
     if (rc < 0) {
-        pzr_fail(m, "the engine refused the %s: %s",
-                 s->has_position ? "position" : "set-up",
+        pzr_fail(m, "the engine refused the %s: %s", s->has_position ? "position" : "set-up",
                  why[0] ? why : pz_strerror(rc));
         return NULL;
     }
@@ -560,8 +530,7 @@ static pz_game *start_game(pzr_msg *m, const pzr_scn *s, FILE *out)
 }
 
 /* Plays the checked scenario: first deal, every action, the state line. */
-static int play_scenario(pzr_msg *m, const pzr_scn *s, json_object *actions,
-                         FILE *out)
+static int play_scenario(pzr_msg *m, const pzr_scn *s, json_object *actions, FILE *out)
 {
     pz_game *g = start_game(m, s, out);
     if (!g)
@@ -576,8 +545,7 @@ static int play_scenario(pzr_msg *m, const pzr_scn *s, json_object *actions,
         else
             m->internal = true; /* it was checked: this cannot happen */
     }
-    if (rc == 0 &&
-        (pzr_print_state(out, g) < 0 || fflush(out) != 0 || ferror(out)))
+    if (rc == 0 && (pzr_print_state(out, g) < 0 || fflush(out) != 0 || ferror(out)))
         rc = pzr_fail_internal(m, PRINT_FAILED);
     pz_free(g);
     return rc;
@@ -601,7 +569,6 @@ int pzr_run(const char *text, size_t len, FILE *out, FILE *err)
     free(s);
     if (rc == 0)
         return PZR_EXIT_OK;
-    fprintf(err, "porrazo-replay: %s%s\n",
-            m.internal ? "" : "malformed scenario: ", m.text);
+    fprintf(err, "porrazo-replay: %s%s\n", m.internal ? "" : "malformed scenario: ", m.text);
     return m.internal ? PZR_EXIT_FAILURE : PZR_EXIT_MALFORMED;
 }

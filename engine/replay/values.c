@@ -96,8 +96,7 @@ static void join_names(char *buf, size_t cap, const char *const *list)
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; list[i]; i++) {
-        int n =
-            snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", list[i]);
+        int n = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", list[i]);
         if (n < 0 || (size_t)n >= cap - used) {
             mark_cut(buf, cap, n < 0);
             return;
@@ -111,8 +110,7 @@ static void join_names(char *buf, size_t cap, const char *const *list)
  * NULL-terminated list); the message on an unknown key lists the known
  * ones. what names the object in the message.
  */
-int pzr_check_object(pzr_msg *m, json_object *v, const char *what,
-                     const char *const *allowed)
+int pzr_check_object(pzr_msg *m, json_object *v, const char *what, const char *const *allowed)
 {
     if (!json_object_is_type(v, json_type_object))
         return pzr_fail(m, "%s must be a JSON object", what);
@@ -123,8 +121,7 @@ int pzr_check_object(pzr_msg *m, json_object *v, const char *what,
         if (find_name(allowed, key) < 0) {
             char known[160];
             join_names(known, sizeof known, allowed);
-            return pzr_fail(m, "%s: unknown key \"%.40s\" (known: %s)", what,
-                            key, known);
+            return pzr_fail(m, "%s: unknown key \"%.40s\" (known: %s)", what, key, known);
         }
     }
     return 0;
@@ -134,15 +131,13 @@ int pzr_check_object(pzr_msg *m, json_object *v, const char *what,
  * Reads v, which must be a JSON integer from lo to hi, into *out.
  * (json-c saturates integers beyond 64 bits; those fail the range.)
  */
-int pzr_get_int(pzr_msg *m, json_object *v, const char *path, int64_t lo,
-                int64_t hi, int *out)
+int pzr_get_int(pzr_msg *m, json_object *v, const char *path, int64_t lo, int64_t hi, int *out)
 {
     if (!json_object_is_type(v, json_type_int))
         return pzr_fail(m, "%s must be an integer", path);
     int64_t x = json_object_get_int64(v);
     if (x < lo || x > hi)
-        return pzr_fail(m, "%s must be an integer from %" PRId64 " to %" PRId64,
-                        path, lo, hi);
+        return pzr_fail(m, "%s must be an integer from %" PRId64 " to %" PRId64, path, lo, hi);
     *out = (int)x;
     return 0;
 }
@@ -165,8 +160,7 @@ int pzr_get_bool(pzr_msg *m, json_object *v, const char *path, bool *out)
 /* Fails unless v is true (the verbs "declare" and "next_hand"). */
 int pzr_get_true(pzr_msg *m, json_object *v, const char *path)
 {
-    if (!json_object_is_type(v, json_type_boolean) ||
-        !json_object_get_boolean(v))
+    if (!json_object_is_type(v, json_type_boolean) || !json_object_get_boolean(v))
         return pzr_fail(m, "%s must be true", path);
     return 0;
 }
@@ -175,8 +169,8 @@ int pzr_get_true(pzr_msg *m, json_object *v, const char *path)
  * Reads v, which must be one of the strings in words (NULL-terminated),
  * into *out as its index; shown lists them for the message.
  */
-int pzr_get_word(pzr_msg *m, json_object *v, const char *path,
-                 const char *const *words, const char *shown, int *out)
+int pzr_get_word(pzr_msg *m, json_object *v, const char *path, const char *const *words,
+                 const char *shown, int *out)
 {
     if (json_object_is_type(v, json_type_string))
         for (int i = 0; words[i]; i++)
@@ -188,18 +182,14 @@ int pzr_get_word(pzr_msg *m, json_object *v, const char *path,
 }
 
 /* Reads exactly count integers (each an int) from the JSON array v. */
-int pzr_get_ints(pzr_msg *m, json_object *v, const char *path, int count,
-                 int *out)
+int pzr_get_ints(pzr_msg *m, json_object *v, const char *path, int count, int *out)
 {
-    if (!json_object_is_type(v, json_type_array) ||
-        json_object_array_length(v) != (size_t)count)
-        return pzr_fail(m, "%s must be a list of %d integers (one per side)",
-                        path, count);
+    if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) != (size_t)count)
+        return pzr_fail(m, "%s must be a list of %d integers (one per side)", path, count);
     for (int i = 0; i < count; i++) {
         char p[PZR_PATH_MAX];
         pzr_path_index(p, sizeof p, path, (size_t)i);
-        if (pzr_get_any_int(m, json_object_array_get_idx(v, (size_t)i), p,
-                            &out[i]) < 0)
+        if (pzr_get_any_int(m, json_object_array_get_idx(v, (size_t)i), p, &out[i]) < 0)
             return -1;
     }
     return 0;
@@ -216,11 +206,10 @@ int pzr_get_card(pzr_msg *m, json_object *v, const char *path, pz_card *out)
     const char *s = json_object_get_string(v);
     size_t len = (size_t)json_object_get_string_len(v);
     if (pz_card_parse(s, len, out) != 0 || *out >= PZ_CARDS)
-        return pzr_fail(
-            m,
-            "%s: \"%.12s\" is not a card (rank A 2-9 T or 10 J Q K, "
-            "then suit C D H S)",
-            path, s);
+        return pzr_fail(m,
+                        "%s: \"%.12s\" is not a card (rank A 2-9 T or 10 J Q K, "
+                        "then suit C D H S)",
+                        path, s);
     return 0;
 }
 
@@ -230,9 +219,8 @@ static int see_card(pzr_msg *m, pzr_seen *seen, pz_card c, const char *path)
     char name[3];
     pz_card_format(c, name);
     if (seen->where[c][0] != '\0')
-        return pzr_fail(
-            m, "%s: card %s appears twice in the scenario (also at %s)", path,
-            name, seen->where[c]);
+        return pzr_fail(m, "%s: card %s appears twice in the scenario (also at %s)", path, name,
+                        seen->where[c]);
     int n = snprintf(seen->where[c], PZR_PATH_MAX, "%s", path);
     if (n < 0 || n >= PZR_PATH_MAX)
         mark_cut(seen->where[c], PZR_PATH_MAX, n < 0);
@@ -243,15 +231,14 @@ static int see_card(pzr_msg *m, pzr_seen *seen, pz_card c, const char *path)
  * Reads the JSON array v of at most max cards into out[] and *n, recording
  * each in seen (NULL: the cards only refer to cards named elsewhere).
  */
-int pzr_get_cards(pzr_msg *m, json_object *v, const char *path, int max,
-                  pzr_seen *seen, pz_card *out, int *n)
+int pzr_get_cards(pzr_msg *m, json_object *v, const char *path, int max, pzr_seen *seen,
+                  pz_card *out, int *n)
 {
     if (!json_object_is_type(v, json_type_array))
         return pzr_fail(m, "%s must be a list of cards", path);
     size_t len = json_object_array_length(v);
     if (len > (size_t)max)
-        return pzr_fail(m, "%s holds %zu cards; at most %d fit", path, len,
-                        max);
+        return pzr_fail(m, "%s holds %zu cards; at most %d fit", path, len, max);
     for (size_t i = 0; i < len; i++) {
         char p[PZR_PATH_MAX];
         pzr_path_index(p, sizeof p, path, i);
@@ -272,8 +259,7 @@ int pzr_get_pack(pzr_msg *m, json_object *v, const char *path, pzr_seen *seen,
     if (pzr_get_cards(m, v, path, PZ_CARDS, seen, out, &n) < 0)
         return -1;
     if (n != PZ_CARDS)
-        return pzr_fail(m, "%s must be the whole pack: 52 cards, not %d", path,
-                        n);
+        return pzr_fail(m, "%s must be the whole pack: 52 cards, not %d", path, n);
     return 0;
 }
 
@@ -314,8 +300,7 @@ json_object *pzr_parse_json(pzr_msg *m, const char *text, size_t len)
         pzr_fail_internal(m, "out of memory");
         return NULL;
     }
-    json_tokener_set_flags(tok,
-                           JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
     json_object *root = json_tokener_parse_ex(tok, text, (int)len);
     enum json_tokener_error e = json_tokener_get_error(tok);
     size_t end = json_tokener_get_parse_end(tok);

@@ -61,23 +61,20 @@ json_object *pzr_parse_json(pzr_msg *m, const char *text, size_t len);
 bool pzr_is_word(json_object *v, const char *w);
 
 /* Fails unless v is an object whose keys are all in allowed (NULL-ended). */
-int pzr_check_object(pzr_msg *m, json_object *v, const char *what,
-                     const char *const *allowed);
+int pzr_check_object(pzr_msg *m, json_object *v, const char *what, const char *const *allowed);
 
 /* v must be a JSON integer from lo to hi. */
-int pzr_get_int(pzr_msg *m, json_object *v, const char *path, int64_t lo,
-                int64_t hi, int *out);
+int pzr_get_int(pzr_msg *m, json_object *v, const char *path, int64_t lo, int64_t hi, int *out);
 /* v must be a JSON integer that an int holds (the engine judges it). */
 int pzr_get_any_int(pzr_msg *m, json_object *v, const char *path, int *out);
 /* v must be exactly count such integers in a list. */
-int pzr_get_ints(pzr_msg *m, json_object *v, const char *path, int count,
-                 int *out);
+int pzr_get_ints(pzr_msg *m, json_object *v, const char *path, int count, int *out);
 /* v must be true or false; pzr_get_true: v must be true. */
 int pzr_get_bool(pzr_msg *m, json_object *v, const char *path, bool *out);
 int pzr_get_true(pzr_msg *m, json_object *v, const char *path);
 /* v must be one of words (NULL-ended; *out its index); shown lists them. */
-int pzr_get_word(pzr_msg *m, json_object *v, const char *path,
-                 const char *const *words, const char *shown, int *out);
+int pzr_get_word(pzr_msg *m, json_object *v, const char *path, const char *const *words,
+                 const char *shown, int *out);
 
 /* v must be a card string ("7H", "10h", "ts"). */
 int pzr_get_card(pzr_msg *m, json_object *v, const char *path, pz_card *out);
@@ -85,8 +82,8 @@ int pzr_get_card(pzr_msg *m, json_object *v, const char *path, pz_card *out);
  * v must be a list of at most max cards, stored in out[] and *n; each is
  * recorded in seen and must not be there yet (seen NULL: no check).
  */
-int pzr_get_cards(pzr_msg *m, json_object *v, const char *path, int max,
-                  pzr_seen *seen, pz_card *out, int *n);
+int pzr_get_cards(pzr_msg *m, json_object *v, const char *path, int max, pzr_seen *seen,
+                  pz_card *out, int *n);
 /* v must be a whole pack: 52 cards, distinct by way of seen. */
 int pzr_get_pack(pzr_msg *m, json_object *v, const char *path, pzr_seen *seen,
                  pz_card out[PZ_CARDS]);

@@ -16,11 +16,11 @@
 
 #include "porrazo.h"
 
-#define PROP_SAMPLE_REFUSALS 6  /* unlisted actions tried at each step */
-#define PROP_FULL_EVERY 256     /* 1 step in this many tries them all */
-#define PROP_ROWS 20            /* rows tried per seat: 16 good, 4 bad */
-#define PROP_MALFORMED 14       /* cases of malformed_action() */
-#define PROP_KINDS 6            /* pz_action_kind values */
+#define PROP_SAMPLE_REFUSALS 6 /* unlisted actions tried at each step */
+#define PROP_FULL_EVERY 256    /* 1 step in this many tries them all */
+#define PROP_ROWS 20           /* rows tried per seat: 16 good, 4 bad */
+#define PROP_MALFORMED 14      /* cases of malformed_action() */
+#define PROP_KINDS 6           /* pz_action_kind values */
 
 /* Categories of unlisted actions, for coverage. */
 enum {

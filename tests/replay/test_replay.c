@@ -91,10 +91,8 @@ static void test_seed_scenario_prints_its_deal_then_the_state(void **state)
     run_result *r = run("{\"players\": 2, \"seed\": 1, \"actions\": []}");
     assert_int_equal(r->status, PZR_EXIT_OK);
     assert_string_equal(r->err, "");
-    assert_true(
-        starts_with(r->out, "{\"event\":\"deal\",\"dealer\":0,\"deal\":1,"));
-    assert_true(
-        starts_with(last_line(r->out), "{\"event\":\"state\",\"phase\":"));
+    assert_true(starts_with(r->out, "{\"event\":\"deal\",\"dealer\":0,\"deal\":1,"));
+    assert_true(starts_with(last_line(r->out), "{\"event\":\"state\",\"phase\":"));
     free(r);
 }
 
@@ -149,15 +147,13 @@ static void test_next_hand_without_deck_needs_a_pack(void **state)
 {
     (void)state;
     /* The last deal of a two-player hand, two cards left: the hand ends. */
-    run_result *r = run(
-        "{\"players\": 2, \"position\": {\"table\": [\"5C\"], "
-        "\"hands\": [[\"4H\"], [\"6S\"]], \"turn\": 1, \"deal\": 8, "
-        "\"tendido_done\": true}, \"actions\": [{\"seat\": 1, \"play\": "
-        "\"6S\"}, {\"seat\": 0, \"play\": \"4H\"}, {\"next_hand\": true}]}");
+    run_result *r = run("{\"players\": 2, \"position\": {\"table\": [\"5C\"], "
+                        "\"hands\": [[\"4H\"], [\"6S\"]], \"turn\": 1, \"deal\": 8, "
+                        "\"tendido_done\": true}, \"actions\": [{\"seat\": 1, \"play\": "
+                        "\"6S\"}, {\"seat\": 0, \"play\": \"4H\"}, {\"next_hand\": true}]}");
     assert_int_equal(r->status, PZR_EXIT_OK);
-    const char *e =
-        strstr(r->out, "{\"event\":\"error\",\"action\":2,"
-                       "\"code\":\"invalid_action\",\"message\":\"");
+    const char *e = strstr(r->out, "{\"event\":\"error\",\"action\":2,"
+                                   "\"code\":\"invalid_action\",\"message\":\"");
     assert_non_null(e);
     /* The message names the key "deck", its quotes escaped. */
     assert_non_null(strstr(e, "a pack is needed"));

@@ -55,10 +55,10 @@ static void test_reader_gives_every_token_of_a_document_in_order(void **state)
 {
     (void)state;
     static const char doc[] = " {\"a\" : [1, -2.5e3, \"x\", true, false, null, {}, []]} \n";
-    static const pzj_token want[] = {
-        PZJ_OBJECT, PZJ_KEY,    PZJ_ARRAY,  PZJ_NUMBER, PZJ_NUMBER,    PZJ_STRING,
-        PZJ_TRUE,   PZJ_FALSE,  PZJ_NULL,   PZJ_OBJECT, PZJ_OBJECT_END, PZJ_ARRAY,
-        PZJ_ARRAY_END, PZJ_ARRAY_END, PZJ_OBJECT_END, PZJ_END};
+    static const pzj_token want[] = {PZJ_OBJECT,    PZJ_KEY,       PZJ_ARRAY,      PZJ_NUMBER,
+                                     PZJ_NUMBER,    PZJ_STRING,    PZJ_TRUE,       PZJ_FALSE,
+                                     PZJ_NULL,      PZJ_OBJECT,    PZJ_OBJECT_END, PZJ_ARRAY,
+                                     PZJ_ARRAY_END, PZJ_ARRAY_END, PZJ_OBJECT_END, PZJ_END};
     pzj_token got[32];
     pzj_reader r;
     int n = tokens(doc, sizeof doc - 1, got, 32, &r);
@@ -87,7 +87,8 @@ static void test_reader_points_plain_strings_into_the_document(void **state)
 static void test_reader_decodes_escapes_and_surrogate_pairs(void **state)
 {
     (void)state;
-    static const char doc[] = "\"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\u00e9\\u20ac\\ud83d\\ude00\\u0000z\"";
+    static const char doc[] =
+        "\"a\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\u00e9\\u20ac\\ud83d\\ude00\\u0000z\"";
     static const char want[] = "a\"\\/\b\f\n\r\tA\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\0z";
     pzj_reader r;
     pzj_init(&r, doc, sizeof doc - 1);
@@ -121,9 +122,9 @@ static void test_reader_checks_utf8_in_strings(void **state)
     INVALID("\"\xf4\x90\x80\x80\""); /* above U+10FFFF */
     INVALID("\"\xf5\x80\x80\x80\"");
     INVALID("\"\xff\"");
-    INVALID("\"\x80\"");              /* a lone continuation byte */
-    INVALID("\"\xe2\x82\"");          /* cut short by the quote */
-    INVALID("\"\xe2\x82");            /* cut short by the end */
+    INVALID("\"\x80\"");     /* a lone continuation byte */
+    INVALID("\"\xe2\x82\""); /* cut short by the quote */
+    INVALID("\"\xe2\x82");   /* cut short by the end */
 }
 
 static void test_reader_refuses_control_and_nul_bytes_in_strings(void **state)

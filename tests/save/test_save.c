@@ -48,8 +48,8 @@ static pz_game *new_game(const setup *s, uint64_t seed)
     su.seed = seed;
     su.dealer = -1;
     for (int i = 0; s->opts[i] != NULL; i += 2)
-        assert_int_equal(pz_options_set(&su.options, s->opts[i], s->opts[i + 1], why,
-                                        sizeof why), 0);
+        assert_int_equal(pz_options_set(&su.options, s->opts[i], s->opts[i + 1], why, sizeof why),
+                         0);
     assert_int_equal(pz_new(&g, &su, NULL, why, sizeof why), 0);
     return g;
 }
@@ -108,8 +108,8 @@ static void refused(const char *doc, size_t len, const char *phrase)
     int said = memchr(why, '\0', sizeof why) != NULL && why[0] != '\0' &&
                (phrase == NULL || strstr(why, phrase) != NULL);
     if (rc != PZ_EBAD_DOCUMENT || g != untouched || !said)
-        print_message("document: %.*s\nrc %d, message: %.*s\n", (int)len, doc, rc,
-                      (int)sizeof why, why);
+        print_message("document: %.*s\nrc %d, message: %.*s\n", (int)len, doc, rc, (int)sizeof why,
+                      why);
     assert_int_equal(rc, PZ_EBAD_DOCUMENT);
     assert_ptr_equal(g, untouched);
     assert_true(said);
@@ -256,8 +256,8 @@ static void test_save_restore_save_is_byte_identical_through_whole_games(void **
             pz_free(g);
         }
     }
-    print_message("%d states round-tripped, %d games finished, longest document %d bytes\n",
-                  steps, over, longest);
+    print_message("%d states round-tripped, %d games finished, longest document %d bytes\n", steps,
+                  over, longest);
     assert_true(over > NSETUPS); /* most games were played to their end */
 }
 
@@ -549,8 +549,7 @@ static void test_restore_refuses_deep_nesting(void **state)
     refused_nested("", '{', depth, "not valid JSON");
     refused_nested("{\"porrazo\":1,\"options\":", '[', depth, "'options': must be an object");
     refused_nested("{\"porrazo\":1,\"hands\":[", '[', depth, "'hands[0]'");
-    refused_nested("{\"porrazo\":1,\"holdings\":[{\"kind\":", '{', depth,
-                   "'holdings[0].kind'");
+    refused_nested("{\"porrazo\":1,\"holdings\":[{\"kind\":", '{', depth, "'holdings[0].kind'");
 }
 
 static void test_restore_refuses_nul_bytes_anywhere_in_the_document(void **state)
