@@ -1,0 +1,112 @@
+/*
+ * command.h — the bot's command parser: one line of chat text in, one
+ * structured command out (or a short, specific reason it is not one).
+ *
+ * It knows the words players type — English and Spanish verbs, aliases,
+ * card names in every form (7, 7h, 7♥, 10, T, k, king, rey) — and nothing
+ * of games: whether the command is allowed now is the host's question.
+ * It never allocates, never writes past its fixed buffers, and accepts any
+ * bytes: invalid UTF-8, control characters and over-long lines are parsed
+ * or refused, never trusted.
+ */
+#ifndef PZ_COMMAND_H
+#define PZ_COMMAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "porrazo.h"
+
+#define CMD_LINE_MAX 512   /* longer input is refused ("too long") */
+#define CMD_NAME_MAX 64    /* a nick, a room, a topic */
+#define CMD_ERROR_MAX 200  /* a reply to a line that is not a valid command */
+#define CMD_OPTIONS_MAX 16 /* option words of a `new` command */
+
+typedef enum cmd_verb {
+    CMD_NEW,     /* new [players] [option words...]: open a lobby */
+    CMD_JOIN,    /* join: take a seat in the lobby */
+    CMD_LEAVE,   /* leave: give up a seat in the lobby */
+    CMD_START,   /* start: deal (creator; or automatic when full) */
+    CMD_KICK,    /* kick NICK: the creator removes a player from the lobby */
+    CMD_PLAY,    /* play CARD [capture|place] */
+    CMD_HAND,    /* hand: my cards, privately */
+    CMD_TABLE,   /* table */
+    CMD_SCORE,   /* score: the board */
+    CMD_TURN,    /* turn: whose turn */
+    CMD_TENDIDO, /* tendido now|later */
+    CMD_ARRANGE, /* arrange best | arrange C C C C [ltr|rtl] */
+    CMD_DECLARE, /* ronda / rondine / declare (manual declarations) */
+    CMD_CLAIM,   /* claim NICK (a missed declaration, R3.6) */
+    CMD_PAUSE,   /* pause (by agreement) */
+    CMD_RESUME,  /* resume (by agreement) */
+    CMD_STOP,    /* stop: abandon (creator, owner, or by vote) */
+    CMD_OPTIONS, /* options: this game's options in words */
+    CMD_RULES,   /* rules [topic] */
+    CMD_HELP,    /* help [command] */
+    CMD_STATS,   /* stats [NICK] */
+    CMD_TOP,     /* top: the best players here */
+    CMD_PLAYERS, /* players / who: seats and teams */
+    CMD_DEADLINE /* deadline OFF|DURATION: the creator sets the turn time */
+} cmd_verb;
+
+/* One card as typed: suit -1 when only the rank was given. */
+typedef struct cmd_card {
+    int rank; /* 0 = A ... 12 = K, as porrazo.h */
+    int suit; /* 0..3 = C D H S, or -1 */
+} cmd_card;
+
+typedef struct cmd {
+    cmd_verb verb;
+    char room[CMD_NAME_MAX]; /* a room named in the command ("#friends"), or "" */
+    cmd_card card;           /* PLAY */
+    pz_mode mode;            /* PLAY: ANY unless "capture"/"place" was said */
+    bool now;                /* TENDIDO */
+    bool best;               /* ARRANGE */
+    cmd_card row[4];         /* ARRANGE when !best: four cards, suits required */
+    bool has_direction;      /* ARRANGE: ltr/rtl given (default ltr) */
+    pz_direction direction;
+    char name[CMD_NAME_MAX]; /* KICK, CLAIM, STATS nick; HELP command; RULES topic */
+    int players;             /* NEW: seats wanted, 0 when not said */
+    bool shuffle_seats;      /* NEW: seats drawn at random, not in join order */
+    int noptions;            /* NEW: R9 options as (name, value) words */
+    char option_name[CMD_OPTIONS_MAX][24];
+    char option_value[CMD_OPTIONS_MAX][24];
+    int deadline_secs; /* DEADLINE: 0 = off */
+} cmd;
+
+typedef enum cmd_result {
+    CMD_OK = 0,      /* *out holds a command */
+    CMD_IGNORED = 1, /* channel talk not addressed to the bot: stay silent */
+    CMD_ERROR = 2    /* addressed to the bot but not valid: reply with error */
+} cmd_result;
+
+/*
+ * Parses one line. In a channel (in_channel) only lines starting with
+ * prefix (e.g. "!") are commands, others are CMD_IGNORED; in private no
+ * prefix is needed (one is tolerated). Verbs and words are
+ * case-insensitive. A bare card ("7h", "!k") is a play. On CMD_ERROR,
+ * error holds a short reply that says what would be valid (never NULL
+ * error unless error_len is 0). *out is fully written on CMD_OK.
+ */
+cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *prefix, cmd *out,
+                     char *error, size_t error_len);
+
+/* The canonical verb word ("play") of v. */
+const char *cmd_verb_name(cmd_verb v);
+
+/*
+ * Parses a card as players type it (exactly len bytes): rank as A 1 2..10
+ * T J Q K or words (ace/as, jack/jota/sota, queen/reina/dama, king/rey),
+ * then an optional suit as a letter (c d h s, or Spanish b o c e is NOT
+ * accepted: only c d h s), a symbol (♣ ♦ ♥ ♠, ♧ ♢ ♡ ♤) or a word (clubs,
+ * diamonds, hearts, spades, "of hearts"). Returns 0 or -1.
+ */
+int cmd_parse_card(const char *s, size_t len, cmd_card *out);
+
+/*
+ * Parses a duration ("90", "90s", "10m", "2h", "1d", "1h30m") into
+ * seconds; "off"/"none"/"0" give 0. Returns 0 or -1. Shared with config.
+ */
+int cmd_parse_duration(const char *s, size_t len, int *secs);
+
+#endif /* PZ_COMMAND_H */

@@ -1,0 +1,97 @@
+/*
+ * config.h — the bot's configuration file: one commented INI-style file
+ * (config/porrazo.example.conf), read and validated at start-up.
+ *
+ * Sections: [bot] once, [irc NAME] and [matrix NAME] once per network.
+ * Every error names the file, the line and what to fix. A value written
+ * ${NAME} is read from the environment variable NAME (for secrets), and an
+ * unset variable is an error. Secrets are kept in the struct only; nothing
+ * here ever prints them. Not here: connecting to anything.
+ */
+#ifndef PZ_CONFIG_H
+#define PZ_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CFG_STR 256    /* bytes of a string value, NUL included */
+#define CFG_LIST 16    /* entries of a list value */
+#define CFG_NETWORKS 8 /* [irc ...] or [matrix ...] sections, each */
+#define CFG_WHY_MAX 512
+
+typedef struct cfg_bot {
+    char name[CFG_STR];             /* how the bot calls itself in messages ("porrazo") */
+    char prefix[8];                 /* command prefix in channels ("!") */
+    char database[CFG_STR];         /* SQLite file path ("porrazo.db") */
+    char owners[CFG_LIST][CFG_STR]; /* "NETWORK:ID" of people who may run admin commands */
+    int nowners;
+    int reminder_secs; /* quiet time before the player to move is reminded (600); 0 off */
+    int deadline_secs; /* default turn deadline of new games (0: none) */
+    int max_games;     /* active games at once, over all rooms (100) */
+    char log_level[8]; /* error, warn, info, debug ("info") */
+} cfg_bot;
+
+typedef struct cfg_irc {
+    char name[32]; /* the section's NAME: the network's id in the database */
+    char host[CFG_STR];
+    int port;              /* 6697 with tls, else 6667 */
+    bool tls;              /* default true */
+    bool tls_verify;       /* default true */
+    char ca_file[CFG_STR]; /* extra CA bundle, "" = system */
+    char nick[32];
+    char alt_nicks[CFG_LIST][32];
+    int nalt_nicks;
+    char username[32];
+    char realname[CFG_STR];
+    char server_password[CFG_STR]; /* secret */
+    char sasl_user[CFG_STR];
+    char sasl_password[CFG_STR];     /* secret */
+    char nickserv_password[CFG_STR]; /* secret */
+    char channels[CFG_LIST][64];
+    int nchannels;
+    char no_colour[CFG_LIST][64]; /* channels where colours are off */
+    int nno_colour;
+    bool join_on_invite; /* default false */
+    bool private_notice; /* private messages by NOTICE (default PRIVMSG) */
+    int burst;           /* send queue: lines at once (4) */
+    int line_ms;         /* then one line per line_ms (1500) */
+} cfg_irc;
+
+typedef struct cfg_matrix {
+    char name[32];
+    char homeserver[CFG_STR];              /* https://example.org */
+    char user[CFG_STR];                    /* @bot:example.org */
+    char password[CFG_STR];                /* secret; or access_token */
+    char access_token[CFG_STR];            /* secret */
+    char allow_invites[CFG_LIST][CFG_STR]; /* user ids or ":server" suffixes */
+    int nallow_invites;
+} cfg_matrix;
+
+typedef struct cfg {
+    cfg_bot bot;
+    cfg_irc irc[CFG_NETWORKS];
+    int nirc;
+    cfg_matrix matrix[CFG_NETWORKS];
+    int nmatrix;
+} cfg;
+
+/* Fills *c with the defaults (no networks). */
+void cfg_defaults(cfg *c);
+
+/*
+ * Reads and validates the file at path over the defaults. Returns 0, or -1
+ * with why = "FILE:LINE: what is wrong and how to fix it" (the first
+ * error). Unknown sections and keys, bad values, missing required keys
+ * (irc: host, nick, at least one channel; matrix: homeserver, user, and a
+ * password or access_token), duplicate network names and unset ${VARS}
+ * are errors.
+ */
+int cfg_load(cfg *c, const char *path, char *why, size_t why_len);
+
+/* Same as cfg_load() from a string (name is used in messages). */
+int cfg_parse(cfg *c, const char *name, const char *text, size_t len, char *why, size_t why_len);
+
+/* True when "NETWORK:ID" is listed in owners (case-insensitive ID). */
+bool cfg_is_owner(const cfg *c, const char *network, const char *id);
+
+#endif /* PZ_CONFIG_H */

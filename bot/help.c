@@ -1,0 +1,347 @@
+/*
+ * help.c — the help and rules texts of render.h: the list of commands, one
+ * command's usage with an example, a short summary of Porrazo and its
+ * rules by topic, citing the rule IDs of shared/spec/RULES.md.
+ *
+ * Texts are constant tables; lines go out through render_add() and the
+ * bounded builder of render_text.h, which cut them. A topic typed by a
+ * player is matched against the tables (case-insensitive, prefix and
+ * Spanish aliases allowed) and echoed only as valid UTF-8 without control
+ * characters. Not here: parsing commands
+ * (command.c) or knowing whether a command is allowed now (the host).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "render_text.h"
+
+#define TOPIC_ECHO_MAX 33 /* bytes of a player's topic echoed back, NUL included */
+
+/* One command's help: its word, other words for it, usage and example. */
+typedef struct help_cmd {
+    const char *name;
+    const char *aliases; /* space-separated words that also name it */
+    const char *usage;   /* after the prefix */
+    const char *what;
+    const char *example; /* after the prefix */
+} help_cmd;
+
+static const help_cmd COMMANDS[] = {
+    {"new", "nuevo nueva crear", "new [players] [option=value ...]",
+     "open a game here; others join, then start (options: rules scoring)",
+     "new 4 partnerships=true"},
+    {"join", "unirse entrar sentarse", "join", "take a seat in the open game", "join"},
+    {"leave", "salir irse", "leave", "give up your seat before the game starts", "leave"},
+    {"start", "empezar comenzar", "start", "deal the first hand (the game's creator)", "start"},
+    {"kick", "echar expulsar", "kick NICK", "the creator removes a player from the lobby",
+     "kick bob"},
+    {"play", "jugar juega tirar", "play CARD [capture|place]",
+     "play a card from your hand; a bare card works too; say capture or place when both "
+     "are possible (R5.5)",
+     "play 7h"},
+    {"hand", "mano cartas", "hand", "your cards, sent privately", "hand"},
+    {"table", "mesa", "table", "the cards on the table and who is to play", "table"},
+    {"score", "puntos marcador tanteo", "score", "the score board", "score"},
+    {"turn", "turno", "turn", "whose turn it is and what they must do", "turn"},
+    {"tendido", "", "tendido now|later",
+     "the dealer lays the tendido after this deal or a later one (R4.1)", "tendido now"},
+    {"arrange", "ordenar arreglar", "arrange best | arrange CARD CARD CARD CARD [ltr|rtl]",
+     "the dealer lays the tendido as a row of four, pairs kept together (R4.3)",
+     "arrange 2c 4d 3h 7s ltr"},
+    {"declare", "ronda rondine declarar cantar", "ronda | rondine",
+     "declare your holding before the deal's first card (manual declarations, R3.2)", "ronda"},
+    {"claim", "reclamar", "claim NICK",
+     "NICK held a ronda or rondine last deal and did not declare it (R3.6)", "claim bob"},
+    {"pause", "pausa", "pause", "pause the game (every player agrees)", "pause"},
+    {"resume", "seguir continuar reanudar", "resume", "resume a paused game", "resume"},
+    {"stop", "parar terminar abandonar", "stop", "abandon the game (creator, or by vote)", "stop"},
+    {"deadline", "plazo tiempo", "deadline off|DURATION",
+     "the creator sets the time for each turn; then the bot plays for you", "deadline 10m"},
+    {"options", "opciones", "options", "this game's options in words", "options"},
+    {"players", "jugadores who quien", "players", "the seats, teams and who is to play", "players"},
+    {"rules", "reglas", "rules [topic]",
+     "the rules in short; topics: capture place limpia porrazo tendido ronda scoring end",
+     "rules porrazo"},
+    {"help", "ayuda", "help [command]", "the commands, or one command in detail", "help play"},
+    {"stats", "estadisticas", "stats [NICK]", "games played and won, here", "stats alice"},
+    {"top", "ranking mejores", "top", "the best players here", "top"},
+};
+
+#define NCOMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
+
+/* True when the n bytes at a equal the NUL-terminated word b, ignoring case. */
+static bool word_equal(const char *a, size_t n, const char *b)
+{
+    size_t k = 0;
+    for (; k < n && b[k] != '\0'; k++) {
+        char x = a[k], y = b[k];
+        if (x >= 'A' && x <= 'Z')
+            x = (char)(x - 'A' + 'a');
+        if (x != y)
+            return false;
+    }
+    return k == n && b[k] == '\0';
+}
+
+/* True when the word a[0..n) is one of the space-separated words of list. */
+static bool word_in_list(const char *a, size_t n, const char *list)
+{
+    while (*list != '\0') {
+        size_t len = strcspn(list, " ");
+        char word[32];
+        if (len > 0 && len < sizeof word) {
+            memcpy(word, list, len);
+            word[len] = '\0';
+            if (word_equal(a, n, word))
+                return true;
+        }
+        list += len;
+        while (*list == ' ')
+            list++;
+    }
+    return false;
+}
+
+/*
+ * The topic's word without the prefix, surrounding spaces and anything
+ * after its first word: sets *start and returns its length.
+ */
+static size_t topic_word(const char *topic, const char *prefix, const char **start)
+{
+    size_t plen = prefix != NULL ? strlen(prefix) : 0;
+    while (*topic == ' ')
+        topic++;
+    if (plen > 0 && strncmp(topic, prefix, plen) == 0)
+        topic += plen;
+    *start = topic;
+    return strcspn(topic, " \t");
+}
+
+/* The command a topic names (its word or an alias), or NULL. */
+static const help_cmd *find_command(const char *word, size_t n)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (word_equal(word, n, COMMANDS[i].name) || word_in_list(word, n, COMMANDS[i].aliases))
+            return &COMMANDS[i];
+    return NULL;
+}
+
+/* The length of the valid UTF-8 character at s (control bytes are not
+   characters here), or 0 when it is not one. */
+static size_t utf8_char(const unsigned char *s)
+{
+    if (s[0] >= 0x20 && s[0] < 0x7F)
+        return 1;
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF   ? 2
+               : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+               : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+                                              : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Copies a player's topic into buf[TOPIC_ECHO_MAX]: whole valid UTF-8
+   characters only, control and invalid bytes dropped. */
+static void topic_echo(const char *topic, char buf[TOPIC_ECHO_MAX])
+{
+    const unsigned char *t = (const unsigned char *)topic;
+    size_t n = 0;
+    while (*t != '\0') {
+        size_t len = utf8_char(t);
+        if (len == 0) {
+            t++;
+            continue;
+        }
+        if (n + len >= TOPIC_ECHO_MAX)
+            break;
+        memcpy(buf + n, t, len);
+        n += len;
+        t += len;
+    }
+    buf[n] = '\0';
+}
+
+/* The list of commands, in four lines, each with the prefix. */
+static void help_list(const char *p, render_lines *out)
+{
+    render_add(out,
+               "Lobby: %snew [players] [options] · %sjoin · %sleave · %sstart · "
+               "%skick NICK · %splayers · %soptions",
+               p, p, p, p, p, p, p);
+    render_add(out,
+               "Play: %splay CARD (or just %s7h) · %shand · %stable · %sturn · %sscore · "
+               "%stendido now|later · %sarrange best",
+               p, p, p, p, p, p, p, p);
+    render_add(out,
+               "Declare: %sronda · %srondine · %sclaim NICK — Game: %spause · %sresume · "
+               "%sstop · %sdeadline 10m",
+               p, p, p, p, p, p, p);
+    render_add(out, "More: %srules [topic] · %sstats [NICK] · %stop · %shelp COMMAND for details",
+               p, p, p, p);
+}
+
+/*
+ * Appends words (separated by sep in the table) to b, each after the
+ * prefix p and separated by joint: "play CARD | place" → "!play CARD | !place".
+ */
+static void put_words(rtext *b, const char *words, const char *sep, const char *joint,
+                      const char *p)
+{
+    size_t seplen = strlen(sep);
+    for (int k = 0; *words != '\0'; k++) {
+        const char *end = strstr(words, sep);
+        size_t len = end != NULL ? (size_t)(end - words) : strlen(words);
+        rtext_addf(b, "%s%s%.*s", k > 0 ? joint : "", p, (int)len, words);
+        words += len + (end != NULL ? seplen : 0);
+    }
+}
+
+/* Appends one command's help: usage and what it does, then an example
+   and the other words that name it. */
+static void help_command(const help_cmd *c, const char *p, render_lines *out)
+{
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    put_words(&b, c->usage, " | ", " | ", p);
+    rtext_addf(&b, " — %s.", c->what);
+    rtext_line(out, &b);
+    rtext_init(&b, line, sizeof line);
+    rtext_addf(&b, "Example: %s%s", p, c->example);
+    if (c->aliases[0] != '\0') {
+        rtext_addf(&b, " (also ");
+        put_words(&b, c->aliases, " ", ", ", p);
+        rtext_addf(&b, ")");
+    }
+    rtext_line(out, &b);
+}
+
+/* Appends the list of commands (topic ""), one command's usage and example,
+   or for an unknown topic a line saying so and the list. */
+void render_help(const char *topic, const char *prefix, render_lines *out)
+{
+    const char *p = prefix != NULL ? prefix : "";
+    const char *word;
+    size_t n = topic_word(topic != NULL ? topic : "", p, &word);
+    if (n == 0) {
+        help_list(p, out);
+        return;
+    }
+    const help_cmd *c = find_command(word, n);
+    if (c == NULL) {
+        char echo[TOPIC_ECHO_MAX];
+        topic_echo(topic, echo);
+        render_add(out, "There is no command \"%s\". The commands are:", echo);
+        help_list(p, out);
+        return;
+    }
+    help_command(c, p, out);
+}
+
+/* One rules topic: its word, other words for it, and its lines. */
+typedef struct rules_topic {
+    const char *name;
+    const char *aliases;
+    const char *line[4]; /* NULL after the last */
+} rules_topic;
+
+static const rules_topic TOPICS[] = {
+    {"capture",
+     "captures sequence take",
+     {"A card takes one table card of its rank, then one of each next rank while they last: "
+      "table 5 6 6 7 9, a 5 takes 5 6 7 (R5.2).",
+      "After K comes A, then 2 (R1.3). No match: the card stays on the table (R5.3). "
+      "Capturing is compulsory, except in place (R5.5).",
+      NULL}},
+    {"place",
+     "inplace in-place",
+     {"An A, 2, 3 or 4 that captures nothing and becomes the table's 1st, 2nd, 3rd or 4th "
+      "card scores its value: A on an empty table +1 (R5.4).",
+      "If it could capture too, you choose: play 4 capture, or play 4 place (R5.5).", NULL}},
+    {"limpia",
+     "clean sweep",
+     {"A capture that empties the table is a limpia: +1, or +2 for a J, +3 Q, +4 K, by the "
+      "last card taken (R5.6, R1.6).",
+      "Not a limpia: the final sweep, or a capture with the hand's last card (R5.6).", NULL}},
+    {"porrazo",
+     "counter san sanbenito benito",
+     {"Porrazo: play the rank of the card just laid (that took nothing): you take it and its "
+      "sequence, for its ronda value +1..+4 (R6.1).",
+      "It stands once the next player plays (R6.4). If the next player plays the third of "
+      "the rank: counter porrazo, +3..+12 (R6.2).",
+      "After a counter porrazo, the fourth of the rank is a san benito: that side wins the "
+      "game at once (R6.3).",
+      NULL}},
+    {"tendido",
+     "layout arrange",
+     {"Once a hand the dealer lays 4 cards face up in two pairs, after a deal of their "
+      "choice (R4.1), before seeing the new cards (R4.2).",
+      "The dealer arranges them in a row: each A, 2, 3, 4 in its position scores its value, "
+      "counting ltr or rtl (R4.3).",
+      "Sets made with a tendido card score too: pair +1..+4, three +3..+12, four +6..+24 (R4.4).",
+      NULL}},
+    {"ronda",
+     "rondine rondina declare declarations holding",
+     {"A pair in the three cards dealt is a ronda, three of a rank a rondine (R3.1).",
+      "At the end of the deal the best declared holding scores: ronda K 4 Q 3 J 2 others 1, "
+      "rondine K 12 Q 9 J 6 others 3 (R3.4, R1.6).",
+      "With manual declarations say ronda or rondine before the first card; an undeclared "
+      "one can be claimed by others (R3.2, R3.6).",
+      NULL}},
+    {"scoring",
+     "score points",
+     {"Points: porrazo, counter porrazo, limpia, in place, the tendido, rondas and rondines, "
+      "and the cards (R8.1).",
+      "At the end of the hand the table goes to the last side to capture (R7.1); the side "
+      "with most cards scores the difference to the next (R7.2).",
+      NULL}},
+    {"end",
+     "win winning game target",
+     {"The first side to reach the target (61) wins at once, even in the middle of a deal "
+      "(R8.2). A san benito wins outright (R6.3).",
+      NULL}},
+};
+
+#define NTOPICS ((int)(sizeof TOPICS / sizeof TOPICS[0]))
+
+/* The summary of Porrazo, for "rules" without a topic. */
+static void rules_summary(render_lines *out)
+{
+    render_add(out,
+               "Porrazo: 2–8 players or partners, one pack; the first side to 61 wins (R8.2).");
+    render_add(out, "The dealer deals 3 cards each, several times a hand; in turn you play one "
+                    "card (R2.2, R5.1).");
+    render_add(out, "A card takes the table card of its rank and the ranks that follow: 5 takes "
+                    "5 6 7 (R5.2). A 2 3 4 laid as the 1st–4th card score in place (R5.4).");
+    render_add(out, "Emptying the table is a limpia (R5.6). Matching the card just laid is a "
+                    "porrazo, the third a counter porrazo, the fourth a san benito: game (R6).");
+    render_add(out, "Also: the tendido (R4), rondas (R3), most cards (R7.2). Topics: capture, "
+                    "place, limpia, porrazo, tendido, ronda, scoring, end.");
+}
+
+/* Appends the summary of Porrazo (topic ""), one topic's lines, or for an
+   unknown topic the list of topics. */
+void render_rules(const char *topic, render_lines *out)
+{
+    const char *word;
+    size_t n = topic_word(topic != NULL ? topic : "", "", &word);
+    if (n == 0) {
+        rules_summary(out);
+        return;
+    }
+    for (int i = 0; i < NTOPICS; i++) {
+        if (!word_equal(word, n, TOPICS[i].name) && !word_in_list(word, n, TOPICS[i].aliases))
+            continue;
+        for (int k = 0; k < 4 && TOPICS[i].line[k] != NULL; k++)
+            render_add(out, "%s", TOPICS[i].line[k]);
+        return;
+    }
+    char echo[TOPIC_ECHO_MAX];
+    topic_echo(topic, echo);
+    render_add(out,
+               "No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
+               "ronda, scoring, end.",
+               echo);
+}

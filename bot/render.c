@@ -1,0 +1,473 @@
+/*
+ * render.c — Porrazo in words, part one: the bounded text builder
+ * (render_text.h), cards, nicks and sides, and the views of a game at rest:
+ * the status line, the score board, a seat's private hand line and the
+ * options. Lines are UTF-8 with the suits as ♣ ♦ ♥ ♠ (render.h is the
+ * contract).
+ *
+ * Every text goes through an rtext that cuts at a UTF-8 boundary and ends a
+ * cut text with "…", so no caller buffer is ever overrun and no line ends
+ * inside a character. Public lines hold public facts only. This file
+ * decides nothing about the rules; it reads the engine through porrazo.h.
+ * Not here: the events of an action (render_events.c), the help and rules
+ * texts (help.c).
+ */
+#include "render_text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ELLIPSIS "\xE2\x80\xA6" /* "…", written at the end of a cut text */
+#define SIDE_NAME_MAX 128       /* a side's name: up to four nicks */
+#define BAR_CELLS 20            /* cells of a score board bar */
+
+/* ------------------------------------------------------------------------ */
+/* UTF-8 and the bounded builder                                            */
+
+/* The length of the UTF-8 sequence a lead byte b announces (1 for ASCII). */
+static size_t utf8_seq_len(unsigned char b)
+{
+    if (b < 0xC0)
+        return 1;
+    if (b < 0xE0)
+        return 2;
+    return b < 0xF0 ? 3 : 4;
+}
+
+/*
+ * Shortens the first len bytes of s so that they do not end inside a
+ * UTF-8 sequence, writes a NUL after them and returns the new length.
+ */
+static size_t utf8_trim(char *s, size_t len)
+{
+    size_t j = len;
+    while (j > 0 && ((unsigned char)s[j - 1] & 0xC0) == 0x80)
+        j--;
+    if (j > 0) {
+        unsigned char lead = (unsigned char)s[j - 1];
+        if (lead < 0x80)
+            len = j; /* stray continuation bytes after ASCII */
+        else if (j - 1 + utf8_seq_len(lead) > len)
+            len = j - 1; /* the last character was cut */
+    }
+    s[len] = '\0';
+    return len;
+}
+
+/* Display width of a UTF-8 string: its count of characters. */
+static size_t utf8_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+/* Starts an empty text in s[cap]; with cap 0 nothing is ever written. */
+void rtext_init(rtext *b, char *s, size_t cap)
+{
+    b->s = s;
+    b->cap = cap;
+    b->len = 0;
+    b->cut = cap == 0;
+    if (cap > 0)
+        s[0] = '\0';
+}
+
+/*
+ * Marks b cut: keeps what is written, shortened at a UTF-8 boundary so
+ * that "…" fits after it (when the buffer can hold "…" at all).
+ */
+static void rtext_cut(rtext *b)
+{
+    if (b->cap == 0)
+        return;
+    size_t keep = b->len;
+    bool room = b->cap >= sizeof ELLIPSIS;
+    size_t most = room ? b->cap - sizeof ELLIPSIS : b->cap - 1;
+    if (keep > most)
+        keep = most;
+    b->len = utf8_trim(b->s, keep);
+    if (room) {
+        memcpy(b->s + b->len, ELLIPSIS, sizeof ELLIPSIS);
+        b->len += sizeof ELLIPSIS - 1;
+    }
+    b->cut = true;
+}
+
+/* Appends printf-style text to b; on overflow b ends cut with "…". */
+static void rtext_vaddf(rtext *b, const char *fmt, va_list ap) RENDER_PRINTF(2, 0);
+static void rtext_vaddf(rtext *b, const char *fmt, va_list ap)
+{
+    if (b->cut)
+        return;
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->s + b->len, room, fmt, ap);
+    if (n < 0) {
+        b->s[b->len] = '\0';
+        rtext_cut(b);
+    } else if ((size_t)n >= room) {
+        b->len = b->cap - 1;
+        rtext_cut(b);
+    } else {
+        b->len += (size_t)n;
+    }
+}
+
+/* Appends printf-style text to b (see rtext_vaddf). */
+void rtext_addf(rtext *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    rtext_vaddf(b, fmt, ap);
+    va_end(ap);
+}
+
+/*
+ * Appends sep then piece only if both fit whole, else ends b cut: a card
+ * is never written in part. To make room for the "…" the cut drops whole
+ * space-separated words (cards) from the end, never part of one.
+ */
+void rtext_whole(rtext *b, const char *sep, const char *piece)
+{
+    if (b->cut)
+        return;
+    size_t n = strlen(sep) + strlen(piece);
+    if (b->len + n < b->cap) {
+        rtext_addf(b, "%s%s", sep, piece);
+        return;
+    }
+    size_t most = b->cap >= sizeof ELLIPSIS ? b->cap - sizeof ELLIPSIS : 0;
+    while (b->len > most) {
+        size_t k = b->len;
+        while (k > 0 && b->s[k - 1] != ' ')
+            k--;
+        b->len = k > 0 ? k - 1 : 0;
+    }
+    b->s[b->len] = '\0';
+    rtext_cut(b);
+}
+
+/* Appends one formatted line to out, cut at a UTF-8 boundary with "…" when
+   too long; nothing when out already holds RENDER_LINES_MAX lines. */
+void render_add(render_lines *out, const char *fmt, ...)
+{
+    if (out->n < 0 || out->n >= RENDER_LINES_MAX)
+        return;
+    rtext b;
+    rtext_init(&b, out->line[out->n], RENDER_LINE_MAX);
+    va_list ap;
+    va_start(ap, fmt);
+    rtext_vaddf(&b, fmt, ap);
+    va_end(ap);
+    out->n++;
+}
+
+/* Appends the finished text of b as one line of out. */
+void rtext_line(render_lines *out, const rtext *b)
+{
+    render_add(out, "%s", b->s);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Cards, names, sides                                                      */
+
+static const char *const RANK_WORD[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
+                                                "8", "9", "10", "J", "Q", "K"};
+static const char *const SUIT_SYMBOL[PZ_SUITS] = {"\xE2\x99\xA3", "\xE2\x99\xA6", "\xE2\x99\xA5",
+                                                  "\xE2\x99\xA0"};
+
+/* The word of rank r, "?" out of range (render_text.h). */
+const char *rtext_rank_word(int r)
+{
+    return r >= 0 && r < PZ_RANKS ? RANK_WORD[r] : "?";
+}
+
+/* Writes c as rank and suit symbol ("10♠") into buf[8]; "??" for no card. */
+void render_card(pz_card c, char buf[8])
+{
+    if (c >= PZ_CARDS) {
+        memcpy(buf, "??", 3);
+        return;
+    }
+    int n = snprintf(buf, 8, "%s%s", RANK_WORD[pz_card_rank(c)], SUIT_SYMBOL[pz_card_suit(c)]);
+    if (n < 0 || n >= 8)
+        memcpy(buf, "??", 3); /* cannot happen: "10♠" is 5 bytes */
+}
+
+/* The word of rank r in the plural ("7s", "10s", "Ks"), into buf[8]. */
+void rtext_rank_plural(int r, char buf[8])
+{
+    int n = r >= 0 && r < PZ_RANKS ? snprintf(buf, 8, "%ss", RANK_WORD[r]) : -1;
+    if (n < 0 || n >= 8)
+        memcpy(buf, "?s", 3);
+}
+
+/* Appends cards[0..n) separated by spaces, "(empty)" for none. */
+void rtext_cards(rtext *b, const pz_card *cards, int n)
+{
+    if (n <= 0) {
+        rtext_whole(b, "", "(empty)");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        char card[8];
+        render_card(cards[i], card);
+        rtext_whole(b, i > 0 ? " " : "", card);
+    }
+}
+
+/* Writes cards as "7♥ K♠", whole cards only, "(empty)" for none, into buf. */
+void render_cards(const pz_card *cards, int n, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    rtext_cards(&b, cards, n);
+}
+
+/* The nick of seat, or "seat N" (1-based) written into tmp[16]. */
+const char *rtext_seat_name(const render_names *names, int seat, char tmp[16])
+{
+    if (names != NULL && seat >= 0 && seat < names->players && seat < PZ_MAX_PLAYERS &&
+        names->nick[seat] != NULL && names->nick[seat][0] != '\0')
+        return names->nick[seat];
+    int n = snprintf(tmp, 16, "seat %d", seat + 1);
+    if (n < 0 || n >= 16)
+        memcpy(tmp, "someone", 8);
+    return tmp;
+}
+
+/* Appends the name of side: its seats' nicks joined by " & ". */
+void rtext_side(rtext *b, const pz_game *g, const render_names *names, int side)
+{
+    int found = 0;
+    for (int s = 0; s < pz_get_players(g); s++) {
+        if (pz_side_of(g, s) != side)
+            continue;
+        char tmp[16];
+        rtext_addf(b, "%s%s", found++ > 0 ? " & " : "", rtext_seat_name(names, s, tmp));
+    }
+    if (found == 0)
+        rtext_addf(b, "side %d", side + 1);
+}
+
+/* Writes the name of side (nicks joined by " & ") into buf. */
+void render_side(const pz_game *g, const render_names *names, int side, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    rtext_side(&b, g, names, side);
+}
+
+/* "wins" for a side of one player, "win" for partners (R1.5). */
+const char *rtext_wins_word(const pz_game *g)
+{
+    return pz_get_options(g)->partnerships ? "win" : "wins";
+}
+
+/* ------------------------------------------------------------------------ */
+/* Status, board, hand, options                                             */
+
+/* Appends who acts in the tendido phases: choose, or arrange (R4.1, R4.3). */
+static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *names)
+{
+    char tmp[16];
+    const char *dealer = rtext_seat_name(names, pz_get_dealer(g), tmp);
+    pz_card t[4];
+    if (pz_get_phase(g) == PZ_PHASE_TENDIDO_CHOICE) {
+        rtext_addf(b, "%s (dealer) chooses the tendido: tendido now or tendido later", dealer);
+        return;
+    }
+    int n = pz_get_tendido(g, t);
+    rtext_addf(b, "%s arranges the tendido ", dealer);
+    rtext_cards(b, t, n < 2 ? n : 2);
+    rtext_addf(b, " | ");
+    rtext_cards(b, t + 2, n - 2 > 0 ? n - 2 : 0);
+    if (n == 4) {
+        pz_card ex[4] = {t[1], t[0], t[2], t[3]};
+        rtext_addf(b, ": arrange best, or arrange ");
+        rtext_cards(b, ex, 4);
+        rtext_addf(b, " rtl");
+    }
+}
+
+/* Appends the pending porrazo or counter porrazo, if any (R6.2). */
+static void put_pending(rtext *b, const pz_game *g, const render_names *names)
+{
+    int seat = -1;
+    pz_pending_kind kind = pz_get_pending(g, &seat);
+    pz_view v;
+    if (kind == PZ_PENDING_NONE || pz_view_seat(g, 0, &v) != 0)
+        return;
+    char tmp[16], rank[8];
+    rtext_rank_plural(v.pending_rank, rank);
+    rtext_addf(b, " · %s's %sporrazo on %s is pending", rtext_seat_name(names, seat, tmp),
+               kind == PZ_PENDING_COUNTER ? "counter " : "", rank);
+}
+
+/* Writes the one status line of g (render.h): the table, then who acts
+   and how, or the end of the hand or of the game. */
+void render_status(const pz_game *g, const render_names *names, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    pz_phase phase = pz_get_phase(g);
+    if (phase == PZ_PHASE_GAME_OVER) {
+        rtext_addf(&b, "Game over: ");
+        rtext_side(&b, g, names, pz_get_winner(g));
+        rtext_addf(&b, " %s.", rtext_wins_word(g));
+        return;
+    }
+    pz_card table[PZ_CARDS];
+    int n = pz_get_table(g, table);
+    rtext_addf(&b, "Table: ");
+    rtext_cards(&b, table, n);
+    if (phase == PZ_PHASE_HAND_OVER) {
+        rtext_addf(&b, " · the hand is over");
+        return;
+    }
+    if (phase != PZ_PHASE_PLAY) {
+        rtext_addf(&b, " · ");
+        put_tendido_turn(&b, g, names);
+        return;
+    }
+    char tmp[16];
+    put_pending(&b, g, names);
+    rtext_addf(&b, " · %s to play", rtext_seat_name(names, pz_get_turn(g), tmp));
+}
+
+/* Appends a bar of BAR_CELLS cells, score/target of them full. */
+static void put_bar(rtext *b, int score, int target)
+{
+    int full = score <= 0 || target <= 0 ? 0
+               : score >= target         ? BAR_CELLS
+                                         : (int)((long)score * BAR_CELLS / target);
+    rtext_addf(b, "[");
+    for (int k = 0; k < BAR_CELLS; k++)
+        rtext_addf(b, "%s", k < full ? "\xE2\x96\x88" : "\xE2\x96\x91");
+    rtext_addf(b, "]");
+}
+
+/* Appends the score board to out: a header, then a padded line with a
+   bar of BAR_CELLS cells per side. */
+void render_board(const pz_game *g, const render_names *names, render_lines *out)
+{
+    int sides = pz_get_sides(g), target = pz_get_options(g)->target;
+    char name[PZ_MAX_SIDES][SIDE_NAME_MAX];
+    size_t width = 0;
+    for (int s = 0; s < sides && s < PZ_MAX_SIDES; s++) {
+        render_side(g, names, s, name[s], sizeof name[s]);
+        if (utf8_width(name[s]) > width)
+            width = utf8_width(name[s]);
+    }
+    render_add(out, "Score — first to %d", target);
+    for (int s = 0; s < sides && s < PZ_MAX_SIDES; s++) {
+        char line[RENDER_LINE_MAX];
+        rtext b;
+        rtext_init(&b, line, sizeof line);
+        rtext_addf(&b, "%s", name[s]);
+        rtext_addf(&b, "%*s", (int)(width - utf8_width(name[s]) + 2), "");
+        put_bar(&b, pz_get_score(g, s), target);
+        rtext_addf(&b, " %d", pz_get_score(g, s));
+        rtext_line(out, &b);
+    }
+}
+
+/*
+ * Appends, at the seat's turn, what its cards can do against a pending
+ * porrazo (a counter porrazo, R6.2) or counter porrazo (a san benito,
+ * R6.3): both are choices (R6.6), so the player is told.
+ */
+static void put_pending_chance(rtext *b, const pz_view *v)
+{
+    bool holds = false;
+    for (int k = 0; k < v->nhand; k++)
+        holds = holds || pz_card_rank(v->hand[k]) == v->pending_rank;
+    if (v->pending == PZ_PENDING_NONE || !holds)
+        return;
+    const char *rank = rtext_rank_word(v->pending_rank);
+    if (v->pending == PZ_PENDING_PORRAZO)
+        rtext_addf(b, " · a %s now is a counter porrazo", rank);
+    else
+        rtext_addf(b, " · a %s now is a SAN BENITO: you win", rank);
+}
+
+/* Appends what the seat of v is to do now, if anything, to its hand line. */
+static void put_hand_turn(rtext *b, const pz_view *v)
+{
+    if (v->phase == PZ_PHASE_ARRANGE && v->seat == v->dealer) {
+        rtext_addf(b, " · you arrange the tendido: arrange best, or a row and ltr/rtl");
+    } else if (v->phase == PZ_PHASE_PLAY && v->turn == v->seat && v->nhand > 0) {
+        rtext_addf(b, " · your turn: play a card, e.g. play %s",
+                   rtext_rank_word(pz_card_rank(v->hand[0])));
+        put_pending_chance(b, v);
+    } else if (v->phase == PZ_PHASE_GAME_OVER) {
+        rtext_addf(b, " · the game is over");
+    }
+}
+
+/* Appends the seat's own holding (R3.1) with its rank: private. */
+static void put_holding(rtext *b, const pz_view *v)
+{
+    if (v->holding == PZ_HOLD_NONE || v->phase != PZ_PHASE_PLAY)
+        return;
+    char rank[8];
+    rtext_rank_plural(v->holding_rank, rank);
+    const char *kind = v->holding == PZ_HOLD_RONDINE ? "rondine"
+                       : v->holding == PZ_HOLD_FOUR  ? "four"
+                                                     : "ronda";
+    rtext_addf(b, " · you hold a %s of %s", kind, rank);
+    if (v->may_declare)
+        rtext_addf(b, " (say %s to declare it)",
+                   v->holding == PZ_HOLD_RONDINE ? "rondine" : "ronda");
+    else if (v->holding_declared)
+        rtext_addf(b, " (declared)");
+    else if (v->options.declarations == PZ_DECL_MANUAL)
+        rtext_addf(b, " (not declared)");
+}
+
+/* Writes seat v->seat's private hand line: its cards, the table, its own
+   holding and what to do now; the dealer's hidden hand is not shown. */
+void render_hand(const pz_view *v, const char *room, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    rtext_addf(&b, "Your hand");
+    if (room != NULL && room[0] != '\0')
+        rtext_addf(&b, " in %s", room);
+    rtext_addf(&b, " (deal %d of %d): ", v->deal, v->deals_per_hand);
+    if (v->hand_hidden) {
+        rtext_addf(&b, "you deal: choose the tendido first (tendido now or tendido later); "
+                       "your cards follow");
+        return;
+    }
+    rtext_cards(&b, v->hand, v->nhand);
+    rtext_addf(&b, " · table: ");
+    rtext_cards(&b, v->table, v->ntable);
+    put_holding(&b, v);
+    put_hand_turn(&b, v);
+}
+
+/* Writes the options in words: the target, then what differs from R9. */
+void render_options(const pz_options *o, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    rtext_addf(&b, "first to %d", o->target);
+    if (o->partnerships)
+        rtext_addf(&b, " · partners");
+    if (o->declarations != PZ_DECL_AUTO)
+        rtext_addf(&b, " · declarations: %s", pz_declarations_name(o->declarations));
+    if (o->tendido != PZ_TENDIDO_CHOICE)
+        rtext_addf(&b, " · tendido: %s", pz_tendido_name(o->tendido));
+    if (!o->wrap)
+        rtext_addf(&b, " · wrap: off");
+    if (o->odd_leftover != PZ_LEFTOVER_TABLE)
+        rtext_addf(&b, " · leftover: %s", pz_leftover_name(o->odd_leftover));
+    if (o->final_sweep != PZ_SWEEP_LAST_CAPTURER)
+        rtext_addf(&b, " · final sweep: %s", pz_sweep_name(o->final_sweep));
+    if (o->card_score != PZ_CARD_SCORE_DIFFERENCE)
+        rtext_addf(&b, " · card score: %s", pz_card_score_name(o->card_score));
+}

@@ -1,0 +1,103 @@
+/*
+ * render.h — Porrazo in words: engine events, tables, hands and the score
+ * board turned into short chat lines (UTF-8, suits as ♣ ♦ ♥ ♠), plus the
+ * help and rules texts.
+ *
+ * Pure functions from engine state to text: no I/O, no protocol. Lines are
+ * plain text; adapters add colour (IRC colour codes, Matrix HTML) by
+ * recognising the suit symbols. Public lines never show a hand's cards.
+ * Every function fills a caller buffer and cuts cleanly (at a UTF-8
+ * boundary) rather than overflow.
+ */
+#ifndef PZ_RENDER_H
+#define PZ_RENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "porrazo.h"
+
+#define RENDER_LINE_MAX 400 /* bytes of one line, NUL included */
+#define RENDER_LINES_MAX 48
+
+typedef struct render_lines {
+    int n;
+    char line[RENDER_LINES_MAX][RENDER_LINE_MAX];
+} render_lines;
+
+/* Appends a formatted line (cut at a UTF-8 boundary if too long); does
+   nothing when full. */
+void render_add(render_lines *out, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The display names of the seats of one game. */
+typedef struct render_names {
+    int players;
+    const char *nick[PZ_MAX_PLAYERS];
+} render_names;
+
+/* "7♥", "10♠", "K♣" (no "T": players read 10) into buf[8]. */
+void render_card(pz_card c, char buf[8]);
+/* Cards separated by spaces; "(empty)" for none. */
+void render_cards(const pz_card *cards, int n, char *buf, size_t cap);
+
+/* A side's name: the nick, or "alice & carol" with partnerships. */
+void render_side(const pz_game *g, const render_names *names, int side, char *buf, size_t cap);
+
+/*
+ * The public lines of one action's events (from pz_new or pz_apply), as
+ * the room sees them, appended to out. One or two lines per play: the
+ * card, what it took, points and why (porrazo, limpia, in place, ...)
+ * with the side's new total. A deal says which deal of the hand it is and
+ * that hands come privately; the tendido, its arrangement and points;
+ * declarations without rank; the sweep, the card score, the end of the
+ * hand and the winner. `after` is the game after the action (for names of
+ * sides and the target). Does not add the table or the next player (see
+ * render_status).
+ */
+void render_events(const pz_game *after, const render_names *names, const pz_events *ev,
+                   render_lines *out);
+
+/*
+ * One status line: the table, and who is to act and what ("bob to play",
+ * "alice (dealer) chooses the tendido: now or later", "alice arranges the
+ * tendido: ..."), with the nick to act written plainly so chat clients
+ * highlight it; at hand_over "the hand is over" (the host deals the next
+ * hand at once); at game_over the winner.
+ */
+void render_status(const pz_game *g, const render_names *names, char *buf, size_t cap);
+
+/*
+ * The score board: a header ("Score — first to 61") then one line per
+ * side with a bar towards the target, like pegs on a cribbage board:
+ * "alice  [██████░░░░░░░░░░░░░░] 19". Appended to out.
+ */
+void render_board(const pz_game *g, const render_names *names, render_lines *out);
+
+/*
+ * A seat's private hand line from its view: "Your hand in #friends (deal
+ * 2 of 8): 7♥ K♠ 2♣ · table: 5♣ Q♥" plus, when it is the seat's turn, what
+ * to do ("your turn: play a card, e.g. play 7"); while the dealer's hand
+ * is hidden (R4.2): "you deal: choose the tendido first (tendido now or
+ * tendido later); your cards follow". room may be "".
+ */
+void render_hand(const pz_view *v, const char *room, char *buf, size_t cap);
+
+/* The options in words: "2–8 players · to 61 · partners · declarations
+   manual · ..." (only what differs from R9's defaults after the target). */
+void render_options(const pz_options *o, char *buf, size_t cap);
+
+/* Help: with topic "" the list of commands (a few lines); with a command
+   word, its usage and one example. Unknown topic: a line saying so and
+   listing the commands. prefix is the channel prefix ("!"). */
+void render_help(const char *topic, const char *prefix, render_lines *out);
+
+/* Rules: with topic "" a 4–6 line summary of Porrazo; topics: capture,
+   place, limpia, porrazo, tendido, ronda, scoring, end. Cites rule IDs of
+   RULES.md ("(R6.2)"). Unknown topic: list the topics. */
+void render_rules(const char *topic, render_lines *out);
+
+#endif /* PZ_RENDER_H */

@@ -1,0 +1,464 @@
+/*
+ * render_events.c — Porrazo in words, part two: the public lines of one
+ * action's engine events (render_events() of render.h), as the room sees
+ * them: one or two lines per play, with points, reasons and new totals.
+ *
+ * Events that belong together are told together: a play with its capture
+ * and its limpia or in-place score, a porrazo with its cards, an
+ * arrangement with its tendido scores, a settled porrazo with its limpia.
+ * A deal's hands and cards dealt to players are never written; a
+ * declaration never shows its rank. Not here: the status line, the board
+ * and hands (render.c).
+ */
+#include <string.h>
+
+#include "render_text.h"
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                   */
+
+/* What render_events() works with. */
+typedef struct ev_ctx {
+    const pz_game *g;
+    const render_names *names;
+    const pz_events *ev;
+    render_lines *out;
+} ev_ctx;
+
+/* The event at index i, or NULL past the end. */
+static const pz_event *ev_at(const ev_ctx *c, int i)
+{
+    return i >= 0 && i < c->ev->n && i < PZ_EVENTS_MAX ? &c->ev->ev[i] : NULL;
+}
+
+/* The event at i if it is a score for `reason` by seat, else NULL. */
+static const pz_event *score_at(const ev_ctx *c, int i, pz_reason reason, int seat)
+{
+    const pz_event *e = ev_at(c, i);
+    if (e == NULL || e->kind != PZ_EV_SCORE || e->reason != reason || e->seat != seat)
+        return NULL;
+    return e;
+}
+
+/* Appends the nick of seat. */
+static void put_seat(rtext *b, const ev_ctx *c, int seat)
+{
+    char tmp[16];
+    rtext_addf(b, "%s", rtext_seat_name(c->names, seat, tmp));
+}
+
+/* Appends " (SIDE total)", the side's new total after a score. */
+static void put_total(rtext *b, const ev_ctx *c, int side, int total)
+{
+    rtext_addf(b, " (");
+    rtext_side(b, c->g, c->names, side);
+    rtext_addf(b, " %d)", total);
+}
+
+/* DEAL: which deal of the hand, who deals; the hands are never shown. */
+static int ev_deal(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    rtext_addf(&b, "Deal %d of %d (", e->deal, pz_get_deals_per_hand(c->g));
+    put_seat(&b, c, e->dealer);
+    rtext_addf(&b, " deals): hands are sent privately.");
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/* TENDIDO: the four cards face up, as two pairs (R4.1). */
+static int ev_tendido(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    put_seat(&b, c, e->seat);
+    rtext_addf(&b, " lays the tendido: ");
+    rtext_cards(&b, e->cards, e->ncards < 2 ? e->ncards : 2);
+    if (e->ncards > 2) {
+        rtext_addf(&b, " | ");
+        rtext_cards(&b, e->cards + 2, e->ncards - 2);
+    }
+    rtext_addf(&b, ".");
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/* Appends the cards of an arranged row that lie in place (R4.3). */
+static void put_in_place(rtext *b, const pz_event *e)
+{
+    int found = 0;
+    for (int k = 0; k < e->ncards && k < 4; k++) {
+        int pos = e->direction == PZ_LTR ? k + 1 : 4 - k;
+        if (pz_card_rank(e->cards[k]) + 1 != pos)
+            continue;
+        char card[8];
+        render_card(e->cards[k], card);
+        rtext_whole(b, found++ > 0 ? " " : "", card);
+    }
+}
+
+/* ARRANGED and its tendido_place / tendido_sets scores (R4.3, R4.4). */
+static int ev_arranged(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    const pz_event *place = score_at(c, i + 1, PZ_REASON_TENDIDO_PLACE, e->seat);
+    const pz_event *sets = score_at(c, i + 1 + (place != NULL), PZ_REASON_TENDIDO_SETS, e->seat);
+    const pz_event *last = sets != NULL ? sets : place;
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    put_seat(&b, c, e->seat);
+    rtext_addf(&b, " arranges ");
+    rtext_cards(&b, e->cards, e->ncards);
+    rtext_addf(&b, " %s: ", e->direction == PZ_LTR ? "left to right" : "right to left");
+    if (place != NULL) {
+        put_in_place(&b, e);
+        rtext_addf(&b, " in place +%d%s", place->points, sets != NULL ? ", " : "");
+    }
+    if (sets != NULL)
+        rtext_addf(&b, "sets +%d", sets->points);
+    if (last != NULL)
+        put_total(&b, c, last->side, last->total);
+    else
+        rtext_addf(&b, "no points");
+    rtext_addf(&b, ".");
+    rtext_line(c->out, &b);
+    return 1 + (place != NULL) + (sets != NULL);
+}
+
+/* LEFTOVER on the table (face up: shown) or dealt (private: counted). */
+static int ev_leftover(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    int per_seat[PZ_MAX_PLAYERS] = {0};
+    pz_card table[PZ_CARDS];
+    int ntable = 0;
+    for (int k = 0; k < e->ncards; k++) {
+        if (e->card_seat[k] >= 0 && e->card_seat[k] < PZ_MAX_PLAYERS)
+            per_seat[e->card_seat[k]]++;
+        else
+            table[ntable++] = e->cards[k];
+    }
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    if (ntable > 0) {
+        rtext_addf(&b, "The %d leftover card%s go%s face up to the table: ", ntable,
+                   ntable == 1 ? "" : "s", ntable == 1 ? "es" : "");
+        rtext_cards(&b, table, ntable);
+        rtext_addf(&b, ".");
+        rtext_line(c->out, &b);
+        rtext_init(&b, line, sizeof line);
+    }
+    if (ntable == e->ncards)
+        return 1;
+    rtext_addf(&b, "The %d leftover cards are dealt:", e->ncards - ntable);
+    int players = pz_get_players(c->g);
+    for (int k = 1, listed = 0; k <= players; k++) {
+        int s = (e->dealer + k) % players;
+        if (per_seat[s] == 0)
+            continue;
+        rtext_addf(&b, "%s ", listed++ > 0 ? "," : "");
+        put_seat(&b, c, s);
+        rtext_addf(&b, " +%d", per_seat[s]);
+    }
+    rtext_addf(&b, " (privately).");
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/* DECLARE: the kind of holding, never its rank (R3.2). */
+static int ev_declare(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    const char *what = e->holding == PZ_HOLD_RONDINE ? "a rondine"
+                       : e->holding == PZ_HOLD_FOUR  ? "four of a kind"
+                                                     : "a ronda";
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    put_seat(&b, c, e->seat);
+    rtext_addf(&b, " declares %s.", what);
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/*
+ * Appends a porrazo or counter porrazo (R6.1, R6.2) by the player of e.
+ * The previous play was by the seat to the right: in a dealt game every
+ * hand holds the same count, or (R2.4 deal) the extra cards sit together
+ * from the dealer's left, so nobody in between is ever skipped (R2.5).
+ */
+static void put_porrazo(rtext *b, const ev_ctx *c, const pz_event *play, const pz_event *cap,
+                        bool settled)
+{
+    int players = pz_get_players(c->g);
+    int prev = (play->seat + players - 1) % players;
+    int r = pz_card_rank(play->card);
+    bool counter =
+        cap->ncards >= 2 && pz_card_rank(cap->cards[0]) == r && pz_card_rank(cap->cards[1]) == r;
+    char card[8];
+    if (counter) {
+        rtext_addf(b, ": COUNTER PORRAZO! takes ");
+        put_seat(b, c, prev);
+        rtext_addf(b, "'s porrazo ");
+        rtext_cards(b, cap->cards, cap->ncards);
+        if (!settled)
+            rtext_addf(b, " (a fourth %s would be a san benito!)", rtext_rank_word(r));
+    } else {
+        render_card(cap->ncards > 0 ? cap->cards[0] : PZ_NO_CARD, card);
+        rtext_addf(b, ": PORRAZO on ");
+        put_seat(b, c, prev);
+        rtext_addf(b, "'s %s! takes ", card);
+        rtext_cards(b, cap->cards, cap->ncards);
+        if (!settled)
+            rtext_addf(b, " (stands unless countered)");
+    }
+    rtext_addf(b, ".");
+}
+
+/* PLAY + CAPTURE (+ its limpia score), a plain capture or a porrazo. */
+static int ev_capture(const ev_ctx *c, int i, rtext *b)
+{
+    const pz_event *play = ev_at(c, i);
+    const pz_event *cap = ev_at(c, i + 1);
+    if (cap->pending) {
+        bool settled = score_at(c, i + 2, PZ_REASON_PORRAZO, play->seat) != NULL ||
+                       score_at(c, i + 2, PZ_REASON_COUNTER_PORRAZO, play->seat) != NULL;
+        put_porrazo(b, c, play, cap, settled);
+        return 2;
+    }
+    rtext_addf(b, " and takes ");
+    rtext_cards(b, cap->cards, cap->ncards);
+    const pz_event *limpia = score_at(c, i + 2, PZ_REASON_LIMPIA, play->seat);
+    if (limpia == NULL) {
+        rtext_addf(b, ".");
+        return 2;
+    }
+    rtext_addf(b, " — limpia! +%d", limpia->points);
+    put_total(b, c, limpia->side, limpia->total);
+    rtext_addf(b, ".");
+    return 3;
+}
+
+/* PLAY and what belongs to it: capture, porrazo, san benito, in place. */
+static int ev_play(const ev_ctx *c, int i)
+{
+    const pz_event *play = ev_at(c, i);
+    const pz_event *next = ev_at(c, i + 1);
+    int used = 1;
+    char line[RENDER_LINE_MAX], card[8];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    render_card(play->card, card);
+    put_seat(&b, c, play->seat);
+    rtext_addf(&b, " plays %s", card);
+    if (next != NULL && next->kind == PZ_EV_CAPTURE && next->seat == play->seat) {
+        used = ev_capture(c, i, &b);
+    } else if (next != NULL && next->kind == PZ_EV_SAN_BENITO) {
+        rtext_addf(&b, ": SAN BENITO!! ");
+        rtext_side(&b, c->g, c->names, next->side);
+        rtext_addf(&b, " %s the game!", rtext_wins_word(c->g));
+        used = 2;
+    } else if (play->mode == PZ_MODE_PLACE) {
+        const pz_event *s = score_at(c, i + 1, PZ_REASON_IN_PLACE, play->seat);
+        rtext_addf(&b, " in place");
+        if (s != NULL) {
+            rtext_addf(&b, ": +%d", s->points);
+            put_total(&b, c, s->side, s->total);
+            used = 2;
+        }
+        rtext_addf(&b, ".");
+    } else {
+        rtext_addf(&b, ".");
+    }
+    rtext_line(c->out, &b);
+    return used;
+}
+
+/* The cards score (R7.2): every side's won cards, then the points. */
+static void put_cards_score(rtext *b, const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    const pz_event *end = ev_at(c, i + 1);
+    bool has_piles = end != NULL && end->kind == PZ_EV_HAND_END;
+    rtext_addf(b, "Cards: ");
+    for (int s = 0; s < pz_get_sides(c->g); s++) {
+        int pile = has_piles && s < end->nvalues ? end->values[s] : pz_get_pile(c->g, s);
+        rtext_addf(b, "%s", s > 0 ? ", " : "");
+        rtext_side(b, c->g, c->names, s);
+        rtext_addf(b, " %d", pile);
+    }
+    rtext_addf(b, " → ");
+    rtext_side(b, c->g, c->names, e->side);
+    rtext_addf(b, " +%d%s", e->points,
+               pz_get_options(c->g)->card_score == PZ_CARD_SCORE_EXCESS26 ? " over 26" : "");
+}
+
+/* The phrase of a score reason in "NICK's ... scores": ronda, tendido, ... */
+static const char *score_phrase(pz_reason r)
+{
+    switch (r) {
+    case PZ_REASON_RONDA:
+        return "'s ronda scores";
+    case PZ_REASON_RONDINE:
+        return "'s rondine scores";
+    case PZ_REASON_FOUR:
+        return "'s four of a kind scores";
+    case PZ_REASON_MISSED_DECLARATION:
+        return "'s claim is upheld: a missed declaration,";
+    case PZ_REASON_LIMPIA:
+        return " scores a limpia:";
+    case PZ_REASON_IN_PLACE:
+        return " scores in place:";
+    case PZ_REASON_TENDIDO_PLACE:
+    case PZ_REASON_TENDIDO_SETS:
+        return "'s tendido scores";
+    default:
+        return " scores";
+    }
+}
+
+/* SCORE lines not told with their play: settlements, R3, claims, cards. */
+static int ev_score(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    const pz_event *last = e;
+    int used = 1;
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    if (e->reason == PZ_REASON_CARDS) {
+        put_cards_score(&b, c, i);
+    } else if (e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO) {
+        const pz_event *limpia = score_at(c, i + 1, PZ_REASON_LIMPIA, e->seat);
+        put_seat(&b, c, e->seat);
+        rtext_addf(&b, "'s %sporrazo stands: +%d",
+                   e->reason == PZ_REASON_COUNTER_PORRAZO ? "counter " : "", e->points);
+        if (limpia != NULL) {
+            rtext_addf(&b, ", +%d limpia", limpia->points);
+            last = limpia;
+            used = 2;
+        }
+    } else {
+        put_seat(&b, c, e->seat);
+        rtext_addf(&b, "%s +%d", score_phrase((pz_reason)e->reason), e->points);
+    }
+    put_total(&b, c, last->side, last->total);
+    rtext_addf(&b, ".");
+    rtext_line(c->out, &b);
+    return used;
+}
+
+/* SWEEP (R7.1): the cards left on the table and who gets them. */
+static int ev_sweep(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    if (e->ncards == 1)
+        rtext_addf(&b, "The last card goes to ");
+    else
+        rtext_addf(&b, "The last %d cards go to ", e->ncards);
+    rtext_side(&b, c->g, c->names, e->side);
+    rtext_addf(&b, ": ");
+    rtext_cards(&b, e->cards, e->ncards);
+    rtext_addf(&b, ".");
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/* Appends "SIDE n, SIDE n" for the values of e, skipping side `skip`. */
+static void put_side_values(rtext *b, const ev_ctx *c, const pz_event *e, int skip)
+{
+    for (int s = 0, listed = 0; s < e->nvalues && s < PZ_MAX_SIDES; s++) {
+        if (s == skip)
+            continue;
+        rtext_addf(b, "%s", listed++ > 0 ? ", " : "");
+        rtext_side(b, c->g, c->names, s);
+        rtext_addf(b, " %d", e->values[s]);
+    }
+}
+
+/* HAND_END: the won cards per side. */
+static int ev_hand_end(const ev_ctx *c, int i)
+{
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    rtext_addf(&b, "Hand over (cards won: ");
+    put_side_values(&b, c, ev_at(c, i), -1);
+    rtext_addf(&b, ").");
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/* GAME_END: the winner and the final scores (R8.2, R6.3). */
+static int ev_game_end(const ev_ctx *c, int i)
+{
+    const pz_event *e = ev_at(c, i);
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    rtext_addf(&b, "\xF0\x9F\x8F\x86 ");
+    rtext_side(&b, c->g, c->names, e->side);
+    int own = e->side >= 0 && e->side < e->nvalues ? e->values[e->side] : 0;
+    if (e->reason == PZ_END_SAN_BENITO) {
+        rtext_addf(&b, " %s by san benito! (", rtext_wins_word(c->g));
+        put_side_values(&b, c, e, -1);
+        rtext_addf(&b, ")");
+    } else if (e->nvalues == 2) {
+        rtext_addf(&b, " %s, %d to %d!", rtext_wins_word(c->g), own, e->values[1 - e->side]);
+    } else {
+        rtext_addf(&b, " %s with %d! (", rtext_wins_word(c->g), own);
+        put_side_values(&b, c, e, e->side);
+        rtext_addf(&b, ")");
+    }
+    rtext_line(c->out, &b);
+    return 1;
+}
+
+/* Renders the events from index i; returns how many it told. */
+static int ev_one(const ev_ctx *c, int i)
+{
+    switch (ev_at(c, i)->kind) {
+    case PZ_EV_DEAL:
+        return ev_deal(c, i);
+    case PZ_EV_TENDIDO:
+        return ev_tendido(c, i);
+    case PZ_EV_ARRANGED:
+        return ev_arranged(c, i);
+    case PZ_EV_LEFTOVER:
+        return ev_leftover(c, i);
+    case PZ_EV_DECLARE:
+        return ev_declare(c, i);
+    case PZ_EV_PLAY:
+        return ev_play(c, i);
+    case PZ_EV_SCORE:
+        return ev_score(c, i);
+    case PZ_EV_SWEEP:
+        return ev_sweep(c, i);
+    case PZ_EV_HAND_END:
+        return ev_hand_end(c, i);
+    case PZ_EV_GAME_END:
+        return ev_game_end(c, i);
+    default:
+        return 1; /* CAPTURE and SAN_BENITO are told with their PLAY */
+    }
+}
+
+/* Appends the public lines of the events in ev (render.h); after is the
+   game after the action, for names, sides and the count of deals. */
+void render_events(const pz_game *after, const render_names *names, const pz_events *ev,
+                   render_lines *out)
+{
+    ev_ctx c = {after, names, ev, out};
+    for (int i = 0; i < ev->n && i < PZ_EVENTS_MAX;)
+        i += ev_one(&c, i);
+}

@@ -1,0 +1,518 @@
+/*
+ * store.c — the store's lifecycle: opening a database file, deciding
+ * whether it may be used, migrating its schema, and transactions.
+ *
+ * An existing file is first inspected through a read-only connection that
+ * can change nothing: its application id must be porrazo's (or the file
+ * blank), its schema (PRAGMA user_version) not newer than this bot's, and
+ * PRAGMA quick_check must pass. When no -wal or -journal file sits beside
+ * it, the file is opened immutable, so even SQLite's -wal and -shm side
+ * files are not created. A file that fails is refused with a message that
+ * names it and says what to do, and is left as it was. Only then is it
+ * opened read-write: WAL, synchronous=FULL, foreign keys, a busy timeout,
+ * and the migrations of MIGRATIONS, one transaction each. One bot process
+ * per file. Not here: the tables' rows (store_game.c, store_outbox.c,
+ * store_stats.c) and the SQLite plumbing (store_sql.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store_int.h"
+
+#define STORE_APP_ID 0x507A7A6F /* "Pzzo": PRAGMA application_id */
+#define STORE_BUSY_MS 5000      /* wait this long for another writer */
+#define SHOWN_MAX 100           /* a file name in a message, bytes incl. NUL */
+
+/*
+ * The schema: MIGRATIONS[v] takes a database from user_version v to v + 1
+ * and runs in one transaction together with setting user_version (and, from
+ * version 0, the application id). To change the schema, append a step and
+ * raise STORE_SCHEMA_VERSION; never edit a step that has shipped.
+ */
+static const char *const MIGRATIONS[] = {
+    /* 0 -> 1: the first schema. */
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
+    "INSERT INTO meta (key, value) VALUES ('instance', lower(hex(randomblob(8))));"
+    "CREATE TABLE games ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " network TEXT NOT NULL, room TEXT NOT NULL,"
+    " status INTEGER NOT NULL CHECK (status BETWEEN 0 AND 4),"
+    " creator TEXT NOT NULL, settings TEXT NOT NULL,"
+    " seed TEXT NOT NULL, state TEXT,"
+    " created INTEGER NOT NULL, updated INTEGER NOT NULL,"
+    " turn_since INTEGER NOT NULL, reminded INTEGER NOT NULL,"
+    " winner INTEGER NOT NULL);"
+    "CREATE UNIQUE INDEX games_active ON games (network, room) WHERE status IN (0, 1, 2);"
+    "CREATE TABLE seats ("
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " seat INTEGER NOT NULL CHECK (seat >= 0),"
+    " player TEXT NOT NULL, nick TEXT NOT NULL,"
+    " PRIMARY KEY (game_id, seat)) WITHOUT ROWID;"
+    "CREATE TABLE actions ("
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " seq INTEGER NOT NULL CHECK (seq >= 0),"
+    " json TEXT NOT NULL, at INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, seq)) WITHOUT ROWID;"
+    "CREATE TABLE outbox ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    " network TEXT NOT NULL, target TEXT NOT NULL,"
+    " kind INTEGER NOT NULL CHECK (kind IN (0, 1)),"
+    " priority INTEGER NOT NULL, text TEXT NOT NULL, created INTEGER NOT NULL);"
+    "CREATE INDEX outbox_order ON outbox (network, priority DESC, id);"
+    "CREATE TABLE stats ("
+    " network TEXT NOT NULL, room TEXT NOT NULL, player TEXT NOT NULL, nick TEXT NOT NULL,"
+    " games INTEGER NOT NULL, wins INTEGER NOT NULL, points INTEGER NOT NULL,"
+    " porrazos INTEGER NOT NULL, limpias INTEGER NOT NULL, san_benitos INTEGER NOT NULL,"
+    " PRIMARY KEY (network, room, player)) WITHOUT ROWID;"
+    "CREATE INDEX stats_player ON stats (network, player);"
+    "CREATE TABLE kv ("
+    " scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
+    " PRIMARY KEY (scope, key)) WITHOUT ROWID;",
+};
+
+_Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
+               "one migration per schema version");
+
+/* path for a message: whole if it fits SHOWN_MAX, else "..." and its end. */
+static void show_path(const char *path, char *buf, size_t len)
+{
+    size_t n = strlen(path);
+    if (n < len) {
+        memcpy(buf, path, n + 1);
+        return;
+    }
+    memcpy(buf, "...", 3);
+    memcpy(buf + 3, path + n - (len - 4), len - 4);
+    buf[len - 1] = '\0';
+}
+
+/* Whether path followed by suffix names an existing file. */
+static bool side_file(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    char *name = malloc(n + m + 1);
+    if (name == NULL)
+        return true; /* the cautious answer: no immutable open */
+    memcpy(name, path, n);
+    memcpy(name + n, suffix, m + 1);
+    struct stat sb;
+    bool found = stat(name, &sb) == 0;
+    free(name);
+    return found;
+}
+
+/*
+ * A malloc'd SQLite URI naming path ("file:" with '%', '?' and '#' escaped;
+ * "file://" before an absolute path so that "//x" is not an authority),
+ * ending in "?immutable=1" when immutable. NULL out of memory.
+ */
+static char *uri_for(const char *path, bool immutable)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const char *head = path[0] == '/' ? "file://" : "file:";
+    const char *tail = immutable ? "?immutable=1" : "";
+    size_t n = strlen(path), hl = strlen(head), tl = strlen(tail);
+    if (n > (SIZE_MAX - hl - tl - 1) / 3)
+        return NULL;
+    char *uri = malloc(hl + 3 * n + tl + 1);
+    if (uri == NULL)
+        return NULL;
+    memcpy(uri, head, hl);
+    size_t k = hl;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)path[i];
+        if (c == '%' || c == '?' || c == '#') {
+            uri[k++] = '%';
+            uri[k++] = hex[c >> 4];
+            uri[k++] = hex[c & 15];
+        } else {
+            uri[k++] = (char)c;
+        }
+    }
+    memcpy(uri + k, tail, tl + 1);
+    return uri;
+}
+
+/* Opens path with flags (plus SQLITE_OPEN_URI), immutable if asked, with
+   extended result codes. Returns an SQLite code; *db is to be closed. */
+static int open_db(const char *path, int flags, bool immutable, sqlite3 **db)
+{
+    *db = NULL;
+    char *uri = uri_for(path, immutable);
+    if (uri == NULL)
+        return SQLITE_NOMEM;
+    int rc = sqlite3_open_v2(uri, db, flags | SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (*db != NULL)
+        sqlite3_extended_result_codes(*db, 1);
+    return rc;
+}
+
+/* The integer in the first column of sql's first row in *out (0 when there
+   is no row). Returns an SQLite code. */
+static int query_int(sqlite3 *db, const char *sql, int *out)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(st);
+        *out = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+            rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/*
+ * The message and code for SQLite code rc met while inspecting the file
+ * shown: damage (STORE_CORRUPT) or a failure to read it (STORE_ERROR).
+ */
+static int inspect_failed(sqlite3 *db, int rc, const char *shown, char *why, size_t len)
+{
+    const char *msg = db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    if ((rc & 0xff) == SQLITE_NOTADB) {
+        store__format(why, len,
+                      "%s is damaged or not a database (%.60s): restore it from a backup or "
+                      "use another file; it was not changed",
+                      shown, msg);
+        return STORE_CORRUPT;
+    }
+    if ((rc & 0xff) == SQLITE_CORRUPT) {
+        store__format(why, len,
+                      "%s is damaged (%.60s): restore it from a backup; it was not changed", shown,
+                      msg);
+        return STORE_CORRUPT;
+    }
+    store__format(why, len, "cannot read %s (%.60s): check the path and its permissions", shown,
+                  msg);
+    return STORE_ERROR;
+}
+
+/*
+ * Whether a file with application id id, schema version and objects
+ * schema entries may be opened: porrazo's id (or a blank file: no id, no
+ * schema, version 0) and a version this bot knows. 0, or STORE_CORRUPT or
+ * STORE_VERSION with a message.
+ */
+static int judge(int id, int version, int objects, const char *shown, char *why, size_t len)
+{
+    if (id == 0 && objects == 0 && version == 0)
+        return 0;
+    if (id != STORE_APP_ID) {
+        if (id != 0)
+            store__format(why, len,
+                          "%s is not a porrazo database (its application id is 0x%08X): use "
+                          "another file; it was not changed",
+                          shown, (unsigned)id);
+        else
+            store__format(why, len,
+                          "%s is not a porrazo database (it is another program's SQLite file): "
+                          "use another file; it was not changed",
+                          shown);
+        return STORE_CORRUPT;
+    }
+    if (version > STORE_SCHEMA_VERSION || version < 0) {
+        store__format(why, len,
+                      "%s was written by a newer porrazo-bot (schema %d; this one knows %d): "
+                      "upgrade the bot or use another file",
+                      shown, version, STORE_SCHEMA_VERSION);
+        return STORE_VERSION;
+    }
+    return 0;
+}
+
+/* Runs PRAGMA quick_check on db: 0, or STORE_CORRUPT / STORE_ERROR. */
+static int check_pages(sqlite3 *db, const char *shown, char *why, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        rc = inspect_failed(db, rc == SQLITE_DONE ? SQLITE_CORRUPT : rc, shown, why, len);
+        sqlite3_finalize(st);
+        return rc;
+    }
+    char problem[64];
+    const unsigned char *text = sqlite3_column_text(st, 0);
+    store__format(problem, sizeof problem, "%s", text != NULL ? (const char *)text : "?");
+    sqlite3_finalize(st);
+    if (strcmp(problem, "ok") == 0)
+        return 0;
+    for (char *c = problem; *c != '\0'; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    store__format(why, len, "%s is damaged (%s): restore it from a backup; it was not changed",
+                  shown, problem);
+    return STORE_CORRUPT;
+}
+
+/*
+ * Inspects the existing file at path through a read-only connection (an
+ * immutable one unless a -wal or -journal file shows another connection
+ * may have unfinished work): application id, schema version, quick_check.
+ * Changes nothing. Returns 0 or a store_err with a message in why.
+ */
+static int inspect(const char *path, const char *shown, char *why, size_t len)
+{
+    bool immutable = !side_file(path, "-wal") && !side_file(path, "-journal");
+    sqlite3 *db;
+    int rc = open_db(path, SQLITE_OPEN_READONLY, immutable, &db);
+    int id = 0, version = 0, objects = 0;
+    if (rc == SQLITE_OK)
+        rc = query_int(db, "PRAGMA application_id", &id);
+    if (rc == SQLITE_OK)
+        rc = query_int(db, "PRAGMA user_version", &version);
+    if (rc == SQLITE_OK)
+        rc = query_int(db, "SELECT count(*) FROM sqlite_master", &objects);
+    int err;
+    if (rc != SQLITE_OK)
+        err = inspect_failed(db, rc, shown, why, len);
+    else if ((err = judge(id, version, objects, shown, why, len)) == 0)
+        err = check_pages(db, shown, why, len);
+    sqlite3_close(db);
+    return err;
+}
+
+/* The value of a text PRAGMA in buf (cut to fit). Returns an SQLite code. */
+static int query_text(sqlite3 *db, const char *sql, char *buf, size_t len)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    buf[0] = '\0';
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(st, 0);
+        store__format(buf, len, "%s", t != NULL ? (const char *)t : "");
+        rc = SQLITE_OK;
+    } else if (rc == SQLITE_DONE) {
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/*
+ * Sets the connection up: busy timeout, foreign keys (checked to be on),
+ * synchronous=FULL (a commit survives a power cut) and WAL (checked).
+ * Returns 0 or a store_err with a message in s.
+ */
+static int configure(store *s)
+{
+    int rc = sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", NULL, NULL,
+                          NULL);
+    int fk = 0;
+    if (rc == SQLITE_OK)
+        rc = query_int(s->db, "PRAGMA foreign_keys", &fk);
+    char mode[16];
+    if (rc == SQLITE_OK)
+        rc = query_text(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode);
+    if (rc != SQLITE_OK)
+        return store__fail(s, rc, "setting the connection up");
+    if (fk != 1)
+        return store__say(s, STORE_ERROR, "this SQLite has no foreign keys");
+    if (strcmp(mode, "wal") != 0)
+        return store__say(s, STORE_ERROR, "WAL mode refused (journal mode is %s)", mode);
+    return 0;
+}
+
+/* Runs sql (several statements) on s; 0 or a store_err naming what. */
+static int exec(store *s, const char *sql, const char *what)
+{
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? 0 : store__fail(s, rc, what);
+}
+
+/* Applies MIGRATIONS[from] and sets the version (and the id, from 0) in
+   the open transaction. 0 or a store_err. */
+static int migrate_step(store *s, int from)
+{
+    char sql[96];
+    int n = snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d",
+                     from + 1, STORE_APP_ID);
+    if (n < 0 || (size_t)n >= sizeof sql)
+        return store__say(s, STORE_ERROR, "migration SQL too long");
+    int rc = exec(s, MIGRATIONS[from], "migrating");
+    if (rc == 0)
+        rc = exec(s, sql, "setting the schema version");
+    return rc;
+}
+
+/*
+ * Brings the schema to STORE_SCHEMA_VERSION, one step per transaction,
+ * reading the version again inside each (another process may have moved
+ * it). Returns 0 or a store_err; steps already committed stay.
+ */
+static int migrate(store *s)
+{
+    for (;;) {
+        int version = 0;
+        int rc = exec(s, "BEGIN IMMEDIATE", "starting a migration");
+        if (rc != 0)
+            return rc;
+        int src = query_int(s->db, "PRAGMA user_version", &version);
+        if (src != SQLITE_OK)
+            rc = store__fail(s, src, "reading the schema version");
+        else if (version < 0 || version > STORE_SCHEMA_VERSION)
+            rc = store__say(s, STORE_VERSION, "the schema became %d while opening", version);
+        else if (version == STORE_SCHEMA_VERSION)
+            return exec(s, "COMMIT", "ending the migrations");
+        else
+            rc = migrate_step(s, version);
+        if (rc == 0)
+            rc = exec(s, "COMMIT", "committing a migration");
+        if (rc != 0) {
+            if (!sqlite3_get_autocommit(s->db))
+                sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+            return rc;
+        }
+    }
+}
+
+/* Reads this file's instance id (part of every txn) into s->instance. */
+static int load_instance(store *s)
+{
+    sqlite3_stmt *st = NULL;
+    int rc =
+        sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = 'instance'", -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return store__fail(s, rc, "reading the instance id");
+    }
+    int step = store__step(s, st);
+    if (step == 1)
+        rc = store__text(s, st, 0, s->instance, sizeof s->instance);
+    else
+        rc = step < 0 ? step : store__say(s, STORE_CORRUPT, "the instance id is missing");
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* Opens path read-write (creating it unless exists) and readies it: set
+   up, migrated, instance loaded. 0 or a store_err with a message in s. */
+static int open_rw(store *s, const char *path, bool exists)
+{
+    int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    int rc = open_db(path, flags, false, &s->db);
+    if (rc != SQLITE_OK) {
+        if (s->db == NULL)
+            return store__say(s, STORE_ERROR, "out of memory");
+        return store__fail(s, rc, "opening");
+    }
+    if ((rc = configure(s)) == 0 && (rc = migrate(s)) == 0)
+        rc = load_instance(s);
+    return rc;
+}
+
+/*
+ * Opens (creating if absent) the database at path: an existing file is
+ * inspected read-only first (see the file header) and refused unchanged
+ * if damaged, foreign or newer; then it is opened read-write, set up and
+ * migrated. Returns 0 and *out (the caller's, for store_close), or a
+ * store_err with a message in why (why_len bytes; 0 allowed) that names
+ * the file and what to do; *out is then untouched.
+ */
+int store_open(store **out, const char *path, char *why, size_t why_len)
+{
+    char shown[SHOWN_MAX];
+    show_path(path, shown, sizeof shown);
+    struct stat sb;
+    bool exists = stat(path, &sb) == 0;
+    if (!exists && errno != ENOENT) {
+        store__format(why, why_len, "cannot open %s (%s): check the path and its permissions",
+                      shown, strerror(errno));
+        return STORE_ERROR;
+    }
+    int rc = exists ? inspect(path, shown, why, why_len) : 0;
+    if (rc != 0)
+        return rc;
+    store *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        store__format(why, why_len, "cannot open %s: out of memory", shown);
+        return STORE_ERROR;
+    }
+    rc = open_rw(s, path, exists);
+    if (rc != 0) {
+        if (rc == STORE_VERSION || rc == STORE_CORRUPT)
+            store__format(why, why_len, "%s cannot be used (%s): use another file", shown, s->msg);
+        else
+            store__format(why, why_len,
+                          "cannot open %s for writing (%s): check the path, its permissions "
+                          "and the free space, and that no other bot uses it",
+                          shown, s->msg);
+        store_close(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+/* Closes s (NULL is fine), rolling back an open transaction. */
+void store_close(store *s)
+{
+    if (s == NULL)
+        return;
+    if (s->db != NULL && !sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->stmt[i]);
+    sqlite3_close_v2(s->db);
+    free(s);
+}
+
+/* The message of the last error of s; "" before any. */
+const char *store_errmsg(const store *s)
+{
+    return s->msg;
+}
+
+/*
+ * Begins a transaction (BEGIN IMMEDIATE: it holds the write lock from the
+ * start, waiting up to the busy timeout). Returns 0, or STORE_ERROR if one
+ * is already open (nested begins are refused) or SQLite fails.
+ */
+int store_begin(store *s)
+{
+    if (s->in_txn)
+        return store__say(s, STORE_ERROR, "a transaction is already open");
+    int rc = store__run(s, ST_BEGIN, "BEGIN IMMEDIATE", "");
+    if (rc == 0)
+        s->in_txn = true;
+    return rc;
+}
+
+/*
+ * Commits the open transaction. Returns 0, or a store_err when there is
+ * none, when an earlier error made SQLite roll it back, or when the commit
+ * fails, in which case it is rolled back: either everything since
+ * store_begin is written or nothing is. No transaction is open afterwards.
+ */
+int store_commit(store *s)
+{
+    if (!s->in_txn)
+        return store__say(s, STORE_ERROR, "no transaction is open");
+    s->in_txn = false;
+    if (sqlite3_get_autocommit(s->db))
+        return store__say(
+            s, STORE_ERROR,
+            "the transaction was rolled back by an earlier error; nothing was written");
+    int rc = store__run(s, ST_COMMIT, "COMMIT", "");
+    if (rc != 0 && !sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return rc;
+}
+
+/* Rolls the open transaction back (nothing when none is open). */
+void store_rollback(store *s)
+{
+    if (s->in_txn && !sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    s->in_txn = false;
+}

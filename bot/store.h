@@ -1,0 +1,179 @@
+/*
+ * store.h — the bot's persistence in one SQLite file: games, seats, the
+ * action log, the outbox of messages not yet sent, statistics, and small
+ * key/value state for the adapters.
+ *
+ * Every accepted action is committed together with the messages it
+ * produces (store_begin ... store_commit), so after a crash at any instant
+ * no accepted move and no announcement is lost: unsent messages are still
+ * in the outbox. The schema is versioned (PRAGMA user_version) with
+ * migrations; a database from a newer bot, a corrupted or truncated file,
+ * or a file that is not ours is refused at open with a clear message, and
+ * nothing in it is changed. Not here: what games mean (the host's job).
+ */
+#ifndef PZ_STORE_H
+#define PZ_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_SCHEMA_VERSION 1
+#define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
+#define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
+
+typedef struct store store;
+
+/* Errors: 0 or a negative code; why says more. */
+typedef enum store_err {
+    STORE_OK = 0,
+    STORE_ERROR = -1,     /* SQLite failed (I/O, full disk, locked...) */
+    STORE_CORRUPT = -2,   /* the file is damaged or not a porrazo database */
+    STORE_VERSION = -3,   /* a schema newer than this bot knows */
+    STORE_NOT_FOUND = -4, /* no such row */
+    STORE_CONFLICT = -5,  /* e.g. a second active game in one room */
+    STORE_TOO_BIG = -6    /* a value longer than its buffer */
+} store_err;
+
+/*
+ * Opens (creating if absent) the database at path, checks it (integrity,
+ * application id, schema version), applies migrations, and sets WAL mode,
+ * foreign keys and a busy timeout. Returns 0 and *out, or a store_err with
+ * a message in why that names the file and what to do. A refused file is
+ * left byte-for-byte as it was.
+ */
+int store_open(store **out, const char *path, char *why, size_t why_len);
+void store_close(store *s);
+
+/* The last error message of s (never NULL). */
+const char *store_errmsg(const store *s);
+
+/* A transaction: every write between begin and commit lands together or
+   not at all. Nested begins are refused. */
+int store_begin(store *s);
+int store_commit(store *s);
+void store_rollback(store *s);
+
+/* ---- Games ------------------------------------------------------------ */
+
+typedef enum store_status {
+    STORE_LOBBY, /* players are joining */
+    STORE_PLAYING,
+    STORE_PAUSED,
+    STORE_FINISHED, /* a side won */
+    STORE_STOPPED   /* abandoned */
+} store_status;
+
+typedef struct store_game {
+    int64_t id;
+    char network[STORE_ID_MAX];
+    char room[STORE_ID_MAX];
+    store_status status;
+    char creator[STORE_ID_MAX]; /* player id of the creator */
+    char settings[1024];        /* the host's lobby settings, JSON text */
+    uint64_t seed;
+    char *state;     /* pz_save() document, malloc'd; NULL in a lobby */
+    int64_t created; /* unix seconds */
+    int64_t updated;
+    int64_t turn_since; /* when the current turn began */
+    int64_t reminded;   /* when the last reminder went out, 0 none */
+    int winner;         /* winning side, -1 */
+} store_game;
+
+/* Frees g->state (and sets it NULL); the struct itself is the caller's. */
+void store_game_fini(store_game *g);
+
+/* Inserts a new game and sets g->id. STORE_CONFLICT if the room already
+   has a game in lobby, playing or paused. */
+int store_game_insert(store *s, store_game *g);
+/* Writes every field of g (by g->id). */
+int store_game_update(store *s, const store_game *g);
+/* The active (lobby/playing/paused) game of a room; STORE_NOT_FOUND. */
+int store_game_active(store *s, const char *network, const char *room, store_game *out);
+/* A game by id; STORE_NOT_FOUND. */
+int store_game_get(store *s, int64_t id, store_game *out);
+/* Calls fn for every active game, oldest first; stops if fn returns non-0
+   and returns that value. */
+int store_game_each_active(store *s, int (*fn)(void *arg, store_game *g), void *arg);
+
+/* ---- Seats ------------------------------------------------------------ */
+
+typedef struct store_seat {
+    int seat;                  /* 0..7; in a lobby the join order */
+    char player[STORE_ID_MAX]; /* stable id: account or nick, per network */
+    char nick[STORE_ID_MAX];   /* display name */
+} store_seat;
+
+/* Replaces all seats of a game. */
+int store_seats_set(store *s, int64_t game, const store_seat *seats, int n);
+/* Reads up to max seats ordered by seat; *n how many. */
+int store_seats_get(store *s, int64_t game, store_seat *seats, int max, int *n);
+/* Calls fn for every active game in which player (on network) sits. */
+int store_games_of_player(store *s, const char *network, const char *player,
+                          int (*fn)(void *arg, int64_t game, const char *room), void *arg);
+
+/* ---- The action log --------------------------------------------------- */
+
+/* Appends action number seq (0-based) of a game: REPLAY.md's JSON. */
+int store_action_append(store *s, int64_t game, int seq, const char *json, int64_t at);
+/* How many actions the game has. */
+int store_action_count(store *s, int64_t game, int *n);
+/* Calls fn for each action in order. */
+int store_action_each(store *s, int64_t game, int (*fn)(void *arg, int seq, const char *json),
+                      void *arg);
+
+/* ---- The outbox ------------------------------------------------------- */
+
+typedef enum store_msg_kind {
+    STORE_MSG_ROOM = 0,   /* to a channel/room */
+    STORE_MSG_PRIVATE = 1 /* to one player privately */
+} store_msg_kind;
+
+typedef struct store_msg {
+    int64_t id; /* increasing: the send order */
+    char network[STORE_ID_MAX];
+    char target[STORE_ID_MAX]; /* room, or player id */
+    store_msg_kind kind;
+    int priority; /* higher goes first within a network (hands: 1) */
+    char text[1024];
+    char txn[40]; /* a transaction id unique to this message */
+    int64_t created;
+} store_msg;
+
+/* Queues a message; txn is derived from the new id. Sets *id if not NULL. */
+int store_outbox_add(store *s, const char *network, const char *target, store_msg_kind kind,
+                     int priority, const char *text, int64_t created, int64_t *id);
+/* Up to max unsent messages of a network, highest priority first, then
+   oldest; *n how many. */
+int store_outbox_peek(store *s, const char *network, store_msg *out, int max, int *n);
+/* Marks a message sent (deletes it). */
+int store_outbox_done(store *s, int64_t id);
+/* Unsent messages of a network. */
+int store_outbox_count(store *s, const char *network, int *n);
+
+/* ---- Statistics ------------------------------------------------------- */
+
+typedef struct store_stats {
+    char player[STORE_ID_MAX];
+    char nick[STORE_ID_MAX];
+    int games, wins, points, porrazos, limpias, san_benitos;
+} store_stats;
+
+/* Adds delta's counters to the player's row for (network, room), creating it. */
+int store_stats_add(store *s, const char *network, const char *room, const store_stats *delta);
+/* A player's totals in one room, or over every room of the network when
+   room is NULL; zeros (and 0 returned) when never played. */
+int store_stats_get(store *s, const char *network, const char *room, const char *player,
+                    store_stats *out);
+/* The best players by wins, then points: up to max rows; room NULL = all. */
+int store_stats_top(store *s, const char *network, const char *room, store_stats *out, int max,
+                    int *n);
+
+/* ---- Adapter state ---------------------------------------------------- */
+
+/* Small named values per scope (e.g. "matrix:main" / "since"). */
+int store_kv_set(store *s, const char *scope, const char *key, const char *value);
+/* STORE_NOT_FOUND when unset; STORE_TOO_BIG when cap is too small. */
+int store_kv_get(store *s, const char *scope, const char *key, char *value, size_t cap);
+
+#endif /* PZ_STORE_H */

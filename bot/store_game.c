@@ -1,0 +1,529 @@
+/*
+ * store_game.c — games, their seats and their action logs in the store.
+ *
+ * A game row holds what the host needs to resume it (settings, seed, the
+ * pz_save() document, timers); the partial unique index games_active
+ * keeps one lobby/playing/paused game per room, which is STORE_CONFLICT
+ * here. Strings are checked against their struct buffers when written, so
+ * they always fit when read back; the seed is stored as decimal text, as
+ * SQLite's integers are signed. Functions that call back read every row
+ * first and call back afterwards, so the callback may use the store freely
+ * (read, write, begin a transaction). Not here: what a game means.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+#define GAME_COLS                                                                                  \
+    "id, network, room, status, creator, settings, seed, state, created, updated, turn_since, "    \
+    "reminded, winner"
+
+/* Frees g->state and sets it NULL; the struct is the caller's. */
+void store_game_fini(store_game *g)
+{
+    if (g == NULL)
+        return;
+    free(g->state);
+    g->state = NULL;
+}
+
+/* Checks that every string of g fits its buffer and the status is known. */
+static int check_game(store *s, const store_game *g)
+{
+    int rc = store__fits(s, g->network, sizeof g->network, "the network");
+    if (rc == 0)
+        rc = store__fits(s, g->room, sizeof g->room, "the room");
+    if (rc == 0)
+        rc = store__fits(s, g->creator, sizeof g->creator, "the creator");
+    if (rc == 0)
+        rc = store__fits(s, g->settings, sizeof g->settings, "the settings");
+    if (rc == 0 && (g->status < STORE_LOBBY || g->status > STORE_STOPPED))
+        rc = store__say(s, STORE_ERROR, "unknown game status %d", (int)g->status);
+    return rc;
+}
+
+/* Parses a seed column: decimal digits only, within uint64_t. */
+static int read_seed(store *s, sqlite3_stmt *st, int col, uint64_t *out)
+{
+    char text[24];
+    int rc = store__text(s, st, col, text, sizeof text);
+    if (rc != 0)
+        return store__say(s, STORE_CORRUPT, "a game's seed is not a number");
+    char *end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE)
+        return store__say(s, STORE_CORRUPT, "a game's seed is not a number: \"%s\"", text);
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Reads a row of GAME_COLS into *g (all of it, state malloc'd). On error
+   nothing is left allocated. 0 or a store_err. */
+static int read_game(store *s, sqlite3_stmt *st, store_game *g)
+{
+    int status = 0;
+    memset(g, 0, sizeof *g);
+    g->id = sqlite3_column_int64(st, 0);
+    int rc = store__text(s, st, 1, g->network, sizeof g->network);
+    if (rc == 0)
+        rc = store__text(s, st, 2, g->room, sizeof g->room);
+    if (rc == 0)
+        rc = store__int(s, st, 3, STORE_LOBBY, STORE_STOPPED, STORE_CORRUPT, &status);
+    if (rc == 0)
+        rc = store__text(s, st, 4, g->creator, sizeof g->creator);
+    if (rc == 0)
+        rc = store__text(s, st, 5, g->settings, sizeof g->settings);
+    if (rc == 0)
+        rc = read_seed(s, st, 6, &g->seed);
+    if (rc == 0)
+        rc = store__int(s, st, 12, INT_MIN, INT_MAX, STORE_CORRUPT, &g->winner);
+    if (rc == 0)
+        rc = store__dup(s, st, 7, &g->state);
+    g->status = (store_status)status;
+    g->created = sqlite3_column_int64(st, 8);
+    g->updated = sqlite3_column_int64(st, 9);
+    g->turn_since = sqlite3_column_int64(st, 10);
+    g->reminded = sqlite3_column_int64(st, 11);
+    return rc;
+}
+
+/*
+ * Inserts g as a new game and sets g->id (ids are never reused). Returns
+ * 0; STORE_CONFLICT if the room already has a lobby/playing/paused game
+ * and g is one too; STORE_TOO_BIG if a string does not fit its buffer;
+ * else a store_err. On error g is untouched and nothing is written.
+ */
+int store_game_insert(store *s, store_game *g)
+{
+    char seed[24];
+    int n = snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
+    if (n < 0 || (size_t)n >= sizeof seed)
+        return store__say(s, STORE_ERROR, "cannot format the seed");
+    int rc = check_game(s, g);
+    if (rc != 0 || (rc = store__op_begin(s)) != 0)
+        return rc;
+    rc = store__run(s, ST_GAME_INSERT,
+                    "INSERT INTO games (network, room, status, creator, settings, seed, state, "
+                    "created, updated, turn_since, reminded, winner) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    "ttdttttiiiid", g->network, g->room, (int)g->status, g->creator, g->settings,
+                    seed, g->state, g->created, g->updated, g->turn_since, g->reminded, g->winner);
+    int64_t id = sqlite3_last_insert_rowid(s->db);
+    if (rc == STORE_CONFLICT)
+        store__say(s, rc, "room %s of %s already has an active game", g->room, g->network);
+    rc = store__op_end(s, rc);
+    if (rc == 0)
+        g->id = id;
+    return rc;
+}
+
+/*
+ * Writes every field of g to the game g->id. Returns 0, STORE_NOT_FOUND
+ * (no such game), STORE_CONFLICT (it would make a second active game in
+ * its room), STORE_TOO_BIG, or a store_err; on error nothing is written.
+ */
+int store_game_update(store *s, const store_game *g)
+{
+    char seed[24];
+    int n = snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
+    if (n < 0 || (size_t)n >= sizeof seed)
+        return store__say(s, STORE_ERROR, "cannot format the seed");
+    int rc = check_game(s, g);
+    if (rc != 0 || (rc = store__op_begin(s)) != 0)
+        return rc;
+    rc = store__run(s, ST_GAME_UPDATE,
+                    "UPDATE games SET network = ?2, room = ?3, status = ?4, creator = ?5, "
+                    "settings = ?6, seed = ?7, state = ?8, created = ?9, updated = ?10, "
+                    "turn_since = ?11, reminded = ?12, winner = ?13 WHERE id = ?1",
+                    "ittdttttiiiid", g->id, g->network, g->room, (int)g->status, g->creator,
+                    g->settings, seed, g->state, g->created, g->updated, g->turn_since, g->reminded,
+                    g->winner);
+    if (rc == 0 && sqlite3_changes(s->db) == 0)
+        rc = store__say(s, STORE_NOT_FOUND, "no game %" PRId64, g->id);
+    else if (rc == STORE_CONFLICT)
+        store__say(s, rc, "room %s of %s already has an active game", g->room, g->network);
+    return store__op_end(s, rc);
+}
+
+/* Runs a prepared, bound query of GAME_COLS for at most one game into
+ *out (whose old contents are overwritten, not freed). */
+static int one_game(store *s, sqlite3_stmt *st, store_game *out, const char *missing)
+{
+    store_game g;
+    g.state = NULL;
+    int rc = store__step(s, st);
+    if (rc == 1)
+        rc = read_game(s, st, &g);
+    else if (rc == 0)
+        rc = store__say(s, STORE_NOT_FOUND, "%s", missing);
+    store__reset(st);
+    if (rc != 0) {
+        store_game_fini(&g);
+        return rc;
+    }
+    *out = g;
+    return 0;
+}
+
+/*
+ * The lobby/playing/paused game of room on network into *out, whose old
+ * contents are overwritten (fini it first if it held a state); the caller
+ * frees the new one with store_game_fini. Returns 0, STORE_NOT_FOUND, or
+ * a store_err; on error *out is untouched.
+ */
+int store_game_active(store *s, const char *network, const char *room, store_game *out)
+{
+    sqlite3_stmt *st;
+    int rc = store__prepare(s, ST_GAME_ACTIVE,
+                            "SELECT " GAME_COLS " FROM games "
+                            "WHERE network = ?1 AND room = ?2 AND status IN (0, 1, 2)",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "tt", network, room);
+    return rc != 0 ? rc : one_game(s, st, out, "no active game in this room");
+}
+
+/* The game id into *out as store_game_active; STORE_NOT_FOUND if none. */
+int store_game_get(store *s, int64_t id, store_game *out)
+{
+    sqlite3_stmt *st;
+    int rc = store__prepare(s, ST_GAME_GET, "SELECT " GAME_COLS " FROM games WHERE id = ?1", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "i", id);
+    return rc != 0 ? rc : one_game(s, st, out, "no such game");
+}
+
+/* Every active game, oldest first, into a malloc'd array *all of *n. */
+static int read_active(store *s, store_game **all, size_t *n)
+{
+    sqlite3_stmt *st = NULL;
+    store_game *v = NULL;
+    size_t cap = 0, k = 0;
+    int rc = store__prepare(s, ST_GAME_EACH,
+                            "SELECT " GAME_COLS " FROM games WHERE status IN (0, 1, 2) ORDER BY id",
+                            &st);
+    while (rc == 0 && (rc = store__step(s, st)) == 1) {
+        store_game *grown = store__grow(s, v, &cap, k, sizeof *v);
+        if (grown == NULL) {
+            rc = STORE_ERROR;
+            break;
+        }
+        v = grown;
+        rc = read_game(s, st, &v[k]);
+        if (rc != 0)
+            store_game_fini(&v[k]);
+        else
+            k++;
+    }
+    if (st != NULL)
+        store__reset(st);
+    if (rc != 0) {
+        for (size_t i = 0; i < k; i++)
+            store_game_fini(&v[i]);
+        free(v);
+        return rc;
+    }
+    *all = v;
+    *n = k;
+    return 0;
+}
+
+/*
+ * Calls fn(arg, g) for every lobby/playing/paused game, oldest first. The
+ * games are all read before the first call, so fn may use s in any way
+ * (its writes do not change this walk); g is valid during the call only,
+ * and fn may take g->state (setting it NULL) to keep it. Stops at the
+ * first non-0 return of fn and returns it; else 0, or a store_err if the
+ * games cannot be read (then fn is not called).
+ */
+int store_game_each_active(store *s, int (*fn)(void *arg, store_game *g), void *arg)
+{
+    store_game *all = NULL;
+    size_t n = 0;
+    int rc = read_active(s, &all, &n);
+    if (rc != 0)
+        return rc;
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0)
+            rc = fn(arg, &all[i]);
+        store_game_fini(&all[i]);
+    }
+    free(all);
+    return rc;
+}
+
+/* 0 if game id exists, else STORE_NOT_FOUND or a store_err. */
+static int game_exists(store *s, int64_t id)
+{
+    sqlite3_stmt *st;
+    int rc = store__prepare(s, ST_GAME_EXISTS, "SELECT 1 FROM games WHERE id = ?1", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "i", id);
+    if (rc == 0 && (rc = store__step(s, st)) >= 0) {
+        store__reset(st);
+        rc = rc == 1 ? 0 : store__say(s, STORE_NOT_FOUND, "no game %" PRId64, id);
+    }
+    return rc;
+}
+
+/* Inserts seats[0..n) of game; the caller holds an operation open. */
+static int insert_seats(store *s, int64_t game, const store_seat *seats, int n)
+{
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        rc = store__fits(s, seats[i].player, sizeof seats[i].player, "a seat's player");
+        if (rc == 0)
+            rc = store__fits(s, seats[i].nick, sizeof seats[i].nick, "a seat's nick");
+        if (rc == 0 && seats[i].seat < 0)
+            rc = store__say(s, STORE_ERROR, "seat %d is negative", seats[i].seat);
+        if (rc == 0)
+            rc = store__run(
+                s, ST_SEAT_INSERT,
+                "INSERT INTO seats (game_id, seat, player, nick) VALUES (?1, ?2, ?3, ?4)", "idtt",
+                game, seats[i].seat, seats[i].player, seats[i].nick);
+        if (rc == STORE_CONFLICT)
+            store__say(s, rc, "seat %d is given twice", seats[i].seat);
+    }
+    return rc;
+}
+
+/*
+ * Replaces all seats of game by seats[0..n) (n 0 empties them). Returns 0,
+ * STORE_NOT_FOUND (no such game), STORE_CONFLICT (a seat number twice),
+ * STORE_TOO_BIG (a string does not fit), or a store_err; on error the old
+ * seats stay.
+ */
+int store_seats_set(store *s, int64_t game, const store_seat *seats, int n)
+{
+    if (n < 0)
+        return store__say(s, STORE_ERROR, "a negative number of seats");
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = game_exists(s, game);
+    if (rc == 0)
+        rc = store__run(s, ST_SEATS_DELETE, "DELETE FROM seats WHERE game_id = ?1", "i", game);
+    if (rc == 0)
+        rc = insert_seats(s, game, seats, n);
+    return store__op_end(s, rc);
+}
+
+/*
+ * Reads the first max seats of game (by seat number) into seats and their
+ * count into *n: 0 for a game without seats or no such game. Returns 0 or
+ * a store_err, with seats and *n untouched.
+ */
+int store_seats_get(store *s, int64_t game, store_seat *seats, int max, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    store_seat *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
+    if (max > 0 && tmp == NULL)
+        return store__say(s, STORE_ERROR, "out of memory");
+    int k = 0;
+    int rc = store__prepare(s, ST_SEATS_GET,
+                            "SELECT seat, player, nick FROM seats WHERE game_id = ?1 "
+                            "ORDER BY seat LIMIT ?2",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "id", game, max);
+    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1) {
+        rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, &tmp[k].seat);
+        if (rc == 0)
+            rc = store__text(s, st, 1, tmp[k].player, sizeof tmp[k].player);
+        if (rc == 0)
+            rc = store__text(s, st, 2, tmp[k].nick, sizeof tmp[k].nick);
+        k++;
+    }
+    if (st != NULL)
+        store__reset(st);
+    if (rc == 0) {
+        if (k > 0)
+            memcpy(seats, tmp, (size_t)k * sizeof *tmp);
+        *n = k;
+    }
+    free(tmp);
+    return rc;
+}
+
+/* A game and its room, as store_games_of_player reads them. */
+typedef struct seat_of {
+    int64_t game;
+    char room[STORE_ID_MAX];
+} seat_of;
+
+/* The active games of player on network into a malloc'd *all of *n. */
+static int read_games_of(store *s, const char *network, const char *player, seat_of **all,
+                         size_t *n)
+{
+    sqlite3_stmt *st = NULL;
+    seat_of *v = NULL;
+    size_t cap = 0, k = 0;
+    int rc = store__prepare(s, ST_GAMES_OF_PLAYER,
+                            "SELECT id, room FROM games WHERE network = ?1 AND status IN (0, 1, 2) "
+                            "AND EXISTS (SELECT 1 FROM seats "
+                            "WHERE seats.game_id = games.id AND seats.player = ?2) ORDER BY id",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "tt", network, player);
+    while (rc == 0 && (rc = store__step(s, st)) == 1) {
+        seat_of *grown = store__grow(s, v, &cap, k, sizeof *v);
+        if (grown == NULL) {
+            rc = STORE_ERROR;
+            break;
+        }
+        v = grown;
+        v[k].game = sqlite3_column_int64(st, 0);
+        rc = store__text(s, st, 1, v[k].room, sizeof v[k].room);
+        k++;
+    }
+    if (st != NULL)
+        store__reset(st);
+    if (rc != 0) {
+        free(v);
+        return rc;
+    }
+    *all = v;
+    *n = k;
+    return 0;
+}
+
+/*
+ * Calls fn(arg, game, room) for every lobby/playing/paused game of network
+ * in which player has a seat, oldest first. The games are read before the
+ * first call, so fn may use s freely; room is valid during the call only.
+ * Stops at fn's first non-0 return and returns it; else 0 or a store_err.
+ */
+int store_games_of_player(store *s, const char *network, const char *player,
+                          int (*fn)(void *arg, int64_t game, const char *room), void *arg)
+{
+    seat_of *all = NULL;
+    size_t n = 0;
+    int rc = read_games_of(s, network, player, &all, &n);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = fn(arg, all[i].game, all[i].room);
+    free(all);
+    return rc;
+}
+
+/* The number of actions of game (its next seq) into *n. */
+static int next_seq(store *s, int64_t game, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(
+        s, ST_ACTION_NEXT, "SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE game_id = ?1", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "i", game);
+    if (rc == 0 && (rc = store__step(s, st)) == 1)
+        rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, n);
+    else if (rc == 0)
+        rc = store__say(s, STORE_ERROR, "no count of actions");
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
+/*
+ * Appends action seq of game with its JSON text and time. seq must be the
+ * game's number of actions (the log has no gaps): STORE_CONFLICT
+ * otherwise. STORE_NOT_FOUND if there is no such game; else 0 or a
+ * store_err, and on error nothing is written.
+ */
+int store_action_append(store *s, int64_t game, int seq, const char *json, int64_t at)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    int next = 0;
+    rc = game_exists(s, game);
+    if (rc == 0)
+        rc = next_seq(s, game, &next);
+    if (rc == 0 && seq != next)
+        rc = store__say(s, STORE_CONFLICT, "action %d of game %" PRId64 " comes after %d", seq,
+                        game, next);
+    if (rc == 0)
+        rc = store__run(s, ST_ACTION_INSERT,
+                        "INSERT INTO actions (game_id, seq, json, at) VALUES (?1, ?2, ?3, ?4)",
+                        "idti", game, seq, json, at);
+    return store__op_end(s, rc);
+}
+
+/* How many actions game has into *n (0 for no such game); 0 or a store_err
+   with *n untouched. */
+int store_action_count(store *s, int64_t game, int *n)
+{
+    return next_seq(s, game, n);
+}
+
+/* An action as store_action_each reads it. */
+typedef struct action {
+    int seq;
+    char *json;
+} action;
+
+/* Frees the n actions of v and v. */
+static void free_actions(action *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].json);
+    free(v);
+}
+
+/* Every action of game in order into a malloc'd *all of *n. */
+static int read_actions(store *s, int64_t game, action **all, size_t *n)
+{
+    sqlite3_stmt *st = NULL;
+    action *v = NULL;
+    size_t cap = 0, k = 0;
+    int rc = store__prepare(s, ST_ACTION_EACH,
+                            "SELECT seq, json FROM actions WHERE game_id = ?1 ORDER BY seq", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "i", game);
+    while (rc == 0 && (rc = store__step(s, st)) == 1) {
+        action *grown = store__grow(s, v, &cap, k, sizeof *v);
+        if (grown == NULL) {
+            rc = STORE_ERROR;
+            break;
+        }
+        v = grown;
+        rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, &v[k].seq);
+        if (rc == 0)
+            rc = store__dup(s, st, 1, &v[k].json);
+        if (rc == 0)
+            k++;
+    }
+    if (st != NULL)
+        store__reset(st);
+    if (rc != 0) {
+        free_actions(v, k);
+        return rc;
+    }
+    *all = v;
+    *n = k;
+    return 0;
+}
+
+/*
+ * Calls fn(arg, seq, json) for each action of game in order (none for no
+ * such game). The log is read before the first call, so fn may use s
+ * freely; json is valid during the call only. Stops at fn's first non-0
+ * return and returns it; else 0 or a store_err (then fn is not called).
+ */
+int store_action_each(store *s, int64_t game, int (*fn)(void *arg, int seq, const char *json),
+                      void *arg)
+{
+    action *all = NULL;
+    size_t n = 0;
+    int rc = read_actions(s, game, &all, &n);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = fn(arg, all[i].seq, all[i].json != NULL ? all[i].json : "");
+    free_actions(all, n);
+    return rc;
+}

@@ -1,0 +1,129 @@
+/*
+ * store_int.h — what the files of the store module share and nobody else
+ * sees: struct store, its cache of prepared statements, and the helpers
+ * that prepare, bind, step and read them, turn SQLite's result codes into
+ * store_err with a message, and wrap a write in a transaction or a
+ * savepoint. store.c holds the lifecycle (open, checks, migrations,
+ * transactions), store_sql.c these helpers, store_game.c games, seats and
+ * the action log, store_outbox.c the outbox and the adapters' key/value
+ * state, store_stats.c the statistics. Not part of the API.
+ */
+#ifndef PZ_STORE_INT_H
+#define PZ_STORE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* The statement cache: one slot per SQL text, prepared on first use. */
+enum store_stmt {
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_SAVEPOINT,
+    ST_RELEASE,
+    ST_ROLLBACK_TO,
+    ST_GAME_INSERT,
+    ST_GAME_UPDATE,
+    ST_GAME_ACTIVE,
+    ST_GAME_GET,
+    ST_GAME_EACH,
+    ST_GAME_EXISTS,
+    ST_SEATS_DELETE,
+    ST_SEAT_INSERT,
+    ST_SEATS_GET,
+    ST_GAMES_OF_PLAYER,
+    ST_ACTION_NEXT,
+    ST_ACTION_INSERT,
+    ST_ACTION_EACH,
+    ST_OUTBOX_ADD,
+    ST_OUTBOX_PEEK,
+    ST_OUTBOX_DONE,
+    ST_OUTBOX_COUNT,
+    ST_STATS_ADD,
+    ST_STATS_NICK,
+    ST_STATS_GET,
+    ST_STATS_TOP,
+    ST_KV_SET,
+    ST_KV_GET,
+    ST_COUNT
+};
+
+#define STORE_INSTANCE_MAX 17 /* 16 hex digits and NUL */
+
+struct store {
+    sqlite3 *db;
+    bool in_txn;                       /* between store_begin and commit/rollback */
+    char instance[STORE_INSTANCE_MAX]; /* this file's random id, part of every txn */
+    char msg[STORE_WHY_MAX];           /* the last error */
+    sqlite3_stmt *stmt[ST_COUNT];
+    const char *sql[ST_COUNT]; /* the text each slot was prepared from */
+};
+
+#if defined(__GNUC__)
+#define STORE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define STORE_PRINTF(f, a)
+#endif
+
+/* Formats a message into buf of len bytes (nothing when buf is NULL or
+   len is 0); one that does not fit is cut and ends in "...". */
+void store__format(char *buf, size_t len, const char *fmt, ...) STORE_PRINTF(3, 4);
+
+/* Formats a message into s->msg as store__format and returns err. */
+int store__say(store *s, int err, const char *fmt, ...) STORE_PRINTF(3, 4);
+
+/* Maps SQLite result code rc to a store_err (CORRUPT for damage, CONFLICT
+   for a unique key, NOT_FOUND for a missing parent row, TOO_BIG, else
+   ERROR), writes "what: SQLite's message" to s->msg and returns it. */
+int store__fail(store *s, int rc, const char *what);
+
+/* The cached statement of slot id, preparing sql on first use; it is
+   reset and has no bindings. 0 and *out, or a store_err. */
+int store__prepare(store *s, enum store_stmt id, const char *sql, sqlite3_stmt **out);
+
+/* Binds the arguments to ?1, ?2, ... by the letters of types: 't' a const
+   char * (NULL binds NULL), 'i' an int64_t, 'd' an int. 0 or a store_err. */
+int store__bind(store *s, sqlite3_stmt *st, const char *types, ...);
+
+/* Steps st: 1 for a row, 0 when done, a store_err on failure (then st is
+   reset). */
+int store__step(store *s, sqlite3_stmt *st);
+
+/* Resets st and clears its bindings, so it holds no lock and no value. */
+void store__reset(sqlite3_stmt *st);
+
+/* Prepares slot id, binds as store__bind and steps it to the end, ignoring
+   rows. 0 or a store_err. */
+int store__run(store *s, enum store_stmt id, const char *sql, const char *types, ...);
+
+/* Copies text column col of st into dst of cap bytes, NUL-terminated (NULL
+   reads as ""). STORE_TOO_BIG if it does not fit. */
+int store__text(store *s, sqlite3_stmt *st, int col, char *dst, size_t cap);
+
+/* Copies text column col into a malloc'd string in *out (NULL for NULL). */
+int store__dup(store *s, sqlite3_stmt *st, int col, char **out);
+
+/* Integer column col of st into *out if within [lo, hi], else err. */
+int store__int(store *s, sqlite3_stmt *st, int col, int lo, int hi, int err, int *out);
+
+/* 0 if str (at most cap bytes are read) ends within cap bytes, else
+   STORE_TOO_BIG naming what. */
+int store__fits(store *s, const char *str, size_t cap, const char *what);
+
+/* The array p of *cap elements of size bytes, grown to hold element n
+   (updating *cap); NULL out of memory, p still the caller's to free. */
+void *store__grow(store *s, void *p, size_t *cap, size_t n, size_t size);
+
+/* Wraps one write operation: a transaction of its own outside store_begin,
+   a savepoint inside one, so every operation lands whole or not at all.
+   op_end(s, rc) commits (releases) when rc is 0, else rolls back, and
+   returns rc or the commit's error. */
+int store__op_begin(store *s);
+int store__op_end(store *s, int rc);
+
+#endif /* PZ_STORE_INT_H */

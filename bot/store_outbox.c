@@ -1,0 +1,176 @@
+/*
+ * store_outbox.c — the outbox of messages not yet sent, and the adapters'
+ * small key/value state.
+ *
+ * Outbox ids come from an AUTOINCREMENT key, so they only grow and are
+ * never reused, even after deletes and restarts; a message's transaction
+ * id is "pz", the file's random instance id, "-" and its id, so it is also
+ * unique across database files (a network that deduplicates by
+ * transaction id never drops a message of a fresh file). A message is
+ * deleted once sent. Not here: sending, rate limits (the adapters').
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+#define MSG_TEXT_MAX (sizeof((store_msg *)0)->text)
+
+/*
+ * Queues a message of kind to target on network with priority, text and
+ * creation time. Returns 0 and its id in *id (when id is not NULL);
+ * STORE_TOO_BIG if network or target is longer than STORE_ID_MAX - 1 bytes
+ * or text than 1023; else a store_err, with nothing queued.
+ */
+int store_outbox_add(store *s, const char *network, const char *target, store_msg_kind kind,
+                     int priority, const char *text, int64_t created, int64_t *id)
+{
+    int rc = store__fits(s, network, STORE_ID_MAX, "the network");
+    if (rc == 0)
+        rc = store__fits(s, target, STORE_ID_MAX, "the target");
+    if (rc == 0)
+        rc = store__fits(s, text, MSG_TEXT_MAX, "the message");
+    if (rc == 0 && kind != STORE_MSG_ROOM && kind != STORE_MSG_PRIVATE)
+        rc = store__say(s, STORE_ERROR, "unknown message kind %d", (int)kind);
+    if (rc != 0 || (rc = store__op_begin(s)) != 0)
+        return rc;
+    rc = store__run(s, ST_OUTBOX_ADD,
+                    "INSERT INTO outbox (network, target, kind, priority, text, created) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "ttddti", network, target, (int)kind, priority, text, created);
+    int64_t new_id = sqlite3_last_insert_rowid(s->db);
+    rc = store__op_end(s, rc);
+    if (rc == 0 && id != NULL)
+        *id = new_id;
+    return rc;
+}
+
+/* Reads the current outbox row of st into *m, its txn made from its id. */
+static int read_msg(store *s, sqlite3_stmt *st, store_msg *m)
+{
+    int kind = 0;
+    m->id = sqlite3_column_int64(st, 0);
+    int rc = store__text(s, st, 1, m->network, sizeof m->network);
+    if (rc == 0)
+        rc = store__text(s, st, 2, m->target, sizeof m->target);
+    if (rc == 0)
+        rc = store__int(s, st, 3, STORE_MSG_ROOM, STORE_MSG_PRIVATE, STORE_CORRUPT, &kind);
+    if (rc == 0)
+        rc = store__int(s, st, 4, INT_MIN, INT_MAX, STORE_CORRUPT, &m->priority);
+    if (rc == 0)
+        rc = store__text(s, st, 5, m->text, sizeof m->text);
+    m->kind = (store_msg_kind)kind;
+    m->created = sqlite3_column_int64(st, 6);
+    if (rc != 0)
+        return rc;
+    int n = snprintf(m->txn, sizeof m->txn, "pz%s-%" PRId64, s->instance, m->id);
+    if (n < 0 || (size_t)n >= sizeof m->txn)
+        return store__say(s, STORE_TOO_BIG, "the transaction id of message %" PRId64 " is too long",
+                          m->id);
+    return 0;
+}
+
+/*
+ * Reads up to max unsent messages of network, highest priority first and
+ * then oldest (lowest id), into out and their count into *n. Nothing is
+ * marked; store_outbox_done does that. Returns 0 or a store_err, with out
+ * and *n untouched.
+ */
+int store_outbox_peek(store *s, const char *network, store_msg *out, int max, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    store_msg *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
+    if (max > 0 && tmp == NULL)
+        return store__say(s, STORE_ERROR, "out of memory");
+    int k = 0;
+    int rc = store__prepare(s, ST_OUTBOX_PEEK,
+                            "SELECT id, network, target, kind, priority, text, created FROM outbox "
+                            "WHERE network = ?1 ORDER BY priority DESC, id LIMIT ?2",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "td", network, max);
+    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
+        if ((rc = read_msg(s, st, &tmp[k])) == 0)
+            k++;
+    if (st != NULL)
+        store__reset(st);
+    if (rc == 0) {
+        if (k > 0)
+            memcpy(out, tmp, (size_t)k * sizeof *tmp);
+        *n = k;
+    }
+    free(tmp);
+    return rc;
+}
+
+/* Deletes sent message id. 0, STORE_NOT_FOUND, or a store_err. */
+int store_outbox_done(store *s, int64_t id)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_OUTBOX_DONE, "DELETE FROM outbox WHERE id = ?1", "i", id);
+    if (rc == 0 && sqlite3_changes(s->db) == 0)
+        rc = store__say(s, STORE_NOT_FOUND, "no message %" PRId64 " in the outbox", id);
+    return store__op_end(s, rc);
+}
+
+/* The number of unsent messages of network into *n; 0 or a store_err with
+ *n untouched. */
+int store_outbox_count(store *s, const char *network, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc =
+        store__prepare(s, ST_OUTBOX_COUNT, "SELECT count(*) FROM outbox WHERE network = ?1", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "t", network);
+    if (rc == 0 && (rc = store__step(s, st)) == 1)
+        rc = store__int(s, st, 0, 0, INT_MAX, STORE_TOO_BIG, n);
+    else if (rc == 0)
+        rc = store__say(s, STORE_ERROR, "no count of messages");
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
+/*
+ * Sets key of scope to value (any text), replacing an old value. Returns 0
+ * or a store_err, with the old value kept.
+ */
+int store_kv_set(store *s, const char *scope, const char *key, const char *value)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_KV_SET,
+                    "INSERT INTO kv (scope, key, value) VALUES (?1, ?2, ?3) "
+                    "ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value",
+                    "ttt", scope, key, value);
+    return store__op_end(s, rc);
+}
+
+/*
+ * Copies the value of key in scope into value (cap bytes, NUL-terminated).
+ * Returns 0; STORE_NOT_FOUND when unset; STORE_TOO_BIG when it needs more
+ * than cap bytes; else a store_err. On error value is untouched.
+ */
+int store_kv_get(store *s, const char *scope, const char *key, char *value, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    int rc =
+        store__prepare(s, ST_KV_GET, "SELECT value FROM kv WHERE scope = ?1 AND key = ?2", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "tt", scope, key);
+    if (rc == 0 && (rc = store__step(s, st)) == 1)
+        rc = store__text(s, st, 0, value, cap);
+    else if (rc == 0)
+        rc = store__say(s, STORE_NOT_FOUND, "%s has no %s", scope, key);
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}

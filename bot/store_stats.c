@@ -1,0 +1,135 @@
+/*
+ * store_stats.c — players' statistics per (network, room, player): games,
+ * wins, points, porrazos, limpias and san benitos, added to after each
+ * game and summed over a room or over every room of a network.
+ *
+ * A player's nick is the one of their latest game anywhere on the
+ * network: adding to one room renames them in all, so the totals over a
+ * network have one name. Sums that do not fit an int are STORE_TOO_BIG.
+ * Not here: what counts as a porrazo (the engine's) or ranking texts.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+/*
+ * Adds the counters of delta to the row of delta->player in (network,
+ * room), creating it, and makes delta->nick their name on the whole
+ * network. Returns 0, STORE_TOO_BIG (a string longer than STORE_ID_MAX - 1
+ * bytes), or a store_err; on error nothing is written.
+ */
+int store_stats_add(store *s, const char *network, const char *room, const store_stats *delta)
+{
+    int rc = store__fits(s, network, STORE_ID_MAX, "the network");
+    if (rc == 0)
+        rc = store__fits(s, room, STORE_ID_MAX, "the room");
+    if (rc == 0)
+        rc = store__fits(s, delta->player, sizeof delta->player, "the player");
+    if (rc == 0)
+        rc = store__fits(s, delta->nick, sizeof delta->nick, "the nick");
+    if (rc != 0 || (rc = store__op_begin(s)) != 0)
+        return rc;
+    rc =
+        store__run(s, ST_STATS_ADD,
+                   "INSERT INTO stats (network, room, player, nick, games, wins, points, "
+                   "porrazos, limpias, san_benitos) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+                   "?10) ON CONFLICT (network, room, player) DO UPDATE SET "
+                   "games = games + excluded.games, wins = wins + excluded.wins, "
+                   "points = points + excluded.points, porrazos = porrazos + excluded.porrazos, "
+                   "limpias = limpias + excluded.limpias, "
+                   "san_benitos = san_benitos + excluded.san_benitos",
+                   "ttttdddddd", network, room, delta->player, delta->nick, delta->games,
+                   delta->wins, delta->points, delta->porrazos, delta->limpias, delta->san_benitos);
+    if (rc == 0)
+        rc = store__run(s, ST_STATS_NICK,
+                        "UPDATE stats SET nick = ?3 WHERE network = ?1 AND player = ?2 "
+                        "AND nick IS NOT ?3",
+                        "ttt", network, delta->player, delta->nick);
+    return store__op_end(s, rc);
+}
+
+/* Reads player, nick and the six counters from columns 0..7 of st. */
+static int read_stats(store *s, sqlite3_stmt *st, store_stats *out)
+{
+    int *counts[] = {&out->games,    &out->wins,    &out->points,
+                     &out->porrazos, &out->limpias, &out->san_benitos};
+    int rc = store__text(s, st, 0, out->player, sizeof out->player);
+    if (rc == 0)
+        rc = store__text(s, st, 1, out->nick, sizeof out->nick);
+    for (int i = 0; rc == 0 && i < 6; i++)
+        rc = store__int(s, st, 2 + i, INT_MIN, INT_MAX, STORE_TOO_BIG, counts[i]);
+    return rc;
+}
+
+/* The sums of every row of the query, one row per player. */
+#define STATS_SUMS                                                                                 \
+    "SELECT player, max(nick), sum(games), sum(wins), sum(points), sum(porrazos), "                \
+    "sum(limpias), sum(san_benitos) FROM stats "                                                   \
+    "WHERE network = ?1 AND (?2 IS NULL OR room = ?2)"
+
+/*
+ * A player's totals in room of network, or over every room of network
+ * when room is NULL, into *out. A player who never played gets zeros, the
+ * player id and an empty nick (and 0 is returned). Returns 0 or a
+ * store_err, with *out untouched.
+ */
+int store_stats_get(store *s, const char *network, const char *room, const char *player,
+                    store_stats *out)
+{
+    store_stats got;
+    memset(&got, 0, sizeof got);
+    int rc = store__fits(s, player, sizeof got.player, "the player");
+    if (rc != 0)
+        return rc;
+    memcpy(got.player, player, strlen(player) + 1);
+    sqlite3_stmt *st = NULL;
+    rc = store__prepare(s, ST_STATS_GET, STATS_SUMS " AND player = ?3 GROUP BY player", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "ttt", network, room, player);
+    if (rc == 0 && (rc = store__step(s, st)) == 1)
+        rc = read_stats(s, st, &got);
+    if (st != NULL)
+        store__reset(st);
+    if (rc == 0)
+        *out = got;
+    return rc;
+}
+
+/*
+ * The best max players of room of network (room NULL: of all its rooms,
+ * summed) into out and their count into *n, by wins, then points (both
+ * descending), then nick and player id. Returns 0 or a store_err, with
+ * out and *n untouched.
+ */
+int store_stats_top(store *s, const char *network, const char *room, store_stats *out, int max,
+                    int *n)
+{
+    sqlite3_stmt *st = NULL;
+    store_stats *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
+    if (max > 0 && tmp == NULL)
+        return store__say(s, STORE_ERROR, "out of memory");
+    int k = 0;
+    int rc =
+        store__prepare(s, ST_STATS_TOP,
+                       STATS_SUMS " GROUP BY player ORDER BY sum(wins) DESC, sum(points) DESC, "
+                                  "max(nick), player LIMIT ?3",
+                       &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "ttd", network, room, max);
+    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
+        if ((rc = read_stats(s, st, &tmp[k])) == 0)
+            k++;
+    if (st != NULL)
+        store__reset(st);
+    if (rc == 0) {
+        if (k > 0)
+            memcpy(out, tmp, (size_t)k * sizeof *tmp);
+        *n = k;
+    }
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,1086 @@
+/*
+ * test_config.c — the configuration reader (bot/config.c): defaults, every
+ * key of every section, every error with its exact "FILE:LINE:" prefix,
+ * ${VARS} from the environment, quotes, lists, the example file shipped in
+ * config/, and cfg_is_owner(). Secrets are checked never to appear in an
+ * error message, whatever the mistake on their line. Texts are parsed from
+ * exact heap copies, so a read past the end shows under valgrind or ASan.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+
+#define SECRET "Zebra-7781-hunter"
+
+/* snprintf() into buf (cap bytes) that fails the test when the text is cut. */
+static void print_to(char *buf, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void print_to(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    assert_true(n >= 0 && (size_t)n < cap);
+}
+
+/* A fresh heap cfg filled with the defaults (they are ~80 KiB). */
+static cfg *new_cfg(void)
+{
+    cfg *c = malloc(sizeof *c);
+    assert_non_null(c);
+    cfg_defaults(c);
+    return c;
+}
+
+/* cfg_parse() of text (len bytes) as "t.conf", from an exact heap copy. */
+static int parse_n(cfg *c, const char *text, size_t len, char *why, size_t why_len)
+{
+    char *copy = malloc(len > 0 ? len : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    int rc = cfg_parse(c, "t.conf", copy, len, why, why_len);
+    free(copy);
+    return rc;
+}
+
+/* Parses text into c over the defaults; fails the test on an error. */
+static void parse_ok(cfg *c, const char *text)
+{
+    char why[CFG_WHY_MAX] = "";
+    cfg_defaults(c);
+    int rc = parse_n(c, text, strlen(text), why, sizeof why);
+    if (rc != 0)
+        fail_msg("refused: %s", why);
+}
+
+/*
+ * Asserts that text is refused with a message starting "t.conf:LINE: "
+ * and containing part, and that the config was left as it was. The
+ * message is copied to why (CFG_WHY_MAX bytes) when why is not NULL.
+ */
+static void refused(const char *text, int line, const char *part, char *why_out)
+{
+    char why[CFG_WHY_MAX] = "", prefix[32];
+    cfg *c = new_cfg(), *before = new_cfg();
+    assert_int_equal(parse_n(c, text, strlen(text), why, sizeof why), -1);
+    print_to(prefix, sizeof prefix, "t.conf:%d: ", line);
+    if (strncmp(why, prefix, strlen(prefix)) != 0 || strstr(why, part) == NULL)
+        fail_msg("want \"%s...%s\", got \"%s\"", prefix, part, why);
+    assert_memory_equal(c, before, sizeof *c);
+    if (why_out != NULL)
+        memcpy(why_out, why, sizeof why);
+    free(c);
+    free(before);
+}
+
+/* A minimal valid [irc NAME] section body. */
+#define IRC_MIN "host = irc.example.org\nnick = porrazo\nchannels = #porrazo\n"
+
+/* The example file's text (heap, NUL-terminated) and its length. */
+static char *read_example(size_t *len)
+{
+    char path[1024];
+    const char *slash = strrchr(__FILE__, '/');
+    int dir = slash != NULL ? (int)(slash - __FILE__) : 1;
+    int n = snprintf(path, sizeof path, "%.*s/../../config/porrazo.example.conf", dir,
+                     slash != NULL ? __FILE__ : ".");
+    assert_true(n > 0 && (size_t)n < sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        fail_msg("cannot open %s", path);
+    char *buf = malloc(1 << 20);
+    assert_non_null(buf);
+    *len = fread(buf, 1, (1 << 20) - 1, f);
+    fclose(f);
+    buf[*len] = '\0';
+    return buf;
+}
+
+static void test_defaults_are_those_documented_in_config_h(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    assert_string_equal(c->bot.name, "porrazo");
+    assert_string_equal(c->bot.prefix, "!");
+    assert_string_equal(c->bot.database, "porrazo.db");
+    assert_int_equal(c->bot.nowners, 0);
+    assert_int_equal(c->bot.reminder_secs, 600);
+    assert_int_equal(c->bot.deadline_secs, 0);
+    assert_int_equal(c->bot.max_games, 100);
+    assert_string_equal(c->bot.log_level, "info");
+    assert_int_equal(c->nirc, 0);
+    assert_int_equal(c->nmatrix, 0);
+    free(c);
+}
+
+static void test_empty_text_and_comments_only_give_the_defaults(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg(), *want = new_cfg();
+    parse_ok(c, "");
+    assert_memory_equal(c, want, sizeof *c);
+    parse_ok(c, "\n# a comment\n; another\n   \n\t# indented\n[bot]\n");
+    assert_memory_equal(c, want, sizeof *c);
+    free(c);
+    free(want);
+}
+
+static void test_bot_section_sets_every_key(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\n"
+                "name = Paco\n"
+                "prefix = .p\n"
+                "database = /var/lib/porrazo/games.db\n"
+                "owners = libera:Alice, example:@bob:example.org\n"
+                "reminder = 5m\n"
+                "deadline = 1h30m\n"
+                "max_games = 10000\n"
+                "log_level = debug\n");
+    assert_string_equal(c->bot.name, "Paco");
+    assert_string_equal(c->bot.prefix, ".p");
+    assert_string_equal(c->bot.database, "/var/lib/porrazo/games.db");
+    assert_int_equal(c->bot.nowners, 2);
+    assert_string_equal(c->bot.owners[0], "libera:Alice");
+    assert_string_equal(c->bot.owners[1], "example:@bob:example.org");
+    assert_int_equal(c->bot.reminder_secs, 300);
+    assert_int_equal(c->bot.deadline_secs, 5400);
+    assert_int_equal(c->bot.max_games, 10000);
+    assert_string_equal(c->bot.log_level, "debug");
+    free(c);
+}
+
+static void test_irc_section_sets_every_key(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[irc net-1_b]\n"
+                "host = irc.example.org\n"
+                "port = 7000\n"
+                "tls = no\n"
+                "tls_verify = off\n"
+                "ca_file = /etc/ca.pem\n"
+                "nick = Porrazo[bot]\n"
+                "alt_nicks = porrazo_, `porrazo|2\n"
+                "username = pz\n"
+                "realname = \"  The Porrazo bot  \"\n"
+                "server_password = sp\n"
+                "sasl_user = acct\n"
+                "sasl_password = pw\n"
+                "nickserv_password = ns\n"
+                "channels = #porrazo, &local, +plain, !ABCDEsafe\n"
+                "no_colour = #porrazo\n"
+                "join_on_invite = yes\n"
+                "private_notice = on\n"
+                "burst = 20\n"
+                "line_ms = 100\n");
+    assert_int_equal(c->nirc, 1);
+    const cfg_irc *i = &c->irc[0];
+    assert_string_equal(i->name, "net-1_b");
+    assert_string_equal(i->host, "irc.example.org");
+    assert_int_equal(i->port, 7000);
+    assert_false(i->tls);
+    assert_false(i->tls_verify);
+    assert_string_equal(i->ca_file, "/etc/ca.pem");
+    assert_string_equal(i->nick, "Porrazo[bot]");
+    assert_int_equal(i->nalt_nicks, 2);
+    assert_string_equal(i->alt_nicks[0], "porrazo_");
+    assert_string_equal(i->alt_nicks[1], "`porrazo|2");
+    assert_string_equal(i->username, "pz");
+    assert_string_equal(i->realname, "  The Porrazo bot  ");
+    assert_string_equal(i->server_password, "sp");
+    assert_string_equal(i->sasl_user, "acct");
+    assert_string_equal(i->sasl_password, "pw");
+    assert_string_equal(i->nickserv_password, "ns");
+    assert_int_equal(i->nchannels, 4);
+    assert_string_equal(i->channels[0], "#porrazo");
+    assert_string_equal(i->channels[3], "!ABCDEsafe");
+    assert_int_equal(i->nno_colour, 1);
+    assert_string_equal(i->no_colour[0], "#porrazo");
+    assert_true(i->join_on_invite);
+    assert_true(i->private_notice);
+    assert_int_equal(i->burst, 20);
+    assert_int_equal(i->line_ms, 100);
+    free(c);
+}
+
+static void test_irc_port_follows_tls_and_username_the_nick_unless_given(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[irc a]\n" IRC_MIN "[irc b]\n" IRC_MIN "tls = false\n");
+    assert_int_equal(c->nirc, 2);
+    assert_int_equal(c->irc[0].port, 6697);
+    assert_true(c->irc[0].tls);
+    assert_true(c->irc[0].tls_verify);
+    assert_int_equal(c->irc[1].port, 6667);
+    assert_false(c->irc[1].tls);
+    assert_string_equal(c->irc[0].username, "porrazo");
+    assert_string_equal(c->irc[0].realname, "Porrazo card game bot");
+    assert_int_equal(c->irc[0].burst, 4);
+    assert_int_equal(c->irc[0].line_ms, 1500);
+    assert_false(c->irc[0].join_on_invite);
+    assert_false(c->irc[0].private_notice);
+    assert_string_equal(c->irc[0].ca_file, "");
+    assert_int_equal(c->irc[0].nalt_nicks, 0);
+    parse_ok(c, "[irc a]\n" IRC_MIN "tls = false\nport = 6697\n");
+    assert_int_equal(c->irc[0].port, 6697);
+    free(c);
+}
+
+static void test_matrix_section_sets_every_key(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[matrix home]\n"
+                "homeserver = https://matrix.example.org\n"
+                "user = @porrazo:example.org\n"
+                "password = pw\n"
+                "access_token = tok\n"
+                "allow_invites = @alice:example.org, :friends.org\n"
+                "[matrix local]\n"
+                "homeserver = http://localhost:8008\n"
+                "user = @bot:localhost:8008\n"
+                "access_token = t2\n");
+    assert_int_equal(c->nmatrix, 2);
+    const cfg_matrix *m = &c->matrix[0];
+    assert_string_equal(m->name, "home");
+    assert_string_equal(m->homeserver, "https://matrix.example.org");
+    assert_string_equal(m->user, "@porrazo:example.org");
+    assert_string_equal(m->password, "pw");
+    assert_string_equal(m->access_token, "tok");
+    assert_int_equal(m->nallow_invites, 2);
+    assert_string_equal(m->allow_invites[0], "@alice:example.org");
+    assert_string_equal(m->allow_invites[1], ":friends.org");
+    assert_string_equal(c->matrix[1].name, "local");
+    assert_string_equal(c->matrix[1].password, "");
+    assert_string_equal(c->matrix[1].access_token, "t2");
+    free(c);
+}
+
+static void test_networks_of_both_kinds_are_kept_in_file_order(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[irc one]\n" IRC_MIN "[matrix two]\nhomeserver = https://m.org\n"
+                "user = @a:m.org\npassword = x\n[irc three]\n" IRC_MIN "[bot]\nname = x\n");
+    assert_int_equal(c->nirc, 2);
+    assert_int_equal(c->nmatrix, 1);
+    assert_string_equal(c->irc[0].name, "one");
+    assert_string_equal(c->irc[1].name, "three");
+    assert_string_equal(c->matrix[0].name, "two");
+    assert_string_equal(c->bot.name, "x");
+    free(c);
+}
+
+static void test_example_file_parses_with_its_environment_variables_set(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = read_example(&len), why[CFG_WHY_MAX] = "";
+    cfg *c = new_cfg();
+    assert_int_equal(setenv("PORRAZO_LIBERA_PASSWORD", SECRET, 1), 0);
+    assert_int_equal(parse_n(c, text, len, why, sizeof why), 0);
+    assert_string_equal(why, "");
+    assert_int_equal(c->nirc, 1);
+    assert_int_equal(c->nmatrix, 0);
+    assert_string_equal(c->irc[0].name, "libera");
+    assert_string_equal(c->irc[0].host, "irc.libera.chat");
+    assert_int_equal(c->irc[0].port, 6697);
+    assert_true(c->irc[0].tls);
+    assert_string_equal(c->irc[0].sasl_password, SECRET);
+    assert_string_equal(c->irc[0].channels[0], "#porrazo");
+    assert_string_equal(c->bot.prefix, "!");
+    assert_int_equal(c->bot.reminder_secs, 600);
+    unsetenv("PORRAZO_LIBERA_PASSWORD");
+    free(c);
+    free(text);
+}
+
+static void test_example_file_shows_every_key(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {"name",           "prefix",        "database",
+                                       "owners",         "reminder",      "deadline",
+                                       "max_games",      "log_level",     "host",
+                                       "port",           "tls",           "tls_verify",
+                                       "ca_file",        "nick",          "alt_nicks",
+                                       "username",       "realname",      "server_password",
+                                       "sasl_user",      "sasl_password", "nickserv_password",
+                                       "channels",       "no_colour",     "join_on_invite",
+                                       "private_notice", "burst",         "line_ms",
+                                       "homeserver",     "user",          "password",
+                                       "access_token",   "allow_invites"};
+    size_t len;
+    char *text = read_example(&len), line[64];
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        print_to(line, sizeof line, "\n%s = ", keys[i]);
+        bool set = strstr(text, line) != NULL;
+        print_to(line, sizeof line, "\n#%s = ", keys[i]);
+        if (!set && strstr(text, line) == NULL)
+            fail_msg("config/porrazo.example.conf does not show %s", keys[i]);
+    }
+    free(text);
+}
+
+static void test_example_matrix_section_parses_once_uncommented(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = read_example(&len), *m = strstr(text, "#[matrix example]");
+    assert_non_null(m);
+    /* Uncomments the section's key lines (not its prose) after the header. */
+    static const char *const keys[] = {"#[matrix", "#homeserver", "#user", "#access_token"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char *k = strstr(m, keys[i]);
+        assert_non_null(k);
+        *k = ' ';
+    }
+    cfg *c = new_cfg();
+    char why[CFG_WHY_MAX] = "";
+    assert_int_equal(setenv("PORRAZO_LIBERA_PASSWORD", "x", 1), 0);
+    unsetenv("PORRAZO_MATRIX_TOKEN");
+    assert_int_equal(parse_n(c, text, len, why, sizeof why), -1);
+    assert_non_null(strstr(why, "access_token uses ${PORRAZO_MATRIX_TOKEN}, but the "
+                                "environment variable PORRAZO_MATRIX_TOKEN is not set"));
+    assert_int_equal(setenv("PORRAZO_MATRIX_TOKEN", "tok", 1), 0);
+    assert_int_equal(parse_n(c, text, len, why, sizeof why), 0);
+    assert_int_equal(c->nmatrix, 1);
+    assert_string_equal(c->matrix[0].access_token, "tok");
+    unsetenv("PORRAZO_MATRIX_TOKEN");
+    unsetenv("PORRAZO_LIBERA_PASSWORD");
+    free(c);
+    free(text);
+}
+
+static void test_example_file_names_its_variable_when_it_is_unset(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = read_example(&len), why[CFG_WHY_MAX];
+    unsetenv("PORRAZO_LIBERA_PASSWORD");
+    cfg *c = new_cfg();
+    assert_int_equal(parse_n(c, text, len, why, sizeof why), -1);
+    assert_non_null(strstr(why, "sasl_password uses ${PORRAZO_LIBERA_PASSWORD}, but the "
+                                "environment variable PORRAZO_LIBERA_PASSWORD is not set"));
+    free(c);
+    free(text);
+}
+
+/* Writes len bytes of text to a new temporary file; its path goes to path. */
+static void write_temp(char *path, const char *text, size_t len)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_load_reads_a_file_and_names_it_in_errors(void **state)
+{
+    (void)state;
+    char good[] = "/tmp/test_config_XXXXXX", bad[] = "/tmp/test_config_XXXXXX";
+    char why[CFG_WHY_MAX], want[128];
+    const char good_text[] = "[bot]\nname = from-file\n";
+    const char bad_text[] = "[bot]\nname = from-file\nmax_games = 0\n";
+    write_temp(good, good_text, strlen(good_text));
+    write_temp(bad, bad_text, strlen(bad_text));
+    cfg *c = new_cfg();
+    assert_int_equal(cfg_load(c, bad, why, sizeof why), -1);
+    print_to(want, sizeof want, "%s:3: max_games must be a whole number from 1 to 10000", bad);
+    assert_string_equal(why, want);
+    assert_string_equal(c->bot.name, "porrazo");
+    assert_int_equal(cfg_load(c, good, why, sizeof why), 0);
+    assert_string_equal(c->bot.name, "from-file");
+    unlink(good);
+    unlink(bad);
+    free(c);
+}
+
+static void test_load_names_a_file_it_cannot_open(void **state)
+{
+    (void)state;
+    char why[CFG_WHY_MAX];
+    cfg *c = new_cfg();
+    assert_int_equal(cfg_load(c, "/nonexistent/porrazo.conf", why, sizeof why), -1);
+    assert_string_equal(why, "/nonexistent/porrazo.conf: cannot open: No such file or directory");
+    assert_int_equal(cfg_load(c, "/tmp", why, sizeof why), -1);
+    assert_non_null(strstr(why, "/tmp: cannot"));
+    free(c);
+}
+
+static void test_load_takes_one_mebibyte_and_refuses_one_byte_more(void **state)
+{
+    (void)state;
+    size_t big = 1 << 20;
+    char *text = malloc(big + 1), path[] = "/tmp/test_config_XXXXXX", why[CFG_WHY_MAX];
+    assert_non_null(text);
+    memset(text, '#', big + 1);
+    for (size_t i = 1000; i < big; i += 1000)
+        text[i] = '\n';
+    cfg *c = new_cfg();
+    write_temp(path, text, big);
+    assert_int_equal(cfg_load(c, path, why, sizeof why), 0);
+    unlink(path);
+    memcpy(path, "/tmp/test_config_XXXXXX", sizeof path);
+    write_temp(path, text, big + 1);
+    assert_int_equal(cfg_load(c, path, why, sizeof why), -1);
+    assert_non_null(strstr(why, ": the file is larger than 1 MiB"));
+    unlink(path);
+    free(text);
+    free(c);
+}
+
+static void test_quotes_keep_blanks_a_leading_hash_and_escapes(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\nname = \"  two  words \"\ndatabase = \"#odd \\\"name\\\" \\\\ x\"\n"
+                "prefix = #\n");
+    assert_string_equal(c->bot.name, "  two  words ");
+    assert_string_equal(c->bot.database, "#odd \"name\" \\ x");
+    assert_string_equal(c->bot.prefix, "#");
+    parse_ok(c, "[bot]\nname = a \"b\" c\n"); /* quotes inside a value are plain text */
+    assert_string_equal(c->bot.name, "a \"b\" c");
+    parse_ok(c, "[bot]\nname = \"x\"   \n");
+    assert_string_equal(c->bot.name, "x");
+    free(c);
+}
+
+static void test_quote_mistakes_are_refused_on_their_line(void **state)
+{
+    (void)state;
+    refused("[bot]\n\nname = \"open\n", 3, "name has no closing quote", NULL);
+    refused("[bot]\nname = \"a\\tb\"\n", 2, "a backslash must be followed by", NULL);
+    refused("[bot]\nname = \"a\\\"\n", 2, "no closing quote", NULL);
+    refused("[bot]\nname = \"a\" b\n", 2, "text follows the closing quote of name", NULL);
+    refused("[bot]\nname = \"\"\n", 2, "name is empty", NULL);
+}
+
+static void test_lists_are_split_on_commas_and_trimmed(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[irc x]\n" IRC_MIN "alt_nicks =  a ,b,\tc  \n");
+    assert_int_equal(c->irc[0].nalt_nicks, 3);
+    assert_string_equal(c->irc[0].alt_nicks[0], "a");
+    assert_string_equal(c->irc[0].alt_nicks[1], "b");
+    assert_string_equal(c->irc[0].alt_nicks[2], "c");
+    parse_ok(c, "[bot]\nowners =\n");
+    assert_int_equal(c->bot.nowners, 0);
+    free(c);
+}
+
+static void test_list_mistakes_are_refused_on_their_line(void **state)
+{
+    (void)state;
+    refused("[irc x]\n" IRC_MIN "alt_nicks = a,,b\n", 5, "alt_nicks has an empty entry", NULL);
+    refused("[irc x]\n" IRC_MIN "alt_nicks = a, b,\n", 5, "alt_nicks has an empty entry", NULL);
+    refused("[irc x]\n" IRC_MIN "alt_nicks = ,a\n", 5, "alt_nicks has an empty entry", NULL);
+    refused("[irc x]\nhost = h\nnick = n\nchannels =\n", 4, "channels is empty", NULL);
+    refused("[irc x]\n" IRC_MIN "no_colour = #a, porrazo\n", 5,
+            "entry 2 of no_colour is not a channel name", NULL);
+}
+
+/* "KEY = a1, a2, ..., aN" for n entries, into buf. */
+static void list_line(char *buf, size_t cap, const char *key, const char *stem, int n)
+{
+    int w = snprintf(buf, cap, "%s = ", key);
+    assert_true(w > 0 && (size_t)w < cap);
+    for (int i = 0; i < n; i++) {
+        int more = snprintf(buf + w, cap - (size_t)w, "%s%s%d", i > 0 ? ", " : "", stem, i);
+        assert_true(more > 0 && (size_t)more < cap - (size_t)w);
+        w += more;
+    }
+}
+
+static void test_lists_hold_sixteen_entries_and_refuse_seventeen(void **state)
+{
+    (void)state;
+    char text[2048], line[1024];
+    cfg *c = new_cfg();
+    list_line(line, sizeof line, "channels", "#c", CFG_LIST);
+    print_to(text, sizeof text, "[irc x]\nhost = h\nnick = n\n%s\n", line);
+    parse_ok(c, text);
+    assert_int_equal(c->irc[0].nchannels, CFG_LIST);
+    assert_string_equal(c->irc[0].channels[15], "#c15");
+    list_line(line, sizeof line, "owners", "n:id", CFG_LIST + 1);
+    print_to(text, sizeof text, "[bot]\n%s\n", line);
+    refused(text, 2, "owners has more than 16 entries", NULL);
+    free(c);
+}
+
+static void test_booleans_take_six_words_in_any_case(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {"true", "yes", "on", "TRUE", "Yes", "oN"};
+    static const char *const no[] = {"false", "no", "off", "False", "NO", "OFF"};
+    char text[256];
+    cfg *c = new_cfg();
+    for (int i = 0; i < 6; i++) {
+        print_to(text, sizeof text, "[irc x]\n" IRC_MIN "join_on_invite = %s\ntls = %s\n", yes[i],
+                 no[i]);
+        parse_ok(c, text);
+        assert_true(c->irc[0].join_on_invite);
+        assert_false(c->irc[0].tls);
+    }
+    refused("[irc x]\n" IRC_MIN "tls = 1\n", 5, "tls must be true or false", NULL);
+    refused("[irc x]\n" IRC_MIN "private_notice = yess\n", 5, "private_notice must be", NULL);
+    free(c);
+}
+
+/* Asserts that the line "KEY = VALUE" after head stores want in *field,
+ * or (field NULL) is refused as out of range on its own line. */
+static void int_case(const char *head, const char *key, const char *value, int want, size_t field)
+{
+    char text[256], part[96];
+    int line = 1;
+    for (const char *q = head; *q != '\0'; q++)
+        line += *q == '\n';
+    print_to(text, sizeof text, "%s%s = %s\n", head, key, value);
+    if (field == 0) {
+        print_to(part, sizeof part, "%s must be a whole number from", key);
+        refused(text, line, part, NULL);
+        return;
+    }
+    cfg *c = new_cfg();
+    parse_ok(c, text);
+    int got;
+    memcpy(&got, (const char *)c + field, sizeof got);
+    assert_int_equal(got, want);
+    free(c);
+}
+
+#define BAD 0
+#define MAX_GAMES offsetof(cfg, bot.max_games)
+#define PORT offsetof(cfg, irc[0].port)
+#define BURST offsetof(cfg, irc[0].burst)
+#define LINE_MS offsetof(cfg, irc[0].line_ms)
+
+static void test_integers_are_held_to_their_ranges(void **state)
+{
+    (void)state;
+    const char *irc = "[irc x]\n" IRC_MIN, *bot = "[bot]\n";
+    int_case(bot, "max_games", "1", 1, MAX_GAMES);
+    int_case(bot, "max_games", "+10000", 10000, MAX_GAMES);
+    int_case(bot, "max_games", "10001", 0, BAD);
+    int_case(bot, "max_games", "0", 0, BAD);
+    int_case(bot, "max_games", "-1", 0, BAD);
+    int_case(irc, "port", "1", 1, PORT);
+    int_case(irc, "port", "65535", 65535, PORT);
+    int_case(irc, "port", "65536", 0, BAD);
+    int_case(irc, "port", "99999999999999999999999", 0, BAD);
+    int_case(irc, "port", "66 67", 0, BAD);
+    int_case(irc, "port", "6697x", 0, BAD);
+    int_case(irc, "port", "", 0, BAD);
+    int_case(irc, "port", "-", 0, BAD);
+    int_case(irc, "burst", "1", 1, BURST);
+    int_case(irc, "burst", "20", 20, BURST);
+    int_case(irc, "burst", "21", 0, BAD);
+    int_case(irc, "burst", "0", 0, BAD);
+    int_case(irc, "line_ms", "100", 100, LINE_MS);
+    int_case(irc, "line_ms", "60000", 60000, LINE_MS);
+    int_case(irc, "line_ms", "99", 0, BAD);
+    int_case(irc, "line_ms", "60001", 0, BAD);
+}
+
+static void test_durations_are_read_by_cmd_parse_duration(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int secs;
+    } cases[] = {{"90", 90},      {"90s", 90}, {"10m", 600}, {"2h", 7200}, {"1d", 86400},
+                 {"1h30m", 5400}, {"off", 0},  {"none", 0},  {"0", 0}};
+    char text[128];
+    cfg *c = new_cfg();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        print_to(text, sizeof text, "[bot]\nreminder = %s\ndeadline = %s\n", cases[i].text,
+                 cases[i].text);
+        parse_ok(c, text);
+        assert_int_equal(c->bot.reminder_secs, cases[i].secs);
+        assert_int_equal(c->bot.deadline_secs, cases[i].secs);
+    }
+    refused("[bot]\nreminder = soon\n", 2, "reminder must be a duration", NULL);
+    refused("[bot]\n\ndeadline = 10x\n", 3, "deadline must be a duration", NULL);
+    refused("[bot]\ndeadline =\n", 2, "deadline must be a duration", NULL);
+    free(c);
+}
+
+static void test_bot_values_are_checked(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\nprefix = 1234567\n");
+    assert_string_equal(c->bot.prefix, "1234567");
+    refused("[bot]\nprefix = 12345678\n", 2, "prefix is too long; it may have at most 7 bytes",
+            NULL);
+    refused("[bot]\nprefix = \"! \"\n", 2, "prefix must be one word", NULL);
+    refused("[bot]\nprefix =\n", 2, "prefix is empty", NULL);
+    refused("[bot]\nlog_level = verbose\n", 2, "log_level must be error, warn, info or debug",
+            NULL);
+    refused("[bot]\nlog_level = INFO\n", 2, "log_level must be", NULL);
+    refused("[bot]\nowners = alice\n", 2, "entry 1 of owners must be NETWORK:ID", NULL);
+    refused("[bot]\nowners = a:b, :alice\n", 2, "entry 2 of owners must be NETWORK:ID", NULL);
+    refused("[bot]\nowners = libera:\n", 2, "must be NETWORK:ID", NULL);
+    refused("[bot]\nowners = bad net:alice\n", 2, "must be NETWORK:ID", NULL);
+    refused("[bot]\ndatabase =\n", 2, "database is empty", NULL);
+    free(c);
+}
+
+static void test_irc_values_are_checked(void **state)
+{
+    (void)state;
+    char text[1024], long_host[300];
+    memset(long_host, 'h', 256);
+    long_host[256] = '\0';
+    refused("[irc x]\nhost = irc example\n", 2, "host must be one word", NULL);
+    print_to(text, sizeof text, "[irc x]\nhost = %s\n", long_host);
+    refused(text, 2, "host is too long; it may have at most 255 bytes", NULL);
+    long_host[255] = '\0';
+    print_to(text, sizeof text, "[irc x]\nnick = n\nchannels = #a\nhost = %s\n", long_host);
+    cfg *c = new_cfg();
+    parse_ok(c, text);
+    assert_int_equal(strlen(c->irc[0].host), 255);
+    refused("[irc x]\nnick = 9lives\n", 2, "nick is not a valid IRC nick", NULL);
+    refused("[irc x]\nnick = -dash\n", 2, "nick is not a valid IRC nick", NULL);
+    refused("[irc x]\nnick = a.b\n", 2, "nick is not a valid IRC nick", NULL);
+    refused("[irc x]\nnick = abcdefghijabcdefghijabcdefghijab\n", 2, "nick is too long", NULL);
+    refused("[irc x]\nnick =\n", 2, "nick is empty", NULL);
+    refused("[irc x]\nalt_nicks = ok, not ok\n", 2, "entry 2 of alt_nicks is not a valid", NULL);
+    refused("[irc x]\nchannels = porrazo\n", 2, "entry 1 of channels is not a channel", NULL);
+    refused("[irc x]\nchannels = #\n", 2, "is not a channel name", NULL);
+    refused("[irc x]\nchannels = #a b\n", 2, "is not a channel name", NULL);
+    refused("[irc x]\nchannels = #a:b\n", 2, "is not a channel name", NULL);
+    refused("[irc x]\nusername = a b\n", 2, "username must be one word", NULL);
+    refused("[irc x]\nrealname =\n", 2, "realname is empty", NULL);
+    free(c);
+}
+
+static void test_matrix_values_are_checked(void **state)
+{
+    (void)state;
+    refused("[matrix m]\nhomeserver = matrix.org\n", 2, "homeserver must be a URL", NULL);
+    refused("[matrix m]\nhomeserver = https://\n", 2, "homeserver must be a URL", NULL);
+    refused("[matrix m]\nhomeserver = ftp://m.org\n", 2, "homeserver must be a URL", NULL);
+    refused("[matrix m]\nuser = porrazo\n", 2, "user must be a Matrix user id", NULL);
+    refused("[matrix m]\nuser = @porrazo\n", 2, "user must be a Matrix user id", NULL);
+    refused("[matrix m]\nuser = @:m.org\n", 2, "user must be a Matrix user id", NULL);
+    refused("[matrix m]\nuser = @a:\n", 2, "user must be a Matrix user id", NULL);
+    refused("[matrix m]\nallow_invites = :m.org, m.org\n", 2,
+            "entry 2 of allow_invites must be a Matrix user id", NULL);
+    refused("[matrix m]\nallow_invites = :\n", 2, "allow_invites must be", NULL);
+}
+
+static void test_unknown_and_malformed_sections_are_refused(void **state)
+{
+    (void)state;
+    refused("# hi\n[foo]\n", 2, "unknown section; a section header is [bot], [irc NAME]", NULL);
+    refused("[Bot]\n", 1, "unknown section; did you mean [bot]?", NULL);
+    refused("[irc_ x]\n", 1, "unknown section; did you mean [irc NAME]?", NULL);
+    refused("[matrx x]\n", 1, "unknown section; did you mean [matrix NAME]?", NULL);
+    refused("[irc]\n", 1, "[irc] needs a network name; write [irc NAME]", NULL);
+    refused("[matrix]\n", 1, "[matrix] needs a network name", NULL);
+    refused("[bot main]\n", 1, "[bot] takes no name", NULL);
+    refused("[irc bad.name]\n", 1, "network name of a [irc NAME] section must be", NULL);
+    refused("[irc two words]\n", 1, "network name of a [irc NAME] section must be", NULL);
+    refused("[irc abcdefghijabcdefghijabcdefghijab]\n", 1, "1 to 31 letters", NULL);
+    refused("[irc x\n", 1, "a section header is [bot], [irc NAME] or [matrix NAME]", NULL);
+    refused("[bot] name = x\n", 1, "a section header is", NULL);
+    refused("[]\n", 1, "unknown section", NULL);
+    cfg *c = new_cfg();
+    parse_ok(c, "  [ irc\tabcdefghijabcdefghijabcdefghija ]  \n" IRC_MIN);
+    assert_string_equal(c->irc[0].name, "abcdefghijabcdefghijabcdefghija");
+    free(c);
+}
+
+static void test_unknown_key_suggests_the_closest_known_key(void **state)
+{
+    (void)state;
+    char why[CFG_WHY_MAX];
+    refused("[irc libera]\nchanels = #a\n", 2,
+            "[irc libera] has no key chanels; did you mean channels?", why);
+    refused("[bot]\nmax_game = 3\n", 2, "did you mean max_games?", NULL);
+    refused("[bot]\nlog-level = 3\n", 2, "did you mean log_level?", NULL);
+    refused("[bot]\nfrobnicate = 3\n", 2,
+            "[bot] has no such key; config/porrazo.example.conf lists", why);
+    assert_null(strstr(why, "did you mean"));
+    refused("[bot]\nhost = irc.example.org\n", 2, "host is a key of [irc NAME], not of [bot]",
+            NULL);
+    refused("[irc x]\naccess_token = t\n", 2, "access_token is a key of [matrix NAME]", NULL);
+    refused("[matrix x]\nreminder = 1m\n", 2, "reminder is a key of [bot], not of [matrix x]",
+            NULL);
+    refused("[bot]\nNAME = x\n", 2, "did you mean name?", NULL);
+}
+
+static void test_duplicate_keys_and_sections_are_refused(void **state)
+{
+    (void)state;
+    refused("[bot]\nname = a\n\nname = b\n", 4, "name is set twice in [bot] (first on line 2)",
+            NULL);
+    refused("[irc x]\n" IRC_MIN "nick = other\n", 5,
+            "nick is set twice in [irc x] (first on line 3)", NULL);
+    refused("[bot]\n[irc x]\n" IRC_MIN "[bot]\n", 6, "[bot] appears twice (first on line 1)", NULL);
+    refused("[irc x]\n" IRC_MIN "[irc x]\n", 5, "a network called x is already defined", NULL);
+    refused("[irc x]\n" IRC_MIN "[matrix x]\n", 5, "a network called x is already defined", NULL);
+    cfg *c = new_cfg();
+    parse_ok(c, "[irc x]\n" IRC_MIN "[irc X]\n" IRC_MIN); /* names are case-sensitive ids */
+    assert_int_equal(c->nirc, 2);
+    free(c);
+}
+
+static void test_more_than_eight_networks_of_a_kind_are_refused(void **state)
+{
+    (void)state;
+    char text[4096];
+    size_t n = 0;
+    for (int i = 0; i <= CFG_NETWORKS; i++) {
+        int w = snprintf(text + n, sizeof text - n, "[irc n%d]\n" IRC_MIN, i);
+        assert_true(w > 0 && (size_t)w < sizeof text - n);
+        n += (size_t)w;
+    }
+    refused(text, 4 * CFG_NETWORKS + 1, "too many [irc NAME] sections; at most 8", NULL);
+    text[n - strlen("[irc n8]\n" IRC_MIN)] = '\0';
+    cfg *c = new_cfg();
+    parse_ok(c, text);
+    assert_int_equal(c->nirc, CFG_NETWORKS);
+    free(c);
+}
+
+static void test_lines_that_are_not_key_value_are_refused(void **state)
+{
+    (void)state;
+    refused("[bot]\n\nname porrazo\n", 3, "this line has no '='; write key = value", NULL);
+    refused("[bot]\n= porrazo\n", 2, "this line has no key before '='", NULL);
+    refused("name = porrazo\n", 1, "this line is outside any section; put it under [bot]", NULL);
+    refused("# c\n\nname = porrazo\n[bot]\n", 3, "outside any section", NULL);
+}
+
+/* A text of a [bot] line, then a comment line of n bytes, then a bad line. */
+static char *long_line_text(size_t n)
+{
+    char *text = malloc(n + 64);
+    assert_non_null(text);
+    memcpy(text, "[bot]\n#", 7);
+    memset(text + 7, 'x', n - 1);
+    memcpy(text + 6 + n, "\nmax_games = 0\n", 16);
+    return text;
+}
+
+static void test_lines_of_4096_bytes_are_read_and_longer_ones_refused(void **state)
+{
+    (void)state;
+    char *text = long_line_text(4096);
+    refused(text, 3, "max_games must be", NULL); /* line 2 was read */
+    free(text);
+    text = long_line_text(4097);
+    refused(text, 2, "the line is longer than 4096 bytes", NULL);
+    free(text);
+    text = long_line_text(4096);
+    text[6 + 4096] = '\r'; /* CR LF: the CR is not part of the line */
+    memmove(text + 6 + 4097, "\nmax_games = 0\n", 16);
+    refused(text, 3, "max_games must be", NULL);
+    free(text);
+}
+
+static void test_missing_required_keys_are_reported_at_the_section_header(void **state)
+{
+    (void)state;
+    refused("[bot]\n[irc x]\nnick = n\nchannels = #a\n", 2,
+            "[irc x] has no host; add a line such as host = irc.libera.chat", NULL);
+    refused("[irc x]\nhost = h\nchannels = #a\n[bot]\n", 1, "[irc x] has no nick", NULL);
+    refused("\n[irc x]\nhost = h\nnick = n\n", 2,
+            "[irc x] has no channels; add a line such as channels = #porrazo", NULL);
+    refused("[matrix m]\nuser = @a:b\npassword = p\n", 1, "[matrix m] has no homeserver", NULL);
+    refused("[matrix m]\nhomeserver = https://b\npassword = p\n", 1, "[matrix m] has no user",
+            NULL);
+    refused("[irc x]\n" IRC_MIN "[matrix m]\nhomeserver = https://b\nuser = @a:b\n", 5,
+            "[matrix m] has neither access_token nor password", NULL);
+}
+
+static void test_sasl_needs_both_its_user_and_its_password(void **state)
+{
+    (void)state;
+    refused("[irc x]\n" IRC_MIN "sasl_user = acct\n", 5,
+            "[irc x] has sasl_user but no sasl_password", NULL);
+    refused("[irc x]\n" IRC_MIN "\nsasl_password = pw\n", 6,
+            "[irc x] has sasl_password but no sasl_user", NULL);
+}
+
+static void test_environment_variables_fill_values_written_as_dollar_braces(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    assert_int_equal(setenv("PZ_TEST_NICK", "envnick", 1), 0);
+    assert_int_equal(setenv("PZ_TEST_CHANNELS", "#a, #b", 1), 0);
+    assert_int_equal(setenv("PZ_TEST_PORT", "7000", 1), 0);
+    parse_ok(c, "[irc x]\nhost = h\nnick = ${PZ_TEST_NICK}\nchannels = ${PZ_TEST_CHANNELS}\n"
+                "port = ${PZ_TEST_PORT}\nrealname = \"${PZ_TEST_NICK}\"\n");
+    assert_string_equal(c->irc[0].nick, "envnick");
+    assert_int_equal(c->irc[0].nchannels, 2);
+    assert_string_equal(c->irc[0].channels[1], "#b");
+    assert_int_equal(c->irc[0].port, 7000);
+    assert_string_equal(c->irc[0].realname, "${PZ_TEST_NICK}"); /* quoted: as written */
+    parse_ok(c, "[bot]\nname = ${PZ_TEST_NICK\n");              /* not ${NAME}: as written */
+    assert_string_equal(c->bot.name, "${PZ_TEST_NICK");
+    assert_int_equal(setenv("PZ_TEST_NICK", "bad nick", 1), 0);
+    refused("[irc x]\nnick = ${PZ_TEST_NICK}\n", 2, "nick is not a valid IRC nick", NULL);
+    unsetenv("PZ_TEST_NICK");
+    unsetenv("PZ_TEST_CHANNELS");
+    unsetenv("PZ_TEST_PORT");
+    free(c);
+}
+
+static void test_unset_or_empty_environment_variables_are_refused(void **state)
+{
+    (void)state;
+    unsetenv("PZ_TEST_UNSET");
+    refused("[matrix m]\n\npassword = ${PZ_TEST_UNSET}\n", 3,
+            "password uses ${PZ_TEST_UNSET}, but the environment variable PZ_TEST_UNSET is "
+            "not set",
+            NULL);
+    assert_int_equal(setenv("PZ_TEST_EMPTY", "", 1), 0);
+    refused("[bot]\nname = ${PZ_TEST_EMPTY}\n", 2,
+            "name uses ${PZ_TEST_EMPTY}, but the environment variable PZ_TEST_EMPTY is not set",
+            NULL);
+    unsetenv("PZ_TEST_EMPTY");
+    refused("[bot]\nname = ${}\n", 2, "name uses ${...} without a valid variable name", NULL);
+    refused("[bot]\nname = ${1X}\n", 2, "without a valid variable name", NULL);
+    refused("[bot]\nname = ${A-B}\n", 2, "without a valid variable name", NULL);
+}
+
+/* Asserts that text is refused and that its message does not hold SECRET. */
+static void refused_quietly(const char *text)
+{
+    char why[CFG_WHY_MAX] = "";
+    cfg *c = new_cfg();
+    assert_int_equal(parse_n(c, text, strlen(text), why, sizeof why), -1);
+    assert_true(strncmp(why, "t.conf:", 7) == 0);
+    if (strstr(why, "Zebra") != NULL || strstr(why, "7781") != NULL)
+        fail_msg("the secret leaked: %s", why);
+    free(c);
+}
+
+static void test_secrets_never_appear_in_error_messages(void **state)
+{
+    (void)state;
+    char text[8192], big[600];
+    memset(big, 'Z', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    refused_quietly("[irc x]\nsasl_password = \"" SECRET "\n");
+    refused_quietly("[irc x]\nsasl_password = \"" SECRET "\\q\"\n");
+    refused_quietly("[irc x]\nsasl_password = \"" SECRET "\" and more\n");
+    refused_quietly("[irc x]\nsasl_password " SECRET "\n");
+    refused_quietly("[irc x]\nsasl_password: " SECRET " = x\n");
+    refused_quietly("[irc x]\n" SECRET " = x\n");
+    refused_quietly("[irc x]\nserver_password = " SECRET "\nserver_password = " SECRET "\n");
+    refused_quietly("[irc x]\nnickserv_password = " SECRET "\n"); /* then: no host */
+    refused_quietly("[irc x]\n" IRC_MIN "sasl_password = " SECRET "\n");
+    refused_quietly("[matrix m]\naccess_token = " SECRET "\n");
+    refused_quietly("[irc x]\naccess_token = " SECRET "\n");
+    refused_quietly("password = " SECRET "\n");
+    refused_quietly("[bot]\nowners = " SECRET "\n");
+    refused_quietly("[matrix m]\nuser = " SECRET "\n");
+    refused_quietly("[" SECRET "]\n");
+    print_to(text, sizeof text, "[matrix m]\npassword = Zebra%s\n", big);
+    refused_quietly(text);
+    assert_int_equal(setenv("PZ_TEST_SECRET", SECRET "\r\nQUIT", 1), 0);
+    refused_quietly("[irc x]\nsasl_password = ${PZ_TEST_SECRET}\n");
+    unsetenv("PZ_TEST_SECRET");
+    memset(text, 'x', 5000);
+    memcpy(text, "[bot]\nname = " SECRET, strlen("[bot]\nname = " SECRET));
+    text[5000] = '\0';
+    refused_quietly(text);
+}
+
+static void test_errors_leave_the_caller_config_untouched(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg(), *copy = new_cfg();
+    char why[CFG_WHY_MAX];
+    const char good[] = "[bot]\nname = kept\n[irc x]\n" IRC_MIN;
+    const char bad[] = "[bot]\nname = changed\n[irc y]\n" IRC_MIN "[irc z]\n";
+    parse_ok(c, good);
+    memcpy(copy, c, sizeof *c);
+    assert_int_equal(parse_n(c, bad, strlen(bad), why, sizeof why), -1);
+    assert_memory_equal(c, copy, sizeof *c);
+    assert_string_equal(c->bot.name, "kept");
+    free(c);
+    free(copy);
+}
+
+static void test_parse_starts_from_the_defaults_not_from_the_old_config(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    char why[CFG_WHY_MAX];
+    parse_ok(c, "[bot]\nname = first\n[irc x]\n" IRC_MIN);
+    assert_int_equal(cfg_parse(c, "t.conf", "[bot]\n", 6, why, sizeof why), 0);
+    assert_string_equal(c->bot.name, "porrazo");
+    assert_int_equal(c->nirc, 0);
+    free(c);
+}
+
+static void test_crlf_line_ends_and_a_byte_order_mark_are_read(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "\xEF\xBB\xBF[bot]\r\nname = crlf\r\n\r\n# c\r\nprefix = .");
+    assert_string_equal(c->bot.name, "crlf");
+    assert_string_equal(c->bot.prefix, ".");
+    refused("[bot]\r\nname = a\r\nmax_games = 0\r\n", 3, "max_games", NULL);
+    free(c);
+}
+
+static void test_nul_bytes_and_control_characters_are_refused(void **state)
+{
+    (void)state;
+    char why[CFG_WHY_MAX];
+    cfg *c = new_cfg();
+    static const char text[] = "[bot]\nname = a\0b\n";
+    assert_int_equal(parse_n(c, text, sizeof text - 1, why, sizeof why), -1);
+    assert_string_equal(why, "t.conf:2: the line contains a NUL byte; is this a text file?");
+    refused("[bot]\nname = a\tb\n", 2, "name contains a control character", NULL);
+    refused("[bot]\nname = \"a\x1b[31m\"\n", 2, "name contains a control character", NULL);
+    free(c);
+}
+
+static void test_a_short_message_buffer_is_cut_and_terminated(void **state)
+{
+    (void)state;
+    char why[16];
+    cfg *c = new_cfg();
+    memset(why, '@', sizeof why);
+    assert_int_equal(cfg_parse(c, "t.conf", "[foo]\n", 6, why, sizeof why), -1);
+    assert_string_equal(why, "t.conf:1: un...");
+    assert_int_equal(cfg_parse(c, "t.conf", "[foo]\n", 6, NULL, 0), -1);
+    assert_int_equal(cfg_parse(c, "t.conf", "[foo]\n", 6, why, 0), -1);
+    assert_int_equal(cfg_load(c, "/nonexistent", why, 1), -1);
+    assert_string_equal(why, "");
+    free(c);
+}
+
+static void test_is_owner_compares_network_exactly_and_id_without_case(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\nowners = libera:Alice, example:@Bob:Example.org, libera:carol\n");
+    assert_true(cfg_is_owner(c, "libera", "Alice"));
+    assert_true(cfg_is_owner(c, "libera", "alice"));
+    assert_true(cfg_is_owner(c, "libera", "ALICE"));
+    assert_true(cfg_is_owner(c, "libera", "Carol"));
+    assert_true(cfg_is_owner(c, "example", "@bob:example.org"));
+    assert_false(cfg_is_owner(c, "Libera", "alice"));
+    assert_false(cfg_is_owner(c, "liber", "alice"));
+    assert_false(cfg_is_owner(c, "libera2", "alice"));
+    assert_false(cfg_is_owner(c, "example", "@bob"));
+    assert_false(cfg_is_owner(c, "libera", "alic"));
+    assert_false(cfg_is_owner(c, "libera", "alicee"));
+    assert_false(cfg_is_owner(c, "libera", ""));
+    assert_false(cfg_is_owner(c, "", "alice"));
+    assert_false(cfg_is_owner(c, "libera:Alice", ""));
+    assert_false(cfg_is_owner(c, NULL, "alice"));
+    assert_false(cfg_is_owner(c, "libera", NULL));
+    assert_false(cfg_is_owner(NULL, "libera", "alice"));
+    cfg_defaults(c);
+    assert_false(cfg_is_owner(c, "libera", "alice"));
+    free(c);
+}
+
+static void test_random_edits_of_the_example_never_break_the_reader(void **state)
+{
+    (void)state;
+    static const char bytes[] = "[]=\"\\#;,\n\r\t ${}:@x0\x80\xff";
+    size_t len;
+    char *text = read_example(&len), why[CFG_WHY_MAX];
+    cfg *c = new_cfg();
+    uint32_t seed = 12345;
+    assert_int_equal(setenv("PORRAZO_LIBERA_PASSWORD", "x", 1), 0);
+    for (int round = 0; round < 3000; round++) {
+        char *copy = malloc(len);
+        assert_non_null(copy);
+        memcpy(copy, text, len);
+        for (int e = 0; e < 1 + round % 4; e++) {
+            seed = seed * 1103515245u + 12345u;
+            copy[(seed >> 8) % len] = bytes[(seed >> 20) % (sizeof bytes - 1)];
+        }
+        seed = seed * 1103515245u + 12345u;
+        size_t cut = round % 3 == 0 ? (seed >> 8) % len : len;
+        memset(why, '@', sizeof why);
+        int rc = cfg_parse(c, "t.conf", copy, cut, why, sizeof why);
+        assert_true(rc == 0 || (rc == -1 && memchr(why, '\0', sizeof why) != NULL &&
+                                strncmp(why, "t.conf:", 7) == 0));
+        free(copy);
+    }
+    unsetenv("PORRAZO_LIBERA_PASSWORD");
+    free(c);
+    free(text);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_are_those_documented_in_config_h),
+        cmocka_unit_test(test_empty_text_and_comments_only_give_the_defaults),
+        cmocka_unit_test(test_bot_section_sets_every_key),
+        cmocka_unit_test(test_irc_section_sets_every_key),
+        cmocka_unit_test(test_irc_port_follows_tls_and_username_the_nick_unless_given),
+        cmocka_unit_test(test_matrix_section_sets_every_key),
+        cmocka_unit_test(test_networks_of_both_kinds_are_kept_in_file_order),
+        cmocka_unit_test(test_example_file_parses_with_its_environment_variables_set),
+        cmocka_unit_test(test_example_file_shows_every_key),
+        cmocka_unit_test(test_example_matrix_section_parses_once_uncommented),
+        cmocka_unit_test(test_example_file_names_its_variable_when_it_is_unset),
+        cmocka_unit_test(test_load_reads_a_file_and_names_it_in_errors),
+        cmocka_unit_test(test_load_names_a_file_it_cannot_open),
+        cmocka_unit_test(test_load_takes_one_mebibyte_and_refuses_one_byte_more),
+        cmocka_unit_test(test_quotes_keep_blanks_a_leading_hash_and_escapes),
+        cmocka_unit_test(test_quote_mistakes_are_refused_on_their_line),
+        cmocka_unit_test(test_lists_are_split_on_commas_and_trimmed),
+        cmocka_unit_test(test_list_mistakes_are_refused_on_their_line),
+        cmocka_unit_test(test_lists_hold_sixteen_entries_and_refuse_seventeen),
+        cmocka_unit_test(test_booleans_take_six_words_in_any_case),
+        cmocka_unit_test(test_integers_are_held_to_their_ranges),
+        cmocka_unit_test(test_durations_are_read_by_cmd_parse_duration),
+        cmocka_unit_test(test_bot_values_are_checked),
+        cmocka_unit_test(test_irc_values_are_checked),
+        cmocka_unit_test(test_matrix_values_are_checked),
+        cmocka_unit_test(test_unknown_and_malformed_sections_are_refused),
+        cmocka_unit_test(test_unknown_key_suggests_the_closest_known_key),
+        cmocka_unit_test(test_duplicate_keys_and_sections_are_refused),
+        cmocka_unit_test(test_more_than_eight_networks_of_a_kind_are_refused),
+        cmocka_unit_test(test_lines_that_are_not_key_value_are_refused),
+        cmocka_unit_test(test_lines_of_4096_bytes_are_read_and_longer_ones_refused),
+        cmocka_unit_test(test_missing_required_keys_are_reported_at_the_section_header),
+        cmocka_unit_test(test_sasl_needs_both_its_user_and_its_password),
+        cmocka_unit_test(test_environment_variables_fill_values_written_as_dollar_braces),
+        cmocka_unit_test(test_unset_or_empty_environment_variables_are_refused),
+        cmocka_unit_test(test_secrets_never_appear_in_error_messages),
+        cmocka_unit_test(test_errors_leave_the_caller_config_untouched),
+        cmocka_unit_test(test_parse_starts_from_the_defaults_not_from_the_old_config),
+        cmocka_unit_test(test_crlf_line_ends_and_a_byte_order_mark_are_read),
+        cmocka_unit_test(test_nul_bytes_and_control_characters_are_refused),
+        cmocka_unit_test(test_a_short_message_buffer_is_cut_and_terminated),
+        cmocka_unit_test(test_is_owner_compares_network_exactly_and_id_without_case),
+        cmocka_unit_test(test_random_edits_of_the_example_never_break_the_reader),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
