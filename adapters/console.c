@@ -1,0 +1,105 @@
+/*
+ * console.c — the console adapter (see console.h): a line reader over a
+ * file descriptor with poll(), so the host's clock runs while the terminal
+ * is quiet, and an outbox printer.
+ *
+ * Messages are printed and flushed before they are marked sent, so a crash
+ * between the two repeats a line rather than losing it.
+ */
+#include "console.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LINE_MAX_BYTES 4096
+
+int console_drain(store *st, FILE *out, const char *bot_name)
+{
+    store_msg msgs[16];
+    int n;
+    do {
+        if (store_outbox_peek(st, CONSOLE_NETWORK, msgs, 16, &n) != 0)
+            return -1;
+        for (int i = 0; i < n; i++) {
+            if (msgs[i].kind == STORE_MSG_ROOM)
+                fprintf(out, "%s <%s> %s\n", msgs[i].target, bot_name, msgs[i].text);
+            else
+                fprintf(out, "-> %s: %s\n", msgs[i].target, msgs[i].text);
+            if (fflush(out) != 0 || store_outbox_done(st, msgs[i].id) != 0)
+                return -1;
+        }
+    } while (n > 0);
+    return 0;
+}
+
+/* Splits "NICK: TEXT" / "NICK> TEXT" and hands it to the host. */
+static int handle_line(host *h, char *line, size_t len)
+{
+    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+        line[--len] = '\0';
+    if (len == 0 || line[0] == '#')
+        return 0; /* blank lines and comments in scripts */
+    size_t nick_len = strcspn(line, ":> ");
+    char sep = line[nick_len];
+    if (nick_len == 0 || nick_len > 32 || (sep != ':' && sep != '>')) {
+        fprintf(stderr, "console: say 'NICK: text' in the channel or 'NICK> text' to the "
+                        "bot privately\n");
+        return 0;
+    }
+    line[nick_len] = '\0';
+    char *text = line + nick_len + 1;
+    while (*text == ' ')
+        text++;
+    host_msg m = {CONSOLE_NETWORK, sep == ':' ? CONSOLE_ROOM : NULL, line, line, text,
+                  strlen(text)};
+    if (host_handle(h, &m, (int64_t)time(NULL)) != 0) {
+        fprintf(stderr, "console: %s\n", host_errmsg(h));
+        return -1;
+    }
+    return 0;
+}
+
+int console_run(host *h, store *st, int fd_in, FILE *out, const char *bot_name, volatile int *stop)
+{
+    static char buf[LINE_MAX_BYTES];
+    size_t have = 0;
+    bool eof = false;
+    if (console_drain(st, out, bot_name) != 0)
+        return -1;
+    while (!eof && !*stop) {
+        int64_t now = (int64_t)time(NULL), next = host_next_tick(h, now);
+        int timeout = next <= now ? 0 : next - now > 1 ? 1000 : (int)((next - now) * 1000);
+        struct pollfd p = {fd_in, POLLIN, 0};
+        int r = poll(&p, 1, timeout);
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (r > 0) {
+            ssize_t got = read(fd_in, buf + have, sizeof buf - have - 1);
+            if (got < 0 && errno != EINTR)
+                return -1;
+            eof = got == 0;
+            have += got > 0 ? (size_t)got : 0;
+            char *nl;
+            while ((nl = memchr(buf, '\n', have)) != NULL || (eof && have > 0) ||
+                   have == sizeof buf - 1) {
+                size_t len = nl != NULL ? (size_t)(nl - buf) + 1 : have;
+                char line[LINE_MAX_BYTES];
+                memcpy(line, buf, len);
+                line[len] = '\0';
+                memmove(buf, buf + len, have - len);
+                have -= len;
+                if (handle_line(h, line, len) != 0 || console_drain(st, out, bot_name) != 0)
+                    return -1;
+            }
+        }
+        if (host_tick(h, (int64_t)time(NULL)) != 0)
+            fprintf(stderr, "console: %s\n", host_errmsg(h));
+        if (console_drain(st, out, bot_name) != 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,630 @@
+/*
+ * host.c — the host's front door: a chat line becomes a command, finds
+ * its game, and everything it causes is committed in one transaction with
+ * the messages it produces. Also the helpers the other host files share:
+ * queuing messages, loading and saving a room's game, settings words.
+ *
+ * Not here: lobby commands (lobby.c), game commands and announcements
+ * (play.c), the clock (timers.c).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "host_int.h"
+
+/* ------------------------------------------------------------------------ */
+/* Messages                                                                 */
+
+/* Formats into buf; a line cut by the cap stays valid UTF-8. */
+static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(buf, cap, fmt, ap);
+    if (n < 0) {
+        buf[0] = '\0';
+        return;
+    }
+    if ((size_t)n >= cap) { /* cut: step back over a partial UTF-8 sequence */
+        size_t len = strlen(buf);
+        while (len > 0 && ((unsigned char)buf[len - 1] & 0xC0) == 0x80)
+            len--;
+        if (len > 0 && ((unsigned char)buf[len - 1] & 0x80))
+            len--;
+        buf[len] = '\0';
+    }
+}
+
+/* Marks the call failed after a store error. */
+void store_failed(ctx *c, int err)
+{
+    if (c->failed == 0)
+        snprintf(c->h->err, sizeof c->h->err, "%s", store_errmsg(c->h->st));
+    c->failed = err != 0 ? err : -1;
+}
+
+static void queue(ctx *c, const char *target, store_msg_kind kind, int priority, const char *text)
+{
+    if (c->failed)
+        return;
+    int err = store_outbox_add(c->h->st, c->network, target, kind, priority, text, c->now, NULL);
+    if (err != 0)
+        store_failed(c, err);
+}
+
+void say_room(ctx *c, const char *room, const char *fmt, ...)
+{
+    char text[1000];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    queue(c, room, STORE_MSG_ROOM, 0, text);
+}
+
+void say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
+{
+    char text[1000];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    queue(c, player, STORE_MSG_PRIVATE, priority, text);
+}
+
+void reply(ctx *c, const char *fmt, ...)
+{
+    char text[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (c->m == NULL)
+        return;
+    if (c->m->room != NULL && c->m->room[0] != '\0')
+        say_room(c, c->m->room, "%s: %s", c->m->nick, text);
+    else
+        say_private(c, c->m->sender, 0, "%s", text);
+}
+
+void say_lines(ctx *c, const render_lines *lines)
+{
+    for (int i = 0; i < lines->n; i++)
+        say_room(c, c->row.room, "%s", lines->line[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Settings                                                                 */
+
+void settings_default(settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->max_players = PZ_MAX_PLAYERS;
+    s->dealer = -1;
+    pz_options_default(&s->opt);
+}
+
+/* Words: "max=4 shuffle=0 deadline=0 dealer=-1 pause=0 resume=0 stop=0
+   reminders=0" then the R9 options ("target=61 ..."). */
+void settings_format(const settings *s, char *buf, size_t cap)
+{
+    char opts[160];
+    if (pz_options_format(&s->opt, opts, sizeof opts) < 0)
+        opts[0] = '\0';
+    snprintf(buf, cap,
+             "max=%d shuffle=%d deadline=%d dealer=%d pause=%u resume=%u stop=%u "
+             "reminders=%d %s",
+             s->max_players, s->shuffle, s->deadline, s->dealer, s->pause_votes, s->resume_votes,
+             s->stop_votes, s->reminders, opts);
+}
+
+/* A whole decimal number in [lo, hi]; 0 or -1. */
+static int parse_int(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || x < lo || x > hi)
+        return -1;
+    *out = x;
+    return 0;
+}
+
+/* Applies one "key=value" word to t; 0 or -1. */
+static int settings_word(settings *t, const char *word, size_t len)
+{
+    static const struct {
+        const char *key;
+        long lo, hi;
+    } ints[] = {{"max", 2, 8},     {"shuffle", 0, 1},     {"deadline", 0, 1 << 30},
+                {"dealer", -1, 7}, {"pause", 0, 255},     {"resume", 0, 255},
+                {"stop", 0, 255},  {"reminders", 0, 1000}};
+    char key[32], val[32];
+    const char *eq = memchr(word, '=', len);
+    long v;
+    if (eq == NULL || (size_t)(eq - word) >= sizeof key || len - (size_t)(eq - word) > sizeof val)
+        return -1;
+    memcpy(key, word, (size_t)(eq - word));
+    key[eq - word] = '\0';
+    memcpy(val, eq + 1, len - (size_t)(eq - word) - 1);
+    val[len - (size_t)(eq - word) - 1] = '\0';
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+        if (strcmp(key, ints[i].key) != 0)
+            continue;
+        if (parse_int(val, ints[i].lo, ints[i].hi, &v) != 0)
+            return -1;
+        switch (i) {
+        case 0:
+            t->max_players = (int)v;
+            break;
+        case 1:
+            t->shuffle = v != 0;
+            break;
+        case 2:
+            t->deadline = (int)v;
+            break;
+        case 3:
+            t->dealer = (int)v;
+            break;
+        case 4:
+            t->pause_votes = (unsigned)v;
+            break;
+        case 5:
+            t->resume_votes = (unsigned)v;
+            break;
+        case 6:
+            t->stop_votes = (unsigned)v;
+            break;
+        default:
+            t->reminders = (int)v;
+            break;
+        }
+        return 0;
+    }
+    return pz_options_set(&t->opt, key, val, NULL, 0) == 0 ? 0 : -1;
+}
+
+int settings_parse(settings *s, const char *text)
+{
+    settings t;
+    settings_default(&t);
+    for (const char *p = text; *p != '\0';) {
+        size_t len = strcspn(p, " ");
+        if (len > 0 && settings_word(&t, p, len) != 0)
+            return -1;
+        p += len;
+        p += strspn(p, " ");
+    }
+    *s = t;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading and saving a room's game                                         */
+
+int load_game(ctx *c, const char *room)
+{
+    char why[PZ_WHY_MAX];
+    unload_game(c);
+    int err = store_game_active(c->h->st, c->network, room, &c->row);
+    if (err == STORE_NOT_FOUND)
+        return 0;
+    if (err == 0)
+        err = store_seats_get(c->h->st, c->row.id, c->seats, PZ_MAX_PLAYERS, &c->nseats);
+    if (err != 0) {
+        store_failed(c, err);
+        return -1;
+    }
+    c->have_game = true;
+    if (settings_parse(&c->set, c->row.settings) != 0) {
+        snprintf(c->h->err, sizeof c->h->err, "game %lld: unreadable settings",
+                 (long long)c->row.id);
+        c->failed = -1;
+        return -1;
+    }
+    if (c->row.state != NULL &&
+        pz_restore(&c->g, c->row.state, strlen(c->row.state), why, sizeof why) != 0) {
+        snprintf(c->h->err, sizeof c->h->err, "game %lld cannot be restored: %s",
+                 (long long)c->row.id, why);
+        c->failed = -1;
+        return -1;
+    }
+    return 1;
+}
+
+void save_game(ctx *c)
+{
+    if (c->failed || !c->have_game)
+        return;
+    char doc[PZ_SAVE_MAX];
+    settings_format(&c->set, c->row.settings, sizeof c->row.settings);
+    free(c->row.state);
+    c->row.state = NULL;
+    if (c->g != NULL) {
+        if (pz_save(c->g, doc, sizeof doc) < 0) {
+            snprintf(c->h->err, sizeof c->h->err, "a game does not fit PZ_SAVE_MAX");
+            c->failed = -1;
+            return;
+        }
+        c->row.state = strdup(doc);
+        if (c->row.state == NULL) {
+            c->failed = -1;
+            return;
+        }
+    }
+    c->row.updated = c->now;
+    int err = store_game_update(c->h->st, &c->row);
+    if (err != 0)
+        store_failed(c, err);
+}
+
+void unload_game(ctx *c)
+{
+    if (c->have_game)
+        store_game_fini(&c->row);
+    pz_free(c->g);
+    c->g = NULL;
+    c->have_game = false;
+    c->nseats = 0;
+}
+
+int seat_of(const ctx *c, const char *player)
+{
+    for (int i = 0; i < c->nseats; i++)
+        if (strcmp(c->seats[i].player, player) == 0)
+            return i;
+    return -1;
+}
+
+int seat_named(const ctx *c, const char *name)
+{
+    for (int i = 0; i < c->nseats; i++)
+        if (strcasecmp(c->seats[i].nick, name) == 0)
+            return i;
+    return -1;
+}
+
+render_names names_of(const ctx *c)
+{
+    render_names n = {c->nseats, {NULL}};
+    for (int i = 0; i < c->nseats; i++)
+        n.nick[i] = c->seats[i].nick;
+    return n;
+}
+
+bool is_owner(const ctx *c, const char *player)
+{
+    return c->h->cfg.is_owner != NULL &&
+           c->h->cfg.is_owner(c->h->cfg.owner_arg, c->network, player);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Finding the game a command is about                                      */
+
+typedef struct rooms_found {
+    int n;
+    char room[4][STORE_ID_MAX];
+} rooms_found;
+
+static int collect_room(void *arg, int64_t game, const char *room)
+{
+    rooms_found *f = arg;
+    (void)game;
+    if (f->n < 4)
+        snprintf(f->room[f->n], sizeof f->room[f->n], "%s", room);
+    f->n++;
+    return 0;
+}
+
+/*
+ * Loads the game a command means: the room's in a room; in private the
+ * room the command names, else the only game the sender sits in. Says
+ * what is missing when it cannot tell. 1 loaded, 0 not (answered).
+ */
+static int find_game(ctx *c, const cmd *k)
+{
+    const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room : NULL;
+    if (room == NULL && k->room[0] != '\0')
+        room = k->room;
+    if (room != NULL) {
+        int found = load_game(c, room);
+        if (found == 0)
+            reply(c, "there is no game in %s: say %snew there to open one", room, c->h->prefix);
+        return found > 0;
+    }
+    rooms_found f = {0};
+    int err = store_games_of_player(c->h->st, c->network, c->m->sender, collect_room, &f);
+    if (err != 0) {
+        store_failed(c, err);
+        return 0;
+    }
+    if (f.n == 0) {
+        reply(c, "you are not in a game: say %snew or %sjoin in a channel", c->h->prefix,
+              c->h->prefix);
+        return 0;
+    }
+    if (f.n > 1) {
+        reply(c, "you play in %d games (%s, %s%s): add the channel, e.g. %s %s", f.n, f.room[0],
+              f.room[1], f.n > 2 ? ", ..." : "", cmd_verb_name(k->verb), f.room[0]);
+        return 0;
+    }
+    return load_game(c, f.room[0]) > 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                               */
+
+static void cmd_stats(ctx *c, const cmd *k)
+{
+    const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                       : k->room[0] != '\0'                        ? k->room
+                                                                   : NULL;
+    store_stats s;
+    const char *who = k->name[0] != '\0' ? k->name : c->m->sender;
+    const char *shown = k->name[0] != '\0' ? k->name : c->m->nick;
+    int err = store_stats_get(c->h->st, c->network, room, who, &s);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    if (s.games == 0) {
+        reply(c, "%s has no finished games%s%s yet", shown, room ? " in " : "", room ? room : "");
+        return;
+    }
+    reply(c, "%s%s%s: %d games, %d wins, %d points, %d porrazos, %d limpias, %d san benitos", shown,
+          room ? " in " : "", room ? room : "", s.games, s.wins, s.points, s.porrazos, s.limpias,
+          s.san_benitos);
+}
+
+static void cmd_top(ctx *c, const cmd *k)
+{
+    const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                       : k->room[0] != '\0'                        ? k->room
+                                                                   : NULL;
+    store_stats top[5];
+    int n = 0;
+    int err = store_stats_top(c->h->st, c->network, room, top, 5, &n);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    if (n == 0) {
+        reply(c, "no finished games%s%s yet", room ? " in " : "", room ? room : "");
+        return;
+    }
+    char line[800];
+    int len = snprintf(line, sizeof line, "Top%s%s:", room ? " in " : "", room ? room : "");
+    for (int i = 0; i < n && len > 0 && (size_t)len < sizeof line; i++)
+        len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (%d wins, %d pts)", i + 1,
+                        top[i].nick, top[i].wins, top[i].points);
+    reply(c, "%s", line);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Dispatch                                                                 */
+
+/* Help and rules go to the sender privately when asked in a room. */
+static void send_text(ctx *c, const render_lines *lines)
+{
+    for (int i = 0; i < lines->n; i++)
+        say_private(c, c->m->sender, 0, "%s", lines->line[i]);
+}
+
+static void dispatch(ctx *c, const cmd *k)
+{
+    render_lines lines = {0};
+    switch (k->verb) {
+    case CMD_HELP:
+        render_help(k->name, c->h->prefix, &lines);
+        send_text(c, &lines);
+        return;
+    case CMD_RULES:
+        render_rules(k->name, &lines);
+        send_text(c, &lines);
+        return;
+    case CMD_STATS:
+        cmd_stats(c, k);
+        return;
+    case CMD_TOP:
+        cmd_top(c, k);
+        return;
+    case CMD_NEW:
+        cmd_new(c, k);
+        return;
+    default:
+        break;
+    }
+    if (!find_game(c, k))
+        return;
+    switch (k->verb) {
+    case CMD_JOIN:
+        cmd_join(c);
+        break;
+    case CMD_LEAVE:
+        cmd_leave(c);
+        break;
+    case CMD_KICK:
+        cmd_kick(c, k);
+        break;
+    case CMD_START:
+        cmd_start(c);
+        break;
+    case CMD_PLAYERS:
+        cmd_players(c);
+        break;
+    case CMD_OPTIONS:
+        cmd_options(c);
+        break;
+    case CMD_DEADLINE:
+        cmd_deadline(c, k);
+        break;
+    case CMD_HAND:
+    case CMD_TABLE:
+    case CMD_SCORE:
+    case CMD_TURN:
+        cmd_info(c, k);
+        break;
+    case CMD_PAUSE:
+    case CMD_RESUME:
+    case CMD_STOP:
+        cmd_vote(c, k);
+        break;
+    default:
+        cmd_game(c, k);
+        break;
+    }
+}
+
+/* Commits or rolls back the call's transaction; 0 or -1. */
+static int finish(ctx *c)
+{
+    unload_game(c);
+    if (c->failed) {
+        store_rollback(c->h->st);
+        return -1;
+    }
+    int err = store_commit(c->h->st);
+    if (err != 0) {
+        snprintf(c->h->err, sizeof c->h->err, "%s", store_errmsg(c->h->st));
+        store_rollback(c->h->st);
+        return -1;
+    }
+    return 0;
+}
+
+int host_handle(host *h, const host_msg *m, int64_t now)
+{
+    cmd k;
+    char error[CMD_ERROR_MAX];
+    bool in_room = m->room != NULL && m->room[0] != '\0';
+    cmd_result r = cmd_parse(m->text, m->len, in_room, h->prefix, &k, error, sizeof error);
+    if (r == CMD_IGNORED)
+        return 0;
+    if (store_begin(h->st) != 0) {
+        snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        return -1;
+    }
+    ctx c = {.h = h, .now = now, .m = m, .network = m->network};
+    if (r == CMD_ERROR)
+        reply(&c, "%s", error);
+    else
+        dispatch(&c, &k);
+    return finish(&c);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Life cycle                                                               */
+
+int host_new(host **out, store *st, const host_config *cfg, char *why, size_t why_len)
+{
+    host *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        snprintf(why, why_len, "out of memory");
+        return -1;
+    }
+    h->st = st;
+    h->cfg = *cfg;
+    snprintf(h->prefix, sizeof h->prefix, "%s", cfg->prefix != NULL ? cfg->prefix : "!");
+    snprintf(h->bot_name, sizeof h->bot_name, "%s",
+             cfg->bot_name != NULL ? cfg->bot_name : "porrazo");
+    if (h->cfg.max_games <= 0)
+        h->cfg.max_games = 100;
+    *out = h;
+    return 0;
+}
+
+void host_free(host *h)
+{
+    free(h);
+}
+
+const char *host_errmsg(const host *h)
+{
+    return h->err;
+}
+
+int host_tick(host *h, int64_t now)
+{
+    return timers_tick(h, now);
+}
+
+int64_t host_next_tick(host *h, int64_t now)
+{
+    return timers_next(h, now);
+}
+
+typedef struct restart_arg {
+    host *h;
+    int64_t now;
+    int failed;
+} restart_arg;
+
+/* Announces one game after a restart. */
+static int announce_one(void *arg, store_game *g)
+{
+    restart_arg *a = arg;
+    if (g->status != STORE_PLAYING && g->status != STORE_PAUSED)
+        return 0;
+    ctx c = {.h = a->h, .now = a->now, .network = g->network};
+    if (load_game(&c, g->room) <= 0) {
+        unload_game(&c);
+        return 0;
+    }
+    char status[RENDER_LINE_MAX];
+    render_names names = names_of(&c);
+    render_status(c.g, &names, status, sizeof status);
+    say_room(&c, c.row.room, "%s is back: the game goes on%s. %s", a->h->bot_name,
+             c.row.status == STORE_PAUSED ? " (paused: say resume to go on)" : "", status);
+    if (c.row.status == STORE_PLAYING)
+        prompt_actor(&c);
+    a->failed |= c.failed;
+    unload_game(&c);
+    return 0;
+}
+
+int host_announce_restart(host *h, int64_t now)
+{
+    restart_arg a = {h, now, 0};
+    if (store_begin(h->st) != 0)
+        return -1;
+    int err = store_game_each_active(h->st, announce_one, &a);
+    if (err != 0 || a.failed) {
+        store_rollback(h->st);
+        return -1;
+    }
+    return store_commit(h->st) == 0 ? 0 : -1;
+}
+
+typedef struct rename_arg {
+    host *h;
+    const char *network, *player, *nick;
+    int err;
+} rename_arg;
+
+static int rename_in(void *arg, int64_t game, const char *room)
+{
+    rename_arg *a = arg;
+    store_seat seats[PZ_MAX_PLAYERS];
+    int n = 0;
+    (void)room;
+    if ((a->err = store_seats_get(a->h->st, game, seats, PZ_MAX_PLAYERS, &n)) != 0)
+        return a->err;
+    for (int i = 0; i < n; i++)
+        if (strcmp(seats[i].player, a->player) == 0)
+            snprintf(seats[i].nick, sizeof seats[i].nick, "%s", a->nick);
+    return a->err = store_seats_set(a->h->st, game, seats, n);
+}
+
+int host_rename(host *h, const char *network, const char *player, const char *nick)
+{
+    rename_arg a = {h, network, player, nick, 0};
+    if (store_begin(h->st) != 0)
+        return -1;
+    int err = store_games_of_player(h->st, network, player, rename_in, &a);
+    if (err != 0 || a.err != 0) {
+        store_rollback(h->st);
+        return -1;
+    }
+    return store_commit(h->st) == 0 ? 0 : -1;
+}

@@ -1,0 +1,88 @@
+/*
+ * host.h — the game host: many Porrazo games at once, one per room on any
+ * number of networks, driven by chat lines and by the clock.
+ *
+ * An adapter turns protocol traffic into host_msg and calls host_handle();
+ * the host parses the command (command.h), loads the room's game from the
+ * store, asks the engine, renders what happened (render.h) and commits the
+ * new state, the action log and every resulting message to the store's
+ * outbox in one transaction. Adapters then send the outbox. Nothing is kept
+ * in memory between calls: the store is the only truth, so a crash at any
+ * instant loses nothing that was accepted. Not here: any chat protocol.
+ */
+#ifndef PZ_HOST_H
+#define PZ_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+typedef struct host host;
+
+typedef struct host_config {
+    const char *prefix;   /* command prefix in rooms ("!") */
+    const char *bot_name; /* how the bot calls itself ("porrazo") */
+    int reminder_secs;    /* quiet time before the player to act is reminded; 0 off */
+    int deadline_secs;    /* default turn deadline of new games; 0 none */
+    int max_games;        /* active games at once over all rooms */
+    /* Owners may stop any game and remove anyone; NULL: nobody. */
+    bool (*is_owner)(void *arg, const char *network, const char *player);
+    void *owner_arg;
+    /* Seeds of new games: fixed (tests, demos) or from the OS when !fixed_seed. */
+    bool fixed_seed;
+    uint64_t seed;
+} host_config;
+
+/* A chat line addressed to the host. */
+typedef struct host_msg {
+    const char *network; /* the network's id ("libera", "console") */
+    const char *room;    /* the room, or NULL/"" for a private message */
+    const char *sender;  /* the player's stable id (account, or nick) */
+    const char *nick;    /* the player's display name */
+    const char *text;
+    size_t len;
+} host_msg;
+
+/* Creates a host over an open store (not owned). 0, or -1 with why. */
+int host_new(host **out, store *st, const host_config *cfg, char *why, size_t why_len);
+void host_free(host *h);
+
+/*
+ * Handles one line at time `now` (unix seconds). Replies and
+ * announcements go to the outbox. Returns 0, or -1 when the store failed
+ * (the line's effects were rolled back; the message says why).
+ */
+int host_handle(host *h, const host_msg *m, int64_t now);
+
+/*
+ * Runs the clock: reminders to players who have been quiet, and the
+ * default play of the engine for a player whose turn deadline passed.
+ * Returns 0 or -1 as host_handle.
+ */
+int host_tick(host *h, int64_t now);
+
+/* When host_tick next has something to do (unix seconds), or INT64_MAX. */
+int64_t host_next_tick(host *h, int64_t now);
+
+/*
+ * After a start-up: tells each room with a game under way that it is
+ * back and whose turn it is. Returns 0 or -1.
+ */
+int host_announce_restart(host *h, int64_t now);
+
+/* A player's display name changed on a network: seats keep the player. */
+int host_rename(host *h, const char *network, const char *player, const char *nick);
+
+/* The last error message (store failures). */
+const char *host_errmsg(const host *h);
+
+/*
+ * Writes the porrazo-replay scenario of a game (players, options, dealer,
+ * seed, actions) as JSON into a malloc'd string (*out, caller frees).
+ * 0, or -1 (unknown game, store failure) with why.
+ */
+int host_export(store *st, int64_t game, char **out, char *why, size_t why_len);
+
+#endif /* PZ_HOST_H */

@@ -1,0 +1,135 @@
+/*
+ * host_int.h — what the host's files (host.c, lobby.c, play.c, timers.c)
+ * share: the host object, the context of one call (the room's game as
+ * loaded from the store) and the helpers that queue messages.
+ *
+ * Not installed, not used by adapters: they see host.h only.
+ */
+#ifndef PZ_HOST_INT_H
+#define PZ_HOST_INT_H
+
+#include "command.h"
+#include "host.h"
+#include "porrazo.h"
+#include "render.h"
+#include "store.h"
+
+struct host {
+    store *st;
+    host_config cfg;
+    char prefix[8];
+    char bot_name[64];
+    char err[STORE_WHY_MAX];
+};
+
+/* A game's host-side settings, kept as words in store_game.settings. */
+typedef struct settings {
+    int max_players;      /* seats offered, 2..8 */
+    bool shuffle;         /* seats drawn at random at the start */
+    int deadline;         /* turn deadline in seconds, 0 none */
+    int dealer;           /* the first dealer, chosen at the start */
+    unsigned pause_votes; /* seat bits */
+    unsigned resume_votes;
+    unsigned stop_votes;
+    int reminders; /* reminders sent for the current turn */
+    pz_options opt;
+} settings;
+
+/* One call's view of a room: its game, seats and settings. */
+typedef struct ctx {
+    host *h;
+    int64_t now;
+    const host_msg *m; /* the line being handled, or NULL (clock) */
+    const char *network;
+    bool have_game;
+    store_game row;
+    settings set;
+    store_seat seats[PZ_MAX_PLAYERS];
+    int nseats;
+    pz_game *g; /* the engine state while playing, else NULL */
+    int failed; /* a store call failed: roll back */
+} ctx;
+
+/* ---- host.c ---- */
+
+/* Queues a line to the room of the context's game (or the message's). */
+void say_room(ctx *c, const char *room, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Queues a private line to a player; hands go first (priority 1). */
+void say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Replies to the sender: in the room ("nick: ...") or privately. */
+void reply(ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Queues every line of a render_lines to the game's room. */
+void say_lines(ctx *c, const render_lines *lines);
+
+/* Marks the call failed after a store error (rolled back later). */
+void store_failed(ctx *c, int err);
+
+/* Settings as words, and back. 0 or -1. */
+int settings_parse(settings *s, const char *text);
+void settings_format(const settings *s, char *buf, size_t cap);
+void settings_default(settings *s);
+
+/* Loads the active game of (network, room) into c: 1 found, 0 none, -1 error. */
+int load_game(ctx *c, const char *room);
+/* Writes the game row (settings, state, seats are written by their owners). */
+void save_game(ctx *c);
+/* Frees what load_game allocated. */
+void unload_game(ctx *c);
+
+/* The seat of a player in the loaded game, or -1. */
+int seat_of(const ctx *c, const char *player);
+/* The seat whose nick is name (case-insensitive), or -1. */
+int seat_named(const ctx *c, const char *name);
+/* The names of the seats for render.h. */
+render_names names_of(const ctx *c);
+/* True for owners (config). */
+bool is_owner(const ctx *c, const char *player);
+
+/* ---- lobby.c ---- */
+void cmd_new(ctx *c, const cmd *k);
+void cmd_join(ctx *c);
+void cmd_leave(ctx *c);
+void cmd_kick(ctx *c, const cmd *k);
+void cmd_start(ctx *c);
+void cmd_players(ctx *c);
+void cmd_options(ctx *c);
+void cmd_deadline(ctx *c, const cmd *k);
+
+/* ---- play.c ---- */
+/* Applies an engine action for the loaded game and announces it all;
+   `forced` names a player the clock played for. Returns the engine error
+   (already explained to the sender) or 0. */
+int act(ctx *c, const pz_action *a, const char *forced);
+/*
+ * Announces the events of an action `a` (NULL: the first deal of pz_new)
+ * already applied to c->g: public lines, private hands after a deal, the
+ * score board after a deal and a hand, statistics, the end of the game,
+ * the next hand dealt at once, and the prompt of the seat to act. Saves
+ * the game.
+ */
+void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced);
+/* Sends the seat to act its private prompt (hand, table, what to do). */
+void prompt_actor(ctx *c);
+void cmd_game(ctx *c, const cmd *k); /* play, tendido, arrange, declare, claim */
+void cmd_info(ctx *c, const cmd *k); /* hand, table, score, turn */
+void cmd_vote(ctx *c, const cmd *k); /* pause, resume, stop */
+/* Records the start of a new turn (deadline and reminders restart). */
+void new_turn(ctx *c);
+
+/* ---- timers.c ---- */
+int timers_tick(host *h, int64_t now);
+int64_t timers_next(host *h, int64_t now);
+
+#endif /* PZ_HOST_INT_H */

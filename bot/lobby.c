@@ -1,0 +1,329 @@
+/*
+ * lobby.c — before the cards: opening a table with options, joining,
+ * leaving, removing an absent player, starting (seats in join order or
+ * drawn at random, teams shown), and the per-game settings the creator
+ * may change (turn deadline).
+ *
+ * Not here: anything after the first deal (play.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "host_int.h"
+
+/* The room of the line being handled ("" in private). */
+static const char *msg_room(const ctx *c)
+{
+    return c->m->room != NULL ? c->m->room : "";
+}
+
+static bool in_lobby(ctx *c)
+{
+    if (c->row.status == STORE_LOBBY)
+        return true;
+    reply(c, "the game in %s has started already", c->row.room);
+    return false;
+}
+
+/* The creator, or an owner, may manage the table. */
+static bool may_manage(ctx *c)
+{
+    if (strcmp(c->row.creator, c->m->sender) == 0 || is_owner(c, c->m->sender))
+        return true;
+    reply(c, "only the table's creator can do that");
+    return false;
+}
+
+static void write_seats(ctx *c)
+{
+    if (c->failed)
+        return;
+    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    if (err != 0)
+        store_failed(c, err);
+}
+
+/* Counts active games (max_games). */
+static int count_game(void *arg, store_game *g)
+{
+    (void)g;
+    (*(int *)arg)++;
+    return 0;
+}
+
+/* "up to 4 players · first to 61 · ..." */
+static void describe(const ctx *c, char *buf, size_t cap)
+{
+    char opts[300];
+    render_options(&c->set.opt, opts, sizeof opts);
+    snprintf(buf, cap, "up to %d players · %s%s", c->set.max_players, opts,
+             c->set.shuffle ? " · seats drawn at random" : "");
+}
+
+/* Applies the option words of `new` to s; replies and returns -1 on error. */
+static int new_settings(ctx *c, const cmd *k, settings *s)
+{
+    char why[PZ_WHY_MAX];
+    settings_default(s);
+    s->deadline = c->h->cfg.deadline_secs;
+    s->shuffle = k->shuffle_seats;
+    if (k->players != 0)
+        s->max_players = k->players;
+    for (int i = 0; i < k->noptions; i++)
+        if (pz_options_set(&s->opt, k->option_name[i], k->option_value[i], why, sizeof why)) {
+            reply(c, "%s", why);
+            return -1;
+        }
+    if (s->opt.partnerships && k->players == 0)
+        s->max_players = 4;
+    int check_players = s->max_players;
+    if (pz_options_check(&s->opt, check_players, why, sizeof why) != 0) {
+        reply(c, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+void cmd_new(ctx *c, const cmd *k)
+{
+    const char *room = msg_room(c);
+    if (room[0] == '\0') {
+        reply(c, "say %snew in the channel where you want to play", c->h->prefix);
+        return;
+    }
+    int found = load_game(c, room);
+    if (found != 0) {
+        if (found > 0)
+            reply(c, "there is already a game here (%s): %s",
+                  c->row.status == STORE_LOBBY ? "waiting for players" : "under way",
+                  c->row.status == STORE_LOBBY ? "say join to sit" : "say score to follow it");
+        return;
+    }
+    int active = 0;
+    int err = store_game_each_active(c->h->st, count_game, &active);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    if (active >= c->h->cfg.max_games) {
+        reply(c, "the bot is hosting its maximum of %d games: try again later",
+              c->h->cfg.max_games);
+        return;
+    }
+    settings s;
+    if (new_settings(c, k, &s) != 0)
+        return;
+    memset(&c->row, 0, sizeof c->row);
+    snprintf(c->row.network, sizeof c->row.network, "%s", c->network);
+    snprintf(c->row.room, sizeof c->row.room, "%s", room);
+    snprintf(c->row.creator, sizeof c->row.creator, "%s", c->m->sender);
+    c->row.status = STORE_LOBBY;
+    c->row.created = c->row.updated = c->now;
+    c->row.winner = -1;
+    c->set = s;
+    settings_format(&s, c->row.settings, sizeof c->row.settings);
+    if ((err = store_game_insert(c->h->st, &c->row)) != 0) {
+        store_failed(c, err);
+        return;
+    }
+    c->have_game = true;
+    c->nseats = 1;
+    c->seats[0].seat = 0;
+    snprintf(c->seats[0].player, sizeof c->seats[0].player, "%s", c->m->sender);
+    snprintf(c->seats[0].nick, sizeof c->seats[0].nick, "%s", c->m->nick);
+    write_seats(c);
+    char what[400];
+    describe(c, what, sizeof what);
+    say_room(c, room, "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal.",
+             c->m->nick, what, c->h->prefix, c->m->nick, c->h->prefix);
+}
+
+void cmd_join(ctx *c)
+{
+    if (!in_lobby(c))
+        return;
+    if (seat_of(c, c->m->sender) >= 0) {
+        reply(c, "you are already seated (%d of %d)", c->nseats, c->set.max_players);
+        return;
+    }
+    if (c->nseats >= c->set.max_players) {
+        reply(c, "the table is full (%d players)", c->set.max_players);
+        return;
+    }
+    store_seat *s = &c->seats[c->nseats];
+    s->seat = c->nseats;
+    snprintf(s->player, sizeof s->player, "%s", c->m->sender);
+    snprintf(s->nick, sizeof s->nick, "%s", c->m->nick);
+    c->nseats++;
+    write_seats(c);
+    say_room(c, c->row.room, "%s sits down (%d of %d).", c->m->nick, c->nseats, c->set.max_players);
+    if (c->nseats == c->set.max_players)
+        cmd_start(c);
+}
+
+/* Removes seat i from the lobby, closing it when nobody is left. */
+static void unseat(ctx *c, int i)
+{
+    char nick[STORE_ID_MAX];
+    snprintf(nick, sizeof nick, "%s", c->seats[i].nick);
+    memmove(&c->seats[i], &c->seats[i + 1], (size_t)(c->nseats - i - 1) * sizeof c->seats[0]);
+    c->nseats--;
+    for (int s = 0; s < c->nseats; s++)
+        c->seats[s].seat = s;
+    if (c->nseats == 0) {
+        c->row.status = STORE_STOPPED;
+        write_seats(c);
+        save_game(c);
+        say_room(c, c->row.room, "%s leaves; the table is closed.", nick);
+        return;
+    }
+    if (seat_of(c, c->row.creator) < 0) { /* the creator left: the next runs it */
+        snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[0].player);
+        save_game(c);
+        say_room(c, c->row.room, "%s leaves; %s now runs the table (%d seated).", nick,
+                 c->seats[0].nick, c->nseats);
+    } else {
+        say_room(c, c->row.room, "%s leaves the table (%d seated).", nick, c->nseats);
+    }
+    write_seats(c);
+}
+
+void cmd_leave(ctx *c)
+{
+    int i = seat_of(c, c->m->sender);
+    if (c->row.status != STORE_LOBBY) {
+        reply(c, "%s",
+              i >= 0 ? "you cannot leave a game under way: say stop to vote to "
+                       "abandon it, or let the turn deadline play for you"
+                     : "you are not playing in this game");
+        return;
+    }
+    if (i < 0) {
+        reply(c, "you are not seated at this table");
+        return;
+    }
+    unseat(c, i);
+}
+
+void cmd_kick(ctx *c, const cmd *k)
+{
+    if (!in_lobby(c) || !may_manage(c))
+        return;
+    int i = seat_named(c, k->name);
+    if (i < 0) {
+        reply(c, "nobody called %s is seated here", k->name);
+        return;
+    }
+    unseat(c, i);
+}
+
+/* Draws the seat order from the seed (Fisher–Yates on a SplitMix64). */
+static void shuffle_seats(ctx *c, uint64_t seed)
+{
+    uint64_t x = seed ^ UINT64_C(0x5EA7);
+    for (int i = c->nseats - 1; i > 0; i--) {
+        uint64_t z = (x += UINT64_C(0x9E3779B97F4A7C15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        int j = (int)((z ^ (z >> 31)) % (uint64_t)(i + 1));
+        store_seat t = c->seats[i];
+        c->seats[i] = c->seats[j];
+        c->seats[j] = t;
+    }
+    for (int s = 0; s < c->nseats; s++)
+        c->seats[s].seat = s;
+}
+
+/* A new game's seed: fixed in tests, else from the operating system. */
+static int new_seed(ctx *c, uint64_t *seed)
+{
+    if (c->h->cfg.fixed_seed) {
+        *seed = c->h->cfg.seed;
+        return 0;
+    }
+    if (getrandom(seed, sizeof *seed, 0) != (ssize_t)sizeof *seed) {
+        reply(c, "the system's random source failed: try again");
+        return -1;
+    }
+    return 0;
+}
+
+void cmd_start(ctx *c)
+{
+    char why[PZ_WHY_MAX];
+    if (!in_lobby(c) || (c->nseats < c->set.max_players && !may_manage(c)))
+        return;
+    if (c->nseats < 2) {
+        reply(c, "Porrazo needs at least 2 players: wait for someone to join");
+        return;
+    }
+    if (pz_options_check(&c->set.opt, c->nseats, why, sizeof why) != 0) {
+        reply(c, "cannot start with %d players: %s", c->nseats, why);
+        return;
+    }
+    uint64_t seed;
+    if (new_seed(c, &seed) != 0)
+        return;
+    if (c->set.shuffle)
+        shuffle_seats(c, seed);
+    pz_setup s;
+    pz_setup_default(&s);
+    s.players = c->nseats;
+    s.options = c->set.opt;
+    s.seed = seed;
+    s.dealer = (int)(seed % (uint64_t)c->nseats); /* R2.1, replayable from the seed */
+    c->set.dealer = s.dealer;
+    pz_events ev = {0};
+    if (pz_new(&c->g, &s, &ev, why, sizeof why) != 0) {
+        reply(c, "cannot start: %s", why);
+        return;
+    }
+    c->row.seed = seed;
+    c->row.status = STORE_PLAYING;
+    write_seats(c);
+    cmd_players(c);
+    new_turn(c);
+    announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
+}
+
+void cmd_players(ctx *c)
+{
+    char line[900];
+    int len = snprintf(line, sizeof line, "%s:", c->row.status == STORE_LOBBY ? "Seated" : "Seats");
+    bool teams = c->set.opt.partnerships && c->row.status != STORE_LOBBY;
+    for (int i = 0; i < c->nseats && len > 0 && (size_t)len < sizeof line; i++) {
+        if (teams)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (team %c)", i + 1,
+                            c->seats[i].nick, 'A' + i % (c->nseats / 2));
+        else
+            len +=
+                snprintf(line + len, sizeof line - (size_t)len, " %d. %s", i + 1, c->seats[i].nick);
+    }
+    say_room(c, c->row.room, "%s", line);
+}
+
+void cmd_options(ctx *c)
+{
+    char what[400];
+    describe(c, what, sizeof what);
+    if (c->set.deadline > 0)
+        reply(c, "%s · turn deadline %d min", what, (c->set.deadline + 59) / 60);
+    else
+        reply(c, "%s · no turn deadline", what);
+}
+
+void cmd_deadline(ctx *c, const cmd *k)
+{
+    if (!may_manage(c))
+        return;
+    c->set.deadline = k->deadline_secs;
+    save_game(c);
+    if (k->deadline_secs == 0)
+        say_room(c, c->row.room, "No turn deadline: the game waits for every player.");
+    else
+        say_room(c, c->row.room,
+                 "Turn deadline: %d min; after that the bot plays a card for the player.",
+                 (k->deadline_secs + 59) / 60);
+}

@@ -1,0 +1,400 @@
+/*
+ * test_host.c — the game host through host.h on a real SQLite file: lobby
+ * and game flows, private hands, specific replies to bad commands, the
+ * clock (reminders, deadlines) driven by a fake time, votes, restarts, and
+ * a whole game whose exported scenario replays to the same scores with
+ * porrazo-replay's own code.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host.h"
+#include "porrazo.h"
+#include "render.h"
+#include "scenario.h"
+#include "store.h"
+
+#define NET "t"
+#define MAX_MSGS 4096
+
+typedef struct world {
+    char dir[64], path[96];
+    store *st;
+    host *h;
+    int64_t now;
+    int n; /* messages drained since the last clear */
+    store_msg msg[MAX_MSGS];
+} world;
+
+static world *new_world(int reminder, int deadline)
+{
+    world *w = calloc(1, sizeof *w);
+    char why[256];
+    snprintf(w->dir, sizeof w->dir, "/tmp/pz-host-XXXXXX");
+    assert_non_null(mkdtemp(w->dir));
+    snprintf(w->path, sizeof w->path, "%s/t.db", w->dir);
+    assert_int_equal(store_open(&w->st, w->path, why, sizeof why), 0);
+    host_config c = {"!", "porrazo", reminder, deadline, 10, NULL, NULL, true, 4242};
+    assert_int_equal(host_new(&w->h, w->st, &c, why, sizeof why), 0);
+    w->now = 1000000;
+    return w;
+}
+
+static void free_world(world *w)
+{
+    char cmd[200];
+    host_free(w->h);
+    store_close(w->st);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", w->dir);
+    assert_int_equal(system(cmd), 0);
+    free(w);
+}
+
+/* Moves every unsent message into w->msg. */
+static void drain(world *w)
+{
+    store_msg batch[32];
+    int n;
+    do {
+        assert_int_equal(store_outbox_peek(w->st, NET, batch, 32, &n), 0);
+        for (int i = 0; i < n; i++) {
+            if (w->n < MAX_MSGS)
+                w->msg[w->n++] = batch[i];
+            assert_int_equal(store_outbox_done(w->st, batch[i].id), 0);
+        }
+    } while (n > 0);
+}
+
+/* nick says text in room (NULL: privately), then the outbox is drained. */
+static void say(world *w, const char *nick, const char *room, const char *text)
+{
+    host_msg m = {NET, room, nick, nick, text, strlen(text)};
+    assert_int_equal(host_handle(w->h, &m, w->now), 0);
+    drain(w);
+}
+
+static void clear(world *w)
+{
+    w->n = 0;
+}
+
+/* The number of drained messages to target (room or player) containing s. */
+static int count(const world *w, store_msg_kind kind, const char *target, const char *s)
+{
+    int n = 0;
+    for (int i = 0; i < w->n; i++)
+        if (w->msg[i].kind == kind && (target == NULL || strcmp(w->msg[i].target, target) == 0) &&
+            (s == NULL || strstr(w->msg[i].text, s) != NULL))
+            n++;
+    return n;
+}
+
+/* The room's game as the engine sees it (caller frees), or NULL. */
+static pz_game *game_of(world *w, const char *room)
+{
+    store_game g;
+    pz_game *game = NULL;
+    if (store_game_active(w->st, NET, room, &g) != 0)
+        return NULL;
+    if (g.state != NULL)
+        assert_int_equal(pz_restore(&game, g.state, strlen(g.state), NULL, 0), 0);
+    store_game_fini(&g);
+    return game;
+}
+
+static const char *const NICKS[] = {"ann", "bob", "cat", "dan", "eve"};
+
+/* Opens a table in room for n players and fills it (it starts when full). */
+static void start_game(world *w, const char *room, int n, const char *options)
+{
+    char line[200];
+    snprintf(line, sizeof line, "!new %d %s", n, options);
+    say(w, NICKS[0], room, line);
+    for (int i = 1; i < n; i++)
+        say(w, NICKS[i], room, "!join");
+}
+
+/* The text a player would type for a (no room suffix). */
+static void command_for(const pz_action *a, char *buf, size_t cap)
+{
+    char c[3];
+    pz_card_format(a->card, c);
+    switch (a->kind) {
+    case PZ_ACT_TENDIDO:
+        snprintf(buf, cap, "tendido %s", a->now ? "now" : "later");
+        break;
+    case PZ_ACT_ARRANGE:
+        snprintf(buf, cap, "arrange best");
+        break;
+    default:
+        snprintf(buf, cap, "play %s%s", c,
+                 a->mode == PZ_MODE_CAPTURE ? " capture"
+                 : a->mode == PZ_MODE_PLACE ? " place"
+                                            : "");
+        break;
+    }
+}
+
+/* Lets the player to act make the engine's default move, privately. */
+static bool play_one(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    if (g == NULL)
+        return false;
+    int actor = pz_get_turn(g);
+    pz_action a;
+    assert_true(actor >= 0);
+    assert_int_equal(pz_default_action(g, actor, &a), 0);
+    char text[64];
+    command_for(&a, text, sizeof text);
+    pz_free(g);
+    say(w, NICKS[actor], NULL, text);
+    return true;
+}
+
+static void test_a_full_table_starts_and_hands_are_sent_only_privately(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 3, "");
+    pz_game *g = game_of(w, "#t");
+    assert_non_null(g);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "opens a Porrazo table"), 1);
+    for (int s = 0; s < 3; s++) {
+        pz_card hand[PZ_CARDS];
+        int n = pz_get_hand(g, s, hand);
+        assert_true(count(w, STORE_MSG_PRIVATE, NICKS[s], NULL) >= 1);
+        for (int i = 0; i < n; i++) {
+            char card[8];
+            render_card(hand[i], card);
+            assert_int_equal(count(w, STORE_MSG_ROOM, NULL, card), 0);
+            if (s != pz_get_dealer(g)) /* R4.2: the dealer's hand waits */
+                assert_true(count(w, STORE_MSG_PRIVATE, NICKS[s], card) >= 1);
+        }
+    }
+    pz_free(g);
+    free_world(w);
+}
+
+static void test_hand_asked_in_the_channel_is_answered_privately(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    clear(w);
+    say(w, "bob", "#t", "!hand");
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "bob", NULL), 1);
+    free_world(w);
+}
+
+static void test_bad_commands_get_one_specific_reply(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    pz_game *g = game_of(w, "#t");
+    int idle = (pz_get_turn(g) + 1) % 2;
+    pz_free(g);
+    clear(w);
+    say(w, NICKS[idle], "#t", "!plya 7");
+    assert_int_equal(w->n, 1);
+    assert_non_null(strstr(w->msg[0].text, "play"));
+    clear(w);
+    say(w, NICKS[idle], "#t", "!play 7h");
+    assert_int_equal(w->n, 1);
+    clear(w);
+    say(w, "zed", "#t", "!ronda");
+    assert_int_equal(w->n, 1);
+    assert_non_null(strstr(w->msg[0].text, "not playing"));
+    clear(w);
+    say(w, "zed", "#t", "just chatting about cards");
+    assert_int_equal(w->n, 0);
+    free_world(w);
+}
+
+static void test_private_commands_ask_which_game_when_in_two(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#a", 2, "");
+    start_game(w, "#b", 2, "");
+    clear(w);
+    say(w, "ann", NULL, "hand");
+    assert_int_equal(w->n, 1);
+    assert_non_null(strstr(w->msg[0].text, "#a"));
+    clear(w);
+    say(w, "ann", NULL, "hand #b");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "#b"), 1);
+    free_world(w);
+}
+
+static void test_the_clock_reminds_then_plays_for_the_absent_player(void **state)
+{
+    (void)state;
+    world *w = new_world(60, 0);
+    start_game(w, "#t", 2, "");
+    say(w, "ann", "#t", "!deadline 5m");
+    pz_game *g = game_of(w, "#t");
+    const char *actor = NICKS[pz_get_turn(g)];
+    pz_free(g);
+    int64_t t0 = w->now;
+    clear(w);
+    assert_int_equal(host_tick(w->h, t0 + 30), 0);
+    drain(w);
+    assert_int_equal(w->n, 0);
+    assert_true(host_next_tick(w->h, t0 + 30) <= t0 + 60);
+    assert_int_equal(host_tick(w->h, t0 + 61), 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, actor, "Reminder"), 1);
+    clear(w);
+    assert_int_equal(host_tick(w->h, t0 + 301), 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "time ran out"), 1);
+    free_world(w);
+}
+
+static void test_pause_and_resume_need_a_majority_and_block_plays(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 3, "");
+    clear(w);
+    say(w, "bob", "#t", "!pause");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "votes"), 1);
+    say(w, "cat", "#t", "!pause");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "paused"), 1);
+    clear(w);
+    play_one(w, "#t");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, "paused"), 1);
+    say(w, "ann", "#t", "!resume");
+    say(w, "bob", "#t", "!resume");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "goes on"), 1);
+    free_world(w);
+}
+
+static void test_the_creator_stops_and_the_room_is_free_again(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    clear(w);
+    say(w, "bob", "#t", "!stop");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "votes"), 1);
+    say(w, "ann", "#t", "!stop");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "abandoned"), 1);
+    assert_null(game_of(w, "#t"));
+    say(w, "bob", "#t", "!new");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "opens"), 1);
+    free_world(w);
+}
+
+static void test_lobby_leave_kick_and_creator_handover(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    say(w, "ann", "#t", "!new 4");
+    say(w, "bob", "#t", "!join");
+    say(w, "cat", "#t", "!join");
+    clear(w);
+    say(w, "bob", "#t", "!kick cat");
+    assert_non_null(strstr(w->msg[0].text, "creator"));
+    say(w, "ann", "#t", "!kick cat");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "cat leaves"), 1);
+    say(w, "ann", "#t", "!leave");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "bob now runs"), 1);
+    clear(w);
+    say(w, "bob", "#t", "!start");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "at least 2"), 1);
+    free_world(w);
+}
+
+/* Runs a scenario through porrazo-replay's code; returns its last line. */
+static void replay_last_line(const char *scenario, char *last, size_t cap)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    FILE *err = fopen("/dev/null", "w");
+    assert_int_equal(pzr_run(scenario, strlen(scenario), f, err), 0);
+    fclose(f);
+    fclose(err);
+    out[len - 1] = '\0';
+    const char *nl = strrchr(out, '\n');
+    snprintf(last, cap, "%s", nl != NULL ? nl + 1 : out);
+    free(out);
+}
+
+static void test_a_whole_game_replays_to_the_same_scores_from_its_export(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 3, "target=21");
+    int64_t id = 0;
+    store_game row;
+    assert_int_equal(store_game_active(w->st, NET, "#t", &row), 0);
+    id = row.id;
+    store_game_fini(&row);
+    int steps = 0;
+    while (play_one(w, "#t"))
+        assert_true(++steps < 5000);
+    assert_int_equal(store_game_get(w->st, id, &row), 0);
+    assert_int_equal(row.status, STORE_FINISHED);
+    pz_game *g;
+    assert_int_equal(pz_restore(&g, row.state, strlen(row.state), NULL, 0), 0);
+    char want[64];
+    snprintf(want, sizeof want, "\"scores\":[%d,%d,%d]", pz_get_score(g, 0), pz_get_score(g, 1),
+             pz_get_score(g, 2));
+    char *scenario, why[200], last[4096];
+    assert_int_equal(host_export(w->st, id, &scenario, why, sizeof why), 0);
+    replay_last_line(scenario, last, sizeof last);
+    assert_non_null(strstr(last, "\"phase\":\"game_over\""));
+    assert_non_null(strstr(last, want));
+    store_stats top[3];
+    int n;
+    assert_int_equal(store_stats_top(w->st, NET, "#t", top, 3, &n), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(top[0].wins, 1);
+    assert_string_equal(top[0].player, NICKS[pz_get_winner(g)]);
+    free(scenario);
+    pz_free(g);
+    store_game_fini(&row);
+    free_world(w);
+}
+
+static void test_a_restart_tells_the_room_the_game_is_back(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    clear(w);
+    assert_int_equal(host_announce_restart(w->h, w->now), 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "back"), 1);
+    free_world(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_full_table_starts_and_hands_are_sent_only_privately),
+        cmocka_unit_test(test_hand_asked_in_the_channel_is_answered_privately),
+        cmocka_unit_test(test_bad_commands_get_one_specific_reply),
+        cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),
+        cmocka_unit_test(test_the_clock_reminds_then_plays_for_the_absent_player),
+        cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),
+        cmocka_unit_test(test_the_creator_stops_and_the_room_is_free_again),
+        cmocka_unit_test(test_lobby_leave_kick_and_creator_handover),
+        cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
+        cmocka_unit_test(test_a_restart_tells_the_room_the_game_is_back),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

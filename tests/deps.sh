@@ -1,0 +1,20 @@
+# tests/deps.sh — sourced by tests/check and bot/play: installs the Debian
+# packages the project needs when any is missing (apt-get, as root or
+# through sudo). Usage: pz_install_packages PACKAGE...
+pz_install_packages() {
+    local missing=() p sudo=""
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "installing ${missing[*]}" >&2
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >&2
+}
+
+# What building and testing porrazo needs.
+PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
+    libsqlite3-dev)
