@@ -103,6 +103,7 @@ static void test_options_set_from_words_and_refuse_bad_ones_untouched(void **sta
     (void)state;
     pz_options o, before;
     char why[PZ_WHY_MAX];
+    memset(&o, 0, sizeof o); /* padding too: the struct is compared whole */
     pz_options_default(&o);
     assert_int_equal(pz_options_set(&o, "declarations", "manual", why, sizeof why), 0);
     assert_int_equal(o.declarations, PZ_DECL_MANUAL);
