@@ -12,17 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-
-/* The state of one pz_apply() call: the game and where events go. */
-typedef struct ctx {
-    pz_game *g;
-    pz_events *ev;
-    pz_event scratch; /* the event written when the caller keeps none */
-} ctx;
+#include "rules_int.h"
 
 /* Appends an event of kind k with every scalar field cleared. */
-static pz_event *emit(ctx *c, pz_event_kind k)
+pz_event *pz__emit(ctx *c, pz_event_kind k)
 {
     pz_event *e = c->ev != NULL ? &c->ev->ev[c->ev->n++] : &c->scratch;
     e->kind = k;
@@ -58,7 +51,7 @@ static void end_game(ctx *c, int side, pz_end_reason reason)
     g->phase = PZ_PHASE_GAME_OVER;
     g->winner = (int8_t)side;
     g->turn = -1;
-    pz_event *e = emit(c, PZ_EV_GAME_END);
+    pz_event *e = pz__emit(c, PZ_EV_GAME_END);
     e->side = (int8_t)side;
     e->reason = (uint8_t)reason;
     e->nvalues = g->sides;
@@ -70,13 +63,13 @@ static void end_game(ctx *c, int side, pz_end_reason reason)
  * Scores points (> 0) for side, announcing it; the win of R8.2 is checked
  * at once. Returns true when the game is over.
  */
-static bool add_score(ctx *c, int side, int seat, pz_reason reason, int points)
+bool pz__add_score(ctx *c, int side, int seat, pz_reason reason, int points)
 {
     pz_game *g = c->g;
     if (points <= 0)
         return false;
     g->score[side] = (int16_t)(g->score[side] + points);
-    pz_event *e = emit(c, PZ_EV_SCORE);
+    pz_event *e = pz__emit(c, PZ_EV_SCORE);
     e->side = (int8_t)side;
     e->seat = (int8_t)seat;
     e->reason = (uint8_t)reason;
@@ -122,56 +115,6 @@ static void win_cards(pz_game *g, int side, const pz_card *cards, int n)
     g->pile[side] = (uint8_t)(g->pile[side] + n);
 }
 
-/* The value of a holding (R1.6). */
-static int holding_value(const pz_holding *h)
-{
-    switch (h->kind) {
-    case PZ_HOLD_RONDA:
-        return pz_ronda_value(h->rank);
-    case PZ_HOLD_RONDINE:
-        return pz_rondine_value(h->rank);
-    case PZ_HOLD_FOUR:
-        return pz_four_value(h->rank);
-    default:
-        return 0;
-    }
-}
-
-static pz_reason holding_reason(const pz_holding *h)
-{
-    return h->kind == PZ_HOLD_FOUR      ? PZ_REASON_FOUR
-           : h->kind == PZ_HOLD_RONDINE ? PZ_REASON_RONDINE
-                                        : PZ_REASON_RONDA;
-}
-
-/* R3.3: true when a beats b (kind first, then rank; A lowest). */
-static bool holding_beats(const pz_holding *a, const pz_holding *b)
-{
-    if (a->kind != b->kind)
-        return a->kind > b->kind;
-    return a->rank > b->rank;
-}
-
-/* R3.1: the best set among a hand of cards dealt in one deal. */
-static pz_holding holding_of(const pz_card *hand, int n)
-{
-    uint8_t count[PZ_RANKS] = {0};
-    pz_holding h = {PZ_HOLD_NONE, 0, 0, 0};
-    for (int i = 0; i < n; i++)
-        count[pz_card_rank(hand[i])]++;
-    for (int r = 0; r < PZ_RANKS; r++) {
-        if (count[r] < 2)
-            continue;
-        pz_holding cand = {(uint8_t)(count[r] >= 4   ? PZ_HOLD_FOUR
-                                     : count[r] == 3 ? PZ_HOLD_RONDINE
-                                                     : PZ_HOLD_RONDA),
-                           (uint8_t)r, 0, 0};
-        if (h.kind == PZ_HOLD_NONE || holding_beats(&cand, &h))
-            h = cand;
-    }
-    return h;
-}
-
 /* The first seat clockwise after `from` (from itself last) holding cards,
    or -1 when every hand is empty (R2.5). */
 static int next_player(const pz_game *g, int from)
@@ -185,7 +128,7 @@ static int next_player(const pz_game *g, int from)
 }
 
 /* Takes the top card of the stock. */
-static pz_card draw(pz_game *g)
+pz_card pz__draw(pz_game *g)
 {
     pz_card c = g->stock[0];
     remove_at(g->stock, &g->nstock, 0);
@@ -196,15 +139,15 @@ static pz_card draw(pz_game *g)
  * Enters phase play (after the deal and any tendido/leftover): holdings of
  * this deal (R3.1), automatic declarations (R3.2), first player (R2.5).
  */
-static void begin_play(ctx *c)
+void pz__begin_play(ctx *c)
 {
     pz_game *g = c->g;
     for (int k = 1; k <= g->players; k++) {
         int s = (g->dealer + k) % g->players;
-        g->hold[s] = holding_of(g->hand[s], g->nhand[s]);
+        g->hold[s] = pz__holding_of(g->hand[s], g->nhand[s]);
         if (g->opt.declarations == PZ_DECL_AUTO && g->hold[s].kind != PZ_HOLD_NONE) {
             g->hold[s].declared = 1;
-            pz_event *e = emit(c, PZ_EV_DECLARE);
+            pz_event *e = pz__emit(c, PZ_EV_DECLARE);
             e->seat = (int8_t)s;
             e->holding = g->hold[s].kind;
         }
@@ -214,14 +157,14 @@ static void begin_play(ctx *c)
 }
 
 /* R2.4: the leftover cards of the last deal, to the table or dealt. */
-static void lay_leftover(ctx *c)
+void pz__lay_leftover(ctx *c)
 {
     pz_game *g = c->g;
     if (g->leftover == 0)
         return;
-    pz_event *e = emit(c, PZ_EV_LEFTOVER);
+    pz_event *e = pz__emit(c, PZ_EV_LEFTOVER);
     for (int i = 0; i < g->leftover; i++) {
-        pz_card card = draw(g);
+        pz_card card = pz__draw(g);
         int seat = -1;
         if (g->opt.odd_leftover == PZ_LEFTOVER_DEAL) {
             seat = (g->dealer + 1 + i) % g->players;
@@ -233,20 +176,6 @@ static void lay_leftover(ctx *c)
         e->card_seat[i] = (int8_t)seat;
     }
     e->ncards = g->leftover;
-}
-
-/* R4.1: the dealer deals the four tendido cards face up. */
-static void deal_tendido(ctx *c)
-{
-    pz_game *g = c->g;
-    pz_event *e = emit(c, PZ_EV_TENDIDO);
-    e->seat = (int8_t)g->dealer;
-    for (int i = 0; i < 4; i++)
-        e->cards[i] = g->tendido[i] = draw(g);
-    e->ncards = g->ntendido = 4;
-    g->tendido_done = 1;
-    g->phase = PZ_PHASE_ARRANGE;
-    g->turn = -1;
 }
 
 /*
@@ -264,9 +193,9 @@ static void deal_cards(ctx *c)
     for (int k = 1; k <= g->players; k++) {
         int s = (g->dealer + k) % g->players;
         for (int i = 0; i < 3; i++)
-            g->hand[s][g->nhand[s]++] = draw(g);
+            g->hand[s][g->nhand[s]++] = pz__draw(g);
     }
-    pz_event *e = emit(c, PZ_EV_DEAL);
+    pz_event *e = pz__emit(c, PZ_EV_DEAL);
     for (int s = 0; s < g->players; s++)
         for (int i = 0; i < g->nhand[s]; i++) {
             e->cards[e->ncards] = g->hand[s][i];
@@ -278,7 +207,7 @@ static void deal_cards(ctx *c)
     bool last = g->deal == g->deals;
     if (g->opt.tendido == PZ_TENDIDO_CHOICE && !g->tendido_done) {
         if (last) {
-            deal_tendido(c); /* compulsory at the last deal */
+            pz__deal_tendido(c); /* compulsory at the last deal */
         } else {
             g->phase = PZ_PHASE_TENDIDO_CHOICE;
             g->turn = -1;
@@ -286,12 +215,12 @@ static void deal_cards(ctx *c)
         return;
     }
     if (last)
-        lay_leftover(c);
+        pz__lay_leftover(c);
     if (last && g->opt.tendido == PZ_TENDIDO_LAST) {
-        deal_tendido(c);
+        pz__deal_tendido(c);
         return;
     }
-    begin_play(c);
+    pz__begin_play(c);
 }
 
 /* Starts a hand from a 52-card pack: everything is gathered (R2.1). */
@@ -331,42 +260,10 @@ static bool settle_pending(ctx *c)
     g->pend_kind = PZ_PENDING_NONE;
     g->pend_n = 0;
     g->pend_limpia = 0;
-    if (add_score(c, side, seat, counter ? PZ_REASON_COUNTER_PORRAZO : PZ_REASON_PORRAZO, points))
+    if (pz__add_score(c, side, seat, counter ? PZ_REASON_COUNTER_PORRAZO : PZ_REASON_PORRAZO,
+                      points))
         return true;
-    return add_score(c, side, seat, PZ_REASON_LIMPIA, limpia);
-}
-
-/* R3.4: scores the best holding of the deal and, with partnerships, its
-   holder's partners' own. Returns true when that ends the game. */
-static bool score_holdings(ctx *c)
-{
-    pz_game *g = c->g;
-    bool all = g->opt.declarations == PZ_DECL_SILENT;
-    int best = -1;
-    for (int k = 1; k <= g->players; k++) {
-        int s = (g->dealer + k) % g->players;
-        const pz_holding *h = &g->hold[s];
-        if (h->kind == PZ_HOLD_NONE || !(all || h->declared))
-            continue;
-        if (best < 0 || holding_beats(h, &g->hold[best]))
-            best = s;
-    }
-    if (best < 0)
-        return false;
-    int side = pz__side(g, best);
-    if (add_score(c, side, best, holding_reason(&g->hold[best]), holding_value(&g->hold[best])))
-        return true;
-    if (!g->opt.partnerships)
-        return false;
-    for (int k = 1; k <= g->players; k++) {
-        int s = (g->dealer + k) % g->players;
-        const pz_holding *h = &g->hold[s];
-        if (s == best || pz__side(g, s) != side || h->kind == PZ_HOLD_NONE || !(all || h->declared))
-            continue;
-        if (add_score(c, side, s, holding_reason(h), holding_value(h)))
-            return true;
-    }
-    return false;
+    return pz__add_score(c, side, seat, PZ_REASON_LIMPIA, limpia);
 }
 
 /* R7.1: the cards left on the table after the last deal. */
@@ -379,7 +276,7 @@ static void final_sweep(ctx *c)
                    ? g->last_capturer
                    : g->dealer;
     int side = pz__side(g, seat);
-    pz_event *e = emit(c, PZ_EV_SWEEP);
+    pz_event *e = pz__emit(c, PZ_EV_SWEEP);
     e->side = (int8_t)side;
     memcpy(e->cards, g->table, g->ntable);
     e->ncards = g->ntable;
@@ -404,10 +301,10 @@ static bool score_cards(ctx *c)
             second = g->pile[s];
     }
     if (g->opt.card_score == PZ_CARD_SCORE_EXCESS26)
-        return add_score(c, best, -1, PZ_REASON_CARDS, g->pile[best] - 26);
+        return pz__add_score(c, best, -1, PZ_REASON_CARDS, g->pile[best] - 26);
     if (ties > 0)
         return false;
-    return add_score(c, best, -1, PZ_REASON_CARDS, g->pile[best] - second);
+    return pz__add_score(c, best, -1, PZ_REASON_CARDS, g->pile[best] - second);
 }
 
 /*
@@ -425,7 +322,7 @@ static void end_deal(ctx *c)
         return;
     if (last)
         final_sweep(c);
-    if (!g->r3_off && score_holdings(c))
+    if (!g->r3_off && pz__score_holdings(c))
         return;
     memcpy(g->prev, g->hold, sizeof g->prev);
     g->claim_open = g->opt.declarations == PZ_DECL_MANUAL && !g->r3_off;
@@ -435,7 +332,7 @@ static void end_deal(ctx *c)
     }
     if (score_cards(c))
         return;
-    pz_event *e = emit(c, PZ_EV_HAND_END);
+    pz_event *e = pz__emit(c, PZ_EV_HAND_END);
     e->nvalues = g->sides;
     for (int s = 0; s < g->sides; s++)
         e->values[s] = g->pile[s];
@@ -591,9 +488,9 @@ static void do_capture(ctx *c, int seat, pz_card card, int first)
     bool limpia = g->ntable == 0 && !is_last_card_of_hand(g);
     int last_rank = pz_card_rank(taken[ntaken - 1]);
 
-    pz_event *e = emit(c, PZ_EV_PLAY);
+    pz_event *e = pz__emit(c, PZ_EV_PLAY);
     e->seat = (int8_t)seat, e->card = card, e->mode = PZ_MODE_CAPTURE;
-    e = emit(c, PZ_EV_CAPTURE);
+    e = pz__emit(c, PZ_EV_CAPTURE);
     e->seat = (int8_t)seat;
     e->pending = porrazo;
     memcpy(e->cards, taken, (size_t)ntaken);
@@ -613,16 +510,16 @@ static void do_capture(ctx *c, int seat, pz_card card, int first)
     win_cards(g, side, &card, 1);
     win_cards(g, side, taken, ntaken);
     if (limpia)
-        add_score(c, side, seat, PZ_REASON_LIMPIA, pz_ronda_value(last_rank));
+        pz__add_score(c, side, seat, PZ_REASON_LIMPIA, pz_ronda_value(last_rank));
 }
 
 /* R6.2: a counter porrazo takes over the pending porrazo's cards. */
 static void do_counter(ctx *c, int seat, pz_card card)
 {
     pz_game *g = c->g;
-    pz_event *e = emit(c, PZ_EV_PLAY);
+    pz_event *e = pz__emit(c, PZ_EV_PLAY);
     e->seat = (int8_t)seat, e->card = card, e->mode = PZ_MODE_CAPTURE;
-    e = emit(c, PZ_EV_CAPTURE);
+    e = pz__emit(c, PZ_EV_CAPTURE);
     e->seat = (int8_t)seat;
     e->pending = true;
     memcpy(e->cards, g->pend_cards, g->pend_n);
@@ -641,9 +538,9 @@ static void do_san_benito(ctx *c, int seat, pz_card card)
 {
     pz_game *g = c->g;
     int side = pz__side(g, seat);
-    pz_event *e = emit(c, PZ_EV_PLAY);
+    pz_event *e = pz__emit(c, PZ_EV_PLAY);
     e->seat = (int8_t)seat, e->card = card, e->mode = PZ_MODE_CAPTURE;
-    e = emit(c, PZ_EV_SAN_BENITO);
+    e = pz__emit(c, PZ_EV_SAN_BENITO);
     e->seat = (int8_t)seat;
     e->side = (int8_t)side;
     win_cards(g, side, g->pend_cards, g->pend_n);
@@ -659,10 +556,10 @@ static void do_lay(ctx *c, int seat, pz_card card, bool in_place)
 {
     pz_game *g = c->g;
     g->table[g->ntable++] = card;
-    pz_event *e = emit(c, PZ_EV_PLAY);
+    pz_event *e = pz__emit(c, PZ_EV_PLAY);
     e->seat = (int8_t)seat, e->card = card, e->mode = in_place ? PZ_MODE_PLACE : PZ_MODE_LAY;
     if (in_place)
-        add_score(c, pz__side(g, seat), seat, PZ_REASON_IN_PLACE, pz_card_rank(card) + 1);
+        pz__add_score(c, pz__side(g, seat), seat, PZ_REASON_IN_PLACE, pz_card_rank(card) + 1);
 }
 
 /* Applies a play (R5, R6): settles a pending porrazo first (R6.4). */
@@ -714,208 +611,8 @@ static int apply_play(ctx *c, const pz_action *a, char *why, size_t why_len)
 /* ------------------------------------------------------------------------ */
 /* The tendido                                                              */
 
-/* R4.3: the points of a row counted in direction dir. */
-int pz_tendido_place_points(const pz_card row[4], pz_direction dir)
-{
-    int points = 0;
-    for (int i = 0; i < 4; i++) {
-        int pos = dir == PZ_LTR ? i + 1 : 4 - i;
-        if (row[i] < PZ_CARDS && pz_card_rank(row[i]) + 1 == pos)
-            points += pos;
-    }
-    return points;
-}
-
-/* True when {a, b} and {x, y} are the same two cards. */
-static bool same_pair(pz_card a, pz_card b, pz_card x, pz_card y)
-{
-    return (a == x && b == y) || (a == y && b == x);
-}
-
-/* R4.3: the row is one pair on the left, the other on the right. */
-static bool is_arrangement(const pz_game *g, const pz_card row[4])
-{
-    const pz_card *t = g->tendido;
-    return (same_pair(row[0], row[1], t[0], t[1]) && same_pair(row[2], row[3], t[2], t[3])) ||
-           (same_pair(row[0], row[1], t[2], t[3]) && same_pair(row[2], row[3], t[0], t[1]));
-}
-
-/* R4.6: the first best row in the documented order; returns its points. */
-int pz_best_arrangement(const pz_game *g, pz_card row[4], pz_direction *dir)
-{
-    if (g->phase != PZ_PHASE_ARRANGE)
-        return PZ_EWRONG_PHASE;
-    int best = -1;
-    for (int first = 0; first < 2; first++)
-        for (int swap_l = 0; swap_l < 2; swap_l++)
-            for (int swap_r = 0; swap_r < 2; swap_r++) {
-                const pz_card *l = &g->tendido[first ? 2 : 0], *r = &g->tendido[first ? 0 : 2];
-                pz_card cand[4] = {l[swap_l], l[!swap_l], r[swap_r], r[!swap_r]};
-                for (int d = PZ_LTR; d <= PZ_RTL; d++) {
-                    int p = pz_tendido_place_points(cand, (pz_direction)d);
-                    if (p > best) {
-                        best = p;
-                        memcpy(row, cand, 4);
-                        *dir = (pz_direction)d;
-                    }
-                }
-            }
-    return best;
-}
-
-/* R4.4: the sets the tendido forms on the table (already laid). */
-static int tendido_sets(const pz_game *g, const pz_card row[4])
-{
-    uint8_t count[PZ_RANKS] = {0};
-    bool in_tendido[PZ_RANKS] = {false};
-    int points = 0;
-    for (int i = 0; i < g->ntable; i++)
-        count[pz_card_rank(g->table[i])]++;
-    for (int i = 0; i < 4; i++)
-        in_tendido[pz_card_rank(row[i])] = true;
-    for (int r = 0; r < PZ_RANKS; r++) {
-        if (!in_tendido[r] || count[r] < 2)
-            continue;
-        points += count[r] == 2   ? pz_ronda_value(r)
-                  : count[r] == 3 ? pz_rondine_value(r)
-                                  : pz_four_value(r);
-    }
-    return points;
-}
-
-/* R4.3–R4.4: the dealer's arrangement, its points, then play begins. */
-static int apply_arrange(ctx *c, const pz_action *a, char *why, size_t why_len)
-{
-    pz_game *g = c->g;
-    pz_card row[4];
-    pz_direction dir;
-    if (g->phase != PZ_PHASE_ARRANGE) {
-        pz__why(why, why_len, "there is no tendido to arrange now");
-        return PZ_EWRONG_PHASE;
-    }
-    if (a->seat != g->dealer) {
-        pz__why(why, why_len, "only the dealer (seat %d) arranges the tendido", g->dealer);
-        return PZ_ENOT_DEALER;
-    }
-    if (a->best) {
-        pz_best_arrangement(g, row, &dir);
-    } else {
-        if (!is_arrangement(g, a->row) || (unsigned)a->direction > PZ_RTL) {
-            pz__why(why, why_len,
-                    "lay one pair of the tendido on the left and the other on the right, "
-                    "each pair in either order, counted ltr or rtl");
-            return PZ_EBAD_ARRANGEMENT;
-        }
-        memcpy(row, a->row, 4);
-        dir = a->direction;
-    }
-    int place = pz_tendido_place_points(row, dir);
-    pz_event *e = emit(c, PZ_EV_ARRANGED);
-    e->seat = (int8_t)g->dealer;
-    memcpy(e->cards, row, 4);
-    e->ncards = 4;
-    e->direction = (uint8_t)dir;
-    e->points = (int16_t)place;
-    memcpy(&g->table[g->ntable], row, 4);
-    g->ntable = (uint8_t)(g->ntable + 4);
-    g->ntendido = 0;
-    int side = pz__side(g, g->dealer);
-    if (add_score(c, side, g->dealer, PZ_REASON_TENDIDO_PLACE, place) ||
-        add_score(c, side, g->dealer, PZ_REASON_TENDIDO_SETS, tendido_sets(g, row)))
-        return 0;
-    if (g->deal == g->deals && g->opt.tendido == PZ_TENDIDO_CHOICE)
-        lay_leftover(c);
-    begin_play(c);
-    return 0;
-}
-
-/* R4.1–R4.2: the dealer says now or later. */
-static int apply_tendido(ctx *c, const pz_action *a, char *why, size_t why_len)
-{
-    pz_game *g = c->g;
-    if (g->phase != PZ_PHASE_TENDIDO_CHOICE) {
-        pz__why(why, why_len, "the dealer chooses the tendido only right after a deal");
-        return PZ_EWRONG_PHASE;
-    }
-    if (a->seat != g->dealer) {
-        pz__why(why, why_len, "only the dealer (seat %d) chooses the tendido", g->dealer);
-        return PZ_ENOT_DEALER;
-    }
-    if (a->now)
-        deal_tendido(c);
-    else
-        begin_play(c);
-    return 0;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Declarations and claims                                                  */
-
-/* R3.2 manual: a seat declares its holding before the deal's first card. */
-static int apply_declare(ctx *c, const pz_action *a, char *why, size_t why_len)
-{
-    pz_game *g = c->g;
-    if (g->opt.declarations != PZ_DECL_MANUAL) {
-        pz__why(why, why_len, "declarations are %s in this game: nothing to do",
-                g->opt.declarations == PZ_DECL_AUTO ? "automatic" : "silent");
-        return PZ_EINVALID_ACTION;
-    }
-    if (g->phase != PZ_PHASE_PLAY) {
-        pz__why(why, why_len, "declarations are made once the deal's play begins");
-        return PZ_EWRONG_PHASE;
-    }
-    if (g->first_play_done) {
-        pz__why(why, why_len, "declarations closed when this deal's first card was played");
-        return PZ_EDECLARATION_CLOSED;
-    }
-    pz_holding *h = &g->hold[a->seat];
-    if (g->r3_off || h->kind == PZ_HOLD_NONE) {
-        pz__why(why, why_len, "seat %d holds no ronda or rondine this deal", a->seat);
-        return PZ_ENOTHING_TO_DECLARE;
-    }
-    if (h->declared) {
-        pz__why(why, why_len, "seat %d has already declared", a->seat);
-        return PZ_ENOTHING_TO_DECLARE;
-    }
-    h->declared = 1;
-    pz_event *e = emit(c, PZ_EV_DECLARE);
-    e->seat = (int8_t)a->seat;
-    e->holding = h->kind;
-    return 0;
-}
-
-/* R3.6: a claim that another side's seat missed its declaration. */
-static int apply_claim(ctx *c, const pz_action *a, char *why, size_t why_len)
-{
-    pz_game *g = c->g;
-    int t = a->claimed;
-    if (g->opt.declarations != PZ_DECL_MANUAL) {
-        pz__why(why, why_len, "claims exist only with manual declarations");
-        return PZ_EINVALID_ACTION;
-    }
-    if (!g->claim_open) {
-        pz__why(why, why_len,
-                "claims are made after a deal ends, before the next deal's first card");
-        return PZ_EBAD_CLAIM;
-    }
-    if (t < 0 || t >= g->players) {
-        pz__why(why, why_len, "there is no seat %d", t);
-        return PZ_EBAD_CLAIM;
-    }
-    if (pz__side(g, t) == pz__side(g, a->seat)) {
-        pz__why(why, why_len, "a claim is against another side, not seat %d", t);
-        return PZ_EBAD_CLAIM;
-    }
-    pz_holding *h = &g->prev[t];
-    if (h->kind == PZ_HOLD_NONE || h->declared || h->claimed) {
-        pz__why(why, why_len, "seat %d did not miss a declaration in the last deal%s", t,
-                h->claimed ? " (already claimed)" : "");
-        return PZ_EBAD_CLAIM;
-    }
-    h->claimed = 1;
-    add_score(c, pz__side(g, a->seat), a->seat, PZ_REASON_MISSED_DECLARATION, holding_value(h));
-    return 0;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Creating games and applying actions                                      */
@@ -1079,13 +776,13 @@ int pz_apply(pz_game *g, const pz_action *a, pz_events *ev, char *why, size_t wh
     case PZ_ACT_PLAY:
         return apply_play(&c, a, why, why_len);
     case PZ_ACT_TENDIDO:
-        return apply_tendido(&c, a, why, why_len);
+        return pz__apply_tendido(&c, a, why, why_len);
     case PZ_ACT_ARRANGE:
-        return apply_arrange(&c, a, why, why_len);
+        return pz__apply_arrange(&c, a, why, why_len);
     case PZ_ACT_DECLARE:
-        return apply_declare(&c, a, why, why_len);
+        return pz__apply_declare(&c, a, why, why_len);
     case PZ_ACT_CLAIM:
-        return apply_claim(&c, a, why, why_len);
+        return pz__apply_claim(&c, a, why, why_len);
     case PZ_ACT_NEXT_HAND:
         return apply_next_hand(&c, a, why, why_len);
     default:
