@@ -1,0 +1,66 @@
+/*
+ * command_int.h — what the files of the command parser share and nobody
+ * else sees: the words of a line, the reply buffer, the space-separated
+ * word lists every table of the parser is written in, and the entry to
+ * the arguments of `new`. command.c reads the line, verbs and their
+ * arguments; command_new.c the arguments of `new`; command_words.c holds
+ * the card and duration words and the word lists; text.h the byte-level
+ * routines they all use. Not part of the API: other modules use command.h.
+ */
+#ifndef PZ_COMMAND_INT_H
+#define PZ_COMMAND_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "command.h"
+
+#define CMD_WORD_MAX 64 /* bytes of a folded word, NUL included; longer never matches */
+
+typedef struct word { /* a word of the sanitized line (not NUL-terminated) */
+    const char *s;
+    size_t n;
+} word;
+
+typedef struct reply { /* the caller's error buffer */
+    char *s;
+    size_t cap;
+} reply;
+
+/*
+ * Steps *p through a list of space-separated words: returns the next
+ * word's start (inside the list) and sets *k to its length, or returns
+ * NULL at the end of the list.
+ */
+const char *cmd_list_next(const char **p, size_t *k);
+
+/* True when s[0..n) is one of the space-separated words of list, exactly. */
+bool cmd_in_list(const char *s, size_t n, const char *list);
+
+/* True when the word w, folded (text_fold), is one of the words of list. */
+bool cmd_is_word(word w, const char *list);
+
+/*
+ * Writes w for a reply into out (TEXT_QUOTE_MAX bytes of text.h) and
+ * returns out: cut short, bad bytes as '?' (text_quote).
+ */
+const char *cmd_quote(word w, char *out);
+
+/*
+ * Writes a formatted reply into r and returns CMD_ERROR. A reply longer
+ * than the buffer is cut at a whole UTF-8 character; a failed format
+ * leaves a generic reply. With no buffer (NULL or cap 0) writes nothing.
+ */
+cmd_result cmd_fail(reply *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/*
+ * Reads the arguments w[0..n) of `new` (a player count, option words,
+ * NAME=VALUE) into c. Returns CMD_OK, or CMD_ERROR after writing a reply.
+ */
+cmd_result cmd_parse_new(const word *w, int n, cmd *c, reply *r);
+
+#endif /* PZ_COMMAND_INT_H */

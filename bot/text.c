@@ -1,0 +1,225 @@
+/*
+ * text.c — the byte-level text routines of text.h: UTF-8 measured and
+ * mended, words folded, lines cleaned of IRC formatting, words quoted.
+ *
+ * These work on bytes with explicit lengths and know nothing of commands,
+ * games or chat protocols beyond IRC's formatting codes, which appear in
+ * text from any bridge. UTF-8 is judged strictly (RFC 3629: no overlong
+ * forms, surrogates or code points past U+10FFFF), one sequence at a time
+ * by text_utf8_len(), which everything else here builds on. Not here: the
+ * meaning of any word, or where a line comes from or goes.
+ */
+#include <string.h>
+
+#include "text.h"
+
+/* ------------------------------------------------------------------------ */
+/* UTF-8                                                                    */
+
+/*
+ * The length of the valid UTF-8 sequence at s (see text.h): the lead byte
+ * gives the length and the range of the second byte, which is where
+ * overlong forms, surrogates and code points past U+10FFFF show.
+ */
+size_t text_utf8_len(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned char b, lo = 0x80, hi = 0xBF;
+    size_t k;
+    if (n == 0)
+        return 0;
+    b = u[0];
+    if (b < 0x80)
+        return 1;
+    if (b < 0xC2 || b > 0xF4)
+        return 0;
+    if (b < 0xE0) {
+        k = 2;
+    } else if (b < 0xF0) {
+        k = 3;
+        lo = b == 0xE0 ? 0xA0 : 0x80;
+        hi = b == 0xED ? 0x9F : 0xBF;
+    } else {
+        k = 4;
+        lo = b == 0xF0 ? 0x90 : 0x80;
+        hi = b == 0xF4 ? 0x8F : 0xBF;
+    }
+    if (n < k || u[1] < lo || u[1] > hi)
+        return 0;
+    for (size_t i = 2; i < k; i++)
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+    return k;
+}
+
+/* True when s[0..n) is valid UTF-8 throughout (see text.h). */
+bool text_utf8_valid(const char *s, size_t n)
+{
+    for (size_t i = 0, k; i < n; i += k)
+        if ((k = text_utf8_len(s + i, n - i)) == 0)
+            return false;
+    return true;
+}
+
+/*
+ * Ends s before its last character when that is not whole (see text.h):
+ * steps back over continuation bytes to the last lead byte and measures
+ * the sequence it starts against what is left of len.
+ */
+size_t text_utf8_cut(char *s, size_t len)
+{
+    size_t i = len;
+    while (i > 0 && ((unsigned char)s[i - 1] & 0xC0) == 0x80)
+        i--;
+    if (i > 0 && text_utf8_len(s + i - 1, len - i + 1) == 0) {
+        s[i - 1] = '\0';
+        return i - 1;
+    }
+    return len;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Folding                                                                  */
+
+/* U+00C0..U+00FF by their second UTF-8 byte: the base letter, or '-'. */
+static const char LATIN1_FOLD[] = "aaaaaa-ceeeeiiii-nooooo--uuuuy--"
+                                  "aaaaaa-ceeeeiiii-nooooo--uuuuy-y";
+
+/*
+ * Writes the folded form of s[0..n) into out (see text.h). Each character
+ * becomes one byte (a folded letter, an apostrophe, TEXT_BAD_BYTE), none
+ * (a variation selector) or itself. Returns the length, or -1 when it
+ * does not fit in cap (always when cap is 0).
+ */
+int text_fold(const char *s, size_t n, char *out, size_t cap)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    if (cap == 0)
+        return -1;
+    for (size_t i = 0; i < n;) {
+        size_t k = text_utf8_len(s + i, n - i), w = 1;
+        char one = 0;
+        const char *from = &one;
+        if (k == 0) {
+            one = TEXT_BAD_BYTE;
+            k = 1;
+        } else if (k == 1) {
+            one = (char)(u[i] >= 'A' && u[i] <= 'Z' ? u[i] + 32 : u[i]);
+        } else if (k == 2 && u[i] == 0xC3 && LATIN1_FOLD[u[i + 1] - 0x80] != '-') {
+            one = LATIN1_FOLD[u[i + 1] - 0x80];
+        } else if (k == 3 && u[i] == 0xE2 && u[i + 1] == 0x80 && u[i + 2] == 0x99) {
+            one = '\'';
+        } else if (k == 3 && u[i] == 0xEF && u[i + 1] == 0xB8 && (u[i + 2] & 0xFE) == 0x8E) {
+            w = 0; /* U+FE0E, U+FE0F: the text or emoji form of a symbol */
+        } else {
+            from = s + i;
+            w = k;
+        }
+        if (o + w >= cap)
+            return -1;
+        memcpy(out + o, from, w);
+        o += w;
+        i += k;
+    }
+    out[o] = '\0';
+    return (int)o;
+}
+
+/* ------------------------------------------------------------------------ */
+/* IRC formatting and control characters                                    */
+
+/* How many of u[i..n) are digits (hex digits when hex), at most max. */
+static size_t count_digits(const unsigned char *u, size_t n, size_t i, size_t max, bool hex)
+{
+    size_t d = 0;
+    while (i + d < n && d < max &&
+           ((u[i + d] >= '0' && u[i + d] <= '9') ||
+            (hex && ((u[i + d] | 0x20) >= 'a' && (u[i + d] | 0x20) <= 'f'))))
+        d++;
+    return d;
+}
+
+/*
+ * The index just past the colour code at u[i]: \x03 with up to two digits,
+ * then optionally a comma and up to two more; \x04 the same with six hex
+ * digits. A comma not followed by a digit is text.
+ */
+static size_t skip_colour(const unsigned char *u, size_t n, size_t i)
+{
+    bool hex = u[i] == 0x04;
+    size_t max = hex ? 6 : 2, d = count_digits(u, n, i + 1, max, hex);
+    i += 1 + d;
+    if (d > 0 && i < n && u[i] == ',') {
+        size_t d2 = count_digits(u, n, i + 1, max, hex);
+        if (d2 > 0)
+            i += 1 + d2;
+    }
+    return i;
+}
+
+/*
+ * Copies s[0..n) into out (n + 1 bytes) without IRC formatting codes and
+ * with other control characters as spaces (see text.h). Returns the new
+ * length.
+ */
+size_t text_sanitize(const char *s, size_t n, char *out)
+{
+    static const char FORMAT[] = "\x02\x0f\x11\x16\x1d\x1e\x1f";
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char b = u[i];
+        if (b == 0x03 || b == 0x04) {
+            i = skip_colour(u, n, i);
+        } else if (memchr(FORMAT, b, sizeof FORMAT - 1) != NULL) {
+            i++;
+        } else if (b < 0x20 || b == 0x7F) {
+            out[o++] = ' ';
+            i++;
+        } else if (b == 0xC2 && text_utf8_len(s + i, n - i) == 2 && u[i + 1] <= 0xA0) {
+            out[o++] = ' ';
+            i += 2;
+        } else {
+            out[o++] = (char)b;
+            i++;
+        }
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Quoting                                                                  */
+
+/*
+ * Writes s[0..n) for a reply into out (TEXT_QUOTE_MAX bytes) and returns
+ * out (see text.h). At most TEXT_QUOTE_CHARS characters of four bytes,
+ * "..." and the NUL fill TEXT_QUOTE_MAX exactly.
+ */
+const char *text_quote(const char *s, size_t n, char *out)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t o = 0, chars = 0;
+    for (size_t i = 0; i < n; chars++) {
+        if (chars == TEXT_QUOTE_CHARS) {
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        size_t k = text_utf8_len(s + i, n - i);
+        bool bidi = k == 3 && u[i] == 0xE2 &&
+                    ((u[i + 1] == 0x80 && u[i + 2] >= 0xAA && u[i + 2] <= 0xAE) ||
+                     (u[i + 1] == 0x81 && u[i + 2] >= 0xA6 && u[i + 2] <= 0xA9));
+        if (k == 0 || bidi) {
+            out[o++] = '?';
+            i += k == 0 ? 1 : k;
+        } else {
+            memcpy(out + o, s + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}

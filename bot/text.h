@@ -1,0 +1,73 @@
+/*
+ * text.h — chat text as bytes: UTF-8 validation and cutting, words folded
+ * for comparison (ASCII case, Latin-1 accents), a line cleaned of IRC
+ * formatting codes and control characters, and a player's word quoted
+ * back safely in a reply.
+ *
+ * Any bytes are accepted: invalid UTF-8 is measured, marked or replaced,
+ * never trusted. Nothing allocates; every function writes only into a
+ * caller buffer whose size it states. Not here: what words mean (the
+ * command parser), building rendered lines (render_text.h), or any
+ * protocol's framing (the adapters). Part of the pz_command library.
+ */
+#ifndef PZ_TEXT_H
+#define PZ_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TEXT_BAD_BYTE ((char)0xFF)                /* a byte of invalid UTF-8 in folded text */
+#define TEXT_QUOTE_CHARS 24                       /* characters of a word quoted back */
+#define TEXT_QUOTE_MAX (TEXT_QUOTE_CHARS * 4 + 4) /* bytes of a quoted word, NUL included */
+
+/*
+ * The length of the valid UTF-8 sequence at s, of which n bytes are
+ * available: 1 to 4, or 0 when n is 0 or s[0] starts none (a stray
+ * continuation byte, an overlong form, a surrogate, beyond U+10FFFF, or a
+ * sequence cut short by n). Reads at most four bytes, never past n.
+ */
+size_t text_utf8_len(const char *s, size_t n);
+
+/* True when s[0..n) is valid UTF-8 throughout (as text_utf8_len); n 0 is. */
+bool text_utf8_valid(const char *s, size_t n);
+
+/*
+ * Mends a text cut bytewise at len: s holds len bytes then a NUL. When the
+ * character that starts last in s is not a whole valid sequence (cut short
+ * at len, or an invalid lead byte), ends s before it with a NUL. Returns
+ * the new length. A valid UTF-8 text cut anywhere is valid again after.
+ */
+size_t text_utf8_cut(char *s, size_t len);
+
+/*
+ * Writes the folded form of s[0..n) into out (cap bytes, NUL-terminated),
+ * for comparing words: ASCII in lower case, accented Latin-1 letters
+ * (U+00C0..U+00FF) as their base letter, the right single quote (U+2019)
+ * as an apostrophe, variation selectors (U+FE0E, U+FE0F) dropped, each
+ * byte of invalid UTF-8 as TEXT_BAD_BYTE (which is in no word list), and
+ * everything else as it is. Returns the length, or -1 when the folded text
+ * and its NUL do not fit in cap (out then holds a partial text, unended).
+ */
+int text_fold(const char *s, size_t n, char *out, size_t cap);
+
+/*
+ * Copies the line s[0..n) into out (n + 1 bytes at least, NUL-terminated)
+ * without IRC formatting codes (bold, italic, underline, strike-through,
+ * monospace, reverse, reset; colours \x03 with up to two digits, a comma
+ * and two more; \x04 the same with six hex digits), with every other
+ * control character (C0 including NUL, DEL, C1) and the no-break space as
+ * one space. Other bytes, invalid UTF-8 included, are kept for the words
+ * to judge. Returns the new length, at most n.
+ */
+size_t text_sanitize(const char *s, size_t n, char *out);
+
+/*
+ * Writes s[0..n) for a reply into out (TEXT_QUOTE_MAX bytes) and returns
+ * out: at most TEXT_QUOTE_CHARS characters then "...", with each byte of
+ * invalid UTF-8 and each bidirectional control (U+202A..U+202E,
+ * U+2066..U+2069) as '?', so a reply never carries raw bytes back. The
+ * result is always valid UTF-8 and NUL-terminated.
+ */
+const char *text_quote(const char *s, size_t n, char *out);
+
+#endif /* PZ_TEXT_H */
