@@ -1,0 +1,748 @@
+/*
+ * irc_proto.c — the session of irc_proto (see irc_proto.h): registration
+ * with CAP LS 302, CAP REQ and SASL PLAIN, the NickServ fallback, our own
+ * nick, PING/PONG and the dead-link timer, and the queue of lines to send.
+ *
+ * A command table maps each server command or numeric to a handler that
+ * returns event flags, as Redis maps commands to functions. The queue is
+ * a ring of fixed lines; every line is written with a constant format and
+ * checked for truncation, and a line that would not fit is never sent cut.
+ * Secrets (PASS, the SASL payload, IDENTIFY) pass through the queue and are
+ * wiped from it as they are popped, and from the session when it is freed.
+ */
+#include "irc_proto_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SASL_CHUNK 400 /* AUTHENTICATE payloads are cut into pieces this long */
+
+void ircp__diag(ircp *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(p->diag, sizeof p->diag, fmt, ap);
+    va_end(ap);
+    if (n < 0) /* a diagnostic cut short (n >= size) is still a diagnostic */
+        p->diag[0] = '\0';
+    for (char *c = p->diag; *c != '\0'; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7F)
+            *c = '?';
+}
+
+/* ------------------------------------------------------------------------ */
+/* Configuration                                                            */
+
+/* True when s is a nick we may ask for: RFC 2812 letters, digits and specials. */
+static bool valid_nick(const char *s)
+{
+    static const char special[] = "[]\\`_^{|}";
+    size_t n = strlen(s);
+    if (n == 0 || n >= IRCP_NICK_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+        bool later = (c >= '0' && c <= '9') || c == '-';
+        if (!letter && strchr(special, c) == NULL && (i == 0 || !later))
+            return false;
+    }
+    return true;
+}
+
+/*
+ * Copies src (NULL: "") into dst (cap bytes) when it fits and holds no
+ * control byte, and no space unless spaces is true. Returns true if so.
+ */
+static bool copy_text(char *dst, size_t cap, const char *src, bool spaces)
+{
+    if (src == NULL)
+        src = "";
+    size_t n = strlen(src);
+    if (n >= cap)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)src[i] < 0x20 || src[i] == 0x7F || (!spaces && src[i] == ' '))
+            return false;
+    memcpy(dst, src, n + 1);
+    return true;
+}
+
+/* Says which field is wrong (never its value) and returns IRCP_ECONFIG. */
+static int bad_config(char *why, size_t why_len, const char *what)
+{
+    if (why_len > 0 && snprintf(why, why_len, "%s", what) < 0)
+        why[0] = '\0';
+    return IRCP_ECONFIG;
+}
+
+/* Copies the nicks and names of cfg into p. Returns NULL or what is wrong. */
+static const char *config_names(ircp *p, const ircp_config *cfg)
+{
+    if (cfg->nick == NULL || !valid_nick(cfg->nick))
+        return "nick: missing or not a valid IRC nick";
+    memcpy(p->cfg_nick, cfg->nick, strlen(cfg->nick) + 1);
+    for (int i = 0; i < IRCP_ALT_NICKS_MAX; i++) {
+        if (cfg->alt_nicks[i] == NULL)
+            continue;
+        if (!valid_nick(cfg->alt_nicks[i]))
+            return "alt_nicks: not a valid IRC nick";
+        memcpy(p->cfg_alts[p->nalts++], cfg->alt_nicks[i], strlen(cfg->alt_nicks[i]) + 1);
+    }
+    if (!copy_text(p->cfg_user, sizeof p->cfg_user, cfg->user ? cfg->user : cfg->nick, false) ||
+        p->cfg_user[0] == '\0' || strchr(p->cfg_user, '@') != NULL)
+        return "user: empty, too long, or holds spaces, '@' or control characters";
+    if (!copy_text(p->cfg_realname, sizeof p->cfg_realname,
+                   cfg->realname ? cfg->realname : "Porrazo bot", true) ||
+        p->cfg_realname[0] == '\0')
+        return "realname: empty, too long or holds control characters";
+    return NULL;
+}
+
+/* Copies the credentials and numbers of cfg into p. Returns NULL or what is wrong. */
+static const char *config_secrets(ircp *p, const ircp_config *cfg)
+{
+    if (!copy_text(p->server_pass, sizeof p->server_pass, cfg->server_pass, true))
+        return "server_pass: too long or holds control characters";
+    if (!copy_text(p->sasl_user, sizeof p->sasl_user, cfg->sasl_user, false))
+        return "sasl_user: too long, or holds spaces or control characters";
+    if (!copy_text(p->sasl_pass, sizeof p->sasl_pass, cfg->sasl_pass, true))
+        return "sasl_pass: too long or holds control characters";
+    if (p->sasl_user[0] != '\0' && p->sasl_pass[0] == '\0')
+        return "sasl_pass: missing while sasl_user is set";
+    if (!copy_text(p->nickserv_user, sizeof p->nickserv_user, cfg->nickserv_user, false))
+        return "nickserv_user: too long, or holds spaces or control characters";
+    if (!copy_text(p->nickserv_pass, sizeof p->nickserv_pass, cfg->nickserv_pass, false))
+        return "nickserv_pass: too long, or holds spaces or control characters";
+    if (cfg->nicklen < 0 || cfg->nicklen >= IRCP_NICK_MAX)
+        return "nicklen: must be 0 (default) or 1..63";
+    if (cfg->ping_idle_ms < 0 || cfg->ping_timeout_ms < 0 || cfg->cap_timeout_ms < 0)
+        return "timeouts: must be 0 (default) or positive";
+    p->cfg_nicklen = cfg->nicklen > 0 ? cfg->nicklen : IRCP_NICKLEN_DEFAULT;
+    p->idle_ms = cfg->ping_idle_ms > 0 ? cfg->ping_idle_ms : IRCP_PING_IDLE_MS;
+    p->timeout_ms = cfg->ping_timeout_ms > 0 ? cfg->ping_timeout_ms : IRCP_PING_TIMEOUT_MS;
+    p->cap_timeout_ms = cfg->cap_timeout_ms > 0 ? cfg->cap_timeout_ms : IRCP_CAP_TIMEOUT_MS;
+    return NULL;
+}
+
+int ircp_new(const ircp_config *cfg, ircp **out, char *why, size_t why_len)
+{
+    if (why_len > 0)
+        why[0] = '\0';
+    if (cfg == NULL || out == NULL)
+        return IRCP_EINVAL;
+    ircp *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return IRCP_ENOMEM;
+    const char *wrong = config_names(p, cfg);
+    if (wrong == NULL)
+        wrong = config_secrets(p, cfg);
+    if (wrong != NULL) {
+        ircp_free(p);
+        return bad_config(why, why_len, wrong);
+    }
+    memcpy(p->nick, p->cfg_nick, sizeof p->nick);
+    ircp__isupport_reset(p);
+    p->reg = REG_IDLE;
+    *out = p;
+    return 0;
+}
+
+void ircp_free(ircp *p)
+{
+    if (p == NULL)
+        return;
+    ircp__wipe(p, sizeof *p);
+    free(p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The send queue                                                           */
+
+/*
+ * Queues one line written with the constant format fmt. A line longer
+ * than IRCP_OUT_MAX is not queued (IRCP_ETOOLONG); a full queue gives
+ * IRCP_EFULL. Returns 0 when queued.
+ */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+push(ircp *p, const char *fmt, ...)
+{
+    if (p->qlen == IRCP_QUEUE_MAX) {
+        ircp__diag(p, "send queue full: a line was dropped");
+        return IRCP_EFULL;
+    }
+    char *slot = p->queue[(p->qhead + p->qlen) % IRCP_QUEUE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(slot, IRCP_OUT_MAX + 1, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n > IRCP_OUT_MAX) {
+        ircp__wipe(slot, IRCP_OUT_MAX + 1);
+        return IRCP_ETOOLONG;
+    }
+    p->qlen++;
+    return 0;
+}
+
+int ircp_pop(ircp *p, char *buf, size_t cap)
+{
+    if (p->qlen == 0)
+        return 0;
+    char *slot = p->queue[p->qhead];
+    size_t n = strlen(slot);
+    if (n + 1 > cap)
+        return IRCP_ENOSPACE;
+    memcpy(buf, slot, n + 1);
+    ircp__wipe(slot, IRCP_OUT_MAX + 1);
+    p->qhead = (p->qhead + 1) % IRCP_QUEUE_MAX;
+    p->qlen--;
+    return (int)n;
+}
+
+int ircp_pending(const ircp *p)
+{
+    return p->qlen;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Nicks                                                                    */
+
+/*
+ * Writes nick candidate k into out: the configured nick, its alternatives,
+ * then nick + "_", nick + "1", "2"..., the nick cut so that the whole fits
+ * NICKLEN. Returns 0, or -1 when there is no candidate k.
+ */
+static int nick_candidate(const ircp *p, int k, char out[IRCP_NICK_MAX])
+{
+    if (k < 0 || k >= IRCP_NICK_TRIES_MAX)
+        return -1;
+    const char *fixed = k == 0 ? p->cfg_nick : k <= p->nalts ? p->cfg_alts[k - 1] : NULL;
+    if (fixed != NULL)
+        return snprintf(out, IRCP_NICK_MAX, "%s", fixed) < IRCP_NICK_MAX ? 0 : -1;
+    int j = k - p->nalts;
+    char suffix[16];
+    int sl = j == 1 ? snprintf(suffix, sizeof suffix, "_")
+                    : snprintf(suffix, sizeof suffix, "%d", j - 1);
+    int limit = ircp_nicklen(p);
+    if (sl < 0 || sl + 1 > limit)
+        return -1;
+    int base = (int)strlen(p->cfg_nick);
+    if (base + sl > limit)
+        base = limit - sl;
+    int n = snprintf(out, IRCP_NICK_MAX, "%.*s%s", base, p->cfg_nick, suffix);
+    return n > 0 && n < IRCP_NICK_MAX ? 0 : -1;
+}
+
+/* 432, 433, 436, 437 before 001: asks for the next candidate, or gives up. */
+static int on_nick_refused(ircp *p, const ircp_msg *m)
+{
+    const char *refused = m->nparams >= 3 ? ircp_param(m, 1) : p->nick;
+    if (strcmp(m->command, "437") == 0 && ircp_is_channel(p, refused))
+        return 0; /* a channel temporarily unavailable, not our nick */
+    if (p->reg == REG_DONE || p->reg == REG_IDLE) {
+        ircp__diag(p, "nick %s refused (%s); keeping %s", refused, m->command, p->nick);
+        return 0;
+    }
+    char next[IRCP_NICK_MAX];
+    for (;;) {
+        if (nick_candidate(p, ++p->nick_try, next) != 0) {
+            ircp__diag(p, "every nick was refused (last %s, %s)", refused, m->command);
+            return IRCP_EV_NICK_GIVEUP;
+        }
+        if (ircp_casecmp(p, next, p->nick) != 0)
+            break;
+    }
+    ircp__diag(p, "nick %s refused (%s); trying %s", refused, m->command, next);
+    memcpy(p->nick, next, sizeof p->nick);
+    return push(p, "NICK %s", next);
+}
+
+/* True when s can be stored as a nick: non-empty, fits, no space or control byte. */
+static bool storable_nick(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= IRCP_NICK_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] <= ' ' || s[i] == 0x7F)
+            return false;
+    return true;
+}
+
+/* Sets our nick to s when it is storable and different. Returns IRCP_EV_NICK or 0. */
+static int set_nick(ircp *p, const char *s)
+{
+    if (!storable_nick(s) || strcmp(s, p->nick) == 0)
+        return 0;
+    memcpy(p->nick, s, strlen(s) + 1);
+    return IRCP_EV_NICK;
+}
+
+/* NICK: ours changed when the prefix is our nick. */
+static int on_nick(ircp *p, const ircp_msg *m)
+{
+    if (m->nick[0] == '\0' || ircp_casecmp(p, m->nick, p->nick) != 0)
+        return 0;
+    return set_nick(p, ircp_param(m, 0));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Capabilities and SASL                                                    */
+
+/* The only capabilities we ever request: none of them adds message tags. */
+static const struct {
+    const char *name;
+    unsigned bit;
+} wanted_caps[] = {
+    {"sasl", IRCP_CAP_SASL},
+    {"account-notify", IRCP_CAP_ACCOUNT_NOTIFY},
+    {"extended-join", IRCP_CAP_EXTENDED_JOIN},
+};
+
+/* True when a sasl=VALUE list (comma-separated mechanisms) holds PLAIN; no value: any. */
+static bool offers_plain(const char *value, size_t n)
+{
+    if (n == 0)
+        return true;
+    for (size_t i = 0; i < n;) {
+        size_t e = i;
+        while (e < n && value[e] != ',')
+            e++;
+        char mech[8];
+        if (e - i == 5) {
+            memcpy(mech, value + i, 5);
+            mech[5] = '\0';
+            if (ircp__ascii_eq(mech, "PLAIN"))
+                return true;
+        }
+        i = e + 1;
+    }
+    return false;
+}
+
+/* The bit of the wanted capability name (n bytes), or 0. */
+static unsigned cap_bit(const char *name, size_t n)
+{
+    for (size_t i = 0; i < sizeof wanted_caps / sizeof wanted_caps[0]; i++)
+        if (strlen(wanted_caps[i].name) == n && strncmp(name, wanted_caps[i].name, n) == 0)
+            return wanted_caps[i].bit;
+    return 0;
+}
+
+/*
+ * The wanted-capability bits named in a space-separated list. With ls,
+ * tokens are NAME[=VALUE] of an offer (sasl counts only with PLAIN and
+ * credentials); without, names with an optional '-' (off) of ACK/DEL,
+ * whose bits go to *off when it is given.
+ */
+static unsigned cap_bits(const ircp *p, const char *list, bool ls, unsigned *off)
+{
+    unsigned bits = 0;
+    for (const char *s = list; *s != '\0';) {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        bool minus = !ls && n > 0 && s[0] == '-';
+        const char *name = minus ? s + 1 : s;
+        size_t len = minus ? n - 1 : n, name_len = strcspn(name, "= ");
+        bool has_value = name_len < len;
+        if (!has_value)
+            name_len = len;
+        unsigned bit = cap_bit(name, name_len);
+        if (ls && bit == IRCP_CAP_SASL &&
+            (p->sasl_user[0] == '\0' || !offers_plain(has_value ? name + name_len + 1 : "",
+                                                      has_value ? len - name_len - 1 : 0)))
+            bit = 0;
+        if (minus && off != NULL)
+            *off |= bit;
+        else if (!minus)
+            bits |= bit;
+        s += n;
+    }
+    return bits;
+}
+
+/* Writes the names of bits into out ("sasl extended-join"). */
+static void cap_names(unsigned bits, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < sizeof wanted_caps / sizeof wanted_caps[0]; i++) {
+        if (!(bits & wanted_caps[i].bit))
+            continue;
+        int k = snprintf(out + n, cap - n, "%s%s", n ? " " : "", wanted_caps[i].name);
+        if (k < 0 || (size_t)k >= cap - n)
+            return; /* cannot happen: the three names fit any caller's buffer */
+        n += (size_t)k;
+    }
+}
+
+/* Ends negotiation: CAP END, then 001 is what we wait for. */
+static int cap_end(ircp *p)
+{
+    if (p->reg >= REG_WAIT_WELCOME || p->reg == REG_IDLE)
+        return 0;
+    p->reg = REG_WAIT_WELCOME;
+    return push(p, "CAP END");
+}
+
+/* SASL will not log us in: notes it when SASL was configured. Returns the event or 0. */
+static int sasl_lost(ircp *p, const char *why)
+{
+    if (p->sasl_user[0] == '\0' || p->sasl_ok || p->sasl_failed)
+        return 0;
+    p->sasl_failed = true;
+    ircp__diag(p, "SASL: %s; %s", why,
+               p->nickserv_pass[0] ? "NickServ IDENTIFY after registration"
+                                   : "no NickServ fallback configured");
+    return IRCP_EV_SASL_FAILED;
+}
+
+/* The last CAP LS line arrived: request what we want of the offer, or end. */
+static int after_ls(ircp *p)
+{
+    int ev = 0;
+    if (!(p->caps_offered & IRCP_CAP_SASL))
+        ev |= sasl_lost(p, "the server offers no SASL PLAIN");
+    if (p->caps_offered == 0) {
+        int err = cap_end(p);
+        return err < 0 ? err : ev;
+    }
+    char names[64];
+    cap_names(p->caps_offered, names, sizeof names);
+    p->reg = REG_CAP_REQ;
+    int err = push(p, "CAP REQ :%s", names);
+    return err < 0 ? err : ev;
+}
+
+/* CAP ACK in answer to our REQ: SASL if granted, else the end. */
+static int after_ack(ircp *p)
+{
+    if ((p->caps_enabled & IRCP_CAP_SASL) && p->sasl_user[0] != '\0') {
+        p->reg = REG_SASL_START;
+        return push(p, "AUTHENTICATE PLAIN");
+    }
+    int ev = sasl_lost(p, "the server did not grant sasl");
+    int err = cap_end(p);
+    return err < 0 ? err : ev;
+}
+
+/* CAP NEW after negotiation: request a newly offered account capability. */
+static int on_cap_new(ircp *p, const char *list)
+{
+    unsigned bits = cap_bits(p, list, true, NULL) & ~IRCP_CAP_SASL & ~p->caps_enabled;
+    if (bits == 0 || p->reg < REG_WAIT_WELCOME)
+        return 0;
+    char names[64];
+    cap_names(bits, names, sizeof names);
+    return push(p, "CAP REQ :%s", names);
+}
+
+/* CAP LS / ACK / NAK / NEW / DEL. */
+static int on_cap(ircp *p, const ircp_msg *m)
+{
+    const char *sub = ircp_param(m, 1), *list = ircp_param(m, m->nparams - 1);
+    if (m->nparams < 3)
+        return 0;
+    if (ircp__ascii_eq(sub, "LS") && p->reg == REG_CAP_LS) {
+        p->caps_offered |= cap_bits(p, list, true, NULL);
+        bool more = m->nparams >= 4 && strcmp(ircp_param(m, 2), "*") == 0;
+        return more ? 0 : after_ls(p);
+    }
+    if (ircp__ascii_eq(sub, "ACK")) {
+        unsigned off = 0, on = cap_bits(p, list, false, &off);
+        p->caps_enabled = (p->caps_enabled | on) & ~off;
+        return p->reg == REG_CAP_REQ ? after_ack(p) : 0;
+    }
+    if (ircp__ascii_eq(sub, "NAK") && p->reg == REG_CAP_REQ) {
+        ircp__diag(p, "the server refused CAP REQ :%s", list);
+        int ev = sasl_lost(p, "CAP REQ refused");
+        int err = cap_end(p);
+        return err < 0 ? err : ev;
+    }
+    if (ircp__ascii_eq(sub, "NEW"))
+        return on_cap_new(p, list);
+    if (ircp__ascii_eq(sub, "DEL"))
+        p->caps_enabled &= ~cap_bits(p, list, false, NULL);
+    return 0;
+}
+
+/* Sends "user\0user\0password" in base64, cut into 400-byte AUTHENTICATE lines. */
+static int sasl_send(ircp *p)
+{
+    unsigned char raw[2 * IRCP_ACCOUNT_MAX + IRCP_SECRET_MAX];
+    char b64[(sizeof raw + 2) / 3 * 4 + 1], piece[SASL_CHUNK + 1];
+    size_t u = strlen(p->sasl_user), w = strlen(p->sasl_pass), len = 2 * u + 2 + w;
+    memcpy(raw, p->sasl_user, u + 1);
+    memcpy(raw + u + 1, p->sasl_user, u + 1);
+    memcpy(raw + 2 * u + 2, p->sasl_pass, w);
+    int n = ircp__base64(raw, len, b64, sizeof b64), err = n < 0 ? n : 0;
+    for (int off = 0; err == 0 && off < n; off += SASL_CHUNK) {
+        size_t k = (size_t)(n - off) < SASL_CHUNK ? (size_t)(n - off) : SASL_CHUNK;
+        memcpy(piece, b64 + off, k);
+        piece[k] = '\0';
+        err = push(p, "AUTHENTICATE %s", piece);
+    }
+    if (err == 0 && n % SASL_CHUNK == 0)
+        err = push(p, "AUTHENTICATE +");
+    ircp__wipe(raw, sizeof raw);
+    ircp__wipe(b64, sizeof b64);
+    ircp__wipe(piece, sizeof piece);
+    p->reg = REG_SASL_SENT;
+    return err;
+}
+
+/* True while SASL is under way. */
+static bool in_sasl(const ircp *p)
+{
+    return p->reg == REG_SASL_START || p->reg == REG_SASL_SENT;
+}
+
+/* AUTHENTICATE from the server: "+" asks for our payload; anything else aborts. */
+static int on_authenticate(ircp *p, const ircp_msg *m)
+{
+    if (p->reg == REG_SASL_START && strcmp(ircp_param(m, 0), "+") == 0)
+        return sasl_send(p);
+    if (!in_sasl(p))
+        return 0;
+    int err = push(p, "AUTHENTICATE *");
+    int ev = sasl_lost(p, "unexpected AUTHENTICATE challenge");
+    if (err == 0)
+        err = cap_end(p);
+    return err < 0 ? err : ev;
+}
+
+/* 903 RPL_SASLSUCCESS. */
+static int on_sasl_ok(ircp *p, const ircp_msg *m)
+{
+    (void)m;
+    if (!in_sasl(p))
+        return 0;
+    p->sasl_ok = true;
+    ircp__diag(p, "SASL: logged in");
+    return cap_end(p);
+}
+
+/* 902, 904..908: SASL failed; the NickServ fallback runs at 001. */
+static int on_sasl_failed(ircp *p, const ircp_msg *m)
+{
+    if (!in_sasl(p))
+        return 0;
+    char why[32];
+    if (snprintf(why, sizeof why, "failed with %s", m->command) >= (int)sizeof why)
+        why[0] = '\0';
+    int ev = sasl_lost(p, why);
+    int err = cap_end(p);
+    return err < 0 ? err : ev;
+}
+
+/* 900 RPL_LOGGEDIN "nick nick!user@host account :text" and 901 RPL_LOGGEDOUT. */
+static int on_logged(ircp *p, const ircp_msg *m)
+{
+    if (strcmp(m->command, "901") == 0) {
+        p->account[0] = '\0';
+        return 0;
+    }
+    const char *acct = ircp_param(m, 2);
+    if (acct[0] == '\0' || strlen(acct) >= sizeof p->account)
+        return 0;
+    memcpy(p->account, acct, strlen(acct) + 1);
+    return IRCP_EV_LOGGED_IN;
+}
+
+/* 421 for CAP (a server without CAP) and 410 ERR_INVALIDCAPCMD. */
+static int on_cap_refused(ircp *p, const ircp_msg *m)
+{
+    bool cap = strcmp(m->command, "410") == 0 || ircp__ascii_eq(ircp_param(m, 1), "CAP");
+    if (!cap || p->reg == REG_IDLE || p->reg >= REG_WAIT_WELCOME)
+        return 0;
+    int ev = sasl_lost(p, "the server does not support CAP");
+    if (strcmp(m->command, "421") == 0) {
+        p->reg = REG_WAIT_WELCOME; /* no CAP END for a server that knows no CAP */
+        return ev;
+    }
+    int err = cap_end(p);
+    return err < 0 ? err : ev;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Registration, PING, ERROR                                                */
+
+/* 001: registered under the nick it names; IDENTIFY if SASL did not log us in. */
+static int on_welcome(ircp *p, const ircp_msg *m)
+{
+    int ev = set_nick(p, ircp_param(m, 0));
+    if (p->reg == REG_DONE)
+        return ev;
+    p->reg = REG_DONE;
+    ev |= IRCP_EV_WELCOME;
+    ircp__diag(p, "registered as %s", p->nick);
+    if (!p->sasl_ok && p->account[0] == '\0' && p->nickserv_pass[0] != '\0') {
+        bool u = p->nickserv_user[0] != '\0';
+        int err = push(p, "PRIVMSG NickServ :IDENTIFY %s%s%s", u ? p->nickserv_user : "",
+                       u ? " " : "", p->nickserv_pass);
+        if (err < 0)
+            return err;
+        ircp__diag(p, "registered as %s; identifying to NickServ", p->nick);
+    }
+    return ev;
+}
+
+static int on_ping(ircp *p, const ircp_msg *m)
+{
+    int err = push(p, "PONG :%s", ircp_param(m, 0));
+    return err == IRCP_ETOOLONG ? 0 : err; /* a token too long to echo gets no answer */
+}
+
+static int on_error(ircp *p, const ircp_msg *m)
+{
+    ircp__diag(p, "the server closes the link: %s", ircp_param(m, 0));
+    return IRCP_EV_ERROR;
+}
+
+static int on_isupport(ircp *p, const ircp_msg *m)
+{
+    ircp__isupport(p, m);
+    return 0;
+}
+
+/* The command table: what the session acts on. */
+static const struct {
+    const char *command;
+    int (*fn)(ircp *p, const ircp_msg *m);
+} handlers[] = {
+    {"001", on_welcome},      {"005", on_isupport},     {"410", on_cap_refused},
+    {"421", on_cap_refused},  {"432", on_nick_refused}, {"433", on_nick_refused},
+    {"436", on_nick_refused}, {"437", on_nick_refused}, {"900", on_logged},
+    {"901", on_logged},       {"902", on_sasl_failed},  {"903", on_sasl_ok},
+    {"904", on_sasl_failed},  {"905", on_sasl_failed},  {"906", on_sasl_failed},
+    {"907", on_sasl_failed},  {"908", on_sasl_failed},  {"AUTHENTICATE", on_authenticate},
+    {"CAP", on_cap},          {"ERROR", on_error},      {"NICK", on_nick},
+    {"PING", on_ping},
+};
+
+int ircp_handle(ircp *p, const ircp_msg *m, int64_t now_ms)
+{
+    if (p == NULL || m == NULL)
+        return IRCP_EINVAL;
+    p->last_rx_ms = now_ms;
+    p->ping_out = false;
+    ircp__accounts_on(p, m);
+    for (size_t i = 0; i < sizeof handlers / sizeof handlers[0]; i++)
+        if (strcmp(m->command, handlers[i].command) == 0)
+            return handlers[i].fn(p, m);
+    return 0;
+}
+
+int ircp_feed(ircp *p, const char *line, size_t len, int64_t now_ms, ircp_msg *m)
+{
+    if (p == NULL || line == NULL)
+        return IRCP_EINVAL;
+    p->last_rx_ms = now_ms;
+    p->ping_out = false;
+    if (m == NULL)
+        m = &p->scratch;
+    int err = ircp_parse(line, len, m);
+    return err < 0 ? err : ircp_handle(p, m, now_ms);
+}
+
+int ircp_connect(ircp *p, int64_t now_ms)
+{
+    ircp__wipe(p->queue, sizeof p->queue);
+    p->qhead = p->qlen = 0;
+    p->caps_offered = p->caps_enabled = 0;
+    p->sasl_ok = p->sasl_failed = false;
+    p->nick_try = 0;
+    memcpy(p->nick, p->cfg_nick, sizeof p->nick);
+    p->account[0] = p->diag[0] = '\0';
+    p->reg = REG_CAP_LS;
+    p->cap_deadline_ms = now_ms + p->cap_timeout_ms;
+    p->last_rx_ms = now_ms;
+    p->ping_out = false;
+    ircp__accounts_clear(p);
+    int err = push(p, "CAP LS 302");
+    if (err == 0 && p->server_pass[0] != '\0')
+        err = push(p, "PASS :%s", p->server_pass);
+    if (err == 0)
+        err = push(p, "NICK %s", p->nick);
+    if (err == 0)
+        err = push(p, "USER %s 0 * :%s", p->cfg_user, p->cfg_realname);
+    return err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Timers                                                                   */
+
+int ircp_tick(ircp *p, int64_t now_ms)
+{
+    int ev = 0, err = 0;
+    if (p->reg == REG_IDLE)
+        return 0;
+    if (p->reg < REG_WAIT_WELCOME && now_ms >= p->cap_deadline_ms) {
+        if (in_sasl(p))
+            err = push(p, "AUTHENTICATE *");
+        ev |= sasl_lost(p, "no answer in time");
+        ircp__diag(p, "CAP/SASL unanswered for %lld ms: ending negotiation",
+                   (long long)p->cap_timeout_ms);
+        if (err == 0)
+            err = cap_end(p);
+    }
+    if (p->ping_out && now_ms - p->ping_sent_ms >= p->timeout_ms) {
+        ircp__diag(p, "no answer to our PING for %lld ms: the link is dead",
+                   (long long)(now_ms - p->ping_sent_ms));
+        ev |= IRCP_EV_DEAD;
+    } else if (!p->ping_out && now_ms - p->last_rx_ms >= p->idle_ms && err == 0) {
+        err = push(p, "PING :porrazo-%u", ++p->ping_seq);
+        if (err == 0) {
+            p->ping_out = true;
+            p->ping_sent_ms = now_ms;
+        }
+    }
+    return err < 0 ? err : ev;
+}
+
+int64_t ircp_next_tick(const ircp *p)
+{
+    if (p->reg == REG_IDLE)
+        return INT64_MAX;
+    int64_t t = p->ping_out ? p->ping_sent_ms + p->timeout_ms : p->last_rx_ms + p->idle_ms;
+    if (p->reg < REG_WAIT_WELCOME && p->cap_deadline_ms < t)
+        t = p->cap_deadline_ms;
+    return t;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Accessors                                                                */
+
+const char *ircp_nick(const ircp *p)
+{
+    return p->nick;
+}
+
+bool ircp_registered(const ircp *p)
+{
+    return p->reg == REG_DONE;
+}
+
+bool ircp_has_cap(const ircp *p, const char *name)
+{
+    for (size_t i = 0; i < sizeof wanted_caps / sizeof wanted_caps[0]; i++)
+        if (name != NULL && strcmp(name, wanted_caps[i].name) == 0)
+            return (p->caps_enabled & wanted_caps[i].bit) != 0;
+    return false;
+}
+
+const char *ircp_account(const ircp *p)
+{
+    return p->account;
+}
+
+const char *ircp_diag(const ircp *p)
+{
+    return p->diag;
+}

@@ -1,0 +1,964 @@
+/*
+ * test_irc_out.c — the outgoing side of IRC (adapters/irc_out.h) with a
+ * fake clock: CR/LF/NUL stripping and format-string safety, suit colours,
+ * splitting at the exact byte limit with multi-byte characters and colour
+ * codes at every boundary, the token bucket, fairness between targets,
+ * priority, 707 requeue, tags reported after the last part, the queue's
+ * cap, and the CTCP VERSION answer with its rate limit.
+ *
+ * The checks of split lines use their own small parsers of UTF-8 and mIRC
+ * codes, so a line is judged by what an IRC client would read, not by the
+ * module's own idea of it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "irc_out.h"
+
+#define T0 1000000 /* the fake clock's start, in ms */
+#define HEART "\xE2\x99\xA5"
+#define DIAMOND "\xE2\x99\xA6"
+#define SPADE "\xE2\x99\xA0"
+#define CLUB "\xE2\x99\xA3"
+#define CLEF "\xF0\x9D\x84\x9E" /* 𝄞: four bytes */
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+/* Whether s[0..n) is valid UTF-8 (written apart from the module's). */
+static int utf8_ok(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned c = u[i];
+        size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (len == 0 || i + len > n || (len == 2 && c < 0xC2))
+            return 0;
+        for (size_t k = 1; k < len; k++)
+            if ((u[i + k] & 0xC0) != 0x80)
+                return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* The end of the mIRC colour code at t[j] (a \x03), as a client reads it. */
+static size_t code_end(const char *t, size_t j)
+{
+    size_t e = j + 1, d = 0;
+    while (d < 2 && t[e] >= '0' && t[e] <= '9')
+        e++, d++;
+    if (t[e] == ',' && t[e + 1] >= '0' && t[e + 1] <= '9') {
+        e++;
+        for (d = 0; d < 2 && t[e] >= '0' && t[e] <= '9'; d++)
+            e++;
+    }
+    return e;
+}
+
+/* Whether a cut before t[pos] falls inside a UTF-8 character or a code. */
+static int cut_is_bad(const char *t, size_t pos)
+{
+    if (((unsigned char)t[pos] & 0xC0) == 0x80)
+        return 1;
+    for (size_t j = pos > 6 ? pos - 6 : 0; j < pos; j++)
+        if (t[j] == '\x03' && code_end(t, j) > pos)
+            return 1;
+    return 0;
+}
+
+/* What a client tracks of the format: colours and bold. */
+typedef struct look {
+    int fg, bg, bold;
+} look;
+
+/* Reads up to two digits at t into *v; returns how many. */
+static size_t two_digits(const char *t, int *v)
+{
+    size_t n = 0;
+    for (*v = 0; n < 2 && t[n] >= '0' && t[n] <= '9'; n++)
+        *v = *v * 10 + (t[n] - '0');
+    return n;
+}
+
+/* Reads t[0..n) onto *l as a client would (a code without foreground
+   resets both colours). */
+static void look_read(look *l, const char *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int fg, bg;
+        if (t[i] == '\x02') {
+            l->bold = !l->bold;
+        } else if (t[i] == '\x0F') {
+            l->fg = l->bg = -1, l->bold = 0;
+        } else if (t[i] == '\x03') {
+            size_t nf = two_digits(t + i + 1, &fg), j = i + 1 + nf;
+            if (nf == 0)
+                l->fg = l->bg = -1;
+            else
+                l->fg = fg;
+            if (nf > 0 && t[j] == ',' && two_digits(t + j + 1, &bg) > 0)
+                l->bg = bg;
+            i = code_end(t, i) - 1;
+        }
+    }
+}
+
+/* Appends s to t[cap]: the tests' own bounded strcat. */
+static void append(char *t, size_t cap, const char *s)
+{
+    size_t used = strlen(t), n = strlen(s);
+    assert_true(used + n < cap);
+    memcpy(t + used, s, n + 1);
+}
+
+/* A queue with no pacing, for tests of content and order. */
+static void open_fast(irc_out *q)
+{
+    assert_int_equal(irc_out_init(q, 1, 0), 0);
+}
+
+/* The next line at now, which must exist; returns it in buf[513]. */
+static irc_out_sent take(irc_out *q, int64_t now, char *buf)
+{
+    irc_out_sent s;
+    assert_int_equal(irc_out_next(q, now, buf, IRC_OUT_LINE_MAX + 1, &s), 1);
+    assert_int_equal(s.len, strlen(buf));
+    return s;
+}
+
+/* Asserts that nothing may be sent at now. */
+static void expect_nothing(irc_out *q, int64_t now)
+{
+    char buf[IRC_OUT_LINE_MAX + 1];
+    irc_out_sent s;
+    assert_int_equal(irc_out_next(q, now, buf, sizeof buf, &s), 0);
+}
+
+/* Asserts the target of the next line (its "PRIVMSG target :" start). */
+static void expect_target(irc_out *q, int64_t now, const char *target)
+{
+    char buf[IRC_OUT_LINE_MAX + 1], want[IRC_OUT_TARGET_MAX + 16];
+    take(q, now, buf);
+    int n = snprintf(want, sizeof want, "PRIVMSG %s :", target);
+    assert_true(n > 0 && (size_t)n < sizeof want);
+    assert_memory_equal(buf, want, (size_t)n);
+}
+
+/* A deterministic generator (xorshift64). */
+static uint64_t rnd(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text safety                                                              */
+
+static void test_sanitize_turns_cr_and_lf_into_spaces_and_drops_nul(void **state)
+{
+    (void)state;
+    char out[32];
+    static const char src[] = "a\r\nb\0c";
+    assert_int_equal(irc_out_sanitize(out, sizeof out, src, sizeof src - 1), 5);
+    assert_string_equal(out, "a  bc");
+}
+
+static void test_sanitize_replaces_each_invalid_utf8_byte_by_a_question_mark(void **state)
+{
+    (void)state;
+    char out[64];
+    /* a stray byte, an overlong '/', a surrogate, then a heart cut short */
+    static const char src[] = "x\xFF"
+                              "\xC0\xAF" HEART "\xED\xA0\x80"
+                              "y\xE2\x99";
+    size_t n = irc_out_sanitize(out, sizeof out, src, sizeof src - 1);
+    assert_string_equal(out, "x???" HEART "???y??");
+    assert_int_equal(n, strlen(out));
+    assert_true(utf8_ok(out, n));
+}
+
+static void test_sanitize_cuts_at_a_character_boundary_when_the_buffer_is_small(void **state)
+{
+    (void)state;
+    char out[8];
+    assert_int_equal(irc_out_sanitize(out, 5, "ab" HEART, 5), 2);
+    assert_string_equal(out, "ab");
+    assert_int_equal(irc_out_sanitize(out, 6, "ab" HEART, 5), 5);
+    assert_string_equal(out, "ab" HEART);
+}
+
+static void test_a_pushed_cr_lf_cannot_inject_a_second_command(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    assert_int_equal(irc_out_push(&q, "#porrazo", IRC_OUT_PRIVMSG, 0, 0, "hi\r\nQUIT :bye\r", 1),
+                     1);
+    take(&q, T0, buf);
+    assert_string_equal(buf, "PRIVMSG #porrazo :hi  QUIT :bye \r\n");
+    irc_out_fini(&q);
+}
+
+static void test_user_text_is_never_used_as_a_format(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    assert_int_equal(irc_out_push(&q, "bob", IRC_OUT_NOTICE, 0, 1, "%s%n%x %d%% %.*s", 1), 1);
+    take(&q, T0, buf);
+    assert_string_equal(buf, "NOTICE bob :%s%n%x %d%% %.*s\r\n");
+    irc_out_fini(&q);
+}
+
+static void test_only_a_whole_ctcp_message_keeps_its_01_bytes(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    irc_out_push(&q, "#g", IRC_OUT_PRIVMSG, 0, 0,
+                 "'\x01"
+                 "ACTION dances\x01' is not a card",
+                 1);
+    irc_out_push(&q, "bob", IRC_OUT_NOTICE, 0, 0, "\x01VERSION porrazo-bot 0.1.0\x01", 2);
+    take(&q, T0, buf);
+    assert_string_equal(buf, "PRIVMSG #g :' ACTION dances ' is not a card\r\n");
+    take(&q, T0, buf);
+    assert_string_equal(buf, "NOTICE bob :\x01VERSION porrazo-bot 0.1.0\x01\r\n");
+    irc_out_fini(&q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Colours                                                                  */
+
+static void test_colour_paints_red_cards_with_their_rank_and_leaves_black_ones(void **state)
+{
+    (void)state;
+    char out[256];
+    const char *want = "\x03"
+                       "047" HEART "\x03 K" SPADE " \x03"
+                       "0410" DIAMOND "\x03 A" CLUB;
+    assert_int_equal(irc_out_colour(out, sizeof out, "7" HEART " K" SPADE " 10" DIAMOND " A" CLUB),
+                     (int)strlen(want));
+    assert_string_equal(out, want);
+}
+
+static void test_colour_paints_a_lone_suit_and_no_rank_inside_a_word(void **state)
+{
+    (void)state;
+    char out[256];
+    irc_out_colour(out, sizeof out, "trumps: " DIAMOND " \xC2\xB7 x7" HEART " \xC2\xB7Q" HEART);
+    assert_string_equal(out, "trumps: \x03"
+                             "04" DIAMOND "\x03 \xC2\xB7 x7\x03"
+                             "04" HEART "\x03 \xC2\xB7\x03"
+                             "04Q" HEART "\x03");
+}
+
+static void test_colour_keeps_a_following_digit_or_comma_out_of_the_code(void **state)
+{
+    (void)state;
+    char out[256];
+    irc_out_colour(out, sizeof out, "7" HEART ",8" DIAMOND "5");
+    assert_string_equal(out, "\x03"
+                             "047" HEART "\x03\x02\x02,\x03"
+                             "048" DIAMOND "\x03\x02\x02"
+                             "5");
+}
+
+static void test_colour_refuses_a_small_buffer_and_leaves_it_untouched(void **state)
+{
+    (void)state;
+    char out[8] = "keep";
+    assert_int_equal(irc_out_colour(out, sizeof out, "7" HEART " 8" HEART), IRC_OUT_ENO_SPACE);
+    assert_string_equal(out, "keep");
+}
+
+static void test_push_colours_only_when_asked(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 1, "play 7" HEART, 1), 1);
+    assert_int_equal(irc_out_push(&q, "#b", IRC_OUT_PRIVMSG, 0, 0, "play 7" HEART, 2), 1);
+    take(&q, T0, buf);
+    assert_string_equal(buf, "PRIVMSG #a :play \x03"
+                             "047" HEART "\x03\r\n");
+    take(&q, T0, buf);
+    assert_string_equal(buf, "PRIVMSG #b :play 7" HEART "\r\n");
+    irc_out_fini(&q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Splitting                                                                */
+
+static void test_budget_counts_the_servers_prefix_and_the_command(void **state)
+{
+    (void)state;
+    /* 512 - CRLF - ":porrazo!~porrazo@<63> " - "PRIVMSG #porrazo :" */
+    assert_int_equal(irc_out_budget(7, 8, 0, IRC_OUT_PRIVMSG, 8), 512 - 2 - 82 - 18);
+    assert_int_equal(irc_out_budget(7, 8, 20, IRC_OUT_NOTICE, 3), 512 - 2 - 39 - 12);
+    assert_int_equal(irc_out_budget(255, 255, 255, IRC_OUT_PRIVMSG, 8), 0);
+}
+
+static void test_split_fills_a_line_to_exactly_the_byte_limit(void **state)
+{
+    (void)state;
+    irc_out q;
+    char text[1001], buf[IRC_OUT_LINE_MAX + 1];
+    memset(text, 'x', 1000);
+    text[1000] = '\0';
+    open_fast(&q);
+    assert_int_equal(irc_out_set_prefix(&q, 10, 10, 20), 0);
+    size_t prefix = 1 + 10 + 1 + 10 + 1 + 20 + 1;
+    int n = irc_out_push(&q, "#t", IRC_OUT_PRIVMSG, 0, 0, text, 7);
+    assert_int_equal(n, 3);
+    size_t total = 0;
+    for (int k = 0; k < n; k++) {
+        irc_out_sent s = take(&q, T0, buf);
+        if (k < 2)
+            assert_int_equal(prefix + s.len, IRC_OUT_LINE_MAX); /* exactly full */
+        total += s.len - strlen("PRIVMSG #t :\r\n");
+    }
+    assert_int_equal(total, 1000);
+    irc_out_fini(&q);
+}
+
+static void test_split_cuts_after_a_space_only_in_the_second_half_of_the_line(void **state)
+{
+    (void)state;
+    char text[400];
+    irc_out_part p[8];
+    size_t n;
+    memset(text, 'a', 90);
+    text[90] = ' ';
+    memset(text + 91, 'b', 50);
+    text[141] = '\0';
+    assert_int_equal(irc_out_split(text, 100, p, 8, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(p[0].len, 91); /* "aaa...a " */
+    assert_int_equal(p[1].off, 91);
+    memcpy(text, "a ", 2); /* a space too early to cut at */
+    memset(text + 2, 'b', 200);
+    text[202] = '\0';
+    assert_int_equal(irc_out_split(text, 100, p, 8, &n), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(p[0].len, 100);
+}
+
+static void test_split_never_cuts_inside_a_utf8_character(void **state)
+{
+    (void)state;
+    char text[1200] = "";
+    irc_out_part p[32];
+    size_t n;
+    for (int k = 0; k < 120; k++)
+        append(text, sizeof text, k % 3 == 0 ? CLEF : HEART);
+    for (size_t budget = 100; budget < 108; budget++) {
+        assert_int_equal(irc_out_split(text, budget, p, 32, &n), 0);
+        size_t at = 0;
+        for (size_t k = 0; k < n; k++) {
+            assert_int_equal(p[k].off, at);
+            assert_true(p[k].len + strlen(p[k].reopen) <= budget);
+            if (k + 1 < n)
+                assert_true(p[k].len + 3 >= budget); /* as full as whole characters allow */
+            assert_true(utf8_ok(text + p[k].off, p[k].len));
+            at += p[k].len;
+        }
+        assert_int_equal(at, strlen(text));
+    }
+}
+
+static void test_split_never_separates_a_colour_code_from_its_digits(void **state)
+{
+    (void)state;
+    char text[600];
+    irc_out_part p[16];
+    size_t n;
+    for (size_t pad = 0; pad < 14; pad++) {
+        memset(text, 'x', pad);
+        text[pad] = '\0';
+        for (int k = 0; k < 40; k++)
+            append(text, sizeof text,
+                   k % 2 ? "\x03"
+                           "04,12ab"
+                         : "\x03"
+                           "7,3c");
+        assert_int_equal(irc_out_split(text, 100, p, 16, &n), 0);
+        for (size_t k = 1; k < n; k++) {
+            assert_false(cut_is_bad(text, p[k].off));
+            look seen = {-1, -1, 0}, reopened = {-1, -1, 0};
+            look_read(&seen, text, p[k].off);
+            look_read(&reopened, p[k].reopen, strlen(p[k].reopen));
+            assert_memory_equal(&seen, &reopened, sizeof seen);
+        }
+    }
+}
+
+static void test_split_reopens_colour_and_bold_at_the_start_of_the_next_part(void **state)
+{
+    (void)state;
+    char text[400] = "\x02\x03"
+                     "04,01";
+    irc_out_part p[4];
+    size_t n;
+    memset(text + 7, 'r', 300);
+    text[307] = '\0';
+    assert_int_equal(irc_out_split(text, 200, p, 4, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(p[0].reopen, "");
+    assert_string_equal(p[1].reopen, "\x03"
+                                     "04,01\x02");
+    assert_int_equal(p[0].len, 200);
+    memcpy(text,
+           "\x03"
+           "04",
+           3);
+    memset(text + 3, 'r', 197);
+    memcpy(text + 200, ",5 and more", 12); /* a comma and a digit right after the cut */
+    assert_int_equal(irc_out_split(text, 200, p, 4, &n), 0);
+    assert_int_equal(p[0].len, 200);
+    assert_string_equal(p[1].reopen, "\x03"
+                                     "04\x02\x02");
+}
+
+static void test_split_refuses_a_tiny_budget_or_too_few_parts_untouched(void **state)
+{
+    (void)state;
+    char text[300];
+    irc_out_part p[2] = {{7, 7, ""}, {7, 7, ""}};
+    size_t n = 99;
+    memset(text, 'z', 299);
+    text[299] = '\0';
+    assert_int_equal(irc_out_split(text, 99, p, 2, &n), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_split(text, 100, p, 2, &n), IRC_OUT_ENO_SPACE);
+    assert_int_equal(n, 99);
+    assert_int_equal(p[1].off, 7);
+    assert_int_equal(irc_out_split("", 100, p, 2, &n), 0);
+    assert_int_equal(n, 0);
+}
+
+/* Appends to t (cap bytes) random pieces until about len bytes. */
+static void random_text(char *t, size_t cap, size_t len, uint64_t *seed)
+{
+    static const char *const PIECES[] = {"a",
+                                         "bc",
+                                         " ",
+                                         " ",
+                                         HEART,
+                                         DIAMOND,
+                                         SPADE,
+                                         CLEF,
+                                         "\xC3\xA9",
+                                         "\x02",
+                                         "\x03"
+                                         "04",
+                                         "\x03"
+                                         "4,12",
+                                         "\x03",
+                                         "\x0F",
+                                         "7",
+                                         ",",
+                                         "12",
+                                         "10" HEART,
+                                         "K" DIAMOND};
+    size_t used = 0;
+    t[0] = '\0';
+    while (used < len) {
+        const char *piece = PIECES[rnd(seed) % (sizeof PIECES / sizeof PIECES[0])];
+        size_t n = strlen(piece);
+        if (used + n >= cap)
+            break;
+        memcpy(t + used, piece, n + 1);
+        used += n;
+    }
+}
+
+/* Checks one raw line for target against part p of text (see below). */
+static void check_line(const char *line, size_t prefix, const char *target, const char *text,
+                       const irc_out_part *p)
+{
+    char head[IRC_OUT_TARGET_MAX + 16];
+    size_t len = strlen(line);
+    int h = snprintf(head, sizeof head, "PRIVMSG %s :", target);
+    assert_true(h > 0 && (size_t)h < sizeof head);
+    assert_true(prefix + len <= IRC_OUT_LINE_MAX);
+    assert_string_equal(line + len - 2, "\r\n");
+    assert_null(memchr(line, '\r', len - 2));
+    assert_null(memchr(line, '\n', len - 2));
+    assert_memory_equal(line, head, (size_t)h);
+    const char *body = line + h;
+    size_t body_len = len - 2 - (size_t)h, open = strlen(p->reopen);
+    assert_true(utf8_ok(body, body_len));
+    assert_int_equal(body_len, open + p->len);
+    assert_memory_equal(body, p->reopen, open);
+    assert_memory_equal(body + open, text + p->off, p->len);
+    if (p->off > 0)
+        assert_false(cut_is_bad(text, p->off));
+    look seen = {-1, -1, 0}, reopened = {-1, -1, 0};
+    look_read(&seen, text, p->off);
+    look_read(&reopened, p->reopen, open);
+    assert_memory_equal(&seen, &reopened, sizeof seen);
+}
+
+static void test_random_messages_make_lines_that_fit_and_add_up_to_the_text(void **state)
+{
+    (void)state;
+    uint64_t seed = 0x9E3779B97F4A7C15u;
+    static char text[IRC_OUT_TEXT_MAX + 1], ready[IRC_OUT_TEXT_MAX * 3 + 1];
+    static irc_out_part parts[256];
+    char line[IRC_OUT_LINE_MAX + 1];
+    for (int round = 0; round < 400; round++) {
+        irc_out q;
+        open_fast(&q);
+        size_t nick = 1 + rnd(&seed) % 30, user = 1 + rnd(&seed) % 11, host = rnd(&seed) % 64;
+        const char *target = round % 2 ? "#porrazo" : "SomeoneWithALongNick";
+        int colour = round % 3 == 0;
+        assert_int_equal(irc_out_set_prefix(&q, nick, user, host), 0);
+        random_text(text, sizeof text, 1 + rnd(&seed) % IRC_OUT_TEXT_MAX, &seed);
+        if (colour)
+            assert_true(irc_out_colour(ready, sizeof ready, text) >= 0);
+        else
+            memcpy(ready, text, strlen(text) + 1);
+        size_t budget = irc_out_budget(nick, user, host, IRC_OUT_PRIVMSG, strlen(target)), n;
+        assert_int_equal(irc_out_split(ready, budget, parts, 256, &n), 0);
+        assert_int_equal(irc_out_push(&q, target, IRC_OUT_PRIVMSG, 0, colour, text, round), n);
+        size_t prefix = 4 + nick + user + (host ? host : IRC_OUT_HOST_UNKNOWN), at = 0;
+        for (size_t k = 0; k < n; k++) {
+            irc_out_sent s = take(&q, T0, line);
+            assert_int_equal(s.done, k + 1 == n);
+            assert_int_equal(s.tag, round);
+            assert_int_equal(parts[k].off, at);
+            check_line(line, prefix, target, ready, &parts[k]);
+            at += parts[k].len;
+        }
+        assert_int_equal(at, strlen(ready)); /* the slices put together are the text */
+        assert_int_equal(irc_out_count(&q), 0);
+        irc_out_fini(&q);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The send queue                                                           */
+
+static void test_the_bucket_sends_a_burst_then_one_line_per_interval(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(irc_out_init(&q, IRC_OUT_BURST_DEFAULT, IRC_OUT_LINE_MS_DEFAULT), 0);
+    for (int k = 0; k < 8; k++)
+        assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "chatter", k), 1);
+    for (int k = 0; k < 4; k++)
+        take(&q, T0, buf);
+    expect_nothing(&q, T0);
+    assert_int_equal(irc_out_wait_ms(&q, T0), 1500);
+    expect_nothing(&q, T0 + 1499);
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 1499), 1);
+    take(&q, T0 + 1500, buf);
+    expect_nothing(&q, T0 + 2999);
+    take(&q, T0 + 3000, buf);
+    take(&q, T0 + 4500, buf);
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 4500), 1500);
+    take(&q, T0 + 6000, buf);
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 6000), -1); /* all sent */
+    irc_out_fini(&q);
+}
+
+static void test_an_idle_queue_refills_only_up_to_the_burst(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(irc_out_init(&q, 4, 1500), 0);
+    for (int k = 0; k < 6; k++)
+        irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "x", k);
+    take(&q, T0, buf);
+    int64_t later = T0 + 3600 * 1000; /* an hour of quiet */
+    for (int k = 0; k < 4; k++)
+        take(&q, later, buf);
+    expect_nothing(&q, later);
+    assert_int_equal(irc_out_wait_ms(&q, later), 1500);
+    irc_out_fini(&q);
+}
+
+static void test_two_busy_channels_take_turns(void **state)
+{
+    (void)state;
+    irc_out q;
+    open_fast(&q);
+    for (int k = 0; k < 5; k++)
+        irc_out_push(&q, "#busy", IRC_OUT_PRIVMSG, 0, 0, "busy game", k);
+    for (int k = 0; k < 2; k++)
+        irc_out_push(&q, "#quiet", IRC_OUT_PRIVMSG, 0, 0, "quiet game", 10 + k);
+    expect_target(&q, T0, "#busy");
+    expect_target(&q, T0, "#quiet");
+    irc_out_push(&q, "#third", IRC_OUT_PRIVMSG, 0, 0, "a new game", 20);
+    expect_target(&q, T0, "#third"); /* a new target joins the round */
+    expect_target(&q, T0, "#busy");
+    expect_target(&q, T0, "#quiet");
+    expect_target(&q, T0, "#busy");
+    expect_target(&q, T0, "#busy");
+    expect_target(&q, T0, "#busy");
+    assert_int_equal(irc_out_count(&q), 0);
+    irc_out_fini(&q);
+}
+
+static void test_private_hands_with_priority_go_before_channel_chatter(void **state)
+{
+    (void)state;
+    irc_out q;
+    open_fast(&q);
+    for (int k = 0; k < 4; k++)
+        irc_out_push(&q, "#game", IRC_OUT_PRIVMSG, 0, 0, "chatter", k);
+    irc_out_push(&q, "alice", IRC_OUT_PRIVMSG, 1, 0, "your hand: 7" HEART, 10);
+    irc_out_push(&q, "bob", IRC_OUT_NOTICE, 1, 0, "your hand: K" SPADE, 11);
+    irc_out_push(&q, "carol", IRC_OUT_PRIVMSG, 0, 0, "no priority", 12);
+    expect_target(&q, T0, "alice");
+    char buf[IRC_OUT_LINE_MAX + 1];
+    take(&q, T0, buf);
+    assert_string_equal(buf, "NOTICE bob :your hand: K" SPADE "\r\n");
+    expect_target(&q, T0, "carol"); /* then round robin at priority 0 */
+    expect_target(&q, T0, "#game");
+    expect_target(&q, T0, "#game");
+    irc_out_fini(&q);
+}
+
+static void test_a_higher_priority_message_waits_for_a_started_one(void **state)
+{
+    (void)state;
+    irc_out q;
+    char text[700];
+    open_fast(&q);
+    memset(text, 'm', 699);
+    text[699] = '\0';
+    assert_int_equal(irc_out_push(&q, "dave", IRC_OUT_PRIVMSG, 0, 0, text, 1), 2);
+    assert_int_equal(irc_out_push(&q, "dave", IRC_OUT_PRIVMSG, 0, 0, "later", 2), 1);
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(take(&q, T0, buf).tag, 1); /* the long one has begun */
+    assert_int_equal(irc_out_push(&q, "dave", IRC_OUT_PRIVMSG, 5, 0, "urgent", 3), 1);
+    irc_out_sent s = take(&q, T0, buf);
+    assert_true(s.tag == 1 && s.done);
+    assert_int_equal(take(&q, T0, buf).tag, 3); /* before "later" */
+    assert_int_equal(take(&q, T0, buf).tag, 2);
+    irc_out_fini(&q);
+}
+
+static void test_a_tag_is_reported_only_after_the_last_part(void **state)
+{
+    (void)state;
+    irc_out q;
+    char text[1101], buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    for (int k = 0; k < 1100; k++)
+        text[k] = k % 10 == 9 ? ' ' : 'w';
+    text[1100] = '\0';
+    assert_int_equal(irc_out_push(&q, "#g", IRC_OUT_PRIVMSG, 0, 0, text, 42), 3);
+    assert_true(irc_out_has_tag(&q, 42));
+    irc_out_sent s = take(&q, T0, buf);
+    assert_true(s.tag == 42 && !s.done);
+    s = take(&q, T0, buf);
+    assert_true(s.tag == 42 && !s.done);
+    assert_true(irc_out_has_tag(&q, 42));
+    s = take(&q, T0, buf);
+    assert_true(s.tag == 42 && s.done);
+    assert_false(irc_out_has_tag(&q, 42));
+    irc_out_fini(&q);
+}
+
+static void test_707_puts_the_last_line_back_and_pauses_only_that_target(void **state)
+{
+    (void)state;
+    irc_out q;
+    char first[IRC_OUT_LINE_MAX + 1], buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    irc_out_push(&q, "Bob[away]", IRC_OUT_PRIVMSG, 1, 0, "your hand", 1);
+    irc_out_push(&q, "Bob[away]", IRC_OUT_PRIVMSG, 1, 0, "your turn", 2);
+    irc_out_push(&q, "#game", IRC_OUT_PRIVMSG, 0, 0, "chatter", 3);
+    assert_true(take(&q, T0, first).done);
+    /* the server spells the target in another case (rfc1459: [ is { ) */
+    assert_int_equal(irc_out_requeue(&q, "bob{AWAY}", T0 + 10, 5000), 0);
+    assert_int_equal(irc_out_count(&q), 3);
+    expect_target(&q, T0 + 20, "#game"); /* bob is paused, the channel is not */
+    expect_nothing(&q, T0 + 20);
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 20), 4990);
+    expect_nothing(&q, T0 + 5009);
+    irc_out_sent s = take(&q, T0 + 5010, buf);
+    assert_string_equal(buf, first);    /* the same line again */
+    assert_true(s.tag == 1 && !s.done); /* its tag was already reported */
+    s = take(&q, T0 + 5010, buf);
+    assert_true(s.tag == 2 && s.done);
+    irc_out_fini(&q);
+}
+
+static void test_requeue_without_a_line_sent_to_the_target_is_refused(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    assert_int_equal(irc_out_requeue(&q, "nobody", T0, 1000), IRC_OUT_ENOT_FOUND);
+    irc_out_push(&q, "erin", IRC_OUT_PRIVMSG, 0, 0, "hi", 1);
+    assert_int_equal(irc_out_requeue(&q, "erin", T0, 1000), IRC_OUT_ENOT_FOUND);
+    take(&q, T0, buf);
+    assert_int_equal(irc_out_requeue(&q, "erin", T0, -1), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_requeue(&q, "erin", T0, 1000), 0);
+    assert_int_equal(irc_out_requeue(&q, "erin", T0, 1000), IRC_OUT_ENOT_FOUND);
+    assert_int_equal(irc_out_count(&q), 1);
+    irc_out_fini(&q);
+}
+
+static void test_the_queue_refuses_lines_beyond_its_cap(void **state)
+{
+    (void)state;
+    irc_out q;
+    char text[700];
+    open_fast(&q);
+    for (int k = 0; k < IRC_OUT_LINES_MAX - 1; k++)
+        assert_int_equal(irc_out_push(&q, k % 2 ? "#a" : "#b", IRC_OUT_PRIVMSG, 0, 0, "x", k), 1);
+    memset(text, 'y', 699);
+    text[699] = '\0'; /* two lines: one too many */
+    assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, text, -1), IRC_OUT_EFULL);
+    assert_int_equal(irc_out_count(&q), IRC_OUT_LINES_MAX - 1);
+    assert_false(irc_out_has_tag(&q, -1));
+    assert_int_equal(irc_out_push(&q, "#c", IRC_OUT_PRIVMSG, 0, 0, "last", -2), 1);
+    assert_int_equal(irc_out_push(&q, "#c", IRC_OUT_PRIVMSG, 0, 0, "over", -3), IRC_OUT_EFULL);
+    assert_int_equal(irc_out_count(&q), IRC_OUT_LINES_MAX);
+    assert_non_null(strstr(irc_out_strerror(IRC_OUT_EFULL), "full"));
+    irc_out_fini(&q);
+}
+
+static void test_clear_drops_unsent_lines_without_reporting_their_tags(void **state)
+{
+    (void)state;
+    irc_out q;
+    char text[700], buf[IRC_OUT_LINE_MAX + 1];
+    memset(text, 'c', 699);
+    text[699] = '\0';
+    open_fast(&q);
+    irc_out_push(&q, "#g", IRC_OUT_PRIVMSG, 0, 0, text, 5);
+    assert_false(take(&q, T0, buf).done); /* first part out, then the link drops */
+    irc_out_push(&q, "frank", IRC_OUT_PRIVMSG, 1, 0, "hand", 6);
+    irc_out_clear(&q);
+    assert_int_equal(irc_out_count(&q), 0);
+    assert_false(irc_out_has_tag(&q, 5));
+    expect_nothing(&q, T0 + 60000);
+    assert_int_equal(irc_out_wait_ms(&q, T0), -1);
+    assert_int_equal(irc_out_requeue(&q, "#g", T0, 0), IRC_OUT_ENOT_FOUND);
+    irc_out_push(&q, "#g", IRC_OUT_PRIVMSG, 0, 0, text, 5); /* pushed again on reconnect */
+    assert_false(take(&q, T0, buf).done);
+    assert_true(take(&q, T0, buf).done);
+    irc_out_fini(&q);
+}
+
+static void test_a_new_target_replaces_an_idle_one_or_is_refused(void **state)
+{
+    (void)state;
+    irc_out q;
+    char name[16], buf[IRC_OUT_LINE_MAX + 1];
+    open_fast(&q);
+    for (int k = 0; k < IRC_OUT_TARGETS_MAX; k++) {
+        int n = snprintf(name, sizeof name, "#t%03d", k);
+        assert_true(n > 0 && (size_t)n < sizeof name);
+        assert_int_equal(irc_out_push(&q, name, IRC_OUT_PRIVMSG, 0, 0, "x", k), 1);
+    }
+    assert_int_equal(irc_out_push(&q, "#new", IRC_OUT_PRIVMSG, 0, 0, "x", -1), IRC_OUT_EFULL);
+    expect_target(&q, T0, "#t000"); /* now idle */
+    assert_int_equal(irc_out_push(&q, "#new", IRC_OUT_PRIVMSG, 0, 0, "x", -1), 1);
+    assert_int_equal(irc_out_requeue(&q, "#t000", T0, 0), IRC_OUT_ENOT_FOUND); /* forgotten */
+    expect_target(&q, T0, "#t001"); /* the round robin goes on where it was */
+    for (int k = 2; k < IRC_OUT_TARGETS_MAX; k++)
+        take(&q, T0, buf);
+    expect_target(&q, T0, "#new");
+    irc_out_fini(&q);
+}
+
+static void test_push_refuses_bad_targets_long_texts_and_a_huge_prefix(void **state)
+{
+    (void)state;
+    irc_out q;
+    char long_text[IRC_OUT_TEXT_MAX + 2], long_target[IRC_OUT_TARGET_MAX + 1];
+    open_fast(&q);
+    static const char *const BAD[] = {"", ":x", "a b", "#a,#b", "bob\r\nQUIT", "x\x01"};
+    for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++)
+        assert_int_equal(irc_out_push(&q, BAD[k], IRC_OUT_PRIVMSG, 0, 0, "hi", 1),
+                         IRC_OUT_EBAD_TARGET);
+    memset(long_target, 't', IRC_OUT_TARGET_MAX);
+    long_target[IRC_OUT_TARGET_MAX] = '\0';
+    assert_int_equal(irc_out_push(&q, long_target, IRC_OUT_PRIVMSG, 0, 0, "hi", 1),
+                     IRC_OUT_EBAD_TARGET);
+    memset(long_text, 'l', IRC_OUT_TEXT_MAX + 1);
+    long_text[IRC_OUT_TEXT_MAX + 1] = '\0';
+    assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, long_text, 1),
+                     IRC_OUT_ETOO_LONG);
+    assert_int_equal(irc_out_set_prefix(&q, 256, 1, 1), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_set_prefix(&q, 255, 255, 255), 0);
+    assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "hi", 1), IRC_OUT_ENO_ROOM);
+    assert_int_equal(irc_out_count(&q), 0);
+    irc_out_fini(&q);
+}
+
+static void test_an_empty_text_queues_nothing(void **state)
+{
+    (void)state;
+    irc_out q;
+    open_fast(&q);
+    assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 1, "", 9), 0);
+    assert_false(irc_out_has_tag(&q, 9));
+    assert_int_equal(irc_out_wait_ms(&q, T0), -1);
+    irc_out_fini(&q);
+}
+
+static void test_init_and_next_refuse_bad_arguments(void **state)
+{
+    (void)state;
+    irc_out q;
+    char small[IRC_OUT_LINE_MAX];
+    irc_out_sent s;
+    assert_int_equal(irc_out_init(&q, 0, 1500), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_init(&q, 4, -1), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_init(&q, 4, 60001), IRC_OUT_EINVAL);
+    open_fast(&q);
+    irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "hi", 1);
+    assert_int_equal(irc_out_next(&q, T0, small, sizeof small, &s), IRC_OUT_ENO_SPACE);
+    assert_int_equal(irc_out_count(&q), 1);
+    irc_out_fini(&q);
+}
+
+/* ------------------------------------------------------------------------ */
+/* CTCP                                                                     */
+
+static void test_ctcp_version_is_answered_at_most_once_per_interval(void **state)
+{
+    (void)state;
+    irc_out_ctcp c;
+    char reply[64];
+    irc_out_ctcp_init(&c, IRC_OUT_CTCP_MS_DEFAULT);
+    assert_int_equal(
+        irc_out_ctcp_decide(&c, "\x01VERSION\x01", T0, "porrazo-bot 0.1.0", reply, sizeof reply),
+        IRC_OUT_CTCP_REPLY);
+    assert_string_equal(reply, "\x01VERSION porrazo-bot 0.1.0\x01");
+    assert_int_equal(irc_out_ctcp_decide(&c, "\x01version", T0 + 9999, "v", reply, sizeof reply),
+                     IRC_OUT_CTCP_IGNORE);
+    assert_int_equal(
+        irc_out_ctcp_decide(&c, "\x01Version\x01", T0 + 10000, "v", reply, sizeof reply),
+        IRC_OUT_CTCP_REPLY);
+    assert_string_equal(reply, "\x01VERSION v\x01");
+}
+
+static void test_other_ctcp_requests_are_ignored_and_use_no_allowance(void **state)
+{
+    (void)state;
+    irc_out_ctcp c;
+    char reply[64] = "";
+    irc_out_ctcp_init(&c, 10000);
+    static const char *const OTHERS[] = {"\x01PING 123\x01",
+                                         "\x01"
+                                         "ACTION waves\x01",
+                                         "\x01"
+                                         "CLIENTINFO\x01",
+                                         "\x01"
+                                         "DCC SEND x 1 2 3\x01",
+                                         "\x01VERSIONS\x01",
+                                         "\x01"};
+    for (size_t k = 0; k < sizeof OTHERS / sizeof OTHERS[0]; k++)
+        assert_int_equal(irc_out_ctcp_decide(&c, OTHERS[k], T0, "v", reply, sizeof reply),
+                         IRC_OUT_CTCP_IGNORE);
+    assert_string_equal(reply, "");
+    assert_int_equal(irc_out_ctcp_decide(&c, "\x01VERSION\x01", T0, "v", reply, sizeof reply),
+                     IRC_OUT_CTCP_REPLY);
+}
+
+static void test_plain_text_and_a_late_01_are_not_ctcp(void **state)
+{
+    (void)state;
+    irc_out_ctcp c;
+    char reply[64];
+    irc_out_ctcp_init(&c, 10000);
+    assert_int_equal(irc_out_ctcp_decide(&c, "!play 7h", T0, "v", reply, sizeof reply),
+                     IRC_OUT_CTCP_NONE);
+    assert_int_equal(irc_out_ctcp_decide(&c, "hi \x01VERSION\x01", T0, "v", reply, sizeof reply),
+                     IRC_OUT_CTCP_NONE);
+    assert_int_equal(irc_out_ctcp_decide(&c, "", T0, "v", reply, sizeof reply), IRC_OUT_CTCP_NONE);
+}
+
+static void test_ctcp_reply_has_no_control_bytes_and_fits_or_is_refused(void **state)
+{
+    (void)state;
+    irc_out_ctcp c;
+    char reply[64], small[8];
+    irc_out_ctcp_init(&c, 10000);
+    assert_int_equal(
+        irc_out_ctcp_decide(&c, "\x01VERSION\x01", T0, "porrazo-bot", small, sizeof small),
+        IRC_OUT_ENO_SPACE);
+    assert_int_equal(
+        irc_out_ctcp_decide(&c, "\x01VERSION\x01", T0, "bad\x01\r\nversion", reply, sizeof reply),
+        IRC_OUT_CTCP_REPLY); /* the refusal above used no allowance */
+    assert_string_equal(reply, "\x01VERSION badversion\x01");
+}
+
+static void test_every_error_code_has_a_message(void **state)
+{
+    (void)state;
+    for (int err = IRC_OUT_ENO_MEMORY; err < 0; err++)
+        assert_string_not_equal(irc_out_strerror(err), "unknown error");
+    assert_string_equal(irc_out_strerror(0), "ok");
+    assert_string_equal(irc_out_strerror(-100), "unknown error");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sanitize_turns_cr_and_lf_into_spaces_and_drops_nul),
+        cmocka_unit_test(test_sanitize_replaces_each_invalid_utf8_byte_by_a_question_mark),
+        cmocka_unit_test(test_sanitize_cuts_at_a_character_boundary_when_the_buffer_is_small),
+        cmocka_unit_test(test_a_pushed_cr_lf_cannot_inject_a_second_command),
+        cmocka_unit_test(test_user_text_is_never_used_as_a_format),
+        cmocka_unit_test(test_only_a_whole_ctcp_message_keeps_its_01_bytes),
+        cmocka_unit_test(test_colour_paints_red_cards_with_their_rank_and_leaves_black_ones),
+        cmocka_unit_test(test_colour_paints_a_lone_suit_and_no_rank_inside_a_word),
+        cmocka_unit_test(test_colour_keeps_a_following_digit_or_comma_out_of_the_code),
+        cmocka_unit_test(test_colour_refuses_a_small_buffer_and_leaves_it_untouched),
+        cmocka_unit_test(test_push_colours_only_when_asked),
+        cmocka_unit_test(test_budget_counts_the_servers_prefix_and_the_command),
+        cmocka_unit_test(test_split_fills_a_line_to_exactly_the_byte_limit),
+        cmocka_unit_test(test_split_cuts_after_a_space_only_in_the_second_half_of_the_line),
+        cmocka_unit_test(test_split_never_cuts_inside_a_utf8_character),
+        cmocka_unit_test(test_split_never_separates_a_colour_code_from_its_digits),
+        cmocka_unit_test(test_split_reopens_colour_and_bold_at_the_start_of_the_next_part),
+        cmocka_unit_test(test_split_refuses_a_tiny_budget_or_too_few_parts_untouched),
+        cmocka_unit_test(test_random_messages_make_lines_that_fit_and_add_up_to_the_text),
+        cmocka_unit_test(test_the_bucket_sends_a_burst_then_one_line_per_interval),
+        cmocka_unit_test(test_an_idle_queue_refills_only_up_to_the_burst),
+        cmocka_unit_test(test_two_busy_channels_take_turns),
+        cmocka_unit_test(test_private_hands_with_priority_go_before_channel_chatter),
+        cmocka_unit_test(test_a_higher_priority_message_waits_for_a_started_one),
+        cmocka_unit_test(test_a_tag_is_reported_only_after_the_last_part),
+        cmocka_unit_test(test_707_puts_the_last_line_back_and_pauses_only_that_target),
+        cmocka_unit_test(test_requeue_without_a_line_sent_to_the_target_is_refused),
+        cmocka_unit_test(test_the_queue_refuses_lines_beyond_its_cap),
+        cmocka_unit_test(test_clear_drops_unsent_lines_without_reporting_their_tags),
+        cmocka_unit_test(test_a_new_target_replaces_an_idle_one_or_is_refused),
+        cmocka_unit_test(test_push_refuses_bad_targets_long_texts_and_a_huge_prefix),
+        cmocka_unit_test(test_an_empty_text_queues_nothing),
+        cmocka_unit_test(test_init_and_next_refuse_bad_arguments),
+        cmocka_unit_test(test_ctcp_version_is_answered_at_most_once_per_interval),
+        cmocka_unit_test(test_other_ctcp_requests_are_ignored_and_use_no_allowance),
+        cmocka_unit_test(test_plain_text_and_a_late_01_are_not_ctcp),
+        cmocka_unit_test(test_ctcp_reply_has_no_control_bytes_and_fits_or_is_refused),
+        cmocka_unit_test(test_every_error_code_has_a_message),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
