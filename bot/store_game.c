@@ -95,6 +95,15 @@ static int read_game(store *s, sqlite3_stmt *st, store_game *g)
     return rc;
 }
 
+/* The seed as decimal text (SQLite has no unsigned 64-bit integers). */
+static int format_seed(store *s, uint64_t value, char *buf, size_t cap)
+{
+    int n = snprintf(buf, cap, "%" PRIu64, value);
+    if (n < 0 || (size_t)n >= cap)
+        return store__say(s, STORE_ERROR, "cannot format the seed");
+    return 0;
+}
+
 /*
  * Inserts g as a new game and sets g->id (ids are never reused). Returns
  * 0; STORE_CONFLICT if the room already has a lobby/playing/paused game
@@ -104,10 +113,9 @@ static int read_game(store *s, sqlite3_stmt *st, store_game *g)
 int store_game_insert(store *s, store_game *g)
 {
     char seed[24];
-    int n = snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
-    if (n < 0 || (size_t)n >= sizeof seed)
-        return store__say(s, STORE_ERROR, "cannot format the seed");
-    int rc = check_game(s, g);
+    int rc = format_seed(s, g->seed, seed, sizeof seed);
+    if (rc == 0)
+        rc = check_game(s, g);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
     rc = store__run(s, ST_GAME_INSERT,
@@ -133,10 +141,9 @@ int store_game_insert(store *s, store_game *g)
 int store_game_update(store *s, const store_game *g)
 {
     char seed[24];
-    int n = snprintf(seed, sizeof seed, "%" PRIu64, g->seed);
-    if (n < 0 || (size_t)n >= sizeof seed)
-        return store__say(s, STORE_ERROR, "cannot format the seed");
-    int rc = check_game(s, g);
+    int rc = format_seed(s, g->seed, seed, sizeof seed);
+    if (rc == 0)
+        rc = check_game(s, g);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
     rc = store__run(s, ST_GAME_UPDATE,
