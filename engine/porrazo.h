@@ -553,6 +553,9 @@ int pz_get_hand(const pz_game *g, int seat, pz_card out[PZ_CARDS]);
 int pz_get_tendido(const pz_game *g, pz_card out[4]);
 /* The pending porrazo or counter porrazo (R6.2): kind, and *seat. */
 pz_pending_kind pz_get_pending(const pz_game *g, int *seat);
+/* The cards a pending porrazo holds (its played card first, then what it
+   took; a counter porrazo's card last): 0 when none is pending. */
+int pz_get_pending_cards(const pz_game *g, pz_card out[16]);
 /* The winning side once the game is over, else -1. */
 int pz_get_winner(const pz_game *g);
 

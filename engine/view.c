@@ -97,6 +97,12 @@ pz_pending_kind pz_get_pending(const pz_game *g, int *seat)
     return (pz_pending_kind)g->pend_kind;
 }
 
+int pz_get_pending_cards(const pz_game *g, pz_card out[16])
+{
+    memcpy(out, g->pend_cards, g->pend_n);
+    return g->pend_n;
+}
+
 /* Fills the public part of a view. */
 static void view_public(const pz_game *g, pz_view *v)
 {

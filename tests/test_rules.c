@@ -242,6 +242,10 @@ static void test_porrazo_with_limpia_scores_when_it_stands_r6_1(void **state)
     assert_true(find(ev, PZ_EV_CAPTURE)->pending);
     assert_captured(ev, "6D 7C");
     assert_int_equal(pz_get_score(g, 1), 0);
+    pz_card pending[16], want[3];
+    cards("6H 6D 7C", want); /* the porrazo's card, then what it took */
+    assert_int_equal(pz_get_pending_cards(g, pending), 3);
+    assert_memory_equal(pending, want, 3);
     pz_game *h = pz_clone(g);
 
     ev = apply_ok(g, pz_act_play(2, card("TD"), PZ_MODE_ANY));

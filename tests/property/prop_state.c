@@ -30,9 +30,9 @@ static void mark_cards(prop_ctx *c, bool seen[PZ_CARDS], const pz_card *cards, i
 }
 
 /*
- * (a) The 52 cards: hands, table, tendido, stock and piles add up to 52,
- * or, while a porrazo is pending, to 52 less its 2..16 cards; every visible
- * card is distinct. After a hand everything is in the piles.
+ * (a) The 52 cards: hands, table, tendido, the pending porrazo's cards,
+ * stock and piles add up to exactly 52; every card seen is distinct. After
+ * a hand everything is in the piles.
  */
 void prop_check_cards(prop_ctx *c, const pz_game *g)
 {
@@ -58,6 +58,16 @@ void prop_check_cards(prop_ctx *c, const pz_game *g)
                "tendido has %d cards in phase %s", k, pz_phase_name(phase));
     mark_cards(c, seen, buf, k, "the tendido");
     visible += k;
+    int seat = -1;
+    pz_pending_kind pending = pz_get_pending(g, &seat);
+    k = pz_get_pending_cards(g, buf);
+    PROP_CHECK(c,
+               pending == PZ_PENDING_NONE ? k == 0
+                                          : k >= (pending == PZ_PENDING_COUNTER ? 3 : 2) &&
+                                                k <= 16 && seat >= 0 && seat < players,
+               "pending porrazo (%d) of seat %d holds %d cards", (int)pending, seat, k);
+    mark_cards(c, seen, buf, k, "the pending porrazo");
+    visible += k;
     int stock = pz_get_stock(g), piles = 0;
     PROP_CHECK(c, stock >= 0 && stock <= PZ_CARDS, "stock of %d", stock);
     for (int side = 0; side < pz_get_sides(g); side++) {
@@ -65,15 +75,9 @@ void prop_check_cards(prop_ctx *c, const pz_game *g)
         PROP_CHECK(c, p >= 0 && p <= PZ_CARDS, "pile %d of %d", side, p);
         piles += p;
     }
-    int seat = -1, missing = PZ_CARDS - visible - stock - piles;
-    if (pz_get_pending(g, &seat) == PZ_PENDING_NONE)
-        PROP_CHECK(c, missing == 0,
-                   "%d cards lost (%d visible, stock %d, "
-                   "piles %d)",
-                   missing, visible, stock, piles);
-    else
-        PROP_CHECK(c, missing >= 2 && missing <= 16 && seat >= 0 && seat < players,
-                   "pending porrazo of seat %d holds %d cards", seat, missing);
+    int missing = PZ_CARDS - visible - stock - piles;
+    PROP_CHECK(c, missing == 0, "%d cards lost (%d seen, stock %d, piles %d)", missing, visible,
+               stock, piles);
     if (phase == PZ_PHASE_HAND_OVER)
         PROP_CHECK(c, visible == 0 && stock == 0 && missing == 0,
                    "hand over with cards outside the piles");
