@@ -11,6 +11,7 @@
  * Not here: the send queue (irc_out.c).
  */
 #include "irc_out.h"
+#include "text.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -39,38 +40,10 @@ static const fmt FMT_PLAIN = {-1, -1, 0};
 /* ------------------------------------------------------------------------ */
 /* UTF-8                                                                    */
 
-/*
- * The length of the valid UTF-8 character at s[0..n) (n > 0): 1 to 4, or 0
- * when s starts no valid character (a stray continuation byte, an overlong
- * form, a surrogate, a code point above U+10FFFF, a cut sequence).
- */
+/* The length of the valid UTF-8 character at s[0..n): text_utf8_len(). */
 static size_t utf8_char_len(const unsigned char *s, size_t n)
 {
-    unsigned char lo = 0x80, hi = 0xBF;
-    size_t len;
-    if (s[0] < 0x80)
-        return 1;
-    if (s[0] < 0xC2)
-        return 0;
-    if (s[0] < 0xE0) {
-        len = 2;
-    } else if (s[0] < 0xF0) {
-        len = 3;
-        lo = s[0] == 0xE0 ? 0xA0 : lo;
-        hi = s[0] == 0xED ? 0x9F : hi;
-    } else if (s[0] < 0xF5) {
-        len = 4;
-        lo = s[0] == 0xF0 ? 0x90 : lo;
-        hi = s[0] == 0xF4 ? 0x8F : hi;
-    } else {
-        return 0;
-    }
-    if (n < len || s[1] < lo || s[1] > hi)
-        return 0;
-    for (size_t i = 2; i < len; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return len;
+    return text_utf8_len((const char *)s, n);
 }
 
 /*

@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include "host_int.h"
+#include "text.h"
 
 /* ------------------------------------------------------------------------ */
 /* Messages                                                                 */
@@ -27,14 +28,8 @@ static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
         buf[0] = '\0';
         return;
     }
-    if ((size_t)n >= cap) { /* cut: step back over a partial UTF-8 sequence */
-        size_t len = strlen(buf);
-        while (len > 0 && ((unsigned char)buf[len - 1] & 0xC0) == 0x80)
-            len--;
-        if (len > 0 && ((unsigned char)buf[len - 1] & 0x80))
-            len--;
-        buf[len] = '\0';
-    }
+    if ((size_t)n >= cap) /* cut: drop a partial UTF-8 sequence at the end */
+        text_utf8_cut(buf, strlen(buf));
 }
 
 /* Marks the call failed after a store error. */

@@ -13,6 +13,7 @@
  * texts (help.c).
  */
 #include "render_text.h"
+#include "text.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,34 +26,12 @@
 /* ------------------------------------------------------------------------ */
 /* UTF-8 and the bounded builder                                            */
 
-/* The length of the UTF-8 sequence a lead byte b announces (1 for ASCII). */
-static size_t utf8_seq_len(unsigned char b)
-{
-    if (b < 0xC0)
-        return 1;
-    if (b < 0xE0)
-        return 2;
-    return b < 0xF0 ? 3 : 4;
-}
-
-/*
- * Shortens the first len bytes of s so that they do not end inside a
- * UTF-8 sequence, writes a NUL after them and returns the new length.
- */
+/* Shortens the first len bytes of s so that they do not end inside a
+   UTF-8 sequence, writes a NUL after them and returns the new length. */
 static size_t utf8_trim(char *s, size_t len)
 {
-    size_t j = len;
-    while (j > 0 && ((unsigned char)s[j - 1] & 0xC0) == 0x80)
-        j--;
-    if (j > 0) {
-        unsigned char lead = (unsigned char)s[j - 1];
-        if (lead < 0x80)
-            len = j; /* stray continuation bytes after ASCII */
-        else if (j - 1 + utf8_seq_len(lead) > len)
-            len = j - 1; /* the last character was cut */
-    }
     s[len] = '\0';
-    return len;
+    return text_utf8_cut(s, len);
 }
 
 /* Display width of a UTF-8 string: its count of characters. */
