@@ -54,8 +54,8 @@ static int handle_line(host *h, char *line, size_t len)
     char *text = line + nick_len + 1;
     while (*text == ' ')
         text++;
-    host_msg m = {CONSOLE_NETWORK, sep == ':' ? CONSOLE_ROOM : NULL, line, line, text,
-                  strlen(text)};
+    host_msg m = {
+        CONSOLE_NETWORK, sep == ':' ? CONSOLE_ROOM : NULL, line, line, text, strlen(text), NULL};
     if (host_handle(h, &m, (int64_t)time(NULL)) != 0) {
         fprintf(stderr, "console: %s\n", host_errmsg(h));
         return -1;

@@ -500,6 +500,18 @@ int host_handle(host *h, const host_msg *m, int64_t now)
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
         return -1;
     }
+    if (m->once != NULL) {
+        bool fresh = false;
+        if (store_seen_add(h->st, m->network, m->once, now, &fresh) != 0) {
+            snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+            store_rollback(h->st);
+            return -1;
+        }
+        if (!fresh) {
+            store_rollback(h->st); /* handled before: nothing to do */
+            return 0;
+        }
+    }
     ctx c = {.h = h, .now = now, .m = m, .network = m->network};
     if (r == CMD_ERROR)
         reply(&c, "%s", error);

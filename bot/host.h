@@ -43,6 +43,13 @@ typedef struct host_msg {
     const char *nick;    /* the player's display name */
     const char *text;
     size_t len;
+    /*
+     * An id unique to this line on its network (a Matrix event id), or
+     * NULL. A command whose id was handled before is ignored; otherwise
+     * the id is recorded in the same transaction as the command's effects,
+     * so a line delivered twice (a retried sync, a restart) acts once.
+     */
+    const char *once;
 } host_msg;
 
 /* Creates a host over an open store (not owned). 0, or -1 with why. */

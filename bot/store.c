@@ -73,6 +73,11 @@ static const char *const MIGRATIONS[] = {
     "CREATE TABLE kv ("
     " scope TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,"
     " PRIMARY KEY (scope, key)) WITHOUT ROWID;",
+    /* 1 -> 2: ids of lines already handled (Matrix event ids), per network. */
+    "CREATE TABLE seen ("
+    " network TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,"
+    " PRIMARY KEY (network, id)) WITHOUT ROWID;"
+    "CREATE INDEX seen_at ON seen (at);",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

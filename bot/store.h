@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -175,5 +175,19 @@ int store_stats_top(store *s, const char *network, const char *room, store_stats
 int store_kv_set(store *s, const char *scope, const char *key, const char *value);
 /* STORE_NOT_FOUND when unset; STORE_TOO_BIG when cap is too small. */
 int store_kv_get(store *s, const char *scope, const char *key, char *value, size_t cap);
+
+/* ---- Lines already handled ------------------------------------------- */
+
+/*
+ * Records that the line with this id (unique per network, e.g. a Matrix
+ * event id) was handled at time at. Sets *fresh to true when it was not
+ * recorded before, false when it was (nothing changes then). Inside a
+ * transaction, the record commits or rolls back with the line's effects.
+ */
+int store_seen_add(store *s, const char *network, const char *id, int64_t at, bool *fresh);
+/* Whether the id was recorded for network (*seen). */
+int store_seen_has(store *s, const char *network, const char *id, bool *seen);
+/* Forgets ids recorded before time before; *n how many (may be NULL). */
+int store_seen_prune(store *s, int64_t before, int *n);
 
 #endif /* PZ_STORE_H */

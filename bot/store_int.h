@@ -50,6 +50,9 @@ enum store_stmt {
     ST_STATS_TOP,
     ST_KV_SET,
     ST_KV_GET,
+    ST_SEEN_ADD,
+    ST_SEEN_HAS,
+    ST_SEEN_PRUNE,
     ST_COUNT
 };
 

@@ -174,3 +174,50 @@ int store_kv_get(store *s, const char *scope, const char *key, char *value, size
         store__reset(st);
     return rc;
 }
+
+/* ---- Lines already handled --------------------------------------------- */
+
+int store_seen_add(store *s, const char *network, const char *id, int64_t at, bool *fresh)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_SEEN_ADD,
+                    "INSERT INTO seen (network, id, at) VALUES (?1, ?2, ?3) "
+                    "ON CONFLICT (network, id) DO NOTHING",
+                    "tti", network, id, at);
+    bool added = rc == 0 && sqlite3_changes(s->db) > 0;
+    rc = store__op_end(s, rc);
+    if (rc == 0)
+        *fresh = added;
+    return rc;
+}
+
+int store_seen_has(store *s, const char *network, const char *id, bool *seen)
+{
+    sqlite3_stmt *st = NULL;
+    int rc =
+        store__prepare(s, ST_SEEN_HAS, "SELECT 1 FROM seen WHERE network = ?1 AND id = ?2", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "tt", network, id);
+    if (rc == 0 && (rc = store__step(s, st)) >= 0) {
+        *seen = rc == 1;
+        rc = 0;
+    }
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
+int store_seen_prune(store *s, int64_t before, int *n)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_SEEN_PRUNE, "DELETE FROM seen WHERE at < ?1", "i", before);
+    int gone = rc == 0 ? sqlite3_changes(s->db) : 0;
+    rc = store__op_end(s, rc);
+    if (rc == 0 && n != NULL)
+        *n = gone;
+    return rc;
+}

@@ -76,7 +76,15 @@ static void drain(world *w)
 /* nick says text in room (NULL: privately), then the outbox is drained. */
 static void say(world *w, const char *nick, const char *room, const char *text)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text)};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL};
+    assert_int_equal(host_handle(w->h, &m, w->now), 0);
+    drain(w);
+}
+
+/* As say(), for a line with an id: delivered again, it must act once. */
+static void say_once(world *w, const char *nick, const char *room, const char *text, const char *id)
+{
+    host_msg m = {NET, room, nick, nick, text, strlen(text), id};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -382,10 +390,39 @@ static void test_a_restart_tells_the_room_the_game_is_back(void **state)
     free_world(w);
 }
 
+static void test_a_line_delivered_twice_with_its_id_acts_once(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    say_once(w, "ann", "#p", "!new 2", "$ev1");
+    int replies = w->n;
+    assert_true(replies > 0);
+    say_once(w, "ann", "#p", "!new 2", "$ev1"); /* a retried sync: ignored */
+    assert_int_equal(w->n, replies);
+    say_once(w, "bob", "#p", "!join", "$ev2"); /* a new id acts */
+    assert_true(w->n > replies);
+    pz_game *g = game_of(w, "#p");
+    assert_non_null(g);
+    pz_free(g);
+    clear(w);
+    say_once(w, "bob", "#p", "!join", "$ev2");
+    assert_int_equal(w->n, 0);
+    bool seen = false;
+    assert_int_equal(store_seen_has(w->st, NET, "$ev1", &seen), 0);
+    assert_true(seen);
+    assert_int_equal(store_seen_has(w->st, "other", "$ev1", &seen), 0);
+    assert_false(seen);
+    int pruned = 0;
+    assert_int_equal(store_seen_prune(w->st, w->now + 1, &pruned), 0);
+    assert_int_equal(pruned, 2);
+    free_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_full_table_starts_and_hands_are_sent_only_privately),
+        cmocka_unit_test(test_a_line_delivered_twice_with_its_id_acts_once),
         cmocka_unit_test(test_hand_asked_in_the_channel_is_answered_privately),
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),

@@ -268,7 +268,29 @@ static void test_a_future_schema_is_refused_untouched(void **state)
     fx *f = *state;
     make_big_db(f);
     raw_sql(f->path, "PRAGMA user_version = 7");
-    assert_refused_untouched(f, STORE_VERSION, "newer porrazo-bot (schema 7; this one knows 1)");
+    char needle[80];
+    put(needle, sizeof needle, "newer porrazo-bot (schema 7; this one knows %d)",
+        STORE_SCHEMA_VERSION);
+    assert_refused_untouched(f, STORE_VERSION, needle);
+}
+
+static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
+{
+    fx *f = *state;
+    make_big_db(f);
+    /* Back to what schema 1 was: no table of handled lines. */
+    raw_sql(f->path, "DROP TABLE seen; PRAGMA user_version = 1");
+    store *s = open_ok(f);
+    assert_int_equal(raw_int(f->path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_true(raw_int(f->path, "SELECT count(*) FROM games") > 0);
+    bool fresh = false, seen = false;
+    assert_int_equal(store_seen_add(s, "mx", "$a", 10, &fresh), 0);
+    assert_true(fresh);
+    assert_int_equal(store_seen_add(s, "mx", "$a", 11, &fresh), 0);
+    assert_false(fresh);
+    assert_int_equal(store_seen_has(s, "mx", "$a", &seen), 0);
+    assert_true(seen);
+    store_close(s);
 }
 
 static void test_a_truncated_database_is_refused_untouched(void **state)
@@ -1014,6 +1036,7 @@ int main(void)
         T(test_an_empty_file_is_adopted_as_a_new_database),
         T(test_a_path_in_a_missing_directory_fails_naming_it),
         T(test_a_future_schema_is_refused_untouched),
+        T(test_a_schema_1_database_is_migrated_keeping_its_games),
         T(test_a_truncated_database_is_refused_untouched),
         T(test_a_file_of_random_bytes_is_refused_untouched),
         T(test_another_programs_database_is_refused_untouched),
