@@ -239,6 +239,19 @@ static int nick_candidate(const ircp *p, int k, char out[IRCP_NICK_MAX])
 }
 
 /* 432, 433, 436, 437 before 001: asks for the next candidate, or gives up. */
+/* Whether candidate number try repeats an earlier one (nick_ generated
+   from the nick can equal a configured alternative). */
+static bool tried_before(ircp *p, int try, const char *name)
+{
+    char earlier[IRCP_NICK_MAX];
+    if (ircp_casecmp(p, name, p->nick) == 0)
+        return true;
+    for (int i = 0; i < try; i++)
+        if (nick_candidate(p, i, earlier) == 0 && ircp_casecmp(p, earlier, name) == 0)
+            return true;
+    return false;
+}
+
 static int on_nick_refused(ircp *p, const ircp_msg *m)
 {
     const char *refused = m->nparams >= 3 ? ircp_param(m, 1) : p->nick;
@@ -254,7 +267,7 @@ static int on_nick_refused(ircp *p, const ircp_msg *m)
             ircp__diag(p, "every nick was refused (last %s, %s)", refused, m->command);
             return IRCP_EV_NICK_GIVEUP;
         }
-        if (ircp_casecmp(p, next, p->nick) != 0)
+        if (!tried_before(p, p->nick_try, next))
             break;
     }
     ircp__diag(p, "nick %s refused (%s); trying %s", refused, m->command, next);

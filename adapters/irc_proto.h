@@ -237,6 +237,13 @@ const char *ircp_diag(const ircp *p);
 /* ------------------------------------------------------------------------ */
 /* ISUPPORT, case mapping, accounts and player ids (irc_proto_users.c)      */
 
+/*
+ * Writes s folded to lower case as the server's CASEMAPPING does into out
+ * (cap bytes). Returns 0, or IRCP_ENOSPACE (out untouched) when it does
+ * not fit. Two names are the same for the server when their folds are.
+ */
+int ircp_fold(const ircp *p, const char *s, char *out, size_t cap);
+
 /* True when target starts with one of the server's CHANTYPES (default "#&"). */
 bool ircp_is_channel(const ircp *p, const char *target);
 

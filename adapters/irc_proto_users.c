@@ -125,6 +125,16 @@ int ircp_casecmp(const ircp *p, const char *a, const char *b)
     }
 }
 
+int ircp_fold(const ircp *p, const char *s, char *out, size_t cap)
+{
+    size_t n = strlen(s);
+    if (n >= cap)
+        return IRCP_ENOSPACE;
+    for (size_t i = 0; i <= n; i++)
+        out[i] = (char)fold(p->casemap, (unsigned char)s[i]);
+    return 0;
+}
+
 bool ircp_is_channel(const ircp *p, const char *target)
 {
     return target != NULL && target[0] != '\0' && strchr(p->chantypes, target[0]) != NULL;

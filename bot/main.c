@@ -1,7 +1,7 @@
 /*
  * main.c — porrazo-bot: reads the configuration, opens the database and
- * runs the host on the console (--console) or exports a game as a
- * porrazo-replay scenario (--export).
+ * runs the host on the networks of the configuration (IRC, Matrix), on the console
+ * (--console), or exports a game as a porrazo-replay scenario (--export).
  *
  * Fatal errors happen only here, at start-up, each with a message that
  * says what to fix. Not here: games, commands, protocols.
@@ -18,24 +18,32 @@
 #include "config.h"
 #include "console.h"
 #include "host.h"
+#include "irc.h"
+#include "log.h"
+#include "loop.h"
 #include "store.h"
 
 #define VERSION "0.1.0"
 
 static volatile int stop_requested;
+static loop *running_loop; /* set while the networks run: signals stop it */
 
 static void on_signal(int sig)
 {
     (void)sig;
     stop_requested = 1;
+    if (running_loop != NULL)
+        loop_stop(running_loop);
 }
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: porrazo-bot --console [--config FILE] [--db FILE] [--seed N]\n"
+    fprintf(f, "usage: porrazo-bot --config FILE [--db FILE] [--seed N]\n"
+               "       porrazo-bot --console [--config FILE] [--db FILE] [--seed N]\n"
                "       porrazo-bot --export GAME_ID [--config FILE] [--db FILE]\n"
                "       porrazo-bot --help | --version\n"
                "\n"
+               "  (no mode)    run on the IRC and Matrix networks of the configuration file\n"
                "  --console    play in this terminal: 'NICK: text' speaks in #console,\n"
                "               'NICK> text' speaks to the bot privately\n"
                "  --config     the configuration file (see config/porrazo.example.conf)\n"
@@ -96,17 +104,110 @@ static int parse_args(int argc, char **argv, args *a)
             return 2;
         }
     }
-    if (!a->console && a->export_id < 0) {
-        fprintf(stderr, "porrazo-bot: this build hosts games on the console: use --console "
-                        "(IRC and Matrix adapters are not part of it yet)\n");
-        return 2;
-    }
     return 0;
 }
 
 static bool owner_check(void *arg, const char *network, const char *player)
 {
-    return cfg_is_owner(arg, network, player);
+    const cfg *c = arg;
+    for (int i = 0; i < c->nirc; i++)
+        if (strcmp(c->irc[i].name, network) == 0)
+            return irc_is_owner(c, network, player);
+    return cfg_is_owner(c, network, player);
+}
+
+/* The host's clock, run from the loop: a timer armed before each sleep. */
+typedef struct host_clock {
+    host *h;
+    loop_timer timer;
+    loop_hook hook;
+    int64_t armed_for; /* unix seconds the timer is set for, or INT64_MAX */
+} host_clock;
+
+static void on_host_timer(loop_timer *t, void *arg)
+{
+    (void)t;
+    host_clock *hc = arg;
+    hc->armed_for = INT64_MAX;
+    if (host_tick(hc->h, (int64_t)time(NULL)) != 0)
+        log_msg(LOG_ERROR, "%s", host_errmsg(hc->h));
+}
+
+static void on_host_hook(loop_hook *hk, void *arg)
+{
+    (void)hk;
+    host_clock *hc = arg;
+    int64_t now = (int64_t)time(NULL), next = host_next_tick(hc->h, now);
+    if (next == hc->armed_for)
+        return;
+    hc->armed_for = next;
+    if (next == INT64_MAX)
+        loop_timer_stop(&hc->timer);
+    else
+        (void)loop_timer_start(&hc->timer, next <= now ? 0 : (next - now) * 1000, 0);
+}
+
+static void on_shutdown_timer(loop_timer *t, void *arg)
+{
+    (void)t, (void)arg; /* its end is the signal: see run_networks */
+}
+
+/*
+ * Runs every network of the configuration in one loop until SIGINT or
+ * SIGTERM, then says goodbye to each. 0, or 1 after a start-up failure.
+ */
+static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
+{
+    loop *l;
+    if (loop_new(&l, NULL, NULL) != 0) {
+        fprintf(stderr, "porrazo-bot: cannot make the event loop\n");
+        return 1;
+    }
+    static irc_net *nets[CFG_NETWORKS];
+    int nnets = 0, r = 0;
+    char why[512];
+    irc_env env = {l, h, st, c, "porrazo-bot " VERSION, seed};
+    for (int i = 0; i < c->nirc && r == 0; i++) {
+        if (irc_net_new(&nets[nnets], &env, &c->irc[i], why, sizeof why) != 0 ||
+            irc_net_start(nets[nnets++]) != 0) {
+            fprintf(stderr, "porrazo-bot: %s\n", why);
+            r = 1;
+        }
+    }
+    host_clock hc = {h, {0}, {0}, INT64_MAX};
+    loop_timer_init(l, &hc.timer, on_host_timer, &hc);
+    loop_hook_init(l, &hc.hook, on_host_hook, &hc);
+    if (r == 0 && loop_hook_start(&hc.hook) == 0) {
+        running_loop = l;
+        log_msg(LOG_INFO, "porrazo-bot %s running on %d network%s", VERSION, nnets,
+                nnets == 1 ? "" : "s");
+        if (loop_run(l) != 0)
+            log_msg(LOG_ERROR, "the event loop failed");
+        log_msg(LOG_INFO, "stopping");
+        for (int i = 0; i < nnets; i++)
+            irc_net_quit(nets[i], "porrazo-bot stopping; games are saved");
+        /* Up to two seconds for the goodbyes; a timer bounds the wait. */
+        loop_hook_stop(&hc.hook);
+        loop_timer_stop(&hc.timer);
+        loop_timer bye;
+        loop_timer_init(l, &bye, on_shutdown_timer, NULL);
+        (void)loop_timer_start(&bye, 2000, 0);
+        for (;;) {
+            bool open = false;
+            for (int i = 0; i < nnets; i++)
+                open |= !irc_net_closed(nets[i]);
+            if (!open || !loop_timer_active(&bye) || loop_run_once(l, true) < 0)
+                break;
+        }
+        loop_timer_stop(&bye);
+        running_loop = NULL;
+    }
+    loop_hook_stop(&hc.hook);
+    loop_timer_stop(&hc.timer);
+    for (int i = 0; i < nnets; i++)
+        irc_net_free(nets[i]);
+    loop_free(l);
+    return r;
 }
 
 static int export_game(store *st, long long id)
@@ -136,6 +237,14 @@ int main(int argc, char **argv)
     }
     if (a.db != NULL)
         snprintf(c.bot.database, sizeof c.bot.database, "%s", a.db);
+    log_set_level(log_level_named(c.bot.log_level));
+    if (!a.console && a.export_id < 0 && c.nirc == 0) {
+        fprintf(stderr,
+                "porrazo-bot: %s has no [irc NAME] section: add one (see "
+                "config/porrazo.example.conf), or play in this terminal with --console\n",
+                a.config != NULL ? a.config : "the configuration (no --config given)");
+        return 2;
+    }
     store *st;
     if (store_open(&st, c.bot.database, why, sizeof why) != 0) {
         fprintf(stderr, "porrazo-bot: %s\n", why);
@@ -165,10 +274,12 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
     r = host_announce_restart(h, (int64_t)time(NULL));
-    if (r == 0)
-        r = console_run(h, st, STDIN_FILENO, stdout, c.bot.name, &stop_requested);
     if (r != 0)
         fprintf(stderr, "porrazo-bot: %s\n", host_errmsg(h));
+    else if (a.console && console_run(h, st, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
+        r = 1, fprintf(stderr, "porrazo-bot: %s\n", host_errmsg(h));
+    else if (!a.console)
+        r = run_networks(&c, h, st, a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid());
     host_free(h);
     store_close(st);
     return r == 0 ? 0 : 1;

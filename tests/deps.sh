@@ -17,4 +17,4 @@ pz_install_packages() {
 
 # What building and testing porrazo needs.
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
-    libsqlite3-dev libircclient-dev libssl-dev ngircd openssl)
+    libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl)

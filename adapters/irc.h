@@ -1,0 +1,76 @@
+/*
+ * irc.h — the IRC adapter: puts the game host on one IRC network.
+ *
+ * One irc_net per [irc NAME] section, all in the bot's event loop. It
+ * connects through irc_wire (DNS without blocking, TLS), registers with
+ * irc_proto (CAP LS 302, SASL PLAIN or NickServ, nick retries, PING),
+ * dispatches the server's chat lines through libircclient (irc_bridge),
+ * turns them into host_msg for the host, and sends the host's outbox for
+ * this network through the paced queue of irc_out, marking each message
+ * sent once its last line is handed to the server. On a lost link it
+ * reconnects with doubling back-off and jitter, rejoins its channels and
+ * sends what the outbox still holds: nothing is lost, nothing announced
+ * twice (a message cut by the disconnect has its first lines resent).
+ *
+ * Players are nicks bound to their services account when the server tells
+ * us accounts (extended-join, account-notify): player id "a:ACCOUNT";
+ * otherwise "n:NICK" of the nick first seen, which a nick change carries
+ * over (kept in the store, so across restarts). Not here: rules, commands,
+ * rendering (the host's).
+ */
+#ifndef PZ_IRC_H
+#define PZ_IRC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "host.h"
+#include "loop.h"
+#include "store.h"
+
+typedef struct irc_net irc_net;
+
+/* What every network of the process shares. */
+typedef struct irc_env {
+    loop *loop;
+    host *host;
+    store *store;
+    const cfg *cfg;      /* owners, prefix, bot name */
+    const char *version; /* answered to CTCP VERSION ("porrazo-bot 0.1.0") */
+    uint64_t seed;       /* for the reconnect jitter */
+} irc_env;
+
+/*
+ * Makes the adapter for network c (checked by the config module) without
+ * connecting. Returns 0 with *out, or -1 with why (a start-up error: TLS
+ * CA file unreadable, loopback bridge failure).
+ */
+int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, size_t why_len);
+
+/* Starts connecting; the adapter then runs by itself in the loop. 0 or -1. */
+int irc_net_start(irc_net *n);
+
+/*
+ * Says goodbye: sends QUIT with reason (after nothing else) and closes the
+ * link once it is written or after a second. Stops reconnecting.
+ */
+void irc_net_quit(irc_net *n, const char *reason);
+
+/* True when the link is down and nothing is pending (after irc_net_quit). */
+bool irc_net_closed(const irc_net *n);
+
+/* Frees the adapter (the link is closed without QUIT if still open). */
+void irc_net_free(irc_net *n);
+
+/* The network's name (its id in the database). */
+const char *irc_net_name(const irc_net *n);
+
+/*
+ * Whether player (an id of this adapter) is one of the bot's owners:
+ * "a:ACCOUNT" matches owners "NETWORK:ACCOUNT" and "NETWORK:a:ACCOUNT";
+ * "n:NICK" only "NETWORK:n:NICK" (a nick is trusted only when written so).
+ */
+bool irc_is_owner(const cfg *c, const char *network, const char *player);
+
+#endif /* PZ_IRC_H */

@@ -1,0 +1,449 @@
+/*
+ * irc_chat.c — what people say and do on an IRC network, as libircclient
+ * dispatches it (irc_bridge): messages to the host, channels joined, left
+ * and refused, colours turned off where a channel strips them, invitations,
+ * an operator's request to leave, nick changes that keep seats, CTCP
+ * VERSION. The link and the sending are irc.c's.
+ *
+ * Player ids live in the store's kv table under "irc:NAME": "id:NICK" (a
+ * nick folded by the server's case mapping) gives the id of a player known
+ * under another nick before (their first nick, carried over by NICK), and
+ * "nick:ID" the current nick of a player id, for private messages.
+ */
+#include "irc_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "log.h"
+
+#define KV_MAX 256
+
+/* ---- Channels ------------------------------------------------------------ */
+
+irc_chan *irc__chan_find(irc_net *n, const char *name)
+{
+    for (int i = 0; i < n->nchans; i++)
+        if (ircp_casecmp(n->proto, n->chans[i].name, name) == 0)
+            return &n->chans[i];
+    return NULL;
+}
+
+/* Whether the configuration turns colours off in channel name. */
+static bool colour_off_in_config(irc_net *n, const char *name)
+{
+    for (int i = 0; i < n->c.nno_colour; i++)
+        if (ircp_casecmp(n->proto, n->c.no_colour[i], name) == 0)
+            return true;
+    return false;
+}
+
+int irc__chan_add(irc_net *n, const char *name, bool configured)
+{
+    irc_chan *ch = irc__chan_find(n, name);
+    if (ch == NULL) {
+        if (n->nchans == IRC_CHANS_MAX || strlen(name) >= IRC_CHAN_MAX || name[0] == '\0' ||
+            strpbrk(name, " ,\x07") != NULL)
+            return -1;
+        ch = &n->chans[n->nchans++];
+        memset(ch, 0, sizeof *ch);
+        snprintf(ch->name, sizeof ch->name, "%s", name);
+        ch->colour = !colour_off_in_config(n, name);
+    }
+    ch->configured |= configured;
+    return 0;
+}
+
+/* Forgets channel ch (an invited one we left). */
+static void chan_remove(irc_net *n, irc_chan *ch)
+{
+    *ch = n->chans[--n->nchans];
+}
+
+void irc__chans_down(irc_net *n)
+{
+    for (int i = 0; i < n->nchans; i++)
+        n->chans[i].joined = n->chans[i].lost = false;
+}
+
+/* Saves the channels joined by invitation, so a restart rejoins them. */
+static void save_invited(irc_net *n)
+{
+    char list[IRC_CHANS_MAX * IRC_CHAN_MAX] = "";
+    size_t len = 0;
+    for (int i = 0; i < n->nchans; i++) {
+        if (n->chans[i].configured)
+            continue;
+        int w = snprintf(list + len, sizeof list - len, "%s%s", len ? "," : "", n->chans[i].name);
+        if (w > 0 && (size_t)w < sizeof list - len)
+            len += (size_t)w;
+    }
+    if (store_kv_set(n->env.store, n->scope, "invited", list) != 0)
+        log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name,
+                store_errmsg(n->env.store));
+}
+
+void irc__load_invited(irc_net *n)
+{
+    char list[IRC_CHANS_MAX * IRC_CHAN_MAX];
+    if (store_kv_get(n->env.store, n->scope, "invited", list, sizeof list) != 0)
+        return;
+    for (char *s = list, *e; *s != '\0'; s = *e ? e + 1 : e) {
+        e = s + strcspn(s, ",");
+        char save = *e;
+        *e = '\0';
+        (void)irc__chan_add(n, s, false);
+        *e = save;
+    }
+}
+
+void irc__join_all(irc_net *n)
+{
+    char line[400];
+    size_t len = 0;
+    for (int i = 0; i <= n->nchans; i++) {
+        const char *name = i < n->nchans ? n->chans[i].name : NULL;
+        if (len > 0 && (name == NULL || len + strlen(name) + 2 >= sizeof line)) {
+            irc__send_line(n, line);
+            len = 0;
+        }
+        if (name != NULL) {
+            int w = snprintf(line + len, sizeof line - len, "%s%s", len ? "," : "JOIN ", name);
+            if (w > 0 && (size_t)w < sizeof line - len)
+                len += (size_t)w;
+        }
+    }
+}
+
+/* ---- Player ids ---------------------------------------------------------- */
+
+static void kv_key(char *key, size_t cap, const char *kind, const char *name)
+{
+    if (snprintf(key, cap, "%s:%s", kind, name) < 0 && cap > 0)
+        key[0] = '\0';
+}
+
+/* Sets a kv value unless it is already that. */
+static void kv_put(irc_net *n, const char *key, const char *value)
+{
+    char old[KV_MAX];
+    if (store_kv_get(n->env.store, n->scope, key, old, sizeof old) == 0 && strcmp(old, value) == 0)
+        return;
+    if (store_kv_set(n->env.store, n->scope, key, value) != 0)
+        log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, store_errmsg(n->env.store));
+}
+
+/*
+ * The player id of nick: its account when known, else the id its nick
+ * carried over, else "n:" and the folded nick. Remembers the nick as the
+ * id's current one. 0, or -1 for a nick that cannot be an id.
+ */
+static int player_of(irc_net *n, const char *nick, char *id, size_t cap)
+{
+    char folded[IRCP_NICK_MAX], key[KV_MAX];
+    if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0 ||
+        ircp_player_id(n->proto, nick, id, cap) != 0)
+        return -1;
+    if (strncmp(id, "n:", 2) == 0) {
+        char mapped[KV_MAX];
+        kv_key(key, sizeof key, "id", folded);
+        if (store_kv_get(n->env.store, n->scope, key, mapped, sizeof mapped) == 0 &&
+            mapped[0] != '\0' && strlen(mapped) < cap)
+            memcpy(id, mapped, strlen(mapped) + 1);
+    }
+    kv_key(key, sizeof key, "nick", id);
+    kv_put(n, key, nick);
+    return 0;
+}
+
+int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap)
+{
+    char key[KV_MAX], value[KV_MAX];
+    kv_key(key, sizeof key, "nick", player);
+    if (store_kv_get(n->env.store, n->scope, key, value, sizeof value) == 0 && value[0] != '\0') {
+        snprintf(nick, cap, "%s", value);
+        return strlen(value) < cap ? 0 : -1;
+    }
+    if (strncmp(player, "n:", 2) == 0 && strlen(player + 2) < cap) {
+        snprintf(nick, cap, "%s", player + 2);
+        return 0;
+    }
+    return -1;
+}
+
+/* Another user's nick changed: the player id follows, and seats keep it. */
+static void nick_changed(irc_net *n, const char *old, const char *new_nick)
+{
+    char id[IRCP_ID_MAX], key[KV_MAX], fold_old[IRCP_NICK_MAX], fold_new[IRCP_NICK_MAX];
+    if (ircp_fold(n->proto, old, fold_old, sizeof fold_old) != 0 ||
+        ircp_fold(n->proto, new_nick, fold_new, sizeof fold_new) != 0)
+        return;
+    if (ircp_account_of(n->proto, new_nick) != NULL) {
+        if (ircp_player_id(n->proto, new_nick, id, sizeof id) != 0)
+            return;
+    } else {
+        char mapped[KV_MAX];
+        kv_key(key, sizeof key, "id", fold_old);
+        if (store_kv_get(n->env.store, n->scope, key, mapped, sizeof mapped) == 0 &&
+            mapped[0] != '\0' && strlen(mapped) < sizeof id)
+            memcpy(id, mapped, strlen(mapped) + 1);
+        else if (snprintf(id, sizeof id, "n:%s", fold_old) >= (int)sizeof id)
+            return;
+        kv_put(n, key, "");
+        kv_key(key, sizeof key, "id", fold_new);
+        bool own = strncmp(id, "n:", 2) == 0 && strcmp(id + 2, fold_new) == 0;
+        kv_put(n, key, own ? "" : id);
+    }
+    kv_key(key, sizeof key, "nick", id);
+    kv_put(n, key, new_nick);
+    if (host_rename(n->env.host, n->c.name, id, new_nick) != 0)
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+}
+
+/* ---- Messages -------------------------------------------------------------- */
+
+/* Queues a reply of the adapter's own (not the host's) in the outbox. */
+static void reply(irc_net *n, const char *room, const char *player, const char *text)
+{
+    store_msg_kind kind = room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE;
+    if (store_outbox_add(n->env.store, n->c.name, room != NULL ? room : player, kind, 0, text,
+                         (int64_t)time(NULL), NULL) != 0)
+        log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, store_errmsg(n->env.store));
+}
+
+/*
+ * An operator's "part" (in a channel: PREFIX part; privately: part
+ * #channel): leaves the channel and forgets it until configured or invited
+ * again. Returns true when text was such a request (handled here).
+ */
+static bool part_request(irc_net *n, irc_chan *here, const char *id, const char *nick,
+                         const char *text)
+{
+    const char *prefix = n->env.cfg->bot.prefix;
+    size_t plen = strlen(prefix);
+    if (here != NULL) {
+        if (strncmp(text, prefix, plen) != 0)
+            return false;
+        text += plen;
+    }
+    if (strncasecmp(text, "part", 4) != 0 || (text[4] != '\0' && text[4] != ' '))
+        return false;
+    const char *arg = text + 4;
+    while (*arg == ' ')
+        arg++;
+    irc_chan *ch = *arg != '\0' ? irc__chan_find(n, arg) : here;
+    const char *room = here != NULL ? here->name : NULL;
+    if (!irc_is_owner(n->env.cfg, n->c.name, id)) {
+        reply(n, room, id, "Only an operator of the bot can make it leave a channel.");
+        return true;
+    }
+    if (ch == NULL) {
+        reply(n, room, id, "Say which channel: part #channel");
+        return true;
+    }
+    char line[IRCP_OUT_MAX + 1];
+    snprintf(line, sizeof line, "PART %s :asked by %s", ch->name, nick);
+    log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, ch->name, nick);
+    irc__send_line(n, line);
+    chan_remove(n, ch);
+    save_invited(n);
+    return true;
+}
+
+/* A PRIVMSG to a channel we are in or to us: a line for the host. */
+static void on_message(irc_net *n, const irc_bridge_event *ev)
+{
+    const char *target = ev->params[0], *text = ev->params[1];
+    if (ev->count < 2 || ev->nick[0] == '\0' ||
+        ircp_casecmp(n->proto, ev->nick, ircp_nick(n->proto)) == 0)
+        return;
+    irc_chan *ch = NULL;
+    if (ircp_is_channel(n->proto, target)) {
+        ch = irc__chan_find(n, target);
+        if (ch == NULL || !ch->joined)
+            return;
+    }
+    char id[IRCP_ID_MAX];
+    if (player_of(n, ev->nick, id, sizeof id) != 0)
+        return;
+    if (part_request(n, ch, id, ev->nick, text))
+        return;
+    host_msg m = {n->c.name, ch != NULL ? ch->name : NULL, id, ev->nick, text, strlen(text), NULL};
+    if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0)
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+}
+
+/* A CTCP request: VERSION is answered (rate-limited), the rest ignored. */
+static void on_ctcp(irc_net *n, const irc_bridge_event *ev)
+{
+    char text[IRC_BRIDGE_LINE_MAX + 3], out[IRC_OUT_VERSION_MAX + 16];
+    if (ev->count < 1 || ev->nick[0] == '\0')
+        return;
+    snprintf(text, sizeof text, "\x01%s\x01", ev->params[0]);
+    int v =
+        irc_out_ctcp_decide(&n->ctcp, text, loop_now(n->env.loop), n->env.version, out, sizeof out);
+    if (v == IRC_OUT_CTCP_REPLY)
+        (void)irc_out_push(&n->q, ev->nick, IRC_OUT_NOTICE, 0, 0, out, -1);
+}
+
+/* Our own JOIN: the channel as the server spells it, and our host. */
+static void on_own_join(irc_net *n, const irc_bridge_event *ev)
+{
+    const char *name = ev->params[0];
+    if (irc__chan_find(n, name) == NULL && irc__chan_add(n, name, false) != 0)
+        return;
+    irc_chan *ch = irc__chan_find(n, name);
+    if (ch == NULL)
+        return;
+    snprintf(ch->name, sizeof ch->name, "%s", name);
+    ch->joined = true;
+    ch->lost = false;
+    log_msg(LOG_INFO, "%s: joined %s", n->c.name, ch->name);
+    const char *user = strchr(ev->origin, '!'), *at = strchr(ev->origin, '@');
+    if (user != NULL && at != NULL && at > user)
+        (void)irc_out_set_prefix(&n->q, strlen(ircp_nick(n->proto)), (size_t)(at - user - 1),
+                                 strlen(at + 1));
+    char line[IRCP_OUT_MAX + 1];
+    snprintf(line, sizeof line, "MODE %s", ch->name); /* 324 says whether it strips colours */
+    irc__send_line(n, line);
+}
+
+/* Channel modes: +c strips or blocks colours on the networks we know. */
+static void modes_seen(irc_net *n, const char *chan, const char *modes)
+{
+    irc_chan *ch = irc__chan_find(n, chan);
+    if (ch == NULL)
+        return;
+    bool plus = true;
+    for (const char *m = modes; *m != '\0' && *m != ' '; m++) {
+        if (*m == '+' || *m == '-')
+            plus = *m == '+';
+        else if (*m == 'c') {
+            bool colour = !plus && !colour_off_in_config(n, ch->name);
+            if (colour != ch->colour)
+                log_msg(LOG_INFO, "%s: colours %s in %s (mode %cc)", n->c.name,
+                        colour ? "back on" : "off", ch->name, plus ? '+' : '-');
+            ch->colour = colour;
+        }
+    }
+}
+
+/* Replies of the server that the adapter acts on. */
+static void on_numeric(irc_net *n, const irc_bridge_event *ev)
+{
+    const char *what = ev->count > 1 ? ev->params[1] : "";
+    const char *reason = ev->count > 2 ? ev->params[ev->count - 1] : "";
+    irc_chan *ch = irc__chan_find(n, what);
+    switch (ev->code) {
+    case 324: /* RPL_CHANNELMODEIS */
+        if (ev->count > 2)
+            modes_seen(n, what, ev->params[2]);
+        break;
+    case 404: /* ERR_CANNOTSENDTOCHAN */
+        if (ch != NULL && ch->colour && (strstr(reason, "olo") != NULL))
+            ch->colour = false;
+        log_msg(LOG_WARN, "%s: cannot send to %s: %s", n->c.name, what, reason);
+        break;
+    case 707: /* ERR_TARGCHANGE */
+        if (irc_out_requeue(&n->q, what, loop_now(n->env.loop), IRC_REQUEUE_MS) == 0)
+            log_msg(LOG_INFO, "%s: the server holds messages to %s back; trying again in %d s",
+                    n->c.name, what, IRC_REQUEUE_MS / 1000);
+        break;
+    case 403: /* ERR_NOSUCHCHANNEL */
+    case 405: /* ERR_TOOMANYCHANNELS */
+    case 471: /* ERR_CHANNELISFULL */
+    case 473: /* ERR_INVITEONLYCHAN */
+    case 474: /* ERR_BANNEDFROMCHAN */
+    case 475: /* ERR_BADCHANNELKEY */
+    case 477: /* ERR_NEEDREGGEDNICK */
+        if (ch != NULL && !ch->joined) {
+            ch->lost = true;
+            log_msg(LOG_WARN, "%s: cannot join %s: %s", n->c.name, what, reason);
+        }
+        break;
+    case 442: /* ERR_NOTONCHANNEL */
+        if (ch != NULL)
+            ch->joined = false;
+        break;
+    default:
+        break;
+    }
+}
+
+bool irc__wants_bridge(const ircp_msg *m)
+{
+    static const char *const words[] = {"PRIVMSG", "NOTICE", "JOIN",   "PART", "KICK",
+                                        "QUIT",    "NICK",   "INVITE", "MODE"};
+    static const char *const codes[] = {"324", "403", "404", "405", "442", "471",
+                                        "473", "474", "475", "477", "707"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(m->command, words[i]) == 0)
+            return true;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(m->command, codes[i]) == 0)
+            return true;
+    return false;
+}
+
+void irc__on_event(void *arg, const irc_bridge_event *ev)
+{
+    irc_net *n = arg;
+    bool me = ev->nick[0] != '\0' && ircp_casecmp(n->proto, ev->nick, ircp_nick(n->proto)) == 0;
+    const char *p0 = ev->count > 0 ? ev->params[0] : "";
+    irc_chan *ch = irc__chan_find(n, p0);
+    switch (ev->kind) {
+    case IRC_BRIDGE_MESSAGE:
+        on_message(n, ev);
+        break;
+    case IRC_BRIDGE_CTCP:
+        on_ctcp(n, ev);
+        break;
+    case IRC_BRIDGE_NOTICE: /* never answered, whoever sends it */
+    case IRC_BRIDGE_ACTION:
+        break;
+    case IRC_BRIDGE_JOIN:
+        if (me && ev->count > 0)
+            on_own_join(n, ev);
+        break;
+    case IRC_BRIDGE_PART:
+        if (me && ch != NULL)
+            ch->joined = false;
+        break;
+    case IRC_BRIDGE_KICK:
+        if (ch != NULL && ev->count > 1 &&
+            ircp_casecmp(n->proto, ev->params[1], ircp_nick(n->proto)) == 0) {
+            log_msg(LOG_WARN, "%s: kicked from %s by %s", n->c.name, ch->name, ev->nick);
+            ch->joined = false;
+            ch->lost = true;
+        }
+        break;
+    case IRC_BRIDGE_NICK:
+        if (!me && ev->count > 0 && ev->nick[0] != '\0')
+            nick_changed(n, ev->nick, p0);
+        break;
+    case IRC_BRIDGE_INVITE:
+        if (ev->count > 1 && n->c.join_on_invite && irc__chan_add(n, ev->params[1], false) == 0) {
+            char line[IRCP_OUT_MAX + 1];
+            log_msg(LOG_INFO, "%s: invited to %s by %s", n->c.name, ev->params[1], ev->nick);
+            snprintf(line, sizeof line, "JOIN %s", ev->params[1]);
+            irc__send_line(n, line);
+            save_invited(n);
+        } else if (ev->count > 1) {
+            log_msg(LOG_INFO, "%s: invited to %s by %s (join_on_invite is off)", n->c.name,
+                    ev->params[1], ev->nick);
+        }
+        break;
+    case IRC_BRIDGE_NUMERIC:
+        on_numeric(n, ev);
+        break;
+    case IRC_BRIDGE_OTHER:
+        if (strcmp(ev->name, "MODE") == 0 && ev->count > 1)
+            modes_seen(n, p0, ev->params[1]);
+        break;
+    case IRC_BRIDGE_QUIT: /* the seat stays; the game waits */
+        break;
+    }
+}
