@@ -1,0 +1,350 @@
+"""mxroutes.py -- the client-server API of the Matrix homeserver double:
+which paths exist (ROUTES), access-token authentication as Synapse does it
+(the Authorization header, or the deprecated access_token query parameter,
+never both), request parameters and bodies checked with Synapse's error
+answers, and one handler per endpoint translating HTTP to ServerState calls
+(mxstate.py). RoutesMixin is part of HomeServer (homeserver.py), which owns
+the sockets, the faults and the request log.
+"""
+import json
+import time
+
+from mxmodel import (DEFAULT_ROOM_VERSION, KNOWN_ROOM_VERSIONS, MatrixError, bad_request,
+                     forbidden, not_found, valid_user_id)
+
+VERSIONS = {
+    "versions": ["r0.0.1", "r0.1.0", "r0.2.0", "r0.3.0", "r0.4.0", "r0.5.0", "r0.6.0",
+                 "r0.6.1"] + ["v1.%d" % i for i in range(1, 12)],
+    "unstable_features": {"org.matrix.msc3970": True},
+}
+
+# The routes: method, path under /_matrix/client/{v3,r0} ("{name}" is one
+# percent-decoded segment), handler, whether it needs an access token, whether
+# an empty body stands for {}.
+ROUTES = [
+    ("GET", "/login", "login_flows", False, False),
+    ("POST", "/login", "login", False, False),
+    ("POST", "/logout", "logout", True, True),
+    ("POST", "/logout/all", "logout_all", True, True),
+    ("GET", "/account/whoami", "whoami", True, False),
+    ("GET", "/capabilities", "capabilities", True, False),
+    ("POST", "/user/{user}/filter", "filter_create", True, False),
+    ("GET", "/user/{user}/filter/{filter_id}", "filter_get", True, False),
+    ("GET", "/sync", "sync", True, False),
+    ("POST", "/createRoom", "create_room", True, False),
+    ("POST", "/rooms/{room}/join", "join", True, True),
+    ("POST", "/join/{room}", "join", True, True),
+    ("POST", "/rooms/{room}/leave", "leave", True, True),
+    ("POST", "/rooms/{room}/invite", "invite", True, False),
+    ("POST", "/rooms/{room}/kick", "kick", True, False),
+    ("GET", "/rooms/{room}/joined_members", "joined_members", True, False),
+    ("GET", "/rooms/{room}/members", "members", True, False),
+    ("GET", "/rooms/{room}/state", "state_all", True, False),
+    ("GET", "/rooms/{room}/state/{type}", "state_get", True, False),
+    ("GET", "/rooms/{room}/state/{type}/{key}", "state_get", True, False),
+    ("PUT", "/rooms/{room}/state/{type}", "state_put", True, False),
+    ("PUT", "/rooms/{room}/state/{type}/{key}", "state_put", True, False),
+    ("PUT", "/rooms/{room}/send/{type}/{txn}", "send", True, False),
+    ("GET", "/rooms/{room}/messages", "messages", True, False),
+    ("GET", "/rooms/{room}/event/{event_id}", "event_get", True, False),
+    ("PUT", "/rooms/{room}/typing/{user}", "noop", True, False),
+    ("POST", "/rooms/{room}/receipt/{rtype}/{event_id}", "noop", True, True),
+    ("POST", "/rooms/{room}/read_markers", "noop", True, True),
+    ("GET", "/joined_rooms", "joined_rooms", True, False),
+    ("GET", "/profile/{user}", "profile", False, False),
+    ("GET", "/profile/{user}/displayname", "displayname_get", False, False),
+    ("PUT", "/profile/{user}/displayname", "displayname_put", True, False),
+    ("GET", "/user/{user}/account_data/{type}", "account_data_get", True, False),
+    ("PUT", "/user/{user}/account_data/{type}", "account_data_put", True, False),
+    ("GET", "/directory/room/{alias}", "alias_get", False, False),
+]
+_ROUTES = [(m, tuple(p.strip("/").split("/")), h, a, e) for m, p, h, a, e in ROUTES]
+_CLIENT_PREFIXES = (("_matrix", "client", "v3"), ("_matrix", "client", "r0"))
+
+
+class RoutesMixin:
+    """Routing, authentication and the endpoint handlers of HomeServer."""
+
+    def _route(self, req):
+        seg = req.segments
+        if req.method == "OPTIONS":
+            return 200, {}, {}
+        if seg == ["_matrix", "client", "versions"]:
+            if req.method != "GET":
+                raise MatrixError(405, "M_UNRECOGNIZED", "Unrecognized request")
+            return 200, VERSIONS, {}
+        if len(seg) < 3 or tuple(seg[:3]) not in _CLIENT_PREFIXES:
+            raise MatrixError(404, "M_UNRECOGNIZED", "Unrecognized request")
+        rest = seg[3:]
+        wrong_method = False
+        for method, pattern, handler, needs_auth, empty_ok in _ROUTES:
+            params = _match(pattern, rest)
+            if params is None:
+                continue
+            if method != req.method:
+                wrong_method = True
+                continue
+            token = self._auth(req) if needs_auth else None
+            with self.lock:
+                self.counters["%s %s" % (method, handler)] += 1
+            if req.method in ("POST", "PUT"):
+                req.json = self._json_body(req, empty_ok)
+            result = getattr(self, "_h_" + handler)(req, token, params)
+            if isinstance(result, tuple):
+                return result[0], result[1], {}
+            return 200, result, {}
+        raise MatrixError(405 if wrong_method else 404, "M_UNRECOGNIZED",
+                          "Unrecognized request")
+
+    def _auth(self, req):
+        auth = req.headers.get_all("Authorization") or []
+        qtok = req.query_lists.get("access_token")
+        if auth:
+            if qtok is not None:
+                raise MatrixError(401, "M_MISSING_TOKEN", "Mixing Authorization headers "
+                                  "and access_token query parameters.")
+            if len(auth) > 1:
+                raise MatrixError(401, "M_MISSING_TOKEN", "Too many Authorization headers.")
+            parts = auth[0].split(" ")
+            if parts[0] != "Bearer" or len(parts) != 2:
+                raise MatrixError(401, "M_MISSING_TOKEN", "Invalid Authorization header.")
+            token, via = parts[1], "header"
+        elif qtok:
+            token, via = qtok[0], "query"
+        else:
+            raise MatrixError(401, "M_MISSING_TOKEN", "Missing access token")
+        with self.lock:
+            req.entry["auth"] = via
+            t = self._tokens.get(token)
+            req.entry["token_id"] = t.token_id if t is not None else "unknown"
+        t = self.authenticate(token)
+        with self.lock:
+            req.entry["user"] = t.user_id
+            req.entry["device"] = t.device_id
+        return t
+
+    @staticmethod
+    def _json_body(req, empty_ok):
+        if not req.body.strip():
+            if empty_ok:
+                return {}
+            raise bad_request("Content not JSON.", "M_NOT_JSON")
+        try:
+            value = json.loads(req.body.decode("utf-8"), parse_constant=_no_constant)
+        except ValueError:
+            raise bad_request("Content not JSON.", "M_NOT_JSON") from None
+        if not isinstance(value, dict):
+            raise bad_request("Content must be a JSON object.", "M_BAD_JSON")
+        return value
+
+    @staticmethod
+    def _int_param(req, name, default):
+        if name not in req.query:
+            return default
+        try:
+            value = int(req.query[name])
+        except ValueError:
+            raise bad_request("Query parameter %s must be an integer" % name,
+                              "M_INVALID_PARAM") from None
+        if value < 0:
+            raise bad_request("Query parameter %s must be a positive integer." % name,
+                              "M_INVALID_PARAM")
+        return value
+
+    @staticmethod
+    def _bool_param(req, name, default):
+        if name not in req.query:
+            return default
+        value = req.query[name]
+        if value not in ("true", "false"):
+            raise bad_request("Boolean query parameter %r must be one of ['true', 'false']"
+                              % name, "M_INVALID_PARAM")
+        return value == "true"
+
+    def _own(self, token, user, what):
+        if user != token.user_id:
+            raise forbidden("Cannot %s for other users" % what)
+
+    # -- handlers (token: mxmodel.Token; p: the path's parameters) ----------------
+
+    def _h_login_flows(self, req, token, p):
+        return self.login_flows()
+
+    def _h_login(self, req, token, p):
+        return self.login(req.json)
+
+    def _h_logout(self, req, token, p):
+        self.revoke_token(token.token)
+        return {}
+
+    def _h_logout_all(self, req, token, p):
+        self.revoke_tokens(token.user_id)
+        return {}
+
+    def _h_whoami(self, req, token, p):
+        return {"user_id": token.user_id, "device_id": token.device_id, "is_guest": False}
+
+    def _h_capabilities(self, req, token, p):
+        return {"capabilities": {
+            "m.change_password": {"enabled": self.password_login},
+            "m.room_versions": {"default": DEFAULT_ROOM_VERSION,
+                                "available": {v: "stable" for v in KNOWN_ROOM_VERSIONS}},
+            "m.set_displayname": {"enabled": True}}}
+
+    def _h_filter_create(self, req, token, p):
+        self._own(token, p["user"], "create filters")
+        return {"filter_id": self.create_filter(token.user_id, req.json)}
+
+    def _h_filter_get(self, req, token, p):
+        self._own(token, p["user"], "get filters")
+        return self.get_filter(token.user_id, p["filter_id"])
+
+    def _h_sync(self, req, token, p):
+        if "from" in req.query:
+            raise bad_request("'from' is not a valid query parameter. Did you mean 'since'?")
+        timeout = self._int_param(req, "timeout", 0)
+        presence = req.query.get("set_presence")
+        if presence is not None and presence not in ("offline", "online", "unavailable"):
+            raise bad_request("Query parameter 'set_presence' must be one of "
+                              "['offline', 'online', 'unavailable']", "M_INVALID_PARAM")
+        full_state = self._bool_param(req, "full_state", False)
+        gen = req.gen
+        return self.sync(token.user_id, since=req.query.get("since"),
+                         filter=req.query.get("filter"), full_state=full_state,
+                         timeout_ms=timeout, device=token.device_id,
+                         abort=lambda: self._generation != gen or self._closing)
+
+    def _h_create_room(self, req, token, p):
+        return {"room_id": self.create_room_from_body(token.user_id, req.json)}
+
+    def _h_join(self, req, token, p):
+        return {"room_id": self.join(p["room"], token.user_id)}
+
+    def _h_leave(self, req, token, p):
+        self.leave(p["room"], token.user_id, req.json.get("reason"))
+        return {}
+
+    def _h_invite(self, req, token, p):
+        target = req.json.get("user_id")
+        if not isinstance(target, str):
+            raise bad_request("Missing user_id", "M_MISSING_PARAM")
+        self.invite(p["room"], token.user_id, target)
+        return {}
+
+    def _h_kick(self, req, token, p):
+        target = req.json.get("user_id")
+        if not isinstance(target, str):
+            raise bad_request("Missing user_id", "M_MISSING_PARAM")
+        self.kick(p["room"], token.user_id, target, req.json.get("reason"))
+        return {}
+
+    def _h_joined_members(self, req, token, p):
+        with self.lock:
+            state = self.room_state_for(token.user_id, p["room"])
+            joined = {}
+            for (etype, key), ev in state.items():
+                if etype == "m.room.member" and ev.content.get("membership") == "join":
+                    joined[key] = {"display_name": ev.content.get("displayname"),
+                                   "avatar_url": ev.content.get("avatar_url")}
+            return {"joined": joined}
+
+    def _h_members(self, req, token, p):
+        with self.lock:
+            state = self.room_state_for(token.user_id, p["room"])
+            want = req.query.get("membership")
+            now = int(time.time() * 1000)
+            return {"chunk": [ev.client(now, token.user_id)
+                              for (etype, _), ev in state.items()
+                              if etype == "m.room.member"
+                              and (want is None or ev.content.get("membership") == want)]}
+
+    def _h_state_all(self, req, token, p):
+        with self.lock:
+            now = int(time.time() * 1000)
+            return [ev.client(now, token.user_id)
+                    for ev in self.room_state_for(token.user_id, p["room"]).values()]
+
+    def _h_state_get(self, req, token, p):
+        with self.lock:
+            state = self.room_state_for(token.user_id, p["room"])
+            ev = state.get((p["type"], p.get("key", "")))
+            if ev is None:
+                raise not_found("Event not found.")
+            return ev.content
+
+    def _h_state_put(self, req, token, p):
+        return {"event_id": self.send_event(p["room"], token.user_id, p["type"], req.json,
+                                            state_key=p.get("key", ""))}
+
+    def _h_send(self, req, token, p):
+        return {"event_id": self.send_txn(token, req.raw_path, p["room"], p["type"], req.json,
+                                          p["txn"])}
+
+    def _h_messages(self, req, token, p):
+        filt = req.query.get("filter")
+        if filt is not None:
+            try:
+                filt = json.loads(filt, parse_constant=_no_constant)
+            except ValueError:
+                raise bad_request("Invalid filter JSON", "M_NOT_JSON") from None
+        return self.messages(token.user_id, p["room"], req.query.get("from"),
+                             req.query.get("dir", "f"), self._int_param(req, "limit", 10),
+                             filt)
+
+    def _h_event_get(self, req, token, p):
+        return self.get_event(token.user_id, p["room"], p["event_id"])
+
+    def _h_noop(self, req, token, p):
+        return {}
+
+    def _h_joined_rooms(self, req, token, p):
+        return {"joined_rooms": self.rooms_of(token.user_id)}
+
+    def _h_profile(self, req, token, p):
+        if not valid_user_id(p["user"]):
+            raise bad_request("Invalid user id", "M_INVALID_PARAM")
+        return self.profile(p["user"])
+
+    def _h_displayname_get(self, req, token, p):
+        prof = self._h_profile(req, token, p)
+        return {"displayname": prof["displayname"]} if "displayname" in prof else {}
+
+    def _h_displayname_put(self, req, token, p):
+        if p["user"] != token.user_id:
+            raise forbidden("Cannot set another user's displayname")
+        name = req.json.get("displayname")
+        if not isinstance(name, str):
+            raise bad_request("'displayname' must be a string", "M_BAD_JSON")
+        self.set_displayname(token.user_id, name)
+        return {}
+
+    def _h_account_data_get(self, req, token, p):
+        self._own(token, p["user"], "get account data")
+        content = self.account_data(token.user_id, p["type"])
+        if content is None:
+            raise not_found("Account data not found")
+        return content
+
+    def _h_account_data_put(self, req, token, p):
+        self._own(token, p["user"], "add account data")
+        self.set_account_data(token.user_id, p["type"], req.json)
+        return {}
+
+    def _h_alias_get(self, req, token, p):
+        return {"room_id": self.resolve_alias(p["alias"]), "servers": [self.server_name]}
+
+
+def _match(pattern, segments):
+    if len(pattern) != len(segments):
+        return None
+    params = {}
+    for want, got in zip(pattern, segments):
+        if want.startswith("{"):
+            params[want[1:-1]] = got
+        elif want != got:
+            return None
+    return params
+
+
+def _no_constant(name):
+    raise ValueError("non-JSON constant %s" % name)
