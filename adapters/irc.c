@@ -124,7 +124,8 @@ static void push_message(irc_net *n, const store_msg *m)
 /* Moves this network's unsent outbox messages into the send queue. */
 static void pull_outbox(irc_net *n)
 {
-    if (!ircp_registered(n->proto) || n->quitting || n->npushed >= IRC_PUSHED_MAX)
+    if (!irc_wire_connected(n->wire) || !ircp_registered(n->proto) || n->quitting ||
+        n->npushed >= IRC_PUSHED_MAX)
         return;
     store_msg *msgs = malloc(sizeof *msgs * IRC_PUSHED_MAX);
     if (msgs == NULL)
@@ -144,7 +145,7 @@ static void pull_outbox(irc_net *n)
  */
 void irc__flush(irc_net *n)
 {
-    if (!irc_wire_connected(n->wire))
+    if (!irc_wire_connected(n->wire) || !ircp_registered(n->proto))
         return;
     char buf[IRC_OUT_LINE_MAX + 1];
     irc_out_sent sent;
@@ -248,7 +249,8 @@ static void proto_events(irc_net *n, int ev)
     else if (ev & IRCP_EV_DEAD)
         link_down(n, "the server stopped answering (ping timeout)");
     else if (ev & IRCP_EV_ERROR)
-        log_msg(LOG_WARN, "%s: the server is closing the link: %s", n->c.name, diag);
+        log_msg(n->quitting ? LOG_INFO : LOG_WARN, "%s: the server is closing the link: %s",
+                n->c.name, diag);
 }
 
 static void on_line(void *arg, const char *line, size_t len)

@@ -136,23 +136,62 @@ static void kv_put(irc_net *n, const char *key, const char *value)
         log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, store_errmsg(n->env.store));
 }
 
+/* Reads kv key into value; false when unset (value then ""). */
+static bool kv_read(irc_net *n, const char *key, char *value, size_t cap)
+{
+    if (store_kv_get(n->env.store, n->scope, key, value, cap) == 0)
+        return true;
+    value[0] = '\0';
+    return false;
+}
+
 /*
- * The player id of nick: its account when known, else the id its nick
- * carried over, else "n:" and the folded nick. Remembers the nick as the
- * id's current one. 0, or -1 for a nick that cannot be an id.
+ * Whether the player id is held by someone under another nick now: its
+ * "nick:" entry names a different nick. Then a newcomer who takes the nick
+ * the id was made from is somebody else, and must not get that seat.
+ */
+static bool held_elsewhere(irc_net *n, const char *id, const char *folded_nick)
+{
+    char key[KV_MAX], holder[KV_MAX], folded[IRCP_NICK_MAX];
+    kv_key(key, sizeof key, "nick", id);
+    if (!kv_read(n, key, holder, sizeof holder) || holder[0] == '\0' ||
+        ircp_fold(n->proto, holder, folded, sizeof folded) != 0)
+        return false;
+    return strcmp(folded, folded_nick) != 0;
+}
+
+/*
+ * The player id of nick: its account when known; else the id its nick
+ * carried over by NICK; else "n:" and the folded nick, unless that id
+ * follows someone who changed nick away from it and is still around (then
+ * "n:NICK~K", a new player). Remembers the nick as the id's current one.
+ * 0, or -1 for a nick that cannot be an id.
  */
 static int player_of(irc_net *n, const char *nick, char *id, size_t cap)
 {
-    char folded[IRCP_NICK_MAX], key[KV_MAX];
+    char folded[IRCP_NICK_MAX], key[KV_MAX], mapped[KV_MAX];
     if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0 ||
         ircp_player_id(n->proto, nick, id, cap) != 0)
         return -1;
     if (strncmp(id, "n:", 2) == 0) {
-        char mapped[KV_MAX];
         kv_key(key, sizeof key, "id", folded);
-        if (store_kv_get(n->env.store, n->scope, key, mapped, sizeof mapped) == 0 &&
-            mapped[0] != '\0' && strlen(mapped) < cap)
+        if (kv_read(n, key, mapped, sizeof mapped) && mapped[0] != '\0' && strlen(mapped) < cap) {
             memcpy(id, mapped, strlen(mapped) + 1);
+        } else if (held_elsewhere(n, id, folded)) {
+            for (int k = 1; k < 1000; k++) {
+                if (snprintf(id, cap, "n:%s~%d", folded, k) >= (int)cap)
+                    return -1;
+                char holder[KV_MAX], nkey[KV_MAX];
+                kv_key(nkey, sizeof nkey, "nick", id);
+                if (!kv_read(n, nkey, holder, sizeof holder) || holder[0] == '\0')
+                    break;
+            }
+            kv_put(n, key, id);
+            log_msg(LOG_INFO,
+                    "%s: %s is a new player (the seat of that nick follows someone "
+                    "who changed nick)",
+                    n->c.name, nick);
+        }
     }
     kv_key(key, sizeof key, "nick", id);
     kv_put(n, key, nick);
@@ -163,15 +202,35 @@ int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap)
 {
     char key[KV_MAX], value[KV_MAX];
     kv_key(key, sizeof key, "nick", player);
-    if (store_kv_get(n->env.store, n->scope, key, value, sizeof value) == 0 && value[0] != '\0') {
-        snprintf(nick, cap, "%s", value);
-        return strlen(value) < cap ? 0 : -1;
+    if (kv_read(n, key, value, sizeof value)) {
+        /* "" : the player quit under a nick that is no longer theirs. */
+        if (value[0] == '\0' || strlen(value) >= cap)
+            return -1;
+        memcpy(nick, value, strlen(value) + 1);
+        return 0;
     }
     if (strncmp(player, "n:", 2) == 0 && strlen(player + 2) < cap) {
         snprintf(nick, cap, "%s", player + 2);
         return 0;
     }
     return -1;
+}
+
+/*
+ * Someone quit: a nick that carried another player's id lets go of it, and
+ * that id is unreachable until its own nick comes back. The seat stays.
+ */
+static void player_quit(irc_net *n, const char *nick)
+{
+    char folded[IRCP_NICK_MAX], key[KV_MAX], mapped[KV_MAX];
+    if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0)
+        return;
+    kv_key(key, sizeof key, "id", folded);
+    if (!kv_read(n, key, mapped, sizeof mapped) || mapped[0] == '\0')
+        return;
+    kv_put(n, key, "");
+    kv_key(key, sizeof key, "nick", mapped);
+    kv_put(n, key, "");
 }
 
 /* Another user's nick changed: the player id follows, and seats keep it. */
@@ -185,13 +244,9 @@ static void nick_changed(irc_net *n, const char *old, const char *new_nick)
         if (ircp_player_id(n->proto, new_nick, id, sizeof id) != 0)
             return;
     } else {
-        char mapped[KV_MAX];
-        kv_key(key, sizeof key, "id", fold_old);
-        if (store_kv_get(n->env.store, n->scope, key, mapped, sizeof mapped) == 0 &&
-            mapped[0] != '\0' && strlen(mapped) < sizeof id)
-            memcpy(id, mapped, strlen(mapped) + 1);
-        else if (snprintf(id, sizeof id, "n:%s", fold_old) >= (int)sizeof id)
+        if (player_of(n, old, id, sizeof id) != 0)
             return;
+        kv_key(key, sizeof key, "id", fold_old);
         kv_put(n, key, "");
         kv_key(key, sizeof key, "id", fold_new);
         bool own = strncmp(id, "n:", 2) == 0 && strcmp(id + 2, fold_new) == 0;
@@ -205,11 +260,15 @@ static void nick_changed(irc_net *n, const char *old, const char *new_nick)
 
 /* ---- Messages -------------------------------------------------------------- */
 
-/* Queues a reply of the adapter's own (not the host's) in the outbox. */
-static void reply(irc_net *n, const char *room, const char *player, const char *text)
+/* Queues a reply of the adapter's own (not the host's) in the outbox,
+   addressed to nick in a channel as the host's replies are. */
+static void reply(irc_net *n, const char *room, const char *player, const char *nick,
+                  const char *text)
 {
     store_msg_kind kind = room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE;
-    if (store_outbox_add(n->env.store, n->c.name, room != NULL ? room : player, kind, 0, text,
+    char line[512];
+    snprintf(line, sizeof line, "%s%s%s", room != NULL ? nick : "", room != NULL ? ": " : "", text);
+    if (store_outbox_add(n->env.store, n->c.name, room != NULL ? room : player, kind, 0, line,
                          (int64_t)time(NULL), NULL) != 0)
         log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, store_errmsg(n->env.store));
 }
@@ -237,11 +296,11 @@ static bool part_request(irc_net *n, irc_chan *here, const char *id, const char 
     irc_chan *ch = *arg != '\0' ? irc__chan_find(n, arg) : here;
     const char *room = here != NULL ? here->name : NULL;
     if (!irc_is_owner(n->env.cfg, n->c.name, id)) {
-        reply(n, room, id, "Only an operator of the bot can make it leave a channel.");
+        reply(n, room, id, nick, "Only an operator of the bot can make it leave a channel.");
         return true;
     }
     if (ch == NULL) {
-        reply(n, room, id, "Say which channel: part #channel");
+        reply(n, room, id, nick, "Say which channel: part #channel");
         return true;
     }
     char line[IRCP_OUT_MAX + 1];
@@ -444,6 +503,8 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
             modes_seen(n, p0, ev->params[1]);
         break;
     case IRC_BRIDGE_QUIT: /* the seat stays; the game waits */
+        if (!me && ev->nick[0] != '\0')
+            player_quit(n, ev->nick);
         break;
     }
 }
