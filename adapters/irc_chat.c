@@ -402,8 +402,11 @@ static void on_numeric(irc_net *n, const irc_bridge_event *ev)
             modes_seen(n, what, ev->params[2]);
         break;
     case 404: /* ERR_CANNOTSENDTOCHAN */
-        if (ch != NULL && ch->colour && (strstr(reason, "olo") != NULL))
+        if (ch != NULL && ch->colour && (strstr(reason, "olo") != NULL)) {
             ch->colour = false;
+            log_msg(LOG_INFO, "%s: colours off in %s (the server refused a coloured line)",
+                    n->c.name, ch->name);
+        }
         log_msg(LOG_WARN, "%s: cannot send to %s: %s", n->c.name, what, reason);
         break;
     case 707: /* ERR_TARGCHANGE */
@@ -491,8 +494,9 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
             irc__send_line(n, line);
             save_invited(n);
         } else if (ev->count > 1) {
-            log_msg(LOG_INFO, "%s: invited to %s by %s (join_on_invite is off)", n->c.name,
-                    ev->params[1], ev->nick);
+            log_msg(LOG_INFO, "%s: invited to %s by %s (%s)", n->c.name, ev->params[1], ev->nick,
+                    n->c.join_on_invite ? "not joined: a bad channel name, or too many channels"
+                                        : "join_on_invite is off");
         }
         break;
     case IRC_BRIDGE_NUMERIC:
