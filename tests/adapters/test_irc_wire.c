@@ -1728,7 +1728,7 @@ static void test_tls_carries_a_lot_both_ways_in_order(void **state)
     tls_start(f, pki.cert, pki.key, "127.0.0.1", true, pki.ca);
     RUN_UNTIL(f, f->connected == 1 && f->srv.up);
     enum { N = 3000, LEN = 300 };
-    char line[LEN + 3];
+    char line[LEN + 16]; /* room for i's digits past %06d, which never happen */
     for (int i = 0; i < N; i++) {
         snprintf(line, sizeof line, ":s PRIVMSG #t :%06d %0*d\r\n", i, LEN - 22, 0);
         server_say(&f->srv, line);
