@@ -692,6 +692,10 @@ static int setup_easy(mx_http *h, mx_req *r, const mx_http_req *req)
     SET(CURLOPT_SSL_VERIFYHOST, h->insecure ? 0L : 2L);
     if (h->ca_file != NULL)
         SET(CURLOPT_CAINFO, h->ca_file);
+    if (req->fresh) {
+        SET(CURLOPT_FRESH_CONNECT, 1L);
+        SET(CURLOPT_FORBID_REUSE, 1L);
+    }
     if (strcmp(req->method, "GET") == 0) {
         SET(CURLOPT_HTTPGET, 1L);
     } else {

@@ -117,6 +117,12 @@ typedef struct mx_http_req {
     const char *token;  /* access token, or NULL (or ""): no Authorization header */
     const char *body;   /* JSON text (Content-Type: application/json), or NULL */
     int64_t timeout_ms; /* the whole request; 0: MX_HTTP_TIMEOUT_MS_DEFAULT */
+    /*
+     * On a fresh connection, never reused: libcurl silently sends a request
+     * again when a kept-alive connection closes before any answer, which a
+     * request that must not run twice (createRoom, join) cannot allow.
+     */
+    bool fresh;
 } mx_http_req;
 
 /* What a request came to; valid only during the callback. */

@@ -21,6 +21,7 @@
 #include "irc.h"
 #include "log.h"
 #include "loop.h"
+#include "mx.h"
 #include "store.h"
 
 #define VERSION "0.1.0"
@@ -113,6 +114,9 @@ static bool owner_check(void *arg, const char *network, const char *player)
     for (int i = 0; i < c->nirc; i++)
         if (strcmp(c->irc[i].name, network) == 0)
             return irc_is_owner(c, network, player);
+    for (int i = 0; i < c->nmatrix; i++)
+        if (strcmp(c->matrix[i].name, network) == 0)
+            return mx_is_owner(c, network, player);
     return cfg_is_owner(c, network, player);
 }
 
@@ -168,9 +172,25 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
     char why[512];
     irc_env env = {l, h, st, c, "porrazo-bot " VERSION, seed};
     for (int i = 0; i < c->nirc && r == 0; i++) {
-        if (irc_net_new(&nets[nnets], &env, &c->irc[i], why, sizeof why) != 0 ||
-            irc_net_start(nets[nnets++]) != 0) {
+        if (irc_net_new(&nets[nnets], &env, &c->irc[i], why, sizeof why) != 0) {
             fprintf(stderr, "porrazo-bot: %s\n", why);
+            r = 1;
+        } else if (irc_net_start(nets[nnets++]) != 0) {
+            fprintf(stderr, "porrazo-bot: [irc %s]: cannot start: the event loop is full\n",
+                    c->irc[i].name);
+            r = 1;
+        }
+    }
+    static mx_net *mxs[CFG_NETWORKS];
+    int nmx = 0;
+    mx_env menv = {l, h, st, c, "porrazo-bot " VERSION, seed};
+    for (int i = 0; i < c->nmatrix && r == 0; i++) {
+        if (mx_net_new(&mxs[nmx], &menv, &c->matrix[i], why, sizeof why) != 0) {
+            fprintf(stderr, "porrazo-bot: %s\n", why);
+            r = 1;
+        } else if (mx_net_start(mxs[nmx++]) != 0) {
+            fprintf(stderr, "porrazo-bot: [matrix %s]: cannot start: the event loop is full\n",
+                    c->matrix[i].name);
             r = 1;
         }
     }
@@ -179,13 +199,15 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
     loop_hook_init(l, &hc.hook, on_host_hook, &hc);
     if (r == 0 && loop_hook_start(&hc.hook) == 0) {
         running_loop = l;
-        log_msg(LOG_INFO, "porrazo-bot %s running on %d network%s", VERSION, nnets,
-                nnets == 1 ? "" : "s");
+        log_msg(LOG_INFO, "porrazo-bot %s running on %d network%s", VERSION, nnets + nmx,
+                nnets + nmx == 1 ? "" : "s");
         if (loop_run(l) != 0)
             log_msg(LOG_ERROR, "the event loop failed");
         log_msg(LOG_INFO, "stopping");
         for (int i = 0; i < nnets; i++)
             irc_net_quit(nets[i], "porrazo-bot stopping; games are saved");
+        for (int i = 0; i < nmx; i++)
+            mx_net_quit(mxs[i]);
         /* Up to two seconds for the goodbyes; a timer bounds the wait. */
         loop_hook_stop(&hc.hook);
         loop_timer_stop(&hc.timer);
@@ -196,6 +218,8 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
             bool open = false;
             for (int i = 0; i < nnets; i++)
                 open |= !irc_net_closed(nets[i]);
+            for (int i = 0; i < nmx; i++)
+                open |= !mx_net_closed(mxs[i]);
             if (!open || !loop_timer_active(&bye) || loop_run_once(l, true) < 0)
                 break;
         }
@@ -206,6 +230,8 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
     loop_timer_stop(&hc.timer);
     for (int i = 0; i < nnets; i++)
         irc_net_free(nets[i]);
+    for (int i = 0; i < nmx; i++)
+        mx_net_free(mxs[i]);
     loop_free(l);
     return r;
 }
@@ -238,9 +264,9 @@ int main(int argc, char **argv)
     if (a.db != NULL)
         snprintf(c.bot.database, sizeof c.bot.database, "%s", a.db);
     log_set_level(log_level_named(c.bot.log_level));
-    if (!a.console && a.export_id < 0 && c.nirc == 0) {
+    if (!a.console && a.export_id < 0 && c.nirc == 0 && c.nmatrix == 0) {
         fprintf(stderr,
-                "porrazo-bot: %s has no [irc NAME] section: add one (see "
+                "porrazo-bot: %s has no [irc NAME] or [matrix NAME] section: add one (see "
                 "config/porrazo.example.conf), or play in this terminal with --console\n",
                 a.config != NULL ? a.config : "the configuration (no --config given)");
         return 2;
@@ -276,10 +302,12 @@ int main(int argc, char **argv)
     r = host_announce_restart(h, (int64_t)time(NULL));
     if (r != 0)
         fprintf(stderr, "porrazo-bot: %s\n", host_errmsg(h));
-    else if (a.console && console_run(h, st, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
+    else if (a.console &&
+             console_run(h, st, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
         r = 1, fprintf(stderr, "porrazo-bot: %s\n", host_errmsg(h));
     else if (!a.console)
-        r = run_networks(&c, h, st, a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid());
+        r = run_networks(&c, h, st,
+                         a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid());
     host_free(h);
     store_close(st);
     return r == 0 ? 0 : 1;

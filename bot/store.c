@@ -153,8 +153,12 @@ static int open_db(const char *path, int flags, bool immutable, sqlite3 **db)
         return SQLITE_NOMEM;
     int rc = sqlite3_open_v2(uri, db, flags | SQLITE_OPEN_URI, NULL);
     free(uri);
-    if (*db != NULL)
+    if (*db != NULL) {
         sqlite3_extended_result_codes(*db, 1);
+        /* Another process (a backup, a test reading the file) may hold a
+           lock for a moment: wait for it rather than refuse to start. */
+        (void)sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+    }
     return rc;
 }
 

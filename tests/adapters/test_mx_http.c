@@ -114,6 +114,9 @@ static void make_url(char *url, int port, const char *path)
     assert_true(n > 0 && n < URL_MAX);
 }
 
+/* Set to make the next request ask for a connection of its own. */
+static bool next_fresh;
+
 /* Starts a request to the fixture; returns mx_http_request's result. */
 static int try_start(env *e, const char *method, const char *path, const char *token,
                      const char *body, int64_t timeout_ms, mx_http_done_fn fn, void *arg,
@@ -121,8 +124,13 @@ static int try_start(env *e, const char *method, const char *path, const char *t
 {
     char url[URL_MAX];
     make_url(url, server_port, path);
-    mx_http_req req = {
-        .method = method, .url = url, .token = token, .body = body, .timeout_ms = timeout_ms};
+    mx_http_req req = {.method = method,
+                       .url = url,
+                       .token = token,
+                       .body = body,
+                       .timeout_ms = timeout_ms,
+                       .fresh = next_fresh};
+    next_fresh = false;
     in_request = 1;
     int rc = mx_http_request(e->h, &req, fn, arg, id);
     in_request = 0;
@@ -411,6 +419,40 @@ static void test_sequential_requests_reuse_one_connection(void **state)
     json_object_put(ob);
     got_fini(&a);
     got_fini(&b);
+}
+
+/* The client port the fixture saw for g's request. */
+static int client_port(got *g)
+{
+    json_object *o = parse(g);
+    int port = json_object_get_int(json_object_object_get(o, "client_port"));
+    json_object_put(o);
+    return port;
+}
+
+static void test_a_fresh_request_gets_a_connection_of_its_own_never_reused(void **state)
+{
+    env *e = *state;
+    got a, b, c;
+    got_init(&a, e);
+    got_init(&b, e);
+    got_init(&c, e);
+    start(e, "GET", "/echo/1", TOKEN, NULL, 0, &a);
+    run_until(e, 1, WAIT_MS);
+    next_fresh = true;
+    start(e, "POST", "/echo/2", TOKEN, "{}", 0, &b);
+    run_until(e, 2, WAIT_MS);
+    start(e, "GET", "/echo/3", TOKEN, NULL, 0, &c);
+    run_until(e, 3, WAIT_MS);
+    assert_int_equal(a.status, 200);
+    assert_int_equal(b.status, 200);
+    assert_int_equal(c.status, 200);
+    /* b did not take a's kept-alive connection, and c did not take b's. */
+    assert_int_not_equal(client_port(&a), client_port(&b));
+    assert_int_not_equal(client_port(&b), client_port(&c));
+    got_fini(&a);
+    got_fini(&b);
+    got_fini(&c);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -984,6 +1026,7 @@ int main(void)
         T(test_a_request_without_token_or_body_has_no_authorization_nor_content_type),
         T(test_the_configured_user_agent_is_sent),
         T(test_sequential_requests_reuse_one_connection),
+        T(test_a_fresh_request_gets_a_connection_of_its_own_never_reused),
         T(test_status_codes_and_their_bodies_are_passed_through),
         T(test_retry_after_in_seconds_is_given_in_milliseconds),
         T(test_retry_after_as_an_http_date_is_counted_from_now),

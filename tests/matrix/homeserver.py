@@ -185,6 +185,13 @@ class _Server(http.server.ThreadingHTTPServer):
         self.hs._track(request, True)
         super().process_request(request, client_address)
 
+    def handle_error(self, request, client_address):
+        # A client that resets or goes away (a killed bot, curl closing a
+        # kept-alive connection) is normal here, not worth a traceback.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"

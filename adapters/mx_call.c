@@ -1,0 +1,341 @@
+/*
+ * mx_call.c — the Matrix adapter's request engine (see mx_int.h) and its
+ * small helpers (URLs, JSON, the kv, back-off). Every request is a call in
+ * a fixed table; its answer is sorted here: 2xx and final 4xx go to the
+ * kind's handler (mx__dispatch, in mx.c), 429 waits for Retry-After (else
+ * retry_after_ms, else the back-off), no answer, 408 and 5xx are sent again
+ * after a doubling back-off with jitter, and a 401 M_UNKNOWN_TOKEN is
+ * mx.c's (mx__token_refused) to decide. Not here: what any call means.
+ */
+#include "mx_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+#define API "/_matrix/client/v3"
+
+/* ---- Small helpers -------------------------------------------------------- */
+
+int64_t mx__backoff_next(mx_net *n, mx_backoff *b)
+{
+    int64_t d = b->next_ms > 0 ? b->next_ms : MX_BACKOFF_MIN_MS;
+    b->next_ms = d * 2 > MX_BACKOFF_MAX_MS ? MX_BACKOFF_MAX_MS : d * 2;
+    n->rng ^= n->rng << 13; /* xorshift64 */
+    n->rng ^= n->rng >> 7;
+    n->rng ^= n->rng << 17;
+    return d / 2 + (int64_t)(n->rng % (uint64_t)(d / 2 + 1)); /* [d/2, d] */
+}
+
+int mx__enc(const char *s, char *out, size_t cap)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t k = 0;
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                     c == '-' || c == '.' || c == '_' || c == '~';
+        if (k + (plain ? 1 : 3) >= cap)
+            return -1;
+        if (plain) {
+            out[k++] = (char)c;
+        } else {
+            out[k++] = '%';
+            out[k++] = hex[c >> 4];
+            out[k++] = hex[c & 15];
+        }
+    }
+    if (cap == 0)
+        return -1;
+    out[k] = '\0';
+    return 0;
+}
+
+int mx__url(const mx_net *n, char *out, size_t cap, const char *path)
+{
+    int k = snprintf(out, cap, "%s" API "%s", n->base, path);
+    return k < 0 || (size_t)k >= cap ? -1 : 0;
+}
+
+json_object *mx__parse(const char *body, size_t len)
+{
+    if (body == NULL || len == 0 || len > INT32_MAX)
+        return NULL;
+    json_tokener *tok = json_tokener_new_ex(64);
+    if (tok == NULL)
+        return NULL;
+    json_object *o = json_tokener_parse_ex(tok, body, (int)len);
+    if (json_tokener_get_error(tok) != json_tokener_success ||
+        !json_object_is_type(o, json_type_object)) {
+        json_object_put(o);
+        o = NULL;
+    }
+    json_tokener_free(tok);
+    return o;
+}
+
+const char *mx__str(json_object *o, const char *key)
+{
+    json_object *v;
+    if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_string))
+        return NULL;
+    return json_object_get_string(v);
+}
+
+json_object *mx__obj(json_object *o, const char *key)
+{
+    json_object *v;
+    if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_object))
+        return NULL;
+    return v;
+}
+
+json_object *mx__arr(json_object *o, const char *key)
+{
+    json_object *v;
+    if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+        !json_object_is_type(v, json_type_array))
+        return NULL;
+    return v;
+}
+
+int mx__kv_get(mx_net *n, const char *key, char *value, size_t cap)
+{
+    int r = store_kv_get(n->env.store, n->scope, key, value, cap);
+    if (r != 0 && cap > 0)
+        value[0] = '\0';
+    if (r != 0 && r != STORE_NOT_FOUND)
+        log_msg(LOG_ERROR, "%s: cannot read the adapter's state: %s", n->c.name,
+                store_errmsg(n->env.store));
+    return r == 0 && value[0] != '\0' ? 0 : -1;
+}
+
+void mx__kv_set(mx_net *n, const char *key, const char *value)
+{
+    if (store_kv_set(n->env.store, n->scope, key, value) != 0)
+        log_msg(LOG_ERROR, "%s: cannot save the adapter's state: %s", n->c.name,
+                store_errmsg(n->env.store));
+}
+
+/* Zeroes and frees a string that may hold a secret. */
+static void free_secret(char *s)
+{
+    if (s == NULL)
+        return;
+    volatile char *p = s;
+    while (*p != '\0')
+        *p++ = '\0';
+    free(s);
+}
+
+static char *copy(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p != NULL)
+        memcpy(p, s, n);
+    return p;
+}
+
+/* What a call is, for the log. */
+static const char *call_label(const mx_call *c)
+{
+    static const char *const names[MX_CALL_KINDS] = {
+        "log-in", "whoami", "filter", "m.direct",    "sync",           "room history",
+        "join",   "leave",  "send",   "direct room", "m.direct update"};
+    return c->kind < MX_CALL_KINDS ? names[c->kind] : "request";
+}
+
+/* ---- The engine ------------------------------------------------------------ */
+
+static void on_response(const mx_http_response *res, void *arg);
+
+/* Arms the engine's timer for the earliest waiting call. */
+static void arm_timer(mx_net *n)
+{
+    int64_t due = INT64_MAX;
+    for (int i = 0; i < MX_CALLS_MAX; i++) {
+        const mx_call *c = &n->calls[i];
+        if (c->used && c->waiting && !c->for_auth && c->due_ms < due)
+            due = c->due_ms;
+    }
+    if (due == INT64_MAX) {
+        loop_timer_stop(&n->timer);
+        return;
+    }
+    int64_t wait = due - loop_now(n->env.loop);
+    (void)loop_timer_start(&n->timer, wait > 0 ? wait : 0, 0);
+}
+
+/* Makes c wait delay ms before it is sent again. */
+void mx__call_wait(mx_net *n, mx_call *c, int64_t delay)
+{
+    c->waiting = true;
+    c->due_ms = loop_now(n->env.loop) + (delay > 0 ? delay : 0);
+    arm_timer(n);
+}
+
+mx_call *mx__call_new(mx_net *n, mx_kind kind, const char *method, const char *url,
+                      const char *body, bool auth)
+{
+    int free_slots = 0;
+    for (int i = 0; i < MX_CALLS_MAX; i++)
+        free_slots += !n->calls[i].used;
+    bool vital = kind == MX_CALL_SYNC || kind == MX_CALL_LOGIN || kind == MX_CALL_WHOAMI ||
+                 kind == MX_CALL_FILTER || kind == MX_CALL_DIRECT_GET;
+    if (!vital && free_slots <= MX_CALLS_VITAL) {
+        log_msg(LOG_WARN, "%s: %d requests are under way already; a %s request waits", n->c.name,
+                MX_CALLS_MAX - free_slots, kind == MX_CALL_SEND ? "send" : "room");
+        return NULL;
+    }
+    for (int i = 0; i < MX_CALLS_MAX; i++) {
+        mx_call *c = &n->calls[i];
+        if (c->used)
+            continue;
+        memset(c, 0, sizeof *c);
+        c->url = copy(url);
+        c->body = body != NULL ? copy(body) : NULL;
+        if (c->url == NULL || (body != NULL && c->body == NULL)) {
+            free(c->url);
+            free_secret(c->body);
+            c->url = c->body = NULL;
+            log_msg(LOG_ERROR, "%s: out of memory for a request", n->c.name);
+            return NULL;
+        }
+        c->used = true;
+        c->kind = kind;
+        snprintf(c->method, sizeof c->method, "%s", method);
+        c->auth = auth;
+        c->timeout_ms = MX_REQUEST_MS;
+        return c;
+    }
+    log_msg(LOG_ERROR, "%s: no room for another request", n->c.name);
+    return NULL;
+}
+
+void mx__call_drop(mx_net *n, mx_call *c)
+{
+    if (!c->used)
+        return;
+    if (c->req != 0)
+        mx_http_cancel(n->http, c->req);
+    free(c->url);
+    free_secret(c->body);
+    memset(c, 0, sizeof *c);
+}
+
+mx_call *mx__call_find(mx_net *n, mx_kind kind, const char *room, const char *user)
+{
+    for (int i = 0; i < MX_CALLS_MAX; i++) {
+        mx_call *c = &n->calls[i];
+        if (c->used && c->kind == kind && (room == NULL || strcmp(c->room, room) == 0) &&
+            (user == NULL || strcmp(c->user, user) == 0))
+            return c;
+    }
+    return NULL;
+}
+
+void mx__call_go(mx_net *n, mx_call *c)
+{
+    /* Calls that must not run twice get a connection of their own. */
+    bool fresh = c->kind == MX_CALL_CREATE_DM || c->kind == MX_CALL_JOIN;
+    mx_http_req req = {c->method, c->url, c->auth ? n->token : NULL, c->body, c->timeout_ms, fresh};
+    c->waiting = c->for_auth = false;
+    c->tries++;
+    c->gen = n->token_gen;
+    int r = mx_http_request(n->http, &req, on_response, n, &c->req);
+    if (r != 0) {
+        c->req = 0;
+        int64_t delay = mx__backoff_next(n, &c->backoff);
+        log_msg(LOG_WARN, "%s: cannot start a %s request (%s); trying again in %lld ms", n->c.name,
+                call_label(c), mx_http_strerror(r), (long long)delay);
+        mx__call_wait(n, c, delay);
+    }
+}
+
+void mx__on_timer(loop_timer *t, void *arg)
+{
+    (void)t;
+    mx_net *n = arg;
+    int64_t now = loop_now(n->env.loop);
+    for (int i = 0; i < MX_CALLS_MAX; i++) {
+        mx_call *c = &n->calls[i];
+        if (c->used && c->waiting && !c->for_auth && c->due_ms <= now)
+            mx__call_go(n, c);
+    }
+    arm_timer(n);
+}
+
+/* Sends every call that waited for the bot to log in again. */
+void mx__resume_parked(mx_net *n)
+{
+    for (int i = 0; i < MX_CALLS_MAX; i++) {
+        mx_call *c = &n->calls[i];
+        if (c->used && c->waiting && c->for_auth)
+            mx__call_go(n, c);
+    }
+}
+
+/* The retry delay of a 429: Retry-After, else retry_after_ms, else back-off. */
+static int64_t rate_delay(mx_net *n, mx_call *c, const mx_http_response *res, json_object *body)
+{
+    json_object *v;
+    int64_t ms = -1;
+    if (res->retry_after_ms >= 0)
+        ms = res->retry_after_ms;
+    else if (body != NULL && json_object_object_get_ex(body, "retry_after_ms", &v) &&
+             json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0)
+        ms = json_object_get_int64(v);
+    if (ms < 0)
+        return mx__backoff_next(n, &c->backoff);
+    return ms < MX_RETRY_AFTER_MAX_MS ? ms : MX_RETRY_AFTER_MAX_MS;
+}
+
+static void on_response(const mx_http_response *res, void *arg)
+{
+    mx_net *n = arg;
+    mx_call *c = NULL;
+    for (int i = 0; i < MX_CALLS_MAX && c == NULL; i++)
+        if (n->calls[i].used && n->calls[i].req == res->id)
+            c = &n->calls[i];
+    if (c == NULL)
+        return;
+    c->req = 0;
+    int st = res->status;
+    json_object *body = mx__parse(res->body, res->body_len);
+    const char *errcode = mx__str(body, "errcode");
+    if (st >= 200 && st < 300) {
+        c->backoff.next_ms = 0;
+        mx__dispatch(n, c, st, body);
+        mx__call_drop(n, c);
+    } else if (st == 401 && c->auth && errcode != NULL &&
+               (strcmp(errcode, "M_UNKNOWN_TOKEN") == 0 ||
+                strcmp(errcode, "M_MISSING_TOKEN") == 0)) {
+        mx__token_refused(n, c);
+    } else if (n->quitting && c->kind != MX_CALL_SEND) {
+        mx__call_drop(n, c);
+    } else if (st == 429 || st == 0 || st >= 500 || st == 408) {
+        int64_t delay = st == 429 ? rate_delay(n, c, res, body) : mx__backoff_next(n, &c->backoff);
+        if (st == 429)
+            log_msg(LOG_INFO, "%s: %s rate-limited (M_LIMIT_EXCEEDED); trying again in %lld ms",
+                    n->c.name, call_label(c), (long long)delay);
+        else if (st == 0)
+            log_msg(LOG_WARN, "%s: %s failed (%s); trying again in %lld ms", n->c.name,
+                    call_label(c), res->error, (long long)delay);
+        else
+            log_msg(LOG_WARN, "%s: %s failed (HTTP %d); trying again in %lld ms", n->c.name,
+                    call_label(c), st, (long long)delay);
+        if (n->quitting)
+            mx__call_drop(n, c);
+        else
+            mx__call_wait(n, c, delay);
+    } else {
+        mx__dispatch(n, c, st, body);
+        mx__call_drop(n, c);
+    }
+    json_object_put(body);
+}

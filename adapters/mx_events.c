@@ -1,0 +1,720 @@
+/*
+ * mx_events.c — what a /sync batch says, turned into actions: m.direct
+ * account data; invitations accepted (allow_invites) or declined; for each
+ * joined room its state and timeline in order — members and their display
+ * names, encryption (told once, then ignored), a tombstone (the bot and
+ * the room's game follow the replacement room), messages to the host with
+ * the event id as host_msg.once; rooms the bot left.
+ *
+ * Which events may be commands: none in the first sync (the backlog), none
+ * before the bot's own join in a timeline (a room's history), none from
+ * the bot itself, none but m.text (never a notice: that is how bots
+ * speak), no edits. A limited timeline is paged back with /messages until
+ * an event already handled (the store's seen table: commands, and the
+ * bot's own messages) or the bot's join, at most MX_PAGES_MAX pages, and
+ * the gap is handled before the timeline; the host's dedupe by event id
+ * makes any overlap harmless. A join or a leave decided in a batch is
+ * kept in the kv ("pending") until the homeserver answered, since the sync
+ * will not bring the invitation again once the batch's since is saved.
+ * Not here: sending (mx_send.c), rooms' bookkeeping (mx_rooms.c).
+ */
+#include "mx_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "log.h"
+
+#define KEY_MAX (2 * MX_ID_MAX + 16)
+#define ENCRYPTED_TEXT                                                                             \
+    "I can't play in encrypted rooms yet: this room is end-to-end encrypted, and I cannot "        \
+    "read it. Invite me to an unencrypted room to play."
+
+static const char *str_of(json_object *o)
+{
+    return json_object_is_type(o, json_type_string) ? json_object_get_string(o) : NULL;
+}
+
+/* An id short enough for the store ("" counts as none). */
+static bool id_ok(const char *s)
+{
+    return s != NULL && s[0] != '\0' && strlen(s) < MX_ID_MAX;
+}
+
+/* ---- Once-only effects ---------------------------------------------------- */
+
+/*
+ * Records `once` (an event id) as handled and, when it was not before,
+ * queues text to room (or privately to user) in the same transaction.
+ * Returns 1 when fresh, 0 when handled before, -1 on a store failure.
+ */
+static int say_once(mx_net *n, const char *once, const char *room, const char *user,
+                    const char *text)
+{
+    store *st = n->env.store;
+    bool fresh = false;
+    int64_t now = (int64_t)time(NULL);
+    if (store_begin(st) != 0)
+        goto fail;
+    if (store_seen_add(st, n->c.name, once, now, &fresh) != 0)
+        goto fail_rb;
+    if (fresh && text != NULL &&
+        store_outbox_add(st, n->c.name, room != NULL ? room : user,
+                         room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE, 0, text, now,
+                         NULL) != 0)
+        goto fail_rb;
+    if (store_commit(st) != 0)
+        goto fail_rb;
+    return fresh ? 1 : 0;
+fail_rb:
+    store_rollback(st);
+fail:
+    log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
+    n->batch_failed = true;
+    return -1;
+}
+
+/* ---- Rooms' state ------------------------------------------------------------ */
+
+/* The room is encrypted: told once (kv said_encrypted:ROOM), never played in. */
+static void mark_encrypted(mx_net *n, mx_room *r)
+{
+    char key[KEY_MAX], user[MX_ID_MAX];
+    store *st = n->env.store;
+    if (r->encrypted)
+        return;
+    r->encrypted = true;
+    mx__dm_user(n, r->id, user, sizeof user);
+    if (user[0] != '\0')
+        mx__dm_forget(n, user, r->id);
+    snprintf(key, sizeof key, "said_encrypted:%s", r->id);
+    if (store_begin(st) == 0) {
+        if (store_kv_set(st, n->scope, key, "1") == 0 &&
+            store_outbox_add(st, n->c.name, r->id, STORE_MSG_ROOM, 0, ENCRYPTED_TEXT,
+                             (int64_t)time(NULL), NULL) == 0 &&
+            store_commit(st) == 0) {
+            log_msg(LOG_INFO, "%s: %s is encrypted: said once that the bot cannot play there",
+                    n->c.name, r->id);
+            return;
+        }
+        store_rollback(st);
+    }
+    log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
+    n->batch_failed = true; /* still never played in; told after a restart */
+}
+
+/* ---- Joins and leaves, kept until done ------------------------------------ */
+
+/*
+ * Replaces the kv "pending" record of kind ('J' join, 'L' leave) for room
+ * by line (NULL: removes it). A join or a leave decided in a batch is
+ * recorded before the batch's since is saved, so a crash before the
+ * homeserver answered does not lose it: the sync will not repeat the
+ * invitation or the request.
+ */
+static void pending_edit(mx_net *n, char kind, const char *room, const char *line)
+{
+    char *in = malloc(MX_PENDING_MAX), *out = malloc(MX_PENDING_MAX);
+    size_t k = 0, rl = strlen(room);
+    if (in == NULL || out == NULL)
+        goto done;
+    (void)mx__kv_get(n, "pending", in, MX_PENDING_MAX);
+    for (char *p = in, *e; *p != '\0'; p = *e ? e + 1 : e) {
+        e = p + strcspn(p, "\n");
+        size_t len = (size_t)(e - p);
+        bool same = len > rl + 2 && p[0] == kind && p[1] == '\t' && strncmp(p + 2, room, rl) == 0 &&
+                    p[2 + rl] == '\t';
+        if (!same && len > 0 && k + len + 1 < MX_PENDING_MAX) {
+            memcpy(out + k, p, len);
+            out[k + len] = '\n';
+            k += len + 1;
+        }
+    }
+    if (line != NULL) {
+        size_t len = strlen(line);
+        if (k + len + 1 < MX_PENDING_MAX) {
+            memcpy(out + k, line, len);
+            out[k + len] = '\n';
+            k += len + 1;
+        } else {
+            log_msg(LOG_WARN, "%s: too many joins and leaves under way to keep this one",
+                    n->c.name);
+        }
+    }
+    out[k] = '\0';
+    if (strcmp(in, out) != 0)
+        mx__kv_set(n, "pending", out);
+done:
+    free(in);
+    free(out);
+}
+
+/* Starts joining room (flags, user, event: the call's context). */
+static void join_room(mx_net *n, const char *room, int flags, const char *user, const char *event)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX], line[4 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "J\t%s\t%d\t%s\t%s", room, flags, user != NULL ? user : "",
+             event != NULL ? event : "");
+    pending_edit(n, 'J', room, line);
+    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || mx__enc(room, enc, sizeof enc) != 0 ||
+        snprintf(path, sizeof path, "/rooms/%s/join", enc) >= (int)sizeof path ||
+        mx__url(n, url, sizeof url, path) != 0)
+        return;
+    mx_call *c = mx__call_new(n, MX_CALL_JOIN, "POST", url, "{}", true);
+    if (c == NULL)
+        return;
+    snprintf(c->room, sizeof c->room, "%s", room);
+    snprintf(c->user, sizeof c->user, "%s", user != NULL ? user : "");
+    snprintf(c->event, sizeof c->event, "%s", event != NULL ? event : "");
+    c->flags = flags;
+    mx__call_go(n, c);
+}
+
+static void leave_room(mx_net *n, const char *room, const char *why)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX], line[2 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "L\t%s\t0\t\t%s", room, why);
+    pending_edit(n, 'L', room, line);
+    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL ||
+        mx__enc(room, enc, sizeof enc) != 0 ||
+        snprintf(path, sizeof path, "/rooms/%s/leave", enc) >= (int)sizeof path ||
+        mx__url(n, url, sizeof url, path) != 0)
+        return;
+    mx_call *c = mx__call_new(n, MX_CALL_LEAVE, "POST", url, "{}", true);
+    if (c == NULL)
+        return;
+    snprintf(c->room, sizeof c->room, "%s", room);
+    snprintf(c->event, sizeof c->event, "%s", why);
+    mx__call_go(n, c);
+}
+
+void mx__pending_resume(mx_net *n)
+{
+    char *buf = malloc(MX_PENDING_MAX);
+    if (buf == NULL)
+        return;
+    (void)mx__kv_get(n, "pending", buf, MX_PENDING_MAX);
+    for (char *p = buf, *e; *p != '\0'; p = *e ? e + 1 : e) {
+        e = p + strcspn(p, "\n");
+        char save = *e, *f[5] = {0};
+        *e = '\0';
+        int nf = 0;
+        for (char *q = p; nf < 5; q++) {
+            f[nf++] = q;
+            q += strcspn(q, "\t");
+            if (*q == '\0')
+                break;
+            *q = '\0';
+        }
+        if (nf == 5 && id_ok(f[1]) && f[0][0] == 'J') {
+            log_msg(LOG_INFO, "%s: joining %s again (not confirmed before a restart)", n->c.name,
+                    f[1]);
+            join_room(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
+        } else if (nf == 5 && id_ok(f[1]) && f[0][0] == 'L') {
+            log_msg(LOG_INFO, "%s: leaving %s again (not confirmed before a restart)", n->c.name,
+                    f[1]);
+            leave_room(n, f[1], f[4]);
+        }
+        *e = save;
+    }
+    free(buf);
+}
+
+void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
+{
+    pending_edit(n, 'J', c->room, NULL);
+    if (status != 200) {
+        const char *err = mx__str(body, "error");
+        log_msg(LOG_WARN, "%s: cannot join %s (HTTP %d: %s)", n->c.name, c->room, status,
+                err != NULL ? err : "");
+        return;
+    }
+    log_msg(LOG_INFO, "%s: joined %s", n->c.name, c->room);
+    (void)mx__room(n, c->room, true);
+    if (c->flags & MX_JOIN_UPGRADE) {
+        store_game g = {0};
+        bool game = store_game_active(n->env.store, n->c.name, c->room, &g) == 0;
+        store_game_fini(&g);
+        char text[600];
+        snprintf(text, sizeof text, "This room replaces %s%s", c->event,
+                 game ? ": the game goes on here (say !turn to see whose turn it is)." : ".");
+        (void)mx__say(n, c->room, NULL, text);
+    }
+}
+
+void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body)
+{
+    (void)body;
+    pending_edit(n, 'L', c->room, NULL);
+    if (status != 200)
+        log_msg(LOG_WARN, "%s: cannot leave %s (HTTP %d)", n->c.name, c->room, status);
+    else
+        log_msg(LOG_INFO, "%s: left %s (%s)", n->c.name, c->room, c->event);
+}
+
+/* An invitation: joined when the inviter is allowed, else declined. */
+static bool invite_allowed(mx_net *n, const char *inviter)
+{
+    size_t il = strlen(inviter);
+    for (int i = 0; i < n->c.nallow_invites; i++) {
+        const char *a = n->c.allow_invites[i];
+        size_t al = strlen(a);
+        if (a[0] == ':' ? (il > al && strcmp(inviter + il - al, a) == 0) : strcmp(a, inviter) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void on_invite(mx_net *n, const char *room, json_object *entry)
+{
+    json_object *evs = mx__arr(mx__obj(entry, "invite_state"), "events");
+    const char *inviter = NULL;
+    bool direct = false;
+    size_t len = evs != NULL ? json_object_array_length(evs) : 0;
+    for (size_t i = 0; i < len; i++) {
+        json_object *ev = json_object_array_get_idx(evs, i), *content = mx__obj(ev, "content"), *d;
+        const char *type = mx__str(ev, "type"), *key = mx__str(ev, "state_key");
+        const char *m = mx__str(content, "membership");
+        if (type != NULL && strcmp(type, "m.room.member") == 0 && key != NULL &&
+            strcmp(key, n->me) == 0 && m != NULL && strcmp(m, "invite") == 0) {
+            inviter = mx__str(ev, "sender");
+            direct =
+                json_object_object_get_ex(content, "is_direct", &d) && json_object_get_boolean(d);
+        }
+    }
+    if (!id_ok(room) || !id_ok(inviter) || mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
+        return;
+    if (!invite_allowed(n, inviter)) {
+        log_msg(LOG_INFO, "%s: invited to %s by %s, who is not in allow_invites: declining",
+                n->c.name, room, inviter);
+        leave_room(n, room, "invitation declined");
+        return;
+    }
+    log_msg(LOG_INFO, "%s: invited to %s by %s%s: joining", n->c.name, room, inviter,
+            direct ? " (a direct room)" : "");
+    /* A direct room is the inviter's from now on: the sync may bring the
+       player's first words there before the join's own answer. */
+    if (direct)
+        mx__dm_set(n, inviter, room);
+    join_room(n, room, direct ? MX_JOIN_DIRECT : 0, inviter, NULL);
+}
+
+/* A tombstone: the game moves to the replacement room, and the bot follows. */
+static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
+{
+    const char *to = mx__str(mx__obj(ev, "content"), "replacement_room"),
+               *id = mx__str(ev, "event_id");
+    if (!id_ok(to) || !id_ok(id) || strcmp(to, r->id) == 0)
+        return;
+    store *st = n->env.store;
+    bool fresh = false;
+    char text[600];
+    snprintf(text, sizeof text,
+             "This room was upgraded: I am moving to %s, and so does any "
+             "game under way here.",
+             to);
+    if (store_begin(st) != 0 || store_seen_add(st, n->c.name, id, (int64_t)time(NULL), &fresh) != 0)
+        goto fail;
+    if (fresh) {
+        store_game g = {0}, other = {0};
+        if (store_game_active(st, n->c.name, r->id, &g) == 0 &&
+            store_game_active(st, n->c.name, to, &other) == STORE_NOT_FOUND) {
+            snprintf(g.room, sizeof g.room, "%s", to);
+            if (store_game_update(st, &g) != 0) {
+                store_game_fini(&g);
+                goto fail;
+            }
+            log_msg(LOG_INFO, "%s: game %lld moves from %s to %s", n->c.name, (long long)g.id,
+                    r->id, to);
+        }
+        store_game_fini(&g);
+        store_game_fini(&other);
+        if (store_outbox_add(st, n->c.name, r->id, STORE_MSG_ROOM, 0, text, (int64_t)time(NULL),
+                             NULL) != 0)
+            goto fail;
+    }
+    if (store_commit(st) != 0)
+        goto fail;
+    log_msg(LOG_INFO, "%s: %s was replaced by %s: joining it", n->c.name, r->id, to);
+    join_room(n, to, fresh ? MX_JOIN_UPGRADE : 0, NULL, r->id);
+    return;
+fail:
+    log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
+    store_rollback(st);
+    n->batch_failed = true;
+}
+
+/* A member event of another user (or the bot's own). */
+static void on_member(mx_net *n, mx_room *r, json_object *ev)
+{
+    const char *user = mx__str(ev, "state_key");
+    json_object *content = mx__obj(ev, "content");
+    const char *m = mx__str(content, "membership");
+    if (!id_ok(user) || m == NULL || strcmp(user, n->me) == 0)
+        return;
+    if (strcmp(m, "join") == 0 || strcmp(m, "invite") == 0) {
+        const char *name = mx__str(content, "displayname"), *by = mx__str(ev, "sender");
+        json_object *d;
+        if (strcmp(m, "invite") == 0 && by != NULL && strcmp(by, n->me) == 0 &&
+            json_object_object_get_ex(content, "is_direct", &d) && json_object_get_boolean(d))
+            mx__dm_set(n, user, r->id); /* a direct room the bot made; maybe not told yet */
+        if (mx__member_set(n, r, user, name != NULL ? name : "") && strcmp(m, "join") == 0) {
+            char shown[MX_ID_MAX];
+            mx__display_name(n, r, user, shown, sizeof shown);
+            if (host_rename(n->env.host, n->c.name, user, shown) != 0)
+                log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+        }
+    } else if (strcmp(m, "leave") == 0 || strcmp(m, "ban") == 0) {
+        char dm[MX_ID_MAX];
+        mx__member_remove(r, user);
+        mx__dm_user(n, r->id, dm, sizeof dm);
+        if (strcmp(dm, user) == 0)
+            mx__dm_forget(n, user, r->id);
+    }
+}
+
+/* A state event, in the state section or the timeline. */
+static void on_state(mx_net *n, mx_room *r, json_object *ev)
+{
+    const char *type = mx__str(ev, "type");
+    if (type == NULL)
+        return;
+    if (strcmp(type, "m.room.member") == 0)
+        on_member(n, r, ev);
+    else if (strcmp(type, "m.room.encryption") == 0)
+        mark_encrypted(n, r);
+    else if (strcmp(type, "m.room.tombstone") == 0)
+        on_tombstone(n, r, ev);
+}
+
+/* ---- Messages ------------------------------------------------------------------ */
+
+/* Skips a rich reply's fallback ("> <@user> ..." lines then a blank line). */
+static const char *skip_reply_fallback(const char *body, json_object *content)
+{
+    json_object *rel = mx__obj(content, "m.relates_to");
+    if (mx__obj(rel, "m.in_reply_to") == NULL || strncmp(body, "> ", 2) != 0)
+        return body;
+    const char *p = body;
+    while (strncmp(p, "> ", 2) == 0 || strncmp(p, ">\n", 2) == 0) {
+        const char *nl = strchr(p, '\n');
+        if (nl == NULL)
+            return body;
+        p = nl + 1;
+    }
+    return *p == '\n' ? p + 1 : body;
+}
+
+/*
+ * An operator's "part" (in a room: PREFIX part; in a direct room: part
+ * !room:server) makes the bot leave; others are told they cannot. Returns
+ * true when text was such a request (handled here, once).
+ */
+static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender, const char *event,
+                         const char *text)
+{
+    const char *prefix = n->env.cfg->bot.prefix;
+    size_t plen = strlen(prefix);
+    if (!private) {
+        if (strncmp(text, prefix, plen) != 0)
+            return false;
+        text += plen;
+    }
+    if (strncasecmp(text, "part", 4) != 0 || (text[4] != '\0' && text[4] != ' '))
+        return false;
+    const char *arg = text + 4;
+    while (*arg == ' ')
+        arg++;
+    const char *room = *arg != '\0' ? arg : private ? NULL : r->id;
+    const char *to_room = private ? NULL : r->id;
+    if (!mx_is_owner(n->env.cfg, n->c.name, sender)) {
+        (void)say_once(n, event, to_room, sender,
+                       "Only an operator of the bot can make it leave a room.");
+        return true;
+    }
+    if (room == NULL || !id_ok(room) || room[0] != '!') {
+        (void)say_once(n, event, to_room, sender, "Say which room: part !room:server");
+        return true;
+    }
+    if (say_once(n, event, NULL, NULL, NULL) == 1) {
+        log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, room, sender);
+        leave_room(n, room, "asked by an operator");
+    }
+    return true;
+}
+
+static void on_message(mx_net *n, mx_room *r, json_object *ev)
+{
+    const char *sender = mx__str(ev, "sender"), *id = mx__str(ev, "event_id");
+    json_object *content = mx__obj(ev, "content");
+    const char *msgtype = mx__str(content, "msgtype"), *body = mx__str(content, "body");
+    const char *rel = mx__str(mx__obj(content, "m.relates_to"), "rel_type");
+    if (!id_ok(sender) || !id_ok(id) || strcmp(sender, n->me) == 0 || body == NULL ||
+        msgtype == NULL || strcmp(msgtype, "m.text") != 0 ||
+        (rel != NULL && strcmp(rel, "m.replace") == 0) || r->encrypted)
+        return;
+    char dm[MX_ID_MAX], nick[MX_ID_MAX];
+    mx__dm_user(n, r->id, dm, sizeof dm);
+    bool private = dm[0] != '\0' && strcmp(dm, sender) == 0;
+    if (dm[0] != '\0' && !private)
+        return; /* a third person in a player's direct room */
+    body = skip_reply_fallback(body, content);
+    if (part_request(n, r, private, sender, id, body))
+        return;
+    mx__display_name(n, r, sender, nick, sizeof nick);
+    host_msg m = {n->c.name, private ? NULL : r->id, sender, nick, body, strlen(body), id};
+    if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+        n->batch_failed = true; /* rolled back: handled when the batch comes again */
+    }
+}
+
+/* One timeline (or gap) event; commands only when `commands`. */
+static void on_event(mx_net *n, mx_room *r, json_object *ev, bool commands)
+{
+    const char *type = mx__str(ev, "type");
+    json_object *key;
+    if (type == NULL)
+        return;
+    if (json_object_object_get_ex(ev, "state_key", &key) && str_of(key) != NULL)
+        on_state(n, r, ev);
+    else if (strcmp(type, "m.room.encrypted") == 0)
+        mark_encrypted(n, r);
+    else if (strcmp(type, "m.room.message") == 0 && commands)
+        on_message(n, r, ev);
+}
+
+/* Whether ev is the bot's own join (not a profile change of a member). */
+static bool own_join(mx_net *n, json_object *ev)
+{
+    const char *type = mx__str(ev, "type"), *key = mx__str(ev, "state_key");
+    const char *m = mx__str(mx__obj(ev, "content"), "membership");
+    const char *prev = mx__str(mx__obj(mx__obj(ev, "unsigned"), "prev_content"), "membership");
+    return type != NULL && strcmp(type, "m.room.member") == 0 && key != NULL &&
+           strcmp(key, n->me) == 0 && m != NULL && strcmp(m, "join") == 0 &&
+           (prev == NULL || strcmp(prev, "join") != 0);
+}
+
+/* ---- A batch ------------------------------------------------------------------- */
+
+static mx_gap *gap_of(mx_net *n, const char *room)
+{
+    for (int i = 0; i < n->ngaps; i++)
+        if (strcmp(n->gaps[i].room, room) == 0)
+            return &n->gaps[i];
+    return NULL;
+}
+
+/* A joined room's section: state, the gap read back, then the timeline. */
+static void on_joined(mx_net *n, const char *room, json_object *entry)
+{
+    mx_room *r = id_ok(room) ? mx__room(n, room, true) : NULL;
+    if (r == NULL)
+        return;
+    json_object *state = mx__arr(mx__obj(entry, "state"), "events");
+    size_t ns = state != NULL ? json_object_array_length(state) : 0;
+    for (size_t i = 0; i < ns; i++)
+        on_state(n, r, json_object_array_get_idx(state, i));
+    mx_gap *g = gap_of(n, room);
+    size_t ng = g != NULL && g->events != NULL ? json_object_array_length(g->events) : 0;
+    for (size_t i = ng; i > 0; i--) /* oldest first */
+        on_event(n, r, json_object_array_get_idx(g->events, i - 1), true);
+    json_object *tl = mx__arr(mx__obj(entry, "timeline"), "events");
+    size_t nt = tl != NULL ? json_object_array_length(tl) : 0, first = 0;
+    for (size_t i = 0; i < nt; i++)
+        if (own_join(n, json_object_array_get_idx(tl, i)))
+            first = i + 1; /* the room's history before the bot came in is not for it */
+    for (size_t i = 0; i < nt; i++)
+        on_event(n, r, json_object_array_get_idx(tl, i), !n->first_sync && i >= first);
+}
+
+/* A room the bot left (or was removed from). */
+static void on_left(mx_net *n, const char *room)
+{
+    char dm[MX_ID_MAX];
+    if (!id_ok(room))
+        return;
+    log_msg(LOG_INFO, "%s: no longer in %s", n->c.name, room);
+    mx__dm_user(n, room, dm, sizeof dm);
+    if (dm[0] != '\0')
+        mx__dm_forget(n, dm, room);
+    mx__room_forget(n, room);
+}
+
+/* Handles the rooms of a batch (after any gap was read back). */
+static void on_rooms(mx_net *n, json_object *sync)
+{
+    json_object *rooms = mx__obj(sync, "rooms");
+    json_object *join = mx__obj(rooms, "join"), *leave = mx__obj(rooms, "leave");
+    if (join != NULL) {
+        json_object_object_foreach(join, id, entry) on_joined(n, id, entry);
+    }
+    if (leave != NULL) {
+        json_object_object_foreach(leave, id, entry)
+        {
+            (void)entry;
+            on_left(n, id);
+        }
+    }
+}
+
+void mx__batch_free(mx_net *n)
+{
+    for (int i = 0; i < n->ngaps; i++)
+        json_object_put(n->gaps[i].events);
+    free(n->gaps);
+    n->gaps = NULL;
+    n->ngaps = 0;
+    json_object_put(n->batch);
+    n->batch = NULL;
+}
+
+/* Asks for the next page of gap g. */
+static void gap_fetch(mx_net *n, mx_gap *g)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], room[3 * MX_ID_MAX], from[3 * MX_SINCE_MAX];
+    mx_call *c = NULL;
+    if (mx__enc(g->room, room, sizeof room) == 0 && mx__enc(g->from, from, sizeof from) == 0 &&
+        snprintf(path, sizeof path, "/rooms/%s/messages?dir=b&limit=%d&from=%s", room,
+                 MX_PAGE_EVENTS, from) < (int)sizeof path &&
+        mx__url(n, url, sizeof url, path) == 0)
+        c = mx__call_new(n, MX_CALL_MESSAGES, "GET", url, NULL, true);
+    if (c == NULL) {
+        g->done = true;
+        return;
+    }
+    snprintf(c->room, sizeof c->room, "%s", g->room);
+    mx__call_go(n, c);
+}
+
+/* Finishes the batch once every gap is read back. */
+static void gaps_check(mx_net *n)
+{
+    for (int i = 0; i < n->ngaps; i++)
+        if (!n->gaps[i].done)
+            return;
+    json_object *batch = n->batch;
+    n->batch = NULL;
+    on_rooms(n, batch);
+    json_object_put(batch);
+    mx__batch_free(n);
+    mx__sync_next(n);
+}
+
+void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
+{
+    mx_gap *g = c != NULL ? gap_of(n, c->room) : NULL;
+    if (g == NULL || n->batch == NULL)
+        return;
+    json_object *chunk = mx__arr(page, "chunk");
+    size_t len = chunk != NULL ? json_object_array_length(chunk) : 0;
+    bool stop = page == NULL;
+    for (size_t i = 0; i < len && !stop; i++) {
+        json_object *ev = json_object_array_get_idx(chunk, i);
+        const char *id = mx__str(ev, "event_id");
+        bool seen = false;
+        if (id != NULL && store_seen_has(n->env.store, n->c.name, id, &seen) == 0 && seen)
+            stop = true;
+        else if (own_join(n, ev))
+            stop = true;
+        else
+            json_object_array_add(g->events, json_object_get(ev));
+    }
+    const char *end = mx__str(page, "end");
+    g->pages++;
+    if (!stop && end != NULL && strlen(end) < sizeof g->from && len > 0) {
+        if (g->pages < MX_PAGES_MAX) {
+            snprintf(g->from, sizeof g->from, "%s", end);
+            gap_fetch(n, g);
+            if (!g->done)
+                return;
+        } else {
+            log_msg(LOG_WARN,
+                    "%s: more than %d events were missed in %s; older ones are "
+                    "skipped",
+                    n->c.name, MX_PAGES_MAX * MX_PAGE_EVENTS, g->room);
+        }
+    }
+    g->done = true;
+    if (json_object_array_length(g->events) > 0)
+        log_msg(LOG_INFO, "%s: read back %zu missed events in %s", n->c.name,
+                json_object_array_length(g->events), g->room);
+    gaps_check(n);
+}
+
+/* Whether a limited timeline needs its gap read back (not when the bot just joined). */
+static bool needs_gap(mx_net *n, json_object *entry, const char **from)
+{
+    json_object *tl = mx__obj(entry, "timeline"), *lim;
+    *from = mx__str(tl, "prev_batch");
+    if (n->first_sync || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
+        !json_object_object_get_ex(tl, "limited", &lim) || !json_object_get_boolean(lim))
+        return false;
+    json_object *evs = mx__arr(tl, "events");
+    size_t len = evs != NULL ? json_object_array_length(evs) : 0;
+    for (size_t i = 0; i < len; i++)
+        if (own_join(n, json_object_array_get_idx(evs, i)))
+            return false;
+    return true;
+}
+
+int mx__batch_begin(mx_net *n, json_object *sync)
+{
+    json_object *ad = mx__arr(mx__obj(sync, "account_data"), "events");
+    size_t len = ad != NULL ? json_object_array_length(ad) : 0;
+    for (size_t i = 0; i < len; i++) {
+        json_object *ev = json_object_array_get_idx(ad, i);
+        const char *type = mx__str(ev, "type");
+        if (type != NULL && strcmp(type, "m.direct") == 0)
+            mx__direct_take(n, mx__obj(ev, "content"));
+    }
+    json_object *rooms = mx__obj(sync, "rooms");
+    json_object *invite = mx__obj(rooms, "invite"), *join = mx__obj(rooms, "join");
+    if (invite != NULL) {
+        json_object_object_foreach(invite, id, entry) on_invite(n, id, entry);
+    }
+    mx__batch_free(n);
+    int count = 0;
+    if (join != NULL) {
+        json_object_object_foreach(join, id, entry)
+        {
+            const char *from;
+            if (id_ok(id) && needs_gap(n, entry, &from))
+                count++;
+            (void)from;
+        }
+    }
+    if (count > 0)
+        n->gaps = calloc((size_t)count, sizeof *n->gaps);
+    if (count == 0 || n->gaps == NULL) {
+        on_rooms(n, sync);
+        return 0;
+    }
+    n->batch = json_object_get(sync);
+    json_object_object_foreach(join, id, entry)
+    {
+        const char *from;
+        if (!id_ok(id) || !needs_gap(n, entry, &from) || n->ngaps == count)
+            continue;
+        mx_gap *g = &n->gaps[n->ngaps++];
+        snprintf(g->room, sizeof g->room, "%s", id);
+        snprintf(g->from, sizeof g->from, "%s", from);
+        g->events = json_object_new_array();
+        if (g->events == NULL)
+            g->done = true;
+    }
+    for (int i = 0; i < n->ngaps; i++)
+        if (!n->gaps[i].done)
+            gap_fetch(n, &n->gaps[i]);
+    for (int i = 0; i < n->ngaps; i++)
+        if (!n->gaps[i].done)
+            return 1;
+    json_object_put(n->batch); /* nothing could be asked: handle it now */
+    n->batch = NULL;
+    on_rooms(n, sync);
+    mx__batch_free(n);
+    return 0;
+}

@@ -1,0 +1,495 @@
+/*
+ * mx_format.c — plain host lines to Matrix m.notice content (mx_format.h):
+ * the HTML rendering in one pass over the text (escapes, red suits, score
+ * bars, the pill), the player to move found by the host's status phrases,
+ * and the cutting of a text whose event would pass the size cap, by a
+ * binary search for the longest prefix that fits, then a step back to a
+ * line break or a space. Not here: anything that sends or knows rooms.
+ */
+#include "mx_format.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+
+#define HTML_MAX ((size_t)16 * 1024 * 1024) /* a sanity cap on one HTML text */
+#define REPLACEMENT "\xEF\xBF\xBD"          /* U+FFFD, for invalid UTF-8 */
+#define MIDDLE_DOT "\xC2\xB7"               /* "·" before the name to move */
+#define FULL_BLOCK "\xE2\x96\x88"           /* "█" of a score bar */
+#define LIGHT_SHADE "\xE2\x96\x91"          /* "░" of a score bar */
+#define HEARTS "\xE2\x99\xA5"
+#define DIAMONDS "\xE2\x99\xA6"
+#define MATRIX_TO "https://matrix.to/#/"
+
+const char *mx_format_strerror(int err)
+{
+    switch (err) {
+    case 0:
+        return "ok";
+#define MX_FORMAT_ERR_MSG_(name, val, msg)                                                         \
+    case val:                                                                                      \
+        return msg;
+        MX_FORMAT_ERRNO_MAP(MX_FORMAT_ERR_MSG_)
+#undef MX_FORMAT_ERR_MSG_
+    default:
+        return "unknown error";
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* A growing string with a cap                                              */
+
+typedef struct sbuf {
+    char *s;
+    size_t len, cap;
+    bool failed; /* out of memory or over HTML_MAX: the text is lost */
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n)
+{
+    if (b->failed)
+        return;
+    if (n > HTML_MAX - b->len) {
+        b->failed = true;
+        return;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap != 0 ? b->cap : 256;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (p == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+static void sb_str(sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+/* Appends s[0..n) HTML-escaped, invalid UTF-8 as U+FFFD, controls as spaces. */
+static void sb_escaped(sbuf *b, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t k = text_utf8_len(s + i, n - i);
+        if (k == 0) {
+            sb_str(b, REPLACEMENT);
+            i++;
+            continue;
+        }
+        switch (c) {
+        case '&':
+            sb_str(b, "&amp;");
+            break;
+        case '<':
+            sb_str(b, "&lt;");
+            break;
+        case '>':
+            sb_str(b, "&gt;");
+            break;
+        case '"':
+            sb_str(b, "&quot;");
+            break;
+        case '\'':
+            sb_str(b, "&#39;");
+            break;
+        default:
+            if (c < 0x20 || c == 0x7F)
+                sb_str(b, " ");
+            else
+                sb_add(b, s + i, k);
+        }
+        i += k;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The player to move                                                       */
+
+static bool starts(const char *s, size_t n, const char *prefix)
+{
+    size_t p = strlen(prefix);
+    return n >= p && memcmp(s, prefix, p) == 0;
+}
+
+/* The first place at or after from where needle[0..m) is in s[0..n), or n. */
+static size_t find(const char *s, size_t n, size_t from, const char *needle, size_t m)
+{
+    if (m == 0 || m > n)
+        return n;
+    for (size_t i = from; i + m <= n; i++)
+        if (s[i] == needle[0] && memcmp(s + i, needle, m) == 0)
+            return i;
+    return n;
+}
+
+const mx_person *mx_format_to_move(const char *text, size_t len, const mx_person *people,
+                                   int npeople, size_t *at, size_t *name_len)
+{
+    static const char *const tails[] = {" to play", " (dealer) chooses the tendido",
+                                        " arranges the tendido"};
+    static const size_t lead = sizeof MIDDLE_DOT " " - 1;
+    const mx_person *best = NULL;
+    size_t best_at = len, best_len = 0;
+    if (text == NULL || people == NULL)
+        return NULL;
+    for (int p = 0; p < npeople; p++) {
+        const char *name = people[p].name;
+        size_t nl = name != NULL ? strlen(name) : 0;
+        if (nl == 0 || people[p].user_id == NULL)
+            continue;
+        for (size_t i = find(text, len, 0, MIDDLE_DOT " ", lead); i < len;
+             i = find(text, len, i + 1, MIDDLE_DOT " ", lead)) {
+            size_t s = i + lead;
+            if (!starts(text + s, len - s, name))
+                continue;
+            bool tail = false;
+            for (size_t t = 0; t < sizeof tails / sizeof tails[0] && !tail; t++)
+                tail = starts(text + s + nl, len - s - nl, tails[t]);
+            if (tail && (s < best_at || (s == best_at && nl > best_len))) {
+                best = &people[p];
+                best_at = s;
+                best_len = nl;
+            }
+            break; /* later places of this name cannot come first */
+        }
+    }
+    if (best != NULL) {
+        if (at != NULL)
+            *at = best_at;
+        if (name_len != NULL)
+            *name_len = best_len;
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------------ */
+/* HTML                                                                     */
+
+static bool is_alnum(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static bool red_suit(const char *s, size_t n)
+{
+    return starts(s, n, HEARTS) || starts(s, n, DIAMONDS);
+}
+
+/* The length of a card with a red suit at s ("7♥", "10♦"), or 0. */
+static size_t red_card(const char *s, size_t n)
+{
+    size_t r = starts(s, n, "10") ? 2 : n > 0 && strchr("A23456789JQK", s[0]) != NULL ? 1 : 0;
+    if (r == 0 || s[0] == '\0' || !red_suit(s + r, n - r))
+        return 0;
+    return r + sizeof HEARTS - 1;
+}
+
+/* The length of a score bar at s ("[██░░]"), or 0. */
+static size_t score_bar(const char *s, size_t n)
+{
+    size_t i = 1, cells = 0;
+    if (n == 0 || s[0] != '[')
+        return 0;
+    while (starts(s + i, n - i, FULL_BLOCK) || starts(s + i, n - i, LIGHT_SHADE)) {
+        i += sizeof FULL_BLOCK - 1;
+        cells++;
+    }
+    return cells > 0 && i < n && s[i] == ']' ? i + 1 : 0;
+}
+
+static void sb_red(sbuf *b, const char *s, size_t n)
+{
+    sb_str(b, "<font color=\"" MX_FORMAT_RED "\" data-mx-color=\"" MX_FORMAT_RED "\">");
+    sb_escaped(b, s, n);
+    sb_str(b, "</font>");
+}
+
+static void sb_pill(sbuf *b, const mx_person *who, const char *name, size_t n)
+{
+    sb_str(b, "<a href=\"" MATRIX_TO);
+    sb_escaped(b, who->user_id, strlen(who->user_id));
+    sb_str(b, "\">");
+    sb_escaped(b, name, n);
+    sb_str(b, "</a>");
+}
+
+int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t pill_at,
+                   size_t pill_len, char **html)
+{
+    if (text == NULL || html == NULL ||
+        (pill != NULL && (pill->user_id == NULL || pill_at > len || pill_len > len - pill_at)))
+        return MX_FORMAT_EINVAL;
+    sbuf b = {0};
+    sb_add(&b, "", 0);
+    for (size_t i = 0; i < len;) {
+        const char *s = text + i;
+        size_t left = len - i, k;
+        bool word_start = i == 0 || !is_alnum((unsigned char)text[i - 1]);
+        if (pill != NULL && i == pill_at && pill_len > 0) {
+            sb_pill(&b, pill, s, pill_len);
+            i += pill_len;
+        } else if ((k = score_bar(s, left)) > 0) {
+            sb_str(&b, "<code>");
+            sb_add(&b, s, k);
+            sb_str(&b, "</code>");
+            i += k;
+        } else if (word_start && (k = red_card(s, left)) > 0) {
+            sb_red(&b, s, k);
+            i += k;
+        } else if (red_suit(s, left)) {
+            sb_red(&b, s, sizeof HEARTS - 1);
+            i += sizeof HEARTS - 1;
+        } else if (s[0] == '\n') {
+            sb_str(&b, "<br>");
+            i++;
+        } else if (s[0] == ' ' && i > 0 && text[i - 1] == ' ') {
+            sb_str(&b, "&nbsp;");
+            i++;
+        } else {
+            k = text_utf8_len(s, left);
+            sb_escaped(&b, s, k > 0 ? k : 1);
+            i += k > 0 ? k : 1;
+        }
+    }
+    if (b.failed) {
+        free(b.s);
+        return MX_FORMAT_ENO_MEMORY;
+    }
+    *html = b.s;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                   */
+
+/* A copy of text[0..len) with invalid UTF-8 and NULs as U+FFFD, or NULL. */
+static char *clean_copy(const char *text, size_t len, size_t *out_len)
+{
+    sbuf b = {0};
+    sb_add(&b, "", 0);
+    for (size_t i = 0; i < len;) {
+        size_t k = text_utf8_len(text + i, len - i);
+        if (k == 0 || text[i] == '\0') {
+            sb_str(&b, REPLACEMENT);
+            i++;
+        } else {
+            sb_add(&b, text + i, k);
+            i += k;
+        }
+    }
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    *out_len = b.len;
+    return b.s;
+}
+
+/* Adds key = a new string s[0..n) to obj; false when out of memory. */
+static bool put_string(json_object *obj, const char *key, const char *s, size_t n)
+{
+    json_object *v = json_object_new_string_len(s, (int)n);
+    if (v == NULL)
+        return false;
+    if (json_object_object_add(obj, key, v) != 0) {
+        json_object_put(v);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * The content JSON of one event for t[0..n), with the pill of who at
+ * [at, at + nlen) when that lies inside; malloc'd into *json and its
+ * length into *jlen. 0 or MX_FORMAT_ENO_MEMORY.
+ */
+static int build(const char *t, size_t n, const mx_person *who, size_t at, size_t nlen, char **json,
+                 size_t *jlen)
+{
+    bool pill = who != NULL && at + nlen <= n;
+    char *html = NULL;
+    int err = mx_format_html(t, n, pill ? who : NULL, at, nlen, &html);
+    if (err != 0)
+        return err;
+    json_object *c = json_object_new_object(), *m = json_object_new_object();
+    json_object *ids = pill ? json_object_new_array() : NULL;
+    bool ok = c != NULL && m != NULL && (!pill || ids != NULL);
+    ok = ok && put_string(c, "msgtype", "m.notice", 8) && put_string(c, "body", t, n) &&
+         put_string(c, "format", "org.matrix.custom.html", 22) &&
+         put_string(c, "formatted_body", html, strlen(html));
+    if (ok && pill) {
+        json_object *id = json_object_new_string(who->user_id);
+        ok = id != NULL && json_object_array_add(ids, id) == 0;
+        if (!ok)
+            json_object_put(id);
+        ok = ok && json_object_object_add(m, "user_ids", ids) == 0;
+        if (ok)
+            ids = NULL;
+    }
+    if (ok && json_object_object_add(c, "m.mentions", m) == 0)
+        m = NULL;
+    else
+        ok = false;
+    free(html);
+    char *copy = NULL;
+    if (ok) {
+        size_t l = 0;
+        const char *s = json_object_to_json_string_length(
+            c, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &l);
+        copy = s != NULL ? malloc(l + 1) : NULL;
+        if (copy != NULL) {
+            memcpy(copy, s, l + 1);
+            *json = copy;
+            *jlen = l;
+        }
+    }
+    json_object_put(ids);
+    json_object_put(m);
+    json_object_put(c);
+    return copy != NULL ? 0 : MX_FORMAT_ENO_MEMORY;
+}
+
+/* Whether the content of t[0..n) fits in cap; -1 out of memory. */
+static int fits(const char *t, size_t n, const mx_person *who, size_t at, size_t nlen, size_t cap)
+{
+    char *json;
+    size_t l;
+    if (build(t, n, who, at, nlen, &json, &l) != 0)
+        return -1;
+    free(json);
+    return l <= cap;
+}
+
+/* The start of the character that holds byte i of t (a valid UTF-8 text). */
+static size_t char_start(const char *t, size_t i)
+{
+    while (i > 0 && ((unsigned char)t[i] & 0xC0) == 0x80)
+        i--;
+    return i;
+}
+
+/*
+ * Where to end the part that starts t: the longest prefix t[0..p) whose
+ * event fits (binary search over character starts), moved back to just
+ * after a line break or a space in its second half, and before the name
+ * of the pill rather than inside it. 0 when not one character fits; -1
+ * out of memory.
+ */
+static long cut_at(const char *t, size_t n, const mx_person *who, size_t at, size_t nlen,
+                   size_t cap)
+{
+    size_t lo = 0, hi = n; /* prefix lo fits (0 trivially); hi does not */
+    while (hi - lo > 1) {
+        size_t mid = char_start(t, lo + (hi - lo) / 2);
+        if (mid <= lo)
+            mid = lo + text_utf8_len(t + lo, n - lo);
+        if (mid >= hi)
+            break;
+        int f = fits(t, mid, who, at, nlen, cap);
+        if (f < 0)
+            return -1;
+        if (f)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    size_t p = lo, q = 0;
+    if (p == 0)
+        return 0;
+    for (const char *brk = "\n "; *brk != '\0' && q == 0; brk++)
+        for (size_t i = p; i > p / 2 && q == 0; i--)
+            if (t[i - 1] == *brk)
+                q = i;
+    if (q == 0)
+        q = p;
+    if (who != NULL && at < q && q < at + nlen && at > 0)
+        q = at;
+    return (long)q;
+}
+
+void mx_format_out_fini(mx_format_out *out)
+{
+    if (out == NULL)
+        return;
+    for (int i = 0; i < out->n; i++)
+        free(out->content[i]);
+    out->n = 0;
+}
+
+/* Appends the event of t[0..n) to out; 0 or an error. */
+static int push_part(mx_format_out *out, const char *t, size_t n, const mx_person *who, size_t at,
+                     size_t nlen)
+{
+    if (out->n == MX_FORMAT_PARTS_MAX)
+        return MX_FORMAT_ETOO_BIG;
+    int err = build(t, n, who, at, nlen, &out->content[out->n], &out->len[out->n]);
+    if (err == 0)
+        out->n++;
+    return err;
+}
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\n';
+}
+
+int mx_format_notice(const char *text, size_t len, const mx_person *people, int npeople, size_t cap,
+                     mx_format_out *out)
+{
+    if (out == NULL)
+        return MX_FORMAT_EINVAL;
+    out->n = 0;
+    if (text == NULL || cap < MX_FORMAT_CONTENT_MIN || npeople < 0 ||
+        (npeople > 0 && people == NULL))
+        return MX_FORMAT_EINVAL;
+    for (int i = 0; i < npeople; i++)
+        if (people[i].name == NULL || people[i].user_id == NULL)
+            return MX_FORMAT_EINVAL;
+    size_t n;
+    char *t = clean_copy(text, len, &n);
+    if (t == NULL)
+        return MX_FORMAT_ENO_MEMORY;
+    size_t at = 0, nlen = 0;
+    const mx_person *who = mx_format_to_move(t, n, people, npeople, &at, &nlen);
+    int err = 0;
+    size_t start = 0;
+    do {
+        size_t rest = n - start;
+        size_t pat = who != NULL && at >= start ? at - start : SIZE_MAX / 2;
+        int f = fits(t + start, rest, who, pat, nlen, cap);
+        long p = f < 0 ? -1 : f ? (long)rest : cut_at(t + start, rest, who, pat, nlen, cap);
+        if (p < 0) {
+            err = MX_FORMAT_ENO_MEMORY;
+            break;
+        }
+        if (p == 0 && rest > 0) {
+            err = MX_FORMAT_ETOO_BIG;
+            break;
+        }
+        size_t end = (size_t)p;
+        bool cut = end < rest;
+        while (cut && end > 1 && blank(t[start + end - 1]))
+            end--; /* the break itself goes with neither part */
+        err = push_part(out, t + start, end, who, pat, nlen);
+        start += (size_t)p;
+        while (cut && start < n && blank(t[start]))
+            start++;
+    } while (err == 0 && start < n);
+    free(t);
+    if (err != 0)
+        mx_format_out_fini(out);
+    return err;
+}

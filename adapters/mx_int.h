@@ -1,0 +1,268 @@
+/*
+ * mx_int.h — the Matrix adapter's state, shared by mx.c (lifecycle,
+ * log-in, the sync loop), mx_call.c (the request engine), mx_events.c (what a sync
+ * batch says), mx_rooms.c (rooms, members, direct rooms) and mx_send.c
+ * (the outbox). Private to the adapter.
+ *
+ * Every request goes through one engine (mx__call_*): a fixed table of
+ * calls, each with its kind and context. The engine retries what is worth
+ * retrying — no answer, 5xx with back-off, 429 after Retry-After — parks
+ * authenticated calls while the bot logs in again after a 401, and hands
+ * the kind's handler only final answers: 2xx, or a 4xx that retrying will
+ * not change.
+ */
+#ifndef PZ_MX_INT_H
+#define PZ_MX_INT_H
+
+#include <json-c/json.h>
+
+#include "mx.h"
+#include "mx_http.h"
+
+#define MX_ID_MAX STORE_ID_MAX        /* bytes of a room, user or event id, NUL included */
+#define MX_SCOPE_MAX 48               /* "matrix:NAME" */
+#define MX_TOKEN_MAX 1024             /* bytes of an access token, NUL included */
+#define MX_SINCE_MAX 1024             /* bytes of a sync token, NUL included */
+#define MX_URL_MAX 2048               /* bytes of a request URL, NUL included */
+#define MX_CALLS_MAX 64               /* requests live or waiting to be retried */
+#define MX_PENDING_MAX 16384          /* bytes of the kv record of joins and leaves under way */
+#define MX_CALLS_VITAL 4              /* slots kept for log-in and the sync */
+#define MX_SENDS_MAX 16               /* rooms sending at once */
+#define MX_PEEK_MAX 128               /* outbox messages looked at per iteration */
+#define MX_ROOMS_MAX 1024             /* rooms known at once */
+#define MX_PAGES_MAX 5                /* /messages pages read back to fill a gap, per room */
+#define MX_PAGE_EVENTS 50             /* events per page, and the sync filter's timeline limit */
+#define MX_SYNC_POLL_MS 30000         /* the long poll's timeout */
+#define MX_HTTP_SLACK_MS 30000        /* added to it for the HTTP request's own timeout */
+#define MX_REQUEST_MS 60000           /* every other request's timeout */
+#define MX_BACKOFF_MIN_MS 1000        /* back-off after a failure: from 1 s */
+#define MX_BACKOFF_MAX_MS 60000       /* doubling up to 60 s */
+#define MX_RETRY_AFTER_MAX_MS 3600000 /* a longer Retry-After counts as an hour */
+#define MX_QUIT_POLL_MS 50            /* while quitting: how often the loop looks at the sends */
+#define MX_SEEN_KEEP_S (30 * 86400)   /* handled event ids are kept 30 days */
+
+/* A doubling back-off with jitter. */
+typedef struct mx_backoff {
+    int64_t next_ms; /* the next delay before jitter; 0: MX_BACKOFF_MIN_MS */
+} mx_backoff;
+
+typedef enum mx_kind {
+    MX_CALL_LOGIN,
+    MX_CALL_WHOAMI,
+    MX_CALL_FILTER,
+    MX_CALL_DIRECT_GET,
+    MX_CALL_SYNC,
+    MX_CALL_MESSAGES,
+    MX_CALL_JOIN,
+    MX_CALL_LEAVE,
+    MX_CALL_SEND,
+    MX_CALL_CREATE_DM,
+    MX_CALL_DIRECT_PUT,
+    MX_CALL_KINDS
+} mx_kind;
+
+/* One request, live or waiting to be sent again, and its context. */
+typedef struct mx_call {
+    bool used;
+    mx_kind kind;
+    uint64_t req;   /* the live mx_http request, 0 when none */
+    bool waiting;   /* not live: sent again at due_ms */
+    bool for_auth;  /* waiting for the bot to log in again */
+    int64_t due_ms; /* loop time */
+    char method[8];
+    char *url;  /* malloc'd */
+    char *body; /* malloc'd JSON, or NULL */
+    int64_t timeout_ms;
+    bool auth; /* sent with the access token */
+    int tries;
+    unsigned gen; /* the token generation it was last sent with */
+    mx_backoff backoff;
+    /* context, by kind */
+    char room[MX_ID_MAX];
+    char user[MX_ID_MAX];
+    char event[MX_ID_MAX];
+    int64_t msg; /* SEND: the outbox id */
+    int part;    /* SEND: which event of the message */
+    int flags;
+} mx_call;
+
+/* Flags of a call's context. */
+#define MX_JOIN_DIRECT 1  /* JOIN: an is_direct invite: the room is the inviter's DM */
+#define MX_JOIN_UPGRADE 2 /* JOIN: the replacement of an upgraded room */
+
+/* A member of a room, as its m.room.member state says. */
+typedef struct mx_member {
+    char user[MX_ID_MAX];
+    char name[MX_ID_MAX]; /* display name, cleaned; "" none */
+} mx_member;
+
+/* What the adapter knows of one room. */
+typedef struct mx_room {
+    char id[MX_ID_MAX];
+    bool encrypted;
+    char dm_user[MX_ID_MAX]; /* the player whose direct room this is, or "" */
+    mx_member *members;
+    int nmembers, cap;
+    /* Sending: the message in flight (a call), and the next part to send. */
+    bool sending;
+    int64_t msg;   /* the outbox id being sent, 0 none */
+    int next_part; /* parts of msg already accepted */
+    unsigned pass; /* the hook pass that last looked at this room */
+} mx_room;
+
+/* A room whose limited timeline is being paged back. */
+typedef struct mx_gap {
+    char room[MX_ID_MAX];
+    char from[MX_SINCE_MAX];
+    int pages;
+    bool done;
+    json_object *events; /* newest first, as the pages came */
+} mx_gap;
+
+typedef enum mx_phase {
+    MX_PH_IDLE,   /* not started */
+    MX_PH_LOGIN,  /* POST /login */
+    MX_PH_WHOAMI, /* checking a token */
+    MX_PH_FILTER, /* creating the filter */
+    MX_PH_DIRECT, /* reading m.direct */
+    MX_PH_SYNC,   /* syncing (and sending) */
+    MX_PH_DEAD,   /* stopped for good */
+} mx_phase;
+
+struct mx_net {
+    mx_env env;
+    cfg_matrix c;
+    char scope[MX_SCOPE_MAX];
+    char base[CFG_STR]; /* homeserver URL without a trailing slash */
+    mx_http *http;
+    mx_phase phase;
+    bool started, quitting, authed;
+    bool token_from_config; /* the token in use is the configuration's */
+    char token[MX_TOKEN_MAX];
+    char device[MX_ID_MAX];
+    char me[MX_ID_MAX];
+    char filter[64];
+    char since[MX_SINCE_MAX];                    /* "" before the first sync */
+    char next_batch[MX_SINCE_MAX];               /* the batch being handled ends there */
+    bool first_sync;                             /* the batch being handled is the first one */
+    bool tried_kv, tried_config, tried_password; /* this log-in round's credentials */
+    unsigned token_gen;                          /* counts successful log-ins */
+    bool batch_failed; /* the store failed on the batch: its since is not saved */
+    store_msg *peek;   /* MX_PEEK_MAX messages: the outbox, looked at before each sleep */
+    uint64_t rng;
+    mx_backoff sync_backoff;
+    loop_timer timer; /* the engine's: the next waiting call */
+    loop_hook hook;   /* before sleeping: the outbox */
+    loop_timer quit;  /* while quitting: wakes the loop to see whether sends are done */
+    mx_call calls[MX_CALLS_MAX];
+    json_object *direct; /* m.direct content, or NULL */
+    mx_room **rooms;
+    int nrooms, rooms_cap;
+    unsigned pass;
+    /* The sync batch being handled, while gaps are paged back. */
+    json_object *batch;
+    mx_gap *gaps;
+    int ngaps;
+    int64_t rerouted; /* the last message sent again to a new direct room */
+    /* Users whose direct room could not be made: their messages are dropped. */
+    char (*dm_failed)[MX_ID_MAX];
+    int ndm_failed;
+};
+
+/* ---- mx_call.c: the engine and helpers ---- */
+
+/* A new call (slot) of kind, or NULL when the table is full (logged). */
+mx_call *mx__call_new(mx_net *n, mx_kind kind, const char *method, const char *url,
+                      const char *body, bool auth);
+/* Sends c now (or, when that fails, after a back-off). */
+void mx__call_go(mx_net *n, mx_call *c);
+/* Frees a call's slot (cancelling it when live). */
+void mx__call_drop(mx_net *n, mx_call *c);
+/* The first live or waiting call of kind whose room (and user, when not
+   NULL) match; NULL none. */
+mx_call *mx__call_find(mx_net *n, mx_kind kind, const char *room, const char *user);
+/* Writes the URL of the API path (already encoded, "/sync?...") into out. 0 or -1. */
+int mx__url(const mx_net *n, char *out, size_t cap, const char *path);
+/* Percent-encodes s as one path segment or query value into out. 0 or -1 (too long). */
+int mx__enc(const char *s, char *out, size_t cap);
+/* The next back-off delay (doubling, with jitter). */
+int64_t mx__backoff_next(mx_net *n, mx_backoff *b);
+/* Parses a JSON body (NULL when it is not a JSON object). */
+json_object *mx__parse(const char *body, size_t len);
+/* A string member of o, or NULL. */
+const char *mx__str(json_object *o, const char *key);
+/* An object / array member of o, or NULL. */
+json_object *mx__obj(json_object *o, const char *key);
+json_object *mx__arr(json_object *o, const char *key);
+/* kv of the network's scope: 0 found, else "" in value. */
+int mx__kv_get(mx_net *n, const char *key, char *value, size_t cap);
+void mx__kv_set(mx_net *n, const char *key, const char *value);
+/* Makes c wait delay ms before it is sent again. */
+void mx__call_wait(mx_net *n, mx_call *c, int64_t delay);
+/* Sends every call that waited for the bot to log in again. */
+void mx__resume_parked(mx_net *n);
+/* The engine's timer: sends the calls whose wait is over. */
+void mx__on_timer(loop_timer *t, void *arg);
+
+/* ---- mx.c: log-in, filter, sync, lifecycle ---- */
+
+/* Calls the handler of c's kind with a final answer (2xx, or a 4xx). */
+void mx__dispatch(mx_net *n, mx_call *c, int status, json_object *body);
+/* A 401 M_UNKNOWN_TOKEN for c: parks or drops it, and logs in again. */
+void mx__token_refused(mx_net *n, mx_call *c);
+/* The sync batch is handled: saves since, polls again. */
+void mx__sync_next(mx_net *n);
+
+/* ---- mx_events.c: a sync batch ---- */
+
+/*
+ * Starts handling a sync response (owned by the caller until this
+ * returns): account data, invites, then joined and left rooms. When a
+ * limited timeline needs paging back, keeps the batch (n->batch) and
+ * returns 1; mx__gap_done finishes later. Returns 0 when handled.
+ */
+int mx__batch_begin(mx_net *n, json_object *sync);
+/* A /messages page arrived for a gap (res NULL: paging failed). */
+void mx__gap_page(mx_net *n, mx_call *c, json_object *page);
+/* Sends again the joins and leaves a restart interrupted (kv "pending"). */
+void mx__pending_resume(mx_net *n);
+/* Handler of JOIN and LEAVE calls. */
+void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body);
+void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body);
+/* Frees the batch and gaps being handled. */
+void mx__batch_free(mx_net *n);
+
+/* ---- mx_rooms.c: rooms, members, direct rooms ---- */
+
+mx_room *mx__room(mx_net *n, const char *id, bool create);
+void mx__room_forget(mx_net *n, const char *id);
+void mx__rooms_free(mx_net *n);
+/* Sets user's display name in room (cleaned); true when it changed from a known one. */
+bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name);
+void mx__member_remove(mx_room *r, const char *user);
+/* The display name of user in room (a cache, then the kv, then the localpart). */
+void mx__display_name(mx_net *n, mx_room *r, const char *user, char *out, size_t cap);
+/* The direct room of user ("" none) from the kv, then m.direct. */
+void mx__dm_room(mx_net *n, const char *user, char *room, size_t cap);
+/* The player whose direct room room is ("" none). */
+void mx__dm_user(mx_net *n, const char *room, char *user, size_t cap);
+/* Records room as user's direct room (kv, m.direct, PUT when changed). */
+void mx__dm_set(mx_net *n, const char *user, const char *room);
+/* Forgets user's direct room (it was left or became encrypted). */
+void mx__dm_forget(mx_net *n, const char *user, const char *room);
+/* Takes m.direct account data (content object, not owned). */
+void mx__direct_take(mx_net *n, json_object *content);
+/* Handler of DIRECT_PUT calls. */
+void mx__on_direct_put(mx_net *n, mx_call *c, int status, json_object *body);
+
+/* ---- mx_send.c: the outbox ---- */
+
+/* Before the loop sleeps: sends the head of each room's queue. */
+void mx__send_pull(mx_net *n);
+/* Handlers of SEND and CREATE_DM calls. */
+void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body);
+void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body);
+/* Queues a notice of the adapter's own in the outbox ("" room: to a player). */
+int mx__say(mx_net *n, const char *room, const char *user, const char *text);
+
+#endif /* PZ_MX_INT_H */
