@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "command.h"
 #include "log.h"
 
 #define KV_MAX 256
@@ -281,18 +282,9 @@ static void reply(irc_net *n, const char *room, const char *player, const char *
 static bool part_request(irc_net *n, irc_chan *here, const char *id, const char *nick,
                          const char *text)
 {
-    const char *prefix = n->env.cfg->bot.prefix;
-    size_t plen = strlen(prefix);
-    if (here != NULL) {
-        if (strncmp(text, prefix, plen) != 0)
-            return false;
-        text += plen;
-    }
-    if (strncasecmp(text, "part", 4) != 0 || (text[4] != '\0' && text[4] != ' '))
+    const char *arg = cmd_part_request(text, here != NULL, n->env.cfg->bot.prefix);
+    if (arg == NULL)
         return false;
-    const char *arg = text + 4;
-    while (*arg == ' ')
-        arg++;
     irc_chan *ch = *arg != '\0' ? irc__chan_find(n, arg) : here;
     const char *room = here != NULL ? here->name : NULL;
     if (!irc_is_owner(n->env.cfg, n->c.name, id)) {

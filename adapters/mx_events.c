@@ -26,6 +26,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "command.h"
 #include "log.h"
 
 #define KEY_MAX (2 * MX_ID_MAX + 16)
@@ -416,18 +417,9 @@ static const char *skip_reply_fallback(const char *body, json_object *content)
 static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender, const char *event,
                          const char *text)
 {
-    const char *prefix = n->env.cfg->bot.prefix;
-    size_t plen = strlen(prefix);
-    if (!private) {
-        if (strncmp(text, prefix, plen) != 0)
-            return false;
-        text += plen;
-    }
-    if (strncasecmp(text, "part", 4) != 0 || (text[4] != '\0' && text[4] != ' '))
+    const char *arg = cmd_part_request(text, !private, n->env.cfg->bot.prefix);
+    if (arg == NULL)
         return false;
-    const char *arg = text + 4;
-    while (*arg == ' ')
-        arg++;
     const char *room = *arg != '\0' ? arg : private ? NULL : r->id;
     const char *to_room = private ? NULL : r->id;
     if (!mx_is_owner(n->env.cfg, n->c.name, sender)) {

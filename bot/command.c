@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "command_int.h"
 #include "text.h"
@@ -626,4 +627,20 @@ const char *cmd_verb_name(cmd_verb v)
     if ((int)v < 0 || (int)v >= NVERBS)
         return "unknown";
     return VERBS[v].name;
+}
+
+const char *cmd_part_request(const char *text, bool in_room, const char *prefix)
+{
+    size_t plen = strlen(prefix);
+    if (in_room) {
+        if (strncmp(text, prefix, plen) != 0)
+            return NULL;
+        text += plen;
+    }
+    if (strncasecmp(text, "part", 4) != 0 || (text[4] != '\0' && text[4] != ' '))
+        return NULL;
+    const char *arg = text + 4;
+    while (*arg == ' ')
+        arg++;
+    return arg;
 }

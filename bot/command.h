@@ -95,6 +95,15 @@ cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *
 const char *cmd_verb_name(cmd_verb v);
 
 /*
+ * An owner's request that the bot leave a room, which the adapters handle
+ * themselves (it is not a game command): "PREFIX part [ROOM]" in a room,
+ * "part [ROOM]" in private, "part" in any case. Returns the room named
+ * after it (blanks skipped; "" when none), or NULL when text is not such a
+ * request.
+ */
+const char *cmd_part_request(const char *text, bool in_room, const char *prefix);
+
+/*
  * Parses a card as players type it (exactly len bytes): rank as A 1 2..10
  * T J Q K or words (ace/as, jack/jota/sota, queen/reina/dama, king/rey),
  * then an optional suit as a letter (c d h s, or Spanish b o c e is NOT

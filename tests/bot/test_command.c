@@ -889,9 +889,22 @@ static void test_random_word_salad_never_breaks_the_parser(void **state)
     }
 }
 
+static void test_part_requests_are_recognised_only_in_their_exact_forms(void **state)
+{
+    (void)state;
+    assert_string_equal(cmd_part_request("!part", true, "!"), "");
+    assert_string_equal(cmd_part_request("!PART #other", true, "!"), "#other");
+    assert_string_equal(cmd_part_request("part  #x", false, "!"), "#x");
+    assert_null(cmd_part_request("part", true, "!"));     /* no prefix in a room */
+    assert_null(cmd_part_request("!partner", true, "!")); /* another word */
+    assert_null(cmd_part_request("!play 7h", true, "!"));
+    assert_null(cmd_part_request("", false, "!"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_part_requests_are_recognised_only_in_their_exact_forms),
         cmocka_unit_test(test_every_verb_and_alias_parses_in_channel_and_in_private),
         cmocka_unit_test(test_verbs_are_understood_in_any_case),
         cmocka_unit_test(test_every_verb_has_its_canonical_english_name),
