@@ -506,6 +506,10 @@ def main():
             check(not any("Your hand" in b for b in room_bodies(game, game.room)),
                   "a hand was shown in the room")
             check(len(hands) >= 3, "hands did not come privately")
+            # Secrets never reach the log: the password, nor any token issued.
+            log = game.bot.log()
+            secrets = ["secret"] + [t for t in list(hs._tokens)]
+            check(all(x not in log for x in secrets), "a secret is in the bot's log")
         finally:
             hs.shutdown()
     print("matrix game: 3 players, %d actions, %d bot events (%d in the room, %d hand messages in "
