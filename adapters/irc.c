@@ -127,16 +127,19 @@ static void pull_outbox(irc_net *n)
     if (!irc_wire_connected(n->wire) || !ircp_registered(n->proto) || n->quitting ||
         n->npushed >= IRC_PUSHED_MAX)
         return;
-    store_msg *msgs = malloc(sizeof *msgs * IRC_PUSHED_MAX);
-    if (msgs == NULL)
-        return;
+    uint64_t version = store_outbox_version(n->env.store);
+    if (!n->outbox_stale && version == n->outbox_read)
+        return; /* nothing added or sent since the last read */
+    n->outbox_stale = false;
+    n->outbox_read = version;
     int got = 0;
-    if (store_outbox_peek(n->env.store, n->c.name, msgs, IRC_PUSHED_MAX, &got) != 0)
+    if (store_outbox_peek(n->env.store, n->c.name, n->peek, IRC_PUSHED_MAX, &got) != 0) {
         log_msg(LOG_ERROR, "%s: cannot read the outbox: %s", n->c.name, store_errmsg(n->env.store));
+        n->outbox_stale = true;
+    }
     for (int i = 0; i < got && n->npushed < IRC_PUSHED_MAX; i++)
-        if (!was_pushed(n, msgs[i].id))
-            push_message(n, &msgs[i]);
-    free(msgs);
+        if (!was_pushed(n, n->peek[i].id))
+            push_message(n, &n->peek[i]);
 }
 
 /*
@@ -234,6 +237,7 @@ static void proto_events(irc_net *n, int ev)
     if (ev & IRCP_EV_WELCOME) {
         log_msg(LOG_INFO, "%s: registered as %s", n->c.name, ircp_nick(n->proto));
         ircp_backoff_up(&n->backoff, loop_now(n->env.loop));
+        n->outbox_stale = true;
         irc__join_all(n);
     }
     if (ev & (IRCP_EV_WELCOME | IRCP_EV_NICK)) {

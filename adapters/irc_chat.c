@@ -352,6 +352,7 @@ static void on_own_join(irc_net *n, const irc_bridge_event *ev)
     snprintf(ch->name, sizeof ch->name, "%s", name);
     ch->joined = true;
     ch->lost = false;
+    n->outbox_stale = true; /* its held messages may go now */
     log_msg(LOG_INFO, "%s: joined %s", n->c.name, ch->name);
     const char *user = strchr(ev->origin, '!'), *at = strchr(ev->origin, '@');
     if (user != NULL && at != NULL && at > user)

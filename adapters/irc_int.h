@@ -48,6 +48,9 @@ struct irc_net {
     int nchans;
     int64_t pushed[IRC_PUSHED_MAX]; /* outbox ids in the send queue */
     int npushed;
+    store_msg peek[IRC_PUSHED_MAX]; /* the outbox as last read */
+    uint64_t outbox_read;           /* store_outbox_version when it was read */
+    bool outbox_stale;              /* read it again anyway: a channel joined, a welcome */
     bool started, quitting, closed;
     ircp_msg msg; /* the line being handled */
 };

@@ -9,6 +9,7 @@
 #include <time.h>
 
 static log_level current = LOG_INFO;
+static const char *const names[] = {"error", "warn", "info", "debug"};
 
 void log_set_level(log_level level)
 {
@@ -17,7 +18,6 @@ void log_set_level(log_level level)
 
 log_level log_level_named(const char *name)
 {
-    static const char *const names[] = {"error", "warn", "info", "debug"};
     for (int i = 0; i < 4; i++)
         if (name != NULL && strcmp(name, names[i]) == 0)
             return (log_level)i;
@@ -31,7 +31,6 @@ int log_enabled(log_level level)
 
 void log_msg(log_level level, const char *fmt, ...)
 {
-    static const char *const names[] = {"error", "warn", "info", "debug"};
     if (!log_enabled(level))
         return;
     char line[1200];

@@ -148,6 +148,13 @@ int store_outbox_add(store *s, const char *network, const char *target, store_ms
 int store_outbox_peek(store *s, const char *network, store_msg *out, int max, int *n);
 /* Marks a message sent (deletes it). */
 int store_outbox_done(store *s, int64_t id);
+/*
+ * A number that changes whenever this process adds a message to the
+ * outbox or marks one sent (an add rolled back changes it too). An adapter
+ * that read the outbox at this version has nothing new to read: it saves a
+ * query on every turn of the loop. One bot process owns the database.
+ */
+uint64_t store_outbox_version(const store *s);
 /* Unsent messages of a network. */
 int store_outbox_count(store *s, const char *network, int *n);
 

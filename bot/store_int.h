@@ -65,6 +65,7 @@ struct store {
     char msg[STORE_WHY_MAX];           /* the last error */
     sqlite3_stmt *stmt[ST_COUNT];
     const char *sql[ST_COUNT]; /* the text each slot was prepared from */
+    uint64_t outbox_version;   /* see store_outbox_version */
 };
 
 #if defined(__GNUC__)

@@ -45,6 +45,7 @@ int store_outbox_add(store *s, const char *network, const char *target, store_ms
                     "ttddti", network, target, (int)kind, priority, text, created);
     int64_t new_id = sqlite3_last_insert_rowid(s->db);
     rc = store__op_end(s, rc);
+    s->outbox_version++;
     if (rc == 0 && id != NULL)
         *id = new_id;
     return rc;
@@ -117,7 +118,13 @@ int store_outbox_done(store *s, int64_t id)
     rc = store__run(s, ST_OUTBOX_DONE, "DELETE FROM outbox WHERE id = ?1", "i", id);
     if (rc == 0 && sqlite3_changes(s->db) == 0)
         rc = store__say(s, STORE_NOT_FOUND, "no message %" PRId64 " in the outbox", id);
+    s->outbox_version++;
     return store__op_end(s, rc);
+}
+
+uint64_t store_outbox_version(const store *s)
+{
+    return s->outbox_version;
 }
 
 /* The number of unsent messages of network into *n; 0 or a store_err with

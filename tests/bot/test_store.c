@@ -658,6 +658,24 @@ static void test_the_outbox_gives_highest_priority_first_then_oldest(void **stat
     store_close(s);
 }
 
+static void test_the_outbox_version_changes_with_every_add_and_done(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    uint64_t v0 = store_outbox_version(s);
+    int64_t id;
+    assert_int_equal(store_outbox_add(s, "irc", "#p", STORE_MSG_ROOM, 0, "a", 1, &id), 0);
+    uint64_t v1 = store_outbox_version(s);
+    assert_true(v1 != v0);
+    store_msg m[2];
+    int n;
+    assert_int_equal(store_outbox_peek(s, "irc", m, 2, &n), 0);
+    assert_true(store_outbox_version(s) == v1); /* reading changes nothing */
+    assert_int_equal(store_outbox_done(s, id), 0);
+    assert_true(store_outbox_version(s) != v1);
+    store_close(s);
+}
+
 static void test_outbox_ids_are_never_reused_after_deletes_and_reopen(void **state)
 {
     fx *f = *state;
@@ -1051,6 +1069,7 @@ int main(void)
         T(test_games_of_a_player_are_her_active_games_of_that_network),
         T(test_actions_append_in_order_and_read_back),
         T(test_the_outbox_gives_highest_priority_first_then_oldest),
+        T(test_the_outbox_version_changes_with_every_add_and_done),
         T(test_outbox_ids_are_never_reused_after_deletes_and_reopen),
         T(test_transaction_ids_differ_between_database_files),
         T(test_outbox_values_longer_than_their_buffers_are_too_big),
