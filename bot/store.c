@@ -20,12 +20,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store_int.h"
 
 #define STORE_APP_ID 0x507A7A6F /* "Pzzo": PRAGMA application_id */
-#define STORE_BUSY_MS 5000      /* wait this long for another writer */
+#define STORE_OPEN_BUSY_MS 3000 /* at start: wait this long for another writer */
 #define SHOWN_MAX 100           /* a file name in a message, bytes incl. NUL */
 
 /*
@@ -78,6 +81,16 @@ static const char *const MIGRATIONS[] = {
     " network TEXT NOT NULL, id TEXT NOT NULL, at INTEGER NOT NULL,"
     " PRIMARY KEY (network, id)) WITHOUT ROWID;"
     "CREATE INDEX seen_at ON seen (at);",
+    /* 2 -> 3: the clock as an index (next_due), the outbox read by range
+       and per target, a player's games by index. next_due starts NULL: the
+       host fills it in at start (host_new). */
+    "ALTER TABLE games ADD COLUMN next_due INTEGER;"
+    "CREATE INDEX games_due ON games (next_due) WHERE next_due IS NOT NULL;"
+    "CREATE INDEX games_updated ON games (updated) WHERE status IN (0, 1, 2);"
+    "CREATE INDEX seats_player ON seats (player);"
+    "DROP INDEX outbox_order;"
+    "CREATE INDEX outbox_net ON outbox (network);"
+    "CREATE INDEX outbox_target ON outbox (network, target);",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
@@ -156,8 +169,9 @@ static int open_db(const char *path, int flags, bool immutable, sqlite3 **db)
     if (*db != NULL) {
         sqlite3_extended_result_codes(*db, 1);
         /* Another process (a backup, a test reading the file) may hold a
-           lock for a moment: wait for it rather than refuse to start. */
-        (void)sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+           lock for a moment: wait for it rather than refuse to start. Once
+           open, the timeout becomes short (open_rw): the loop never blocks. */
+        (void)sqlite3_busy_timeout(*db, STORE_OPEN_BUSY_MS);
     }
     return rc;
 }
@@ -313,7 +327,7 @@ static int query_text(sqlite3 *db, const char *sql, char *buf, size_t len)
  */
 static int configure(store *s)
 {
-    int rc = sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+    int rc = sqlite3_busy_timeout(s->db, STORE_OPEN_BUSY_MS);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(s->db, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", NULL, NULL,
                           NULL);
@@ -409,6 +423,14 @@ static int load_instance(store *s)
 static int open_rw(store *s, const char *path, bool exists)
 {
     int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    if (!exists) {
+        /* A new file is the owner's alone (it holds access tokens): 0600,
+           and SQLite gives its -wal and -shm files the same mode. */
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0)
+            return store__say(s, STORE_ERROR, "cannot create the file: %s", strerror(errno));
+        close(fd);
+    }
     int rc = open_db(path, flags, false, &s->db);
     if (rc != SQLITE_OK) {
         if (s->db == NULL)
@@ -417,6 +439,8 @@ static int open_rw(store *s, const char *path, bool exists)
     }
     if ((rc = configure(s)) == 0 && (rc = migrate(s)) == 0)
         rc = load_instance(s);
+    if (rc == 0)
+        store_set_busy_ms(s, STORE_BUSY_MS_DEFAULT);
     return rc;
 }
 
@@ -447,6 +471,13 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
         store__format(why, why_len, "cannot open %s: out of memory", shown);
         return STORE_ERROR;
     }
+    s->lock_fd = -1;
+    snprintf(s->shown, sizeof s->shown, "%s", shown);
+    if ((s->path = strdup(path)) == NULL) {
+        store__format(why, why_len, "cannot open %s: out of memory", shown);
+        free(s);
+        return STORE_ERROR;
+    }
     rc = open_rw(s, path, exists);
     if (rc != 0) {
         if (rc == STORE_VERSION || rc == STORE_CORRUPT)
@@ -473,7 +504,64 @@ void store_close(store *s)
     for (int i = 0; i < ST_COUNT; i++)
         sqlite3_finalize(s->stmt[i]);
     sqlite3_close_v2(s->db);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd); /* after SQLite: its own locks are gone with it */
+    free(s->path);
     free(s);
+}
+
+/*
+ * Takes an exclusive flock on the database file for the life of s, so a
+ * second bot process on the same file is refused at start. flock locks are
+ * apart from SQLite's POSIX locks, and the descriptor stays open until
+ * store_close, after SQLite closed its own (closing any descriptor of a
+ * file drops the process's POSIX locks on it). 0, or STORE_LOCKED /
+ * STORE_ERROR with a message in why.
+ */
+int store_lock_instance(store *s, char *why, size_t why_len)
+{
+    if (s->lock_fd >= 0)
+        return 0;
+    int fd = open(s->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        store__format(why, why_len, "cannot lock %s: %s", s->shown, strerror(errno));
+        return STORE_ERROR;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        if (e == EWOULDBLOCK) {
+            store__format(why, why_len,
+                          "%s is in use by another porrazo-bot process: stop it first, or give "
+                          "this one another database (--db FILE)",
+                          s->shown);
+            return STORE_LOCKED;
+        }
+        store__format(why, why_len, "cannot lock %s: %s", s->shown, strerror(e));
+        return STORE_ERROR;
+    }
+    s->lock_fd = fd;
+    return 0;
+}
+
+/* Sets the page cap for max_bytes (0: SQLite's own maximum). */
+int store_set_max_bytes(store *s, int64_t max_bytes)
+{
+    int page = 0;
+    int rc = query_int(s->db, "PRAGMA page_size", &page);
+    if (rc != SQLITE_OK || page <= 0)
+        return store__fail(s, rc, "reading the page size");
+    int64_t pages = max_bytes > 0 ? max_bytes / page : 4294967294LL;
+    if (pages < 1)
+        pages = 1;
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
+    return exec(s, sql, "setting the size cap");
+}
+
+void store_set_busy_ms(store *s, int ms)
+{
+    (void)sqlite3_busy_timeout(s->db, ms > 0 ? ms : 0);
 }
 
 /* The message of the last error of s; "" before any. */

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -32,8 +32,15 @@ typedef enum store_err {
     STORE_VERSION = -3,   /* a schema newer than this bot knows */
     STORE_NOT_FOUND = -4, /* no such row */
     STORE_CONFLICT = -5,  /* e.g. a second active game in one room */
-    STORE_TOO_BIG = -6    /* a value longer than its buffer */
+    STORE_TOO_BIG = -6,   /* a value longer than its buffer */
+    STORE_BUSY = -7,      /* another process holds the lock: try again later */
+    STORE_FULL = -8,      /* the disk (or the configured size cap) is full */
+    STORE_LOCKED = -9     /* another bot process already runs on this file */
 } store_err;
+
+/* True for the errors that pass by themselves (busy, full, I/O): the
+   operation may be tried again later with nothing lost. */
+bool store_err_transient(int err);
 
 /*
  * Opens (creating if absent) the database at path, checks it (integrity,
@@ -44,6 +51,26 @@ typedef enum store_err {
  */
 int store_open(store **out, const char *path, char *why, size_t why_len);
 void store_close(store *s);
+
+/*
+ * Makes this process the only bot on the file: an exclusive lock (flock)
+ * held on the database until store_close, so a second bot started on the
+ * same file is refused at start (STORE_LOCKED, why names the file).
+ * Readers (--export, sqlite3) are not affected. 0 or a store_err.
+ */
+int store_lock_instance(store *s, char *why, size_t why_len);
+
+/*
+ * Caps the file at max_bytes (0: no cap) through PRAGMA max_page_count:
+ * past it every write fails as on a full disk (STORE_FULL). For operators
+ * who bound the database, and for tests of a full disk. 0 or a store_err.
+ */
+int store_set_max_bytes(store *s, int64_t max_bytes);
+
+/* The busy timeout in ms (default STORE_BUSY_MS_DEFAULT, short: the loop
+   must never block long on another process's lock). */
+#define STORE_BUSY_MS_DEFAULT 100
+void store_set_busy_ms(store *s, int ms);
 
 /* The last error message of s (never NULL). */
 const char *store_errmsg(const store *s);
@@ -78,6 +105,7 @@ typedef struct store_game {
     int64_t turn_since; /* when the current turn began */
     int64_t reminded;   /* when the last reminder went out, 0 none */
     int winner;         /* winning side, -1 */
+    int64_t next_due;   /* when the clock next has work for it; INT64_MAX none */
 } store_game;
 
 /* Frees g->state (and sets it NULL); the struct itself is the caller's. */
@@ -95,6 +123,42 @@ int store_game_get(store *s, int64_t id, store_game *out);
 /* Calls fn for every active game, oldest first; stops if fn returns non-0
    and returns that value. */
 int store_game_each_active(store *s, int (*fn)(void *arg, store_game *g), void *arg);
+/* How many games are active (lobby, playing, paused), into *n. */
+int store_game_count_active(store *s, int *n);
+
+/* ---- The clock's index ----------------------------------------------- */
+
+/* A game the clock must look at. */
+typedef struct store_due {
+    int64_t id;
+    char network[STORE_ID_MAX];
+    char room[STORE_ID_MAX];
+    int64_t due;
+} store_due;
+
+/* The earliest next_due of any game into *at (INT64_MAX when none): one
+   indexed lookup. */
+int store_game_next_due(store *s, int64_t *at);
+/* Up to max games whose next_due <= now, earliest first, into out; *n how
+   many. Reads no state. */
+int store_game_due(store *s, int64_t now, store_due *out, int max, int *n);
+
+/* The fields the clock reads, without the state document. */
+typedef struct store_clock_row {
+    int64_t id;
+    store_status status;
+    char settings[1024];
+    int64_t turn_since, reminded, next_due;
+} store_clock_row;
+/* Calls fn for every active game's clock fields (a rebuild of next_due
+   after the clock's configuration changed). Rows are read in batches, so
+   fn may write through store_game_set_due. Stops at fn's non-0. */
+int store_game_each_clock(store *s, int (*fn)(void *arg, const store_clock_row *r), void *arg);
+/* Sets one game's next_due (INT64_MAX: none). */
+int store_game_set_due(store *s, int64_t id, int64_t due);
+/* Active games of network updated at or after since, most recent first,
+   at most max: the tables that were live before a restart. */
+int store_game_recent(store *s, int64_t since, int max, store_due *out, int *n);
 
 /* ---- Seats ------------------------------------------------------------ */
 
@@ -157,6 +221,21 @@ int store_outbox_done(store *s, int64_t id);
 uint64_t store_outbox_version(const store *s);
 /* Unsent messages of a network. */
 int store_outbox_count(store *s, const char *network, int *n);
+/*
+ * Up to max unsent messages of network with an id above after, in id
+ * order, into out; *n how many. An adapter that keeps the outbox in memory
+ * reads only what was added since its last read (one indexed range).
+ */
+int store_outbox_since(store *s, const char *network, int64_t after, store_msg *out, int max,
+                       int *n);
+/* Marks ids[0..n) sent in one transaction (or one savepoint inside an open
+   one); ids already gone are skipped. 0 or a store_err, nothing changed. */
+int store_outbox_done_many(store *s, const int64_t *ids, int n);
+/* Unsent messages of network to target, counting at most cap, into *n. */
+int store_outbox_target_count(store *s, const char *network, const char *target, int cap,
+                              int *n);
+/* Deletes every unsent message of network to target; *n how many. */
+int store_outbox_purge(store *s, const char *network, const char *target, int *n);
 
 /* ---- Statistics ------------------------------------------------------- */
 

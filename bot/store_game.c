@@ -23,7 +23,7 @@
 
 #define GAME_COLS                                                                                  \
     "id, network, room, status, creator, settings, seed, state, created, updated, turn_since, "    \
-    "reminded, winner"
+    "reminded, winner, next_due"
 
 /* Frees g->state and sets it NULL; the struct is the caller's. */
 void store_game_fini(store_game *g)
@@ -92,6 +92,8 @@ static int read_game(store *s, sqlite3_stmt *st, store_game *g)
     g->updated = sqlite3_column_int64(st, 9);
     g->turn_since = sqlite3_column_int64(st, 10);
     g->reminded = sqlite3_column_int64(st, 11);
+    g->next_due = sqlite3_column_type(st, 13) == SQLITE_NULL ? INT64_MAX
+                                                             : sqlite3_column_int64(st, 13);
     return rc;
 }
 
@@ -104,6 +106,16 @@ static int format_seed(store *s, uint64_t value, char *buf, size_t cap)
     return 0;
 }
 
+/* next_due as the text of an integer for binding, or NULL for "none"
+   (store__bind has no NULL integer; CAST makes the column an integer). */
+static const char *due_text(int64_t due, char buf[24])
+{
+    if (due == INT64_MAX)
+        return NULL;
+    snprintf(buf, 24, "%" PRId64, due);
+    return buf;
+}
+
 /*
  * Inserts g as a new game and sets g->id (ids are never reused). Returns
  * 0; STORE_CONFLICT if the room already has a lobby/playing/paused game
@@ -112,7 +124,7 @@ static int format_seed(store *s, uint64_t value, char *buf, size_t cap)
  */
 int store_game_insert(store *s, store_game *g)
 {
-    char seed[24];
+    char seed[24], due[24];
     int rc = format_seed(s, g->seed, seed, sizeof seed);
     if (rc == 0)
         rc = check_game(s, g);
@@ -120,10 +132,11 @@ int store_game_insert(store *s, store_game *g)
         return rc;
     rc = store__run(s, ST_GAME_INSERT,
                     "INSERT INTO games (network, room, status, creator, settings, seed, state, "
-                    "created, updated, turn_since, reminded, winner) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-                    "ttdttttiiiid", g->network, g->room, (int)g->status, g->creator, g->settings,
-                    seed, g->state, g->created, g->updated, g->turn_since, g->reminded, g->winner);
+                    "created, updated, turn_since, reminded, winner, next_due) "
+                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, CAST(?13 AS INTEGER))",
+                    "ttdttttiiiidt", g->network, g->room, (int)g->status, g->creator, g->settings,
+                    seed, g->state, g->created, g->updated, g->turn_since, g->reminded, g->winner,
+                    due_text(g->next_due, due));
     int64_t id = sqlite3_last_insert_rowid(s->db);
     if (rc == STORE_CONFLICT)
         store__say(s, rc, "room %s of %s already has an active game", g->room, g->network);
@@ -140,7 +153,7 @@ int store_game_insert(store *s, store_game *g)
  */
 int store_game_update(store *s, const store_game *g)
 {
-    char seed[24];
+    char seed[24], due[24];
     int rc = format_seed(s, g->seed, seed, sizeof seed);
     if (rc == 0)
         rc = check_game(s, g);
@@ -149,10 +162,11 @@ int store_game_update(store *s, const store_game *g)
     rc = store__run(s, ST_GAME_UPDATE,
                     "UPDATE games SET network = ?2, room = ?3, status = ?4, creator = ?5, "
                     "settings = ?6, seed = ?7, state = ?8, created = ?9, updated = ?10, "
-                    "turn_since = ?11, reminded = ?12, winner = ?13 WHERE id = ?1",
-                    "ittdttttiiiid", g->id, g->network, g->room, (int)g->status, g->creator,
+                    "turn_since = ?11, reminded = ?12, winner = ?13, "
+                    "next_due = CAST(?14 AS INTEGER) WHERE id = ?1",
+                    "ittdttttiiiidt", g->id, g->network, g->room, (int)g->status, g->creator,
                     g->settings, seed, g->state, g->created, g->updated, g->turn_since, g->reminded,
-                    g->winner);
+                    g->winner, due_text(g->next_due, due));
     if (rc == 0 && sqlite3_changes(s->db) == 0)
         rc = store__say(s, STORE_NOT_FOUND, "no game %" PRId64, g->id);
     else if (rc == STORE_CONFLICT)
@@ -374,9 +388,10 @@ static int read_games_of(store *s, const char *network, const char *player, seat
     seat_of *v = NULL;
     size_t cap = 0, k = 0;
     int rc = store__prepare(s, ST_GAMES_OF_PLAYER,
-                            "SELECT id, room FROM games WHERE network = ?1 AND status IN (0, 1, 2) "
-                            "AND EXISTS (SELECT 1 FROM seats "
-                            "WHERE seats.game_id = games.id AND seats.player = ?2) ORDER BY id",
+                            "SELECT DISTINCT games.id, games.room FROM seats "
+                            "JOIN games ON games.id = seats.game_id WHERE seats.player = ?2 "
+                            "AND games.network = ?1 AND games.status IN (0, 1, 2) "
+                            "ORDER BY games.id",
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "tt", network, player);
@@ -532,5 +547,168 @@ int store_action_each(store *s, int64_t game, int (*fn)(void *arg, int seq, cons
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = fn(arg, all[i].seq, all[i].json != NULL ? all[i].json : "");
     free_actions(all, n);
+    return rc;
+}
+
+/* ---- The clock's index ------------------------------------------------ */
+
+/* The number of lobby/playing/paused games into *n. 0 or a store_err. */
+int store_game_count_active(store *s, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_GAME_COUNT,
+                            "SELECT count(*) FROM games WHERE status IN (0, 1, 2)", &st);
+    if (rc == 0 && (rc = store__step(s, st)) == 1)
+        rc = store__int(s, st, 0, 0, INT_MAX, STORE_TOO_BIG, n);
+    else if (rc == 0)
+        rc = store__say(s, STORE_ERROR, "no count of games");
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
+/* The least next_due into *at, INT64_MAX when no game has one: the
+   partial index games_due answers it without reading a game. */
+int store_game_next_due(store *s, int64_t *at)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_GAME_NEXT_DUE,
+                            "SELECT min(next_due) FROM games WHERE next_due IS NOT NULL", &st);
+    if (rc == 0 && (rc = store__step(s, st)) == 1) {
+        *at = sqlite3_column_type(st, 0) == SQLITE_NULL ? INT64_MAX
+                                                        : sqlite3_column_int64(st, 0);
+        rc = 0;
+    } else if (rc == 0) {
+        *at = INT64_MAX;
+    }
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
+/* Reads id, network, room, due rows of st into out (max); *n how many. */
+static int read_dues(store *s, sqlite3_stmt *st, store_due *out, int max, int *n)
+{
+    int k = 0, rc = 0;
+    while (k < max && (rc = store__step(s, st)) == 1) {
+        store_due *d = &out[k];
+        d->id = sqlite3_column_int64(st, 0);
+        d->due = sqlite3_column_int64(st, 3);
+        if ((rc = store__text(s, st, 1, d->network, sizeof d->network)) != 0 ||
+            (rc = store__text(s, st, 2, d->room, sizeof d->room)) != 0)
+            break;
+        k++;
+    }
+    store__reset(st);
+    if (rc < 0)
+        return rc;
+    *n = k;
+    return 0;
+}
+
+/*
+ * Up to max games whose next_due is at or before now, earliest first:
+ * their id, network, room and due time into out and the count into *n.
+ * 0 or a store_err (*n untouched).
+ */
+int store_game_due(store *s, int64_t now, store_due *out, int max, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_GAME_DUE,
+                            "SELECT id, network, room, next_due FROM games "
+                            "WHERE next_due IS NOT NULL AND next_due <= ?1 "
+                            "ORDER BY next_due LIMIT ?2",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "id", now, max);
+    return rc != 0 ? rc : read_dues(s, st, out, max, n);
+}
+
+/*
+ * Active games of any network updated at or after since, most recent
+ * first, at most max, into out (due holds the update time). 0 or a
+ * store_err.
+ */
+int store_game_recent(store *s, int64_t since, int max, store_due *out, int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_GAME_RECENT,
+                            "SELECT id, network, room, updated FROM games "
+                            "WHERE status IN (0, 1, 2) AND updated >= ?1 "
+                            "ORDER BY updated DESC LIMIT ?2",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "id", since, max);
+    return rc != 0 ? rc : read_dues(s, st, out, max, n);
+}
+
+/* Sets game id's next_due (INT64_MAX: none). 0, STORE_NOT_FOUND or a
+   store_err. */
+int store_game_set_due(store *s, int64_t id, int64_t due)
+{
+    char buf[24];
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_GAME_SET_DUE,
+                    "UPDATE games SET next_due = CAST(?2 AS INTEGER) WHERE id = ?1", "it", id,
+                    due_text(due, buf));
+    if (rc == 0 && sqlite3_changes(s->db) == 0)
+        rc = store__say(s, STORE_NOT_FOUND, "no game %" PRId64, id);
+    return store__op_end(s, rc);
+}
+
+#define CLOCK_BATCH 512
+
+/*
+ * Calls fn for the clock fields of every active game, by id, reading
+ * CLOCK_BATCH rows at a time with no statement open during the calls, so
+ * fn may write (store_game_set_due). Stops at fn's first non-0 and
+ * returns it; 0, or a store_err.
+ */
+int store_game_each_clock(store *s, int (*fn)(void *arg, const store_clock_row *r), void *arg)
+{
+    store_clock_row *rows = malloc(CLOCK_BATCH * sizeof *rows);
+    if (rows == NULL)
+        return store__say(s, STORE_ERROR, "out of memory");
+    int64_t after = 0;
+    int rc = 0;
+    for (;;) {
+        sqlite3_stmt *st = NULL;
+        int k = 0;
+        rc = store__prepare(s, ST_GAME_CLOCK,
+                            "SELECT id, status, settings, turn_since, reminded, next_due "
+                            "FROM games WHERE status IN (0, 1, 2) AND id > ?1 ORDER BY id "
+                            "LIMIT ?2",
+                            &st);
+        if (rc == 0)
+            rc = store__bind(s, st, "id", after, CLOCK_BATCH);
+        while (rc == 0 && k < CLOCK_BATCH && (rc = store__step(s, st)) == 1) {
+            store_clock_row *r = &rows[k];
+            int status = 0;
+            r->id = sqlite3_column_int64(st, 0);
+            rc = store__int(s, st, 1, STORE_LOBBY, STORE_STOPPED, STORE_CORRUPT, &status);
+            r->status = (store_status)status;
+            if (rc == 0)
+                rc = store__text(s, st, 2, r->settings, sizeof r->settings);
+            r->turn_since = sqlite3_column_int64(st, 3);
+            r->reminded = sqlite3_column_int64(st, 4);
+            r->next_due = sqlite3_column_type(st, 5) == SQLITE_NULL ? INT64_MAX
+                                                                    : sqlite3_column_int64(st, 5);
+            if (rc == 0)
+                k++;
+        }
+        if (st != NULL)
+            store__reset(st);
+        if (rc < 0)
+            break;
+        rc = 0;
+        for (int i = 0; i < k && rc == 0; i++)
+            rc = fn(arg, &rows[i]);
+        if (rc != 0 || k < CLOCK_BATCH)
+            break;
+        after = rows[k - 1].id;
+    }
+    free(rows);
     return rc;
 }

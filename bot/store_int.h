@@ -53,6 +53,15 @@ enum store_stmt {
     ST_SEEN_ADD,
     ST_SEEN_HAS,
     ST_SEEN_PRUNE,
+    ST_GAME_COUNT,
+    ST_GAME_NEXT_DUE,
+    ST_GAME_DUE,
+    ST_GAME_CLOCK,
+    ST_GAME_SET_DUE,
+    ST_GAME_RECENT,
+    ST_OUTBOX_SINCE,
+    ST_OUTBOX_TARGET_COUNT,
+    ST_OUTBOX_PURGE,
     ST_COUNT
 };
 
@@ -66,6 +75,9 @@ struct store {
     sqlite3_stmt *stmt[ST_COUNT];
     const char *sql[ST_COUNT]; /* the text each slot was prepared from */
     uint64_t outbox_version;   /* see store_outbox_version */
+    int lock_fd;               /* store_lock_instance's descriptor, or -1 */
+    char *path;                /* the file, as opened */
+    char shown[100];           /* the file as messages name it */
 };
 
 #if defined(__GNUC__)

@@ -146,6 +146,83 @@ int store_outbox_count(store *s, const char *network, int *n)
 }
 
 /*
+ * Up to max unsent messages of network with an id above after, in id
+ * order, into out and their count into *n. 0 or a store_err, with out and
+ * *n untouched.
+ */
+int store_outbox_since(store *s, const char *network, int64_t after, store_msg *out, int max,
+                       int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int k = 0;
+    int rc = store__prepare(s, ST_OUTBOX_SINCE,
+                            "SELECT id, network, target, kind, priority, text, created FROM outbox "
+                            "WHERE network = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "tid", network, after, max);
+    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
+        if ((rc = read_msg(s, st, &out[k])) == 0)
+            k++;
+    if (st != NULL)
+        store__reset(st);
+    if (rc < 0)
+        return rc;
+    *n = k;
+    return 0;
+}
+
+/* Deletes sent messages ids[0..n) together; rows already gone are fine. */
+int store_outbox_done_many(store *s, const int64_t *ids, int n)
+{
+    if (n <= 0)
+        return 0;
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    for (int i = 0; i < n && rc == 0; i++)
+        rc = store__run(s, ST_OUTBOX_DONE, "DELETE FROM outbox WHERE id = ?1", "i", ids[i]);
+    s->outbox_version++;
+    return store__op_end(s, rc);
+}
+
+/* The unsent messages of network to target, counted up to cap, in *n. */
+int store_outbox_target_count(store *s, const char *network, const char *target, int cap,
+                              int *n)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_OUTBOX_TARGET_COUNT,
+                            "SELECT count(*) FROM (SELECT 1 FROM outbox "
+                            "WHERE network = ?1 AND target = ?2 LIMIT ?3)",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "ttd", network, target, cap);
+    if (rc == 0 && (rc = store__step(s, st)) == 1)
+        rc = store__int(s, st, 0, 0, INT_MAX, STORE_TOO_BIG, n);
+    else if (rc == 0)
+        rc = store__say(s, STORE_ERROR, "no count of messages");
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
+/* Deletes every unsent message of network to target; *n how many. */
+int store_outbox_purge(store *s, const char *network, const char *target, int *n)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_OUTBOX_PURGE, "DELETE FROM outbox WHERE network = ?1 AND target = ?2",
+                    "tt", network, target);
+    int gone = rc == 0 ? sqlite3_changes(s->db) : 0;
+    s->outbox_version++;
+    rc = store__op_end(s, rc);
+    if (rc == 0 && n != NULL)
+        *n = gone;
+    return rc;
+}
+
+/*
  * Sets key of scope to value (any text), replacing an old value. Returns 0
  * or a store_err, with the old value kept.
  */

@@ -61,6 +61,11 @@ int store__say(store *s, int err, const char *fmt, ...)
  * duplicate key STORE_CONFLICT, a missing parent row STORE_NOT_FOUND, an
  * over-long value STORE_TOO_BIG, anything else STORE_ERROR.
  */
+bool store_err_transient(int err)
+{
+    return err == STORE_BUSY || err == STORE_FULL;
+}
+
 int store__fail(store *s, int rc, const char *what)
 {
     int err = STORE_ERROR;
@@ -71,6 +76,13 @@ int store__fail(store *s, int rc, const char *what)
         break;
     case SQLITE_TOOBIG:
         err = STORE_TOO_BIG;
+        break;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        err = STORE_BUSY;
+        break;
+    case SQLITE_FULL:
+        err = STORE_FULL;
         break;
     case SQLITE_CONSTRAINT:
         if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)

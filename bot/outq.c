@@ -1,0 +1,537 @@
+/*
+ * outq.c — one network's outbox in memory (see outq.h).
+ *
+ * Targets live in a chained hash table keyed by their exact bytes. A
+ * target with messages that is neither busy (one message taken) nor parked
+ * sits in one of two rings — "urgent" when its next message has a
+ * priority above 0, else "normal" — and outq_take serves the urgent ring
+ * first, each ring from its head; a target goes back to the tail when its
+ * message is sent, which makes the round robin. Parked targets sit on a
+ * list of their own, so unparking them all never walks the whole table.
+ * A target with nothing queued, taken or parked is freed: memory follows
+ * the backlog, not the history. Not here: the store's SQL (store_outbox.c).
+ */
+#include "outq.h"
+
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define LOAD_BATCH 256    /* rows per store_outbox_since */
+#define LOAD_MAX 8192     /* rows per outq_load call: a huge backlog loads over turns */
+#define BUCKETS_MIN 64
+
+enum { RING_NONE = -1, RING_NORMAL = 0, RING_URGENT = 1, RING_PARKED = 2, RINGS = 3 };
+
+typedef struct tgt {
+    struct tgt *hnext;          /* hash chain */
+    struct tgt *rprev, *rnext;  /* ring or parked list */
+    int ring;                   /* RING_* */
+    bool parked;
+    outq_msg *uhead, *utail;    /* priority > 0, in order */
+    outq_msg *nhead, *ntail;    /* priority 0 (and below), in order */
+    outq_msg *taken;            /* the message being written, or NULL */
+    size_t count;               /* queued + taken */
+    uint32_t hash;
+    char name[];                /* the target's bytes, NUL-terminated */
+} tgt;
+
+struct outq {
+    store *st;
+    char network[STORE_ID_MAX];
+    tgt **buckets;
+    size_t nbuckets, ntargets;
+    tgt *head[RINGS], *tail[RINGS];
+    int64_t last_id;  /* the largest row id read */
+    uint64_t version; /* store_outbox_version at the last complete read */
+    bool stale;       /* read again whatever the version */
+    int64_t *done;    /* ids sent, not yet deleted from the store */
+    size_t ndone, capdone;
+    size_t count;
+    size_t nvolatile;
+    int64_t volatile_seq;
+    uint64_t nonce; /* makes volatile txns differ between runs */
+    store_msg *buf; /* LOAD_BATCH rows */
+};
+
+/* FNV-1a over the target's bytes. */
+static uint32_t hash_of(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s != '\0'; s++) {
+        h ^= (unsigned char)*s;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+static tgt *owner_of(const outq_msg *m)
+{
+    return (tgt *)(void *)((char *)(uintptr_t)m->target - offsetof(tgt, name));
+}
+
+int outq_new(outq **out, store *st, const char *network)
+{
+    outq *q = calloc(1, sizeof *q);
+    if (q == NULL)
+        return -1;
+    q->buckets = calloc(BUCKETS_MIN, sizeof *q->buckets);
+    q->buf = malloc(LOAD_BATCH * sizeof *q->buf);
+    if (q->buckets == NULL || q->buf == NULL || strlen(network) >= sizeof q->network) {
+        free(q->buckets);
+        free(q->buf);
+        free(q);
+        return -1;
+    }
+    q->nbuckets = BUCKETS_MIN;
+    q->st = st;
+    snprintf(q->network, sizeof q->network, "%s", network);
+    for (int r = 0; r < RINGS; r++)
+        q->head[r] = q->tail[r] = NULL;
+    q->stale = true;
+    q->nonce = ((uint64_t)time(NULL) << 20) ^ (uint64_t)getpid() ^ (uint64_t)(uintptr_t)q;
+    *out = q;
+    return 0;
+}
+
+static void free_list(outq_msg *m)
+{
+    while (m != NULL) {
+        outq_msg *next = m->next;
+        free(m);
+        m = next;
+    }
+}
+
+void outq_free(outq *q)
+{
+    if (q == NULL)
+        return;
+    for (size_t i = 0; i < q->nbuckets; i++) {
+        tgt *t = q->buckets[i];
+        while (t != NULL) {
+            tgt *next = t->hnext;
+            free_list(t->uhead);
+            free_list(t->nhead);
+            free(t->taken);
+            free(t);
+            t = next;
+        }
+    }
+    free(q->buckets);
+    free(q->done);
+    free(q->buf);
+    free(q);
+}
+
+/* ---- Targets ------------------------------------------------------------ */
+
+static tgt *find(const outq *q, const char *name, uint32_t h)
+{
+    for (tgt *t = q->buckets[h & (q->nbuckets - 1)]; t != NULL; t = t->hnext)
+        if (t->hash == h && strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+/* Doubles the table when it is full (load factor 1); keeps it on failure. */
+static void grow(outq *q)
+{
+    size_t n = q->nbuckets * 2;
+    tgt **b = calloc(n, sizeof *b);
+    if (b == NULL)
+        return;
+    for (size_t i = 0; i < q->nbuckets; i++) {
+        tgt *t = q->buckets[i];
+        while (t != NULL) {
+            tgt *next = t->hnext;
+            t->hnext = b[t->hash & (n - 1)];
+            b[t->hash & (n - 1)] = t;
+            t = next;
+        }
+    }
+    free(q->buckets);
+    q->buckets = b;
+    q->nbuckets = n;
+}
+
+/* The target named name, made when absent (NULL out of memory). */
+static tgt *target(outq *q, const char *name)
+{
+    uint32_t h = hash_of(name);
+    tgt *t = find(q, name, h);
+    if (t != NULL)
+        return t;
+    size_t len = strlen(name);
+    t = calloc(1, sizeof *t + len + 1);
+    if (t == NULL)
+        return NULL;
+    memcpy(t->name, name, len + 1);
+    t->hash = h;
+    t->ring = RING_NONE;
+    if (q->ntargets >= q->nbuckets)
+        grow(q);
+    t->hnext = q->buckets[h & (q->nbuckets - 1)];
+    q->buckets[h & (q->nbuckets - 1)] = t;
+    q->ntargets++;
+    return t;
+}
+
+static void unring(outq *q, tgt *t)
+{
+    if (t->ring == RING_NONE)
+        return;
+    if (t->rprev != NULL)
+        t->rprev->rnext = t->rnext;
+    else
+        q->head[t->ring] = t->rnext;
+    if (t->rnext != NULL)
+        t->rnext->rprev = t->rprev;
+    else
+        q->tail[t->ring] = t->rprev;
+    t->rprev = t->rnext = NULL;
+    t->ring = RING_NONE;
+}
+
+static void enring(outq *q, tgt *t, int ring)
+{
+    t->ring = ring;
+    t->rnext = NULL;
+    t->rprev = q->tail[ring];
+    if (q->tail[ring] != NULL)
+        q->tail[ring]->rnext = t;
+    else
+        q->head[ring] = t;
+    q->tail[ring] = t;
+}
+
+/* Removes t from the table and frees it (it holds nothing). */
+static void drop_target(outq *q, tgt *t)
+{
+    tgt **p = &q->buckets[t->hash & (q->nbuckets - 1)];
+    while (*p != t)
+        p = &(*p)->hnext;
+    *p = t->hnext;
+    q->ntargets--;
+    free(t);
+}
+
+/*
+ * Puts t where its state says: the parked list, the tail of the urgent or
+ * normal ring, nowhere while busy, or freed when it holds nothing at all.
+ */
+static void place(outq *q, tgt *t)
+{
+    unring(q, t);
+    if (t->count == 0 && t->taken == NULL) {
+        drop_target(q, t);
+        return;
+    }
+    if (t->parked)
+        enring(q, t, RING_PARKED);
+    else if (t->taken == NULL && t->uhead != NULL)
+        enring(q, t, RING_URGENT);
+    else if (t->taken == NULL && t->nhead != NULL)
+        enring(q, t, RING_NORMAL);
+}
+
+/* Appends m to the end (or puts it at the front) of its list in t. */
+static void link_msg(tgt *t, outq_msg *m, bool front)
+{
+    outq_msg **head = m->priority > 0 ? &t->uhead : &t->nhead;
+    outq_msg **tail = m->priority > 0 ? &t->utail : &t->ntail;
+    if (front) {
+        m->next = *head;
+        *head = m;
+        if (*tail == NULL)
+            *tail = m;
+    } else {
+        m->next = NULL;
+        if (*tail != NULL)
+            (*tail)->next = m;
+        else
+            *head = m;
+        *tail = m;
+    }
+}
+
+/* Unlinks the head message of t (the one outq_take offered). */
+static outq_msg *unlink_head(tgt *t)
+{
+    outq_msg **head = t->uhead != NULL ? &t->uhead : &t->nhead;
+    outq_msg **tail = t->uhead != NULL ? &t->utail : &t->ntail;
+    outq_msg *m = *head;
+    *head = m->next;
+    if (*head == NULL)
+        *tail = NULL;
+    m->next = NULL;
+    return m;
+}
+
+/* Queues a new message; -1 out of memory. */
+static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind, int priority,
+               int64_t created, const char *txn, const char *text)
+{
+    tgt *t = target(q, target_name);
+    if (t == NULL)
+        return -1;
+    size_t len = strlen(text);
+    outq_msg *m = malloc(sizeof *m + len + 1);
+    if (m == NULL) {
+        place(q, t);
+        return -1;
+    }
+    m->id = id;
+    m->target = t->name;
+    m->kind = kind;
+    m->priority = priority;
+    m->created = created;
+    snprintf(m->txn, sizeof m->txn, "%s", txn);
+    memcpy(m->text, text, len + 1);
+    link_msg(t, m, false);
+    t->count++;
+    q->count++;
+    if (t->ring == RING_NORMAL && priority > 0)
+        unring(q, t); /* it now has something urgent: move it */
+    if (t->ring == RING_NONE)
+        place(q, t);
+    return 0;
+}
+
+/* ---- Loading ------------------------------------------------------------ */
+
+void outq_touch(outq *q)
+{
+    q->stale = true;
+}
+
+int outq_load(outq *q)
+{
+    uint64_t version = store_outbox_version(q->st);
+    if (!q->stale && version == q->version)
+        return 0;
+    for (int total = 0; total < LOAD_MAX;) {
+        int n = 0;
+        int rc = store_outbox_since(q->st, q->network, q->last_id, q->buf, LOAD_BATCH, &n);
+        if (rc != 0) {
+            q->stale = true;
+            return rc;
+        }
+        for (int i = 0; i < n; i++) {
+            const store_msg *m = &q->buf[i];
+            if (add(q, m->id, m->target, m->kind, m->priority, m->created, m->txn, m->text) != 0) {
+                q->stale = true; /* this row and the rest next time */
+                return STORE_ERROR;
+            }
+            q->last_id = m->id;
+        }
+        total += n;
+        if (n < LOAD_BATCH) {
+            q->stale = false;
+            q->version = version;
+            return 0;
+        }
+    }
+    q->stale = true; /* more next turn: the loop is not held up */
+    return 1;
+}
+
+/* ---- Taking and sending -------------------------------------------------- */
+
+/* Notes id (a stored message) for the next outq_flush_done. */
+static void note_done(outq *q, int64_t id)
+{
+    if (id <= 0)
+        return;
+    if (q->ndone == q->capdone) {
+        size_t cap = q->capdone ? q->capdone * 2 : 64;
+        int64_t *d = realloc(q->done, cap * sizeof *d);
+        if (d == NULL)
+            return; /* the row stays: sent again after a restart, never lost */
+        q->done = d;
+        q->capdone = cap;
+    }
+    q->done[q->ndone++] = id;
+}
+
+/* Forgets m (unlinked) for good, its id noted as done. */
+static void retire(outq *q, tgt *t, outq_msg *m)
+{
+    note_done(q, m->id);
+    if (m->id < 0)
+        q->nvolatile--;
+    t->count--;
+    q->count--;
+    free(m);
+}
+
+outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
+{
+    for (;;) {
+        tgt *t = q->head[RING_URGENT] != NULL ? q->head[RING_URGENT] : q->head[RING_NORMAL];
+        if (t == NULL)
+            return NULL;
+        outq_msg *m = t->uhead != NULL ? t->uhead : t->nhead;
+        outq_verdict v = ready != NULL ? ready(arg, m) : OUTQ_SEND;
+        if (v == OUTQ_SEND) {
+            t->taken = unlink_head(t);
+            unring(q, t);
+            return m;
+        }
+        if (v == OUTQ_PARK) {
+            t->parked = true;
+        } else {
+            unlink_head(t);
+            retire(q, t, m);
+        }
+        place(q, t);
+    }
+}
+
+void outq_sent(outq *q, outq_msg *m)
+{
+    tgt *t = owner_of(m);
+    if (t->taken == m)
+        t->taken = NULL;
+    retire(q, t, m);
+    place(q, t);
+}
+
+void outq_untake(outq *q, outq_msg *m)
+{
+    tgt *t = owner_of(m);
+    if (t->taken == m)
+        t->taken = NULL;
+    link_msg(t, m, true);
+    place(q, t);
+}
+
+void outq_untake_all(outq *q)
+{
+    for (size_t i = 0; i < q->nbuckets; i++)
+        for (tgt *t = q->buckets[i]; t != NULL; t = t->hnext)
+            if (t->taken != NULL) {
+                link_msg(t, t->taken, true);
+                t->taken = NULL;
+                if (t->ring == RING_NONE) {
+                    /* place() may not free t here: it holds its message */
+                    if (t->parked)
+                        enring(q, t, RING_PARKED);
+                    else
+                        enring(q, t, t->uhead != NULL ? RING_URGENT : RING_NORMAL);
+                }
+            }
+}
+
+/* ---- Parking -------------------------------------------------------------- */
+
+void outq_park(outq *q, const char *name)
+{
+    tgt *t = find(q, name, hash_of(name));
+    if (t == NULL || t->parked)
+        return;
+    t->parked = true;
+    place(q, t);
+}
+
+void outq_unpark(outq *q, const char *name)
+{
+    tgt *t = find(q, name, hash_of(name));
+    if (t == NULL || !t->parked)
+        return;
+    t->parked = false;
+    place(q, t);
+}
+
+void outq_unpark_all(outq *q)
+{
+    while (q->head[RING_PARKED] != NULL) {
+        tgt *t = q->head[RING_PARKED];
+        t->parked = false;
+        place(q, t);
+    }
+}
+
+/* ---- Marks, volatile messages, purge -------------------------------------- */
+
+int outq_flush_done(outq *q)
+{
+    if (q->ndone == 0)
+        return 0;
+    bool current = !q->stale && q->version == store_outbox_version(q->st);
+    int rc = store_outbox_done_many(q->st, q->done, (int)q->ndone);
+    if (rc != 0)
+        return rc;
+    q->ndone = 0;
+    if (current)
+        q->version = store_outbox_version(q->st); /* our own change: nothing new to read */
+    return 0;
+}
+
+size_t outq_done_pending(const outq *q)
+{
+    return q->ndone;
+}
+
+int outq_add_volatile(outq *q, const char *target_name, store_msg_kind kind, int priority,
+                      const char *text)
+{
+    if (q->nvolatile >= OUTQ_VOLATILE_MAX || strlen(target_name) >= STORE_ID_MAX)
+        return -1;
+    char txn[64];
+    int64_t id = -(++q->volatile_seq);
+    snprintf(txn, sizeof txn, "pzv%012" PRIx64 "-%" PRId64, q->nonce & 0xffffffffffffu, -id);
+    if (add(q, id, target_name, kind, priority, 0, txn, text) != 0)
+        return -1;
+    q->nvolatile++;
+    return 0;
+}
+
+int outq_purge(outq *q, const char *name, int *n)
+{
+    int gone = 0;
+    int rc = store_outbox_purge(q->st, q->network, name, &gone);
+    if (rc != 0)
+        return rc;
+    tgt *t = find(q, name, hash_of(name));
+    size_t dropped = 0;
+    if (t != NULL) {
+        outq_msg *lists[2] = {t->uhead, t->nhead};
+        t->uhead = t->utail = t->nhead = t->ntail = NULL;
+        for (int i = 0; i < 2; i++)
+            while (lists[i] != NULL) {
+                outq_msg *m = lists[i];
+                lists[i] = m->next;
+                if (m->id < 0)
+                    q->nvolatile--;
+                t->count--;
+                q->count--;
+                free(m);
+                dropped++;
+            }
+        place(q, t);
+    }
+    if (n != NULL)
+        *n = gone > (int)dropped ? gone : (int)dropped;
+    return 0;
+}
+
+size_t outq_count(const outq *q)
+{
+    return q->count;
+}
+
+size_t outq_target_count(const outq *q, const char *name)
+{
+    tgt *t = find(q, name, hash_of(name));
+    return t != NULL ? t->count : 0;
+}
+
+size_t outq_targets(const outq *q)
+{
+    return q->ntargets;
+}

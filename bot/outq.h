@@ -1,0 +1,117 @@
+/*
+ * outq.h — one network's outbox in memory: a queue per target (a room or
+ * a player), round robin across every target with something to send, and
+ * the marks of what was sent written back in batches.
+ *
+ * The store's outbox stays the truth (a crash loses nothing); outq mirrors
+ * it so that an adapter never scans it: outq_load() reads only the rows
+ * added since its last read (one indexed range, and nothing at all when
+ * store_outbox_version() did not move). An adapter takes the next message
+ * with outq_take(), writes it, and says outq_sent(); the ids sent are
+ * deleted from the store together, one transaction per outq_flush_done(),
+ * never one per message. Within a target, messages of higher priority go
+ * first (hands: 1), then in outbox order; across targets, those whose
+ * next message has a higher priority go first, then each target in turn,
+ * so one busy target never delays another by more than one message.
+ *
+ * A target holds at most one message taken at a time (an adapter writes a
+ * target's messages in order); a target may be parked (a channel not yet
+ * joined, a direct room being made) and is skipped until unparked.
+ * Volatile messages (outq_add_volatile) live only here: replies that could
+ * not be stored because the store failed. Not here: protocols, pacing.
+ */
+#ifndef PZ_OUTQ_H
+#define PZ_OUTQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store.h"
+
+typedef struct outq outq;
+
+/* A message in the queue. Valid until outq_sent, outq_drop or outq_free. */
+typedef struct outq_msg {
+    int64_t id;         /* the outbox row id; < 0 for a volatile message */
+    const char *target; /* a room, or a player id (the store's target) */
+    store_msg_kind kind;
+    int priority;
+    int64_t created;
+    char txn[40]; /* unique per message (the store's txn; "pzv-..." when volatile) */
+    struct outq_msg *next; /* outq's own */
+    char text[];           /* NUL-terminated */
+} outq_msg;
+
+/* Creates an empty queue for network over st (not owned). 0 or -1. */
+int outq_new(outq **out, store *st, const char *network);
+void outq_free(outq *q);
+
+/*
+ * Reads the outbox rows of the network added since the last load (all of
+ * them the first time), unless store_outbox_version() says nothing
+ * changed. Returns 0, or a store_err (the rows are read again next time).
+ */
+int outq_load(outq *q);
+/* Forces the next outq_load to query even if the version did not move. */
+void outq_touch(outq *q);
+
+/* What an adapter's ready callback says of a message outq_take offers. */
+typedef enum outq_verdict {
+    OUTQ_SEND = 0, /* take it: the target is busy until outq_sent/untake */
+    OUTQ_PARK = 1, /* not now: skip the target until outq_unpark(_all) */
+    OUTQ_DROP = 2  /* it can never go: marked sent (the caller logs why) */
+} outq_verdict;
+typedef outq_verdict (*outq_ready_fn)(void *arg, const outq_msg *m);
+
+/*
+ * The next message to write, or NULL when no target that is neither busy
+ * nor parked has one. ready (may be NULL: always OUTQ_SEND) is asked about
+ * each candidate in turn.
+ */
+outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg);
+/* m (taken) was written: it leaves the queue, its id joins the batch of
+   marks for outq_flush_done, and its target may give its next message. */
+void outq_sent(outq *q, outq_msg *m);
+/* m (taken) goes back to the front of its target (a disconnect, a retry). */
+void outq_untake(outq *q, outq_msg *m);
+/* Every taken message back to the front of its target. */
+void outq_untake_all(outq *q);
+
+/* Parks or unparks a target (exact bytes). Unparking an unknown target
+   does nothing. */
+void outq_park(outq *q, const char *target);
+void outq_unpark(outq *q, const char *target);
+void outq_unpark_all(outq *q);
+
+/*
+ * Writes the marks of every message sent since the last call: one
+ * transaction. Returns 0, or a store_err with the marks kept for the next
+ * call (the messages are not sent again by this process).
+ */
+int outq_flush_done(outq *q);
+/* Marks waiting for outq_flush_done. */
+size_t outq_done_pending(const outq *q);
+
+/*
+ * Queues a message that exists only in memory (not in the store): the
+ * answer to a command the store could not take. Bounded: beyond
+ * OUTQ_VOLATILE_MAX such messages it is refused (-1). 0 or -1.
+ */
+#define OUTQ_VOLATILE_MAX 256
+int outq_add_volatile(outq *q, const char *target, store_msg_kind kind, int priority,
+                      const char *text);
+
+/*
+ * Forgets every queued (not taken) message to target, in memory and in the
+ * store, into *n (may be NULL). 0 or a store_err (memory untouched then).
+ */
+int outq_purge(outq *q, const char *target, int *n);
+
+/* Messages queued (taken ones included), over all targets / to one. */
+size_t outq_count(const outq *q);
+size_t outq_target_count(const outq *q, const char *target);
+/* Targets with messages queued. */
+size_t outq_targets(const outq *q);
+
+#endif /* PZ_OUTQ_H */

@@ -1,0 +1,304 @@
+/*
+ * test_outq.c — the outbox in memory over a real SQLite file: round robin
+ * across every target (not a window of the oldest rows), hands first,
+ * one message taken per target, parking, drops, marks written in one
+ * batch (and kept when the store refuses them), loading only what is new,
+ * volatile messages, purge, and a backlog far larger than one load.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "outq.h"
+#include "store.h"
+
+typedef struct fx {
+    char dir[64];
+    char path[96];
+    store *st;
+    outq *q;
+} fx;
+
+static int setup(void **state)
+{
+    fx *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/pz-outq-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->path, sizeof f->path, "%s/bot.db", f->dir);
+    char why[STORE_WHY_MAX];
+    assert_int_equal(store_open(&f->st, f->path, why, sizeof why), 0);
+    assert_int_equal(outq_new(&f->q, f->st, "net"), 0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fx *f = *state;
+    outq_free(f->q);
+    store_close(f->st);
+    char name[160];
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(name, sizeof name, "%s%s", f->path, suffix[i]);
+        unlink(name);
+    }
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+static int64_t add(fx *f, const char *target, int priority, const char *text)
+{
+    int64_t id = 0;
+    store_msg_kind kind = target[0] == '#' ? STORE_MSG_ROOM : STORE_MSG_PRIVATE;
+    assert_int_equal(store_outbox_add(f->st, "net", target, kind, priority, text, 1, &id), 0);
+    return id;
+}
+
+/* Takes the next message, checks its text, and marks it sent. */
+static void expect_next(fx *f, const char *text)
+{
+    outq_msg *m = outq_take(f->q, NULL, NULL);
+    assert_non_null(m);
+    assert_string_equal(m->text, text);
+    outq_sent(f->q, m);
+}
+
+static void test_every_target_gets_a_turn_however_long_one_backlog_is(void **state)
+{
+    fx *f = *state;
+    char text[32];
+    for (int i = 0; i < 500; i++) {
+        snprintf(text, sizeof text, "flood %d", i);
+        add(f, "flooder", 0, text);
+    }
+    add(f, "#quiet", 0, "your turn");
+    add(f, "#other", 0, "other turn");
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_count(f->q), 502);
+    assert_int_equal(outq_targets(f->q), 3);
+    /* The 501st row in outbox order goes out second, the 502nd third. */
+    expect_next(f, "flood 0");
+    expect_next(f, "your turn");
+    expect_next(f, "other turn");
+    expect_next(f, "flood 1");
+    expect_next(f, "flood 2");
+    assert_int_equal(outq_targets(f->q), 1);
+}
+
+static void test_hands_go_before_other_lines_within_and_across_targets(void **state)
+{
+    fx *f = *state;
+    add(f, "#room", 0, "table");
+    add(f, "ann", 0, "reply to ann");
+    add(f, "bob", 1, "bob's hand");
+    add(f, "ann", 1, "ann's hand");
+    assert_int_equal(outq_load(f->q), 0);
+    expect_next(f, "bob's hand");
+    expect_next(f, "ann's hand");
+    expect_next(f, "table");
+    expect_next(f, "reply to ann");
+    assert_null(outq_take(f->q, NULL, NULL));
+}
+
+static void test_a_target_gives_one_message_at_a_time(void **state)
+{
+    fx *f = *state;
+    add(f, "#room", 0, "one");
+    add(f, "#room", 0, "two");
+    assert_int_equal(outq_load(f->q), 0);
+    outq_msg *m = outq_take(f->q, NULL, NULL);
+    assert_non_null(m);
+    assert_string_equal(m->text, "one");
+    assert_null(outq_take(f->q, NULL, NULL)); /* "two" waits for "one" */
+    outq_untake(f->q, m);                     /* a disconnect */
+    expect_next(f, "one");
+    expect_next(f, "two");
+}
+
+static outq_verdict park_rooms(void *arg, const outq_msg *m)
+{
+    (*(int *)arg)++;
+    return m->kind == STORE_MSG_ROOM ? OUTQ_PARK : OUTQ_SEND;
+}
+
+static outq_verdict drop_all(void *arg, const outq_msg *m)
+{
+    (void)m;
+    (*(int *)arg)++;
+    return OUTQ_DROP;
+}
+
+static void test_parked_targets_are_skipped_until_unparked(void **state)
+{
+    fx *f = *state;
+    add(f, "#notyet", 0, "held");
+    add(f, "ann", 0, "private");
+    assert_int_equal(outq_load(f->q), 0);
+    int asked = 0;
+    outq_msg *m = outq_take(f->q, park_rooms, &asked);
+    assert_non_null(m);
+    assert_string_equal(m->text, "private");
+    outq_sent(f->q, m);
+    assert_null(outq_take(f->q, park_rooms, &asked));
+    assert_int_equal(asked, 2); /* the parked room is not asked again */
+    outq_unpark_all(f->q);
+    expect_next(f, "held");
+}
+
+static void test_dropped_messages_are_marked_sent_in_the_store(void **state)
+{
+    fx *f = *state;
+    add(f, "#gone", 0, "a");
+    add(f, "#gone", 0, "b");
+    assert_int_equal(outq_load(f->q), 0);
+    int asked = 0;
+    assert_null(outq_take(f->q, drop_all, &asked));
+    assert_int_equal(asked, 2);
+    assert_int_equal(outq_done_pending(f->q), 2);
+    assert_int_equal(outq_flush_done(f->q), 0);
+    int n = -1;
+    assert_int_equal(store_outbox_count(f->st, "net", &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(outq_count(f->q), 0);
+}
+
+static void test_marks_are_written_in_one_batch_and_kept_when_refused(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < 10; i++)
+        add(f, "#room", 0, "line");
+    assert_int_equal(outq_load(f->q), 0);
+    for (int i = 0; i < 10; i++)
+        expect_next(f, "line");
+    assert_int_equal(outq_done_pending(f->q), 10);
+    /* Another connection holds the write lock: the batch is refused whole. */
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    int rc = outq_flush_done(f->q);
+    assert_true(store_err_transient(rc));
+    assert_int_equal(rc, STORE_BUSY);
+    assert_int_equal(outq_done_pending(f->q), 10);
+    assert_null(outq_take(f->q, NULL, NULL)); /* not sent twice meanwhile */
+    assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    assert_int_equal(outq_flush_done(f->q), 0);
+    assert_int_equal(outq_done_pending(f->q), 0);
+    int n = -1;
+    assert_int_equal(store_outbox_count(f->st, "net", &n), 0);
+    assert_int_equal(n, 0);
+}
+
+static void test_loading_reads_only_new_rows_and_other_networks_never(void **state)
+{
+    fx *f = *state;
+    add(f, "#room", 0, "first");
+    assert_int_equal(store_outbox_add(f->st, "elsewhere", "#room", STORE_MSG_ROOM, 0, "no", 1,
+                                      NULL),
+                     0);
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_count(f->q), 1);
+    assert_int_equal(outq_load(f->q), 0); /* nothing new: nothing doubled */
+    assert_int_equal(outq_count(f->q), 1);
+    add(f, "#room", 0, "second");
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_count(f->q), 2);
+    expect_next(f, "first");
+    expect_next(f, "second");
+}
+
+static void test_a_backlog_larger_than_one_load_comes_in_over_several(void **state)
+{
+    fx *f = *state;
+    assert_int_equal(store_begin(f->st), 0);
+    for (int i = 0; i < 20000; i++) {
+        char target[16];
+        snprintf(target, sizeof target, "#r%d", i);
+        add(f, target, 0, "is back");
+    }
+    assert_int_equal(store_commit(f->st), 0);
+    int loads = 0, rc;
+    while ((rc = outq_load(f->q)) == 1)
+        loads++;
+    assert_int_equal(rc, 0);
+    assert_true(loads >= 2);
+    assert_int_equal(outq_count(f->q), 20000);
+    assert_int_equal(outq_targets(f->q), 20000);
+    outq_msg *m;
+    int sent = 0;
+    while ((m = outq_take(f->q, NULL, NULL)) != NULL) {
+        outq_sent(f->q, m);
+        sent++;
+    }
+    assert_int_equal(sent, 20000);
+    assert_int_equal(outq_flush_done(f->q), 0);
+    int n = -1;
+    assert_int_equal(store_outbox_count(f->st, "net", &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(outq_targets(f->q), 0);
+}
+
+static void test_volatile_messages_are_bounded_and_never_touch_the_store(void **state)
+{
+    fx *f = *state;
+    int accepted = 0;
+    for (int i = 0; i < OUTQ_VOLATILE_MAX + 10; i++)
+        accepted += outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "cannot save") == 0;
+    assert_int_equal(accepted, OUTQ_VOLATILE_MAX);
+    outq_msg *m = outq_take(f->q, NULL, NULL);
+    assert_non_null(m);
+    assert_true(m->id < 0);
+    assert_memory_equal(m->txn, "pzv", 3);
+    outq_sent(f->q, m);
+    assert_int_equal(outq_done_pending(f->q), 0);
+    assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "again"), 0);
+}
+
+static void test_purge_forgets_a_targets_queue_in_memory_and_store(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < 5; i++)
+        add(f, "flooder", 0, "reply");
+    add(f, "#room", 0, "announcement");
+    assert_int_equal(outq_load(f->q), 0);
+    int n = 0;
+    assert_int_equal(outq_purge(f->q, "flooder", &n), 0);
+    assert_int_equal(n, 5);
+    assert_int_equal(outq_target_count(f->q, "flooder"), 0);
+    assert_int_equal(store_outbox_target_count(f->st, "net", "flooder", 100, &n), 0);
+    assert_int_equal(n, 0);
+    expect_next(f, "announcement");
+    assert_null(outq_take(f->q, NULL, NULL));
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_every_target_gets_a_turn_however_long_one_backlog_is),
+        T(test_hands_go_before_other_lines_within_and_across_targets),
+        T(test_a_target_gives_one_message_at_a_time),
+        T(test_parked_targets_are_skipped_until_unparked),
+        T(test_dropped_messages_are_marked_sent_in_the_store),
+        T(test_marks_are_written_in_one_batch_and_kept_when_refused),
+        T(test_loading_reads_only_new_rows_and_other_networks_never),
+        T(test_a_backlog_larger_than_one_load_comes_in_over_several),
+        T(test_volatile_messages_are_bounded_and_never_touch_the_store),
+        T(test_purge_forgets_a_targets_queue_in_memory_and_store),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
