@@ -5,7 +5,8 @@
  * target with messages that is neither busy (one message taken) nor parked
  * sits in one of two rings — "urgent" when its next message has a
  * priority above 0, else "normal" — and outq_take serves the urgent ring
- * first, each ring from its head; a target goes back to the tail when its
+ * first (but one normal message after every URGENT_RUN_MAX urgent ones),
+ * each ring from its head; a target goes back to the tail when its
  * message is sent, which makes the round robin. Parked targets sit on a
  * list of their own, so unparking them all never walks the whole table.
  * A target with nothing queued, taken or parked is freed: memory follows
@@ -21,23 +22,24 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LOAD_BATCH 256    /* rows per store_outbox_since */
-#define LOAD_MAX 8192     /* rows per outq_load call: a huge backlog loads over turns */
+#define LOAD_BATCH 256 /* rows per store_outbox_since */
+#define LOAD_MAX 8192  /* rows per outq_load call: a huge backlog loads over turns */
 #define BUCKETS_MIN 64
+#define URGENT_RUN_MAX 4 /* then one normal message, so hands never starve the rest */
 
 enum { RING_NONE = -1, RING_NORMAL = 0, RING_URGENT = 1, RING_PARKED = 2, RINGS = 3 };
 
 typedef struct tgt {
-    struct tgt *hnext;          /* hash chain */
-    struct tgt *rprev, *rnext;  /* ring or parked list */
-    int ring;                   /* RING_* */
+    struct tgt *hnext;         /* hash chain */
+    struct tgt *rprev, *rnext; /* ring or parked list */
+    int ring;                  /* RING_* */
     bool parked;
-    outq_msg *uhead, *utail;    /* priority > 0, in order */
-    outq_msg *nhead, *ntail;    /* priority 0 (and below), in order */
-    outq_msg *taken;            /* the message being written, or NULL */
-    size_t count;               /* queued + taken */
+    outq_msg *uhead, *utail; /* priority > 0, in order */
+    outq_msg *nhead, *ntail; /* priority 0 (and below), in order */
+    outq_msg *taken;         /* the message being written, or NULL */
+    size_t count;            /* queued + taken */
     uint32_t hash;
-    char name[];                /* the target's bytes, NUL-terminated */
+    char name[]; /* the target's bytes, NUL-terminated */
 } tgt;
 
 struct outq {
@@ -55,6 +57,7 @@ struct outq {
     size_t nvolatile;
     int64_t volatile_seq;
     uint64_t nonce; /* makes volatile txns differ between runs */
+    int urgent_run; /* urgent messages taken in a row while normal ones wait */
     store_msg *buf; /* LOAD_BATCH rows */
 };
 
@@ -369,10 +372,25 @@ static void retire(outq *q, tgt *t, outq_msg *m)
     free(m);
 }
 
+/*
+ * The ring to serve: urgent first, except that after URGENT_RUN_MAX urgent
+ * messages in a row one normal message goes, so a backlog of hands (after
+ * a restart, many tables dealt at once) cannot hold a reply back for long.
+ */
+static int ring_to_serve(const outq *q)
+{
+    if (q->head[RING_URGENT] == NULL)
+        return RING_NORMAL;
+    if (q->head[RING_NORMAL] != NULL && q->urgent_run >= URGENT_RUN_MAX)
+        return RING_NORMAL;
+    return RING_URGENT;
+}
+
 outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
 {
     for (;;) {
-        tgt *t = q->head[RING_URGENT] != NULL ? q->head[RING_URGENT] : q->head[RING_NORMAL];
+        int ring = ring_to_serve(q);
+        tgt *t = q->head[ring];
         if (t == NULL)
             return NULL;
         outq_msg *m = t->uhead != NULL ? t->uhead : t->nhead;
@@ -380,6 +398,7 @@ outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
         if (v == OUTQ_SEND) {
             t->taken = unlink_head(t);
             unring(q, t);
+            q->urgent_run = ring == RING_URGENT ? q->urgent_run + 1 : 0;
             return m;
         }
         if (v == OUTQ_PARK) {
@@ -460,10 +479,29 @@ void outq_unpark_all(outq *q)
 
 int outq_flush_done(outq *q)
 {
-    if (q->ndone == 0)
+    return outq_flush_done_with(q, NULL, NULL);
+}
+
+/*
+ * The marks (and also's writes) in one relaxed transaction: a power cut
+ * may undo it, which only sends a message again; a crash cannot.
+ */
+int outq_flush_done_with(outq *q, outq_also_fn also, void *arg)
+{
+    if (also == NULL && q->ndone == 0)
         return 0;
     bool current = !q->stale && q->version == store_outbox_version(q->st);
-    int rc = store_outbox_done_many(q->st, q->done, (int)q->ndone);
+    int rc = store_begin_relaxed(q->st);
+    if (rc != 0)
+        return rc;
+    if (also != NULL)
+        rc = also(arg, q->st);
+    if (rc == 0)
+        rc = store_outbox_done_many(q->st, q->done, (int)q->ndone);
+    if (rc == 0)
+        rc = store_commit(q->st); /* rolled back when it fails */
+    else
+        store_rollback(q->st);
     if (rc != 0)
         return rc;
     q->ndone = 0;

@@ -11,8 +11,9 @@
  * deleted from the store together, one transaction per outq_flush_done(),
  * never one per message. Within a target, messages of higher priority go
  * first (hands: 1), then in outbox order; across targets, those whose
- * next message has a higher priority go first, then each target in turn,
- * so one busy target never delays another by more than one message.
+ * next message has a higher priority go first (but never more than four in
+ * a row while others wait), then each target in turn, so one busy target
+ * never delays another by more than one message.
  *
  * A target holds at most one message taken at a time (an adapter writes a
  * target's messages in order); a target may be parked (a channel not yet
@@ -38,7 +39,7 @@ typedef struct outq_msg {
     store_msg_kind kind;
     int priority;
     int64_t created;
-    char txn[40]; /* unique per message (the store's txn; "pzv-..." when volatile) */
+    char txn[40];          /* unique per message (the store's txn; "pzv-..." when volatile) */
     struct outq_msg *next; /* outq's own */
     char text[];           /* NUL-terminated */
 } outq_msg;
@@ -50,7 +51,10 @@ void outq_free(outq *q);
 /*
  * Reads the outbox rows of the network added since the last load (all of
  * them the first time), unless store_outbox_version() says nothing
- * changed. Returns 0, or a store_err (the rows are read again next time).
+ * changed; at most a few thousand rows per call, so a huge backlog never
+ * holds the loop up. Returns 0 when everything was read, 1 when more rows
+ * remain (call again soon: the adapter arms a timer), or a store_err (the
+ * rows are read again next time).
  */
 int outq_load(outq *q);
 /* Forces the next outq_load to query even if the version did not move. */
@@ -90,6 +94,16 @@ void outq_unpark_all(outq *q);
  * call (the messages are not sent again by this process).
  */
 int outq_flush_done(outq *q);
+/*
+ * outq_flush_done with the caller's own writes in the same transaction:
+ * also(arg, st) runs first inside it (e.g. the event ids a homeserver gave
+ * the messages sent), then the marks; the marks are forgotten only once
+ * the transaction committed. It runs even with no marks pending. Must not
+ * be called inside store_begin. Returns 0, or also's error or a store_err
+ * with nothing written and the marks kept for the next call.
+ */
+typedef int (*outq_also_fn)(void *arg, store *st);
+int outq_flush_done_with(outq *q, outq_also_fn also, void *arg);
 /* Marks waiting for outq_flush_done. */
 size_t outq_done_pending(const outq *q);
 

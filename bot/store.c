@@ -17,10 +17,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -90,7 +90,20 @@ static const char *const MIGRATIONS[] = {
     "CREATE INDEX seats_player ON seats (player);"
     "DROP INDEX outbox_order;"
     "CREATE INDEX outbox_net ON outbox (network);"
-    "CREATE INDEX outbox_target ON outbox (network, target);",
+    "CREATE INDEX outbox_target ON outbox (network, target);"
+    /* The number of active games, kept by triggers in the same
+       transactions as the games themselves (max_games asks it per !new). */
+    "CREATE TABLE counts (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;"
+    "INSERT INTO counts (name, n) SELECT 'active', count(*) FROM games "
+    " WHERE status IN (0, 1, 2);"
+    "CREATE TRIGGER games_count_insert AFTER INSERT ON games WHEN new.status IN (0, 1, 2) "
+    " BEGIN UPDATE counts SET n = n + 1 WHERE name = 'active'; END;"
+    "CREATE TRIGGER games_count_delete AFTER DELETE ON games WHEN old.status IN (0, 1, 2) "
+    " BEGIN UPDATE counts SET n = n - 1 WHERE name = 'active'; END;"
+    "CREATE TRIGGER games_count_update AFTER UPDATE OF status ON games "
+    " WHEN (old.status IN (0, 1, 2)) <> (new.status IN (0, 1, 2)) "
+    " BEGIN UPDATE counts SET n = n + (CASE WHEN new.status IN (0, 1, 2) THEN 1 ELSE -1 END)"
+    " WHERE name = 'active'; END;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
@@ -585,6 +598,25 @@ int store_begin(store *s)
     return rc;
 }
 
+/* synchronous back to FULL after a relaxed transaction. */
+static void unrelax(store *s)
+{
+    if (s->relaxed)
+        (void)sqlite3_exec(s->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+    s->relaxed = false;
+}
+
+int store_begin_relaxed(store *s)
+{
+    if (s->in_txn)
+        return store__say(s, STORE_ERROR, "a transaction is already open");
+    s->relaxed = sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) == SQLITE_OK;
+    int rc = store_begin(s);
+    if (rc != 0)
+        unrelax(s);
+    return rc;
+}
+
 /*
  * Commits the open transaction. Returns 0, or a store_err when there is
  * none, when an earlier error made SQLite roll it back, or when the commit
@@ -596,13 +628,16 @@ int store_commit(store *s)
     if (!s->in_txn)
         return store__say(s, STORE_ERROR, "no transaction is open");
     s->in_txn = false;
-    if (sqlite3_get_autocommit(s->db))
+    if (sqlite3_get_autocommit(s->db)) {
+        unrelax(s);
         return store__say(
             s, STORE_ERROR,
             "the transaction was rolled back by an earlier error; nothing was written");
+    }
     int rc = store__run(s, ST_COMMIT, "COMMIT", "");
     if (rc != 0 && !sqlite3_get_autocommit(s->db))
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    unrelax(s);
     return rc;
 }
 
@@ -612,4 +647,5 @@ void store_rollback(store *s)
     if (s->in_txn && !sqlite3_get_autocommit(s->db))
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
     s->in_txn = false;
+    unrelax(s);
 }

@@ -80,6 +80,10 @@ const char *store_errmsg(const store *s);
 int store_begin(store *s);
 int store_commit(store *s);
 void store_rollback(store *s);
+/* A transaction for marks that only cause a resend if undone (messages
+   sent): its commit survives a crash of the process but not always a power
+   cut (synchronous = NORMAL), which saves an fsync. End it as any other. */
+int store_begin_relaxed(store *s);
 
 /* ---- Games ------------------------------------------------------------ */
 
@@ -232,8 +236,7 @@ int store_outbox_since(store *s, const char *network, int64_t after, store_msg *
    one); ids already gone are skipped. 0 or a store_err, nothing changed. */
 int store_outbox_done_many(store *s, const int64_t *ids, int n);
 /* Unsent messages of network to target, counting at most cap, into *n. */
-int store_outbox_target_count(store *s, const char *network, const char *target, int cap,
-                              int *n);
+int store_outbox_target_count(store *s, const char *network, const char *target, int cap, int *n);
 /* Deletes every unsent message of network to target; *n how many. */
 int store_outbox_purge(store *s, const char *network, const char *target, int *n);
 

@@ -92,8 +92,8 @@ static int read_game(store *s, sqlite3_stmt *st, store_game *g)
     g->updated = sqlite3_column_int64(st, 9);
     g->turn_since = sqlite3_column_int64(st, 10);
     g->reminded = sqlite3_column_int64(st, 11);
-    g->next_due = sqlite3_column_type(st, 13) == SQLITE_NULL ? INT64_MAX
-                                                             : sqlite3_column_int64(st, 13);
+    g->next_due =
+        sqlite3_column_type(st, 13) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 13);
     return rc;
 }
 
@@ -130,13 +130,14 @@ int store_game_insert(store *s, store_game *g)
         rc = check_game(s, g);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
-    rc = store__run(s, ST_GAME_INSERT,
-                    "INSERT INTO games (network, room, status, creator, settings, seed, state, "
-                    "created, updated, turn_since, reminded, winner, next_due) "
-                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, CAST(?13 AS INTEGER))",
-                    "ttdttttiiiidt", g->network, g->room, (int)g->status, g->creator, g->settings,
-                    seed, g->state, g->created, g->updated, g->turn_since, g->reminded, g->winner,
-                    due_text(g->next_due, due));
+    rc = store__run(
+        s, ST_GAME_INSERT,
+        "INSERT INTO games (network, room, status, creator, settings, seed, state, "
+        "created, updated, turn_since, reminded, winner, next_due) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, CAST(?13 AS INTEGER))",
+        "ttdttttiiiidt", g->network, g->room, (int)g->status, g->creator, g->settings, seed,
+        g->state, g->created, g->updated, g->turn_since, g->reminded, g->winner,
+        due_text(g->next_due, due));
     int64_t id = sqlite3_last_insert_rowid(s->db);
     if (rc == STORE_CONFLICT)
         store__say(s, rc, "room %s of %s already has an active game", g->room, g->network);
@@ -552,12 +553,12 @@ int store_action_each(store *s, int64_t game, int (*fn)(void *arg, int seq, cons
 
 /* ---- The clock's index ------------------------------------------------ */
 
-/* The number of lobby/playing/paused games into *n. 0 or a store_err. */
+/* The number of lobby/playing/paused games into *n (one row kept by
+   triggers: no scan). 0 or a store_err. */
 int store_game_count_active(store *s, int *n)
 {
     sqlite3_stmt *st = NULL;
-    int rc = store__prepare(s, ST_GAME_COUNT,
-                            "SELECT count(*) FROM games WHERE status IN (0, 1, 2)", &st);
+    int rc = store__prepare(s, ST_GAME_COUNT, "SELECT n FROM counts WHERE name = 'active'", &st);
     if (rc == 0 && (rc = store__step(s, st)) == 1)
         rc = store__int(s, st, 0, 0, INT_MAX, STORE_TOO_BIG, n);
     else if (rc == 0)
@@ -575,8 +576,7 @@ int store_game_next_due(store *s, int64_t *at)
     int rc = store__prepare(s, ST_GAME_NEXT_DUE,
                             "SELECT min(next_due) FROM games WHERE next_due IS NOT NULL", &st);
     if (rc == 0 && (rc = store__step(s, st)) == 1) {
-        *at = sqlite3_column_type(st, 0) == SQLITE_NULL ? INT64_MAX
-                                                        : sqlite3_column_int64(st, 0);
+        *at = sqlite3_column_type(st, 0) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 0);
         rc = 0;
     } else if (rc == 0) {
         *at = INT64_MAX;
@@ -693,8 +693,8 @@ int store_game_each_clock(store *s, int (*fn)(void *arg, const store_clock_row *
                 rc = store__text(s, st, 2, r->settings, sizeof r->settings);
             r->turn_since = sqlite3_column_int64(st, 3);
             r->reminded = sqlite3_column_int64(st, 4);
-            r->next_due = sqlite3_column_type(st, 5) == SQLITE_NULL ? INT64_MAX
-                                                                    : sqlite3_column_int64(st, 5);
+            r->next_due =
+                sqlite3_column_type(st, 5) == SQLITE_NULL ? INT64_MAX : sqlite3_column_int64(st, 5);
             if (rc == 0)
                 k++;
         }

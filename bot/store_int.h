@@ -76,6 +76,7 @@ struct store {
     const char *sql[ST_COUNT]; /* the text each slot was prepared from */
     uint64_t outbox_version;   /* see store_outbox_version */
     int lock_fd;               /* store_lock_instance's descriptor, or -1 */
+    bool relaxed;              /* synchronous = NORMAL until this transaction ends */
     char *path;                /* the file, as opened */
     char shown[100];           /* the file as messages name it */
 };

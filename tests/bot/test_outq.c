@@ -2,7 +2,8 @@
  * test_outq.c — the outbox in memory over a real SQLite file: round robin
  * across every target (not a window of the oldest rows), hands first,
  * one message taken per target, parking, drops, marks written in one
- * batch (and kept when the store refuses them), loading only what is new,
+ * batch (and kept when the store refuses them), with the caller's own
+ * writes in the same transaction, loading only what is new,
  * volatile messages, purge, and a backlog far larger than one load.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -113,6 +114,24 @@ static void test_hands_go_before_other_lines_within_and_across_targets(void **st
     assert_null(outq_take(f->q, NULL, NULL));
 }
 
+static void test_a_backlog_of_hands_lets_one_other_line_through_every_five(void **state)
+{
+    fx *f = *state;
+    char target[16];
+    for (int i = 0; i < 12; i++) {
+        snprintf(target, sizeof target, "p%d", i);
+        add(f, target, 1, "hand");
+    }
+    add(f, "#room", 0, "your turn");
+    assert_int_equal(outq_load(f->q), 0);
+    for (int i = 0; i < 4; i++)
+        expect_next(f, "hand");
+    expect_next(f, "your turn");
+    for (int i = 0; i < 8; i++)
+        expect_next(f, "hand");
+    assert_null(outq_take(f->q, NULL, NULL));
+}
+
 static void test_a_target_gives_one_message_at_a_time(void **state)
 {
     fx *f = *state;
@@ -202,13 +221,71 @@ static void test_marks_are_written_in_one_batch_and_kept_when_refused(void **sta
     assert_int_equal(n, 0);
 }
 
+/* outq_flush_done_with's also: records an event id as seen, then says rc. */
+typedef struct also_arg {
+    int calls;
+    int rc;
+} also_arg;
+
+static int also_seen(void *arg, store *st)
+{
+    also_arg *a = arg;
+    bool fresh = false;
+    a->calls++;
+    int rc = store_seen_add(st, "net", "$sent", 1, &fresh);
+    return rc != 0 ? rc : a->rc;
+}
+
+static void test_marks_and_the_callers_writes_commit_together_or_not_at_all(void **state)
+{
+    fx *f = *state;
+    for (int i = 0; i < 3; i++)
+        add(f, "#room", 0, "line");
+    assert_int_equal(outq_load(f->q), 0);
+    for (int i = 0; i < 3; i++)
+        expect_next(f, "line");
+    int n = -1;
+    bool seen = true;
+    /* The caller's writes fail: nothing is written, the marks are kept. */
+    also_arg a = {0, STORE_FULL};
+    assert_int_equal(outq_flush_done_with(f->q, also_seen, &a), STORE_FULL);
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(outq_done_pending(f->q), 3);
+    assert_int_equal(store_outbox_count(f->st, "net", &n), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(store_seen_has(f->st, "net", "$sent", &seen), 0);
+    assert_false(seen);
+    /* The store is busy: the caller's writes are not even tried. */
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    a.rc = 0;
+    assert_int_equal(outq_flush_done_with(f->q, also_seen, &a), STORE_BUSY);
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(outq_done_pending(f->q), 3);
+    assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    /* Both land together. */
+    assert_int_equal(outq_flush_done_with(f->q, also_seen, &a), 0);
+    assert_int_equal(a.calls, 2);
+    assert_int_equal(outq_done_pending(f->q), 0);
+    assert_int_equal(store_outbox_count(f->st, "net", &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(store_seen_has(f->st, "net", "$sent", &seen), 0);
+    assert_true(seen);
+    /* With no marks pending the caller's writes still run. */
+    assert_int_equal(outq_flush_done_with(f->q, also_seen, &a), 0);
+    assert_int_equal(a.calls, 3);
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_count(f->q), 0);
+}
+
 static void test_loading_reads_only_new_rows_and_other_networks_never(void **state)
 {
     fx *f = *state;
     add(f, "#room", 0, "first");
-    assert_int_equal(store_outbox_add(f->st, "elsewhere", "#room", STORE_MSG_ROOM, 0, "no", 1,
-                                      NULL),
-                     0);
+    assert_int_equal(
+        store_outbox_add(f->st, "elsewhere", "#room", STORE_MSG_ROOM, 0, "no", 1, NULL), 0);
     assert_int_equal(outq_load(f->q), 0);
     assert_int_equal(outq_count(f->q), 1);
     assert_int_equal(outq_load(f->q), 0); /* nothing new: nothing doubled */
@@ -291,10 +368,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_every_target_gets_a_turn_however_long_one_backlog_is),
         T(test_hands_go_before_other_lines_within_and_across_targets),
+        T(test_a_backlog_of_hands_lets_one_other_line_through_every_five),
         T(test_a_target_gives_one_message_at_a_time),
         T(test_parked_targets_are_skipped_until_unparked),
         T(test_dropped_messages_are_marked_sent_in_the_store),
         T(test_marks_are_written_in_one_batch_and_kept_when_refused),
+        T(test_marks_and_the_callers_writes_commit_together_or_not_at_all),
         T(test_loading_reads_only_new_rows_and_other_networks_never),
         T(test_a_backlog_larger_than_one_load_comes_in_over_several),
         T(test_volatile_messages_are_bounded_and_never_touch_the_store),

@@ -281,6 +281,8 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     /* Back to what schema 1 was: no table of handled lines, none of
        schema 3's clock column and indexes. */
     raw_sql(f->path, "DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
+                     "DROP TRIGGER games_count_insert; DROP TRIGGER games_count_delete;"
+                     "DROP TRIGGER games_count_update; DROP TABLE counts;"
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
                      "ALTER TABLE games DROP COLUMN next_due;"
                      "CREATE INDEX outbox_order ON outbox (network, priority DESC, id);"
@@ -288,6 +290,9 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     store *s = open_ok(f);
     assert_int_equal(raw_int(f->path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     assert_true(raw_int(f->path, "SELECT count(*) FROM games") > 0);
+    int active = -1;
+    assert_int_equal(store_game_count_active(s, &active), 0);
+    assert_int_equal(active, raw_int(f->path, "SELECT count(*) FROM games WHERE status < 3"));
     bool fresh = false, seen = false;
     assert_int_equal(store_seen_add(s, "mx", "$a", 10, &fresh), 0);
     assert_true(fresh);
@@ -1051,6 +1056,162 @@ static void test_a_commit_survives_a_child_killed_right_after_it(void **state)
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
+static void test_a_new_database_and_its_wal_are_readable_by_the_owner_only(void **state)
+{
+    fx *f = *state;
+    mode_t old = umask(0);
+    store *s = open_ok(f);
+    umask(old);
+    assert_int_equal(store_kv_set(s, "x", "k", "v"), 0);
+    const char *suffix[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char name[160];
+        put(name, sizeof name, "%s%s", f->path, suffix[i]);
+        struct stat sb;
+        assert_int_equal(stat(name, &sb), 0);
+        assert_int_equal(sb.st_mode & 0777, 0600);
+    }
+    store_close(s);
+}
+
+static void test_a_second_bot_on_the_same_file_is_refused(void **state)
+{
+    fx *f = *state;
+    char why[STORE_WHY_MAX] = "";
+    store *a = open_ok(f), *b = open_ok(f);
+    assert_int_equal(store_lock_instance(a, why, sizeof why), 0);
+    assert_int_equal(store_lock_instance(b, why, sizeof why), STORE_LOCKED);
+    assert_non_null(strstr(why, "in use by another porrazo-bot process"));
+    /* A child process (another bot) is refused too, until a closes. */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        store *c = NULL;
+        char w[STORE_WHY_MAX];
+        int rc = store_open(&c, f->path, w, sizeof w);
+        _exit(rc == 0 && store_lock_instance(c, w, sizeof w) == STORE_LOCKED ? 0 : 1);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    store_close(a);
+    assert_int_equal(store_lock_instance(b, why, sizeof why), 0);
+    store_close(b);
+}
+
+static void test_another_writer_and_a_full_file_are_transient_faults(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    raw_sql(f->path, "SELECT 1"); /* the file exists */
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(f->path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    int rc = store_kv_set(s, "x", "k", "v");
+    assert_int_equal(rc, STORE_BUSY);
+    assert_true(store_err_transient(rc));
+    assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    assert_int_equal(store_kv_set(s, "x", "k", "v"), 0);
+    assert_int_equal(store_set_max_bytes(s, 1), 0); /* one page: nothing more fits */
+    char big[4000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    rc = 0;
+    for (int i = 0; i < 50 && rc == 0; i++) {
+        char key[16];
+        put(key, sizeof key, "k%d", i);
+        rc = store_kv_set(s, "x", key, big);
+    }
+    assert_int_equal(rc, STORE_FULL);
+    assert_true(store_err_transient(rc));
+    assert_int_equal(store_set_max_bytes(s, 0), 0);
+    assert_int_equal(store_kv_set(s, "x", "again", big), 0);
+    store_close(s);
+}
+
+static void test_the_clock_index_gives_due_games_earliest_first(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    int64_t dues[] = {500, INT64_MAX, 100, 300};
+    int64_t ids[4];
+    for (int i = 0; i < 4; i++) {
+        char room[16];
+        put(room, sizeof room, "#r%d", i);
+        store_game g = game_of("net", room, STORE_PLAYING);
+        g.next_due = dues[i];
+        g.updated = 1000 + i;
+        assert_int_equal(store_game_insert(s, &g), 0);
+        ids[i] = g.id;
+    }
+    int64_t at = 0;
+    assert_int_equal(store_game_next_due(s, &at), 0);
+    assert_int_equal(at, 100);
+    store_due d[4];
+    int n = 0;
+    assert_int_equal(store_game_due(s, 400, d, 4, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(d[0].room, "#r2");
+    assert_int_equal(d[0].due, 100);
+    assert_string_equal(d[1].room, "#r3");
+    assert_int_equal(store_game_set_due(s, ids[2], INT64_MAX), 0);
+    assert_int_equal(store_game_next_due(s, &at), 0);
+    assert_int_equal(at, 300);
+    store_game back;
+    assert_int_equal(store_game_get(s, ids[1], &back), 0);
+    assert_true(back.next_due == INT64_MAX);
+    store_game_fini(&back);
+    int count = 0;
+    assert_int_equal(store_game_count_active(s, &count), 0);
+    assert_int_equal(count, 4);
+    store_game done;
+    assert_int_equal(store_game_get(s, ids[0], &done), 0);
+    done.status = STORE_FINISHED;
+    assert_int_equal(store_game_update(s, &done), 0);
+    assert_int_equal(store_game_count_active(s, &count), 0);
+    assert_int_equal(count, 3);
+    done.status = STORE_PAUSED; /* back to active (never done by the host) */
+    assert_int_equal(store_game_update(s, &done), 0);
+    store_game_fini(&done);
+    assert_int_equal(store_game_count_active(s, &count), 0);
+    assert_int_equal(count, 4);
+    assert_int_equal(store_game_recent(s, 1002, 4, d, &n), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(d[0].room, "#r3"); /* most recent first */
+    store_close(s);
+}
+
+static void test_the_outbox_is_read_by_range_counted_and_purged_per_target(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    int64_t id[6];
+    const char *targets[] = {"#a", "bob", "#a", "#a", "bob", "#b"};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(store_outbox_add(s, "net", targets[i], STORE_MSG_ROOM, 0, "t", 1, &id[i]),
+                         0);
+    assert_int_equal(store_outbox_add(s, "other", "#a", STORE_MSG_ROOM, 0, "t", 1, NULL), 0);
+    store_msg m[8];
+    int n = 0;
+    assert_int_equal(store_outbox_since(s, "net", id[2], m, 8, &n), 0);
+    assert_int_equal(n, 3);
+    assert_int_equal(m[0].id, id[3]);
+    assert_int_equal(store_outbox_target_count(s, "net", "#a", 2, &n), 0);
+    assert_int_equal(n, 2); /* counted up to the cap only */
+    int64_t done[] = {id[0], id[1], id[1] + 1000};
+    assert_int_equal(store_outbox_done_many(s, done, 3), 0);
+    assert_int_equal(store_outbox_target_count(s, "net", "#a", 10, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(store_outbox_purge(s, "net", "#a", &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(store_outbox_count(s, "net", &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(store_outbox_count(s, "other", &n), 0);
+    assert_int_equal(n, 1);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1060,6 +1221,11 @@ int main(void)
         T(test_a_path_in_a_missing_directory_fails_naming_it),
         T(test_a_future_schema_is_refused_untouched),
         T(test_a_schema_1_database_is_migrated_keeping_its_games),
+        T(test_a_new_database_and_its_wal_are_readable_by_the_owner_only),
+        T(test_a_second_bot_on_the_same_file_is_refused),
+        T(test_another_writer_and_a_full_file_are_transient_faults),
+        T(test_the_clock_index_gives_due_games_earliest_first),
+        T(test_the_outbox_is_read_by_range_counted_and_purged_per_target),
         T(test_a_truncated_database_is_refused_untouched),
         T(test_a_file_of_random_bytes_is_refused_untouched),
         T(test_another_programs_database_is_refused_untouched),
