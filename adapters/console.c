@@ -4,7 +4,9 @@
  * is quiet, and an outbox printer.
  *
  * Messages are printed and flushed before they are marked sent, so a crash
- * between the two repeats a line rather than losing it.
+ * between the two repeats a line rather than losing it. A store that
+ * refuses (locked, full) is reported on stderr and tried again at the next
+ * line or tick: the console never stops for it.
  */
 #include "console.h"
 
@@ -17,22 +19,28 @@
 
 #define LINE_MAX_BYTES 4096
 
-int console_drain(store *st, FILE *out, const char *bot_name)
+int console_drain(outq *q, FILE *out, const char *bot_name)
 {
-    store_msg msgs[16];
-    int n;
+    int rc;
     do {
-        if (store_outbox_peek(st, CONSOLE_NETWORK, msgs, 16, &n) != 0)
-            return -1;
-        for (int i = 0; i < n; i++) {
-            if (msgs[i].kind == STORE_MSG_ROOM)
-                fprintf(out, "%s <%s> %s\n", msgs[i].target, bot_name, msgs[i].text);
+        rc = outq_load(q);
+        if (rc < 0)
+            fprintf(stderr, "console: cannot read the outbox (it is tried again)\n");
+        outq_msg *m;
+        while ((m = outq_take(q, NULL, NULL)) != NULL) {
+            if (m->kind == STORE_MSG_ROOM)
+                fprintf(out, "%s <%s> %s\n", m->target, bot_name, m->text);
             else
-                fprintf(out, "-> %s: %s\n", msgs[i].target, msgs[i].text);
-            if (fflush(out) != 0 || store_outbox_done(st, msgs[i].id) != 0)
+                fprintf(out, "-> %s: %s\n", m->target, m->text);
+            if (fflush(out) != 0) {
+                outq_untake(q, m);
                 return -1;
+            }
+            outq_sent(q, m);
         }
-    } while (n > 0);
+    } while (rc == 1);
+    if (outq_flush_done(q) != 0)
+        fprintf(stderr, "console: cannot mark messages sent yet (tried again)\n");
     return 0;
 }
 
@@ -54,21 +62,25 @@ static int handle_line(host *h, char *line, size_t len)
     char *text = line + nick_len + 1;
     while (*text == ' ')
         text++;
-    host_msg m = {
-        CONSOLE_NETWORK, sep == ':' ? CONSOLE_ROOM : NULL, line, line, text, strlen(text), NULL};
-    if (host_handle(h, &m, (int64_t)time(NULL)) != 0) {
-        fprintf(stderr, "console: %s\n", host_errmsg(h));
-        return -1;
-    }
+    host_msg m = {CONSOLE_NETWORK,
+                  sep == ':' ? CONSOLE_ROOM : NULL,
+                  line,
+                  line,
+                  text,
+                  strlen(text),
+                  NULL,
+                  false};
+    if (host_handle(h, &m, (int64_t)time(NULL)) != 0)
+        fprintf(stderr, "console: %s\n", host_errmsg(h)); /* the player was told */
     return 0;
 }
 
-int console_run(host *h, store *st, int fd_in, FILE *out, const char *bot_name, volatile int *stop)
+int console_run(host *h, outq *q, int fd_in, FILE *out, const char *bot_name, volatile int *stop)
 {
     static char buf[LINE_MAX_BYTES];
     size_t have = 0;
     bool eof = false;
-    if (console_drain(st, out, bot_name) != 0)
+    if (console_drain(q, out, bot_name) != 0)
         return -1;
     while (!eof && !*stop) {
         int64_t now = (int64_t)time(NULL), next = host_next_tick(h, now);
@@ -92,13 +104,13 @@ int console_run(host *h, store *st, int fd_in, FILE *out, const char *bot_name, 
                 line[len] = '\0';
                 memmove(buf, buf + len, have - len);
                 have -= len;
-                if (handle_line(h, line, len) != 0 || console_drain(st, out, bot_name) != 0)
+                if (handle_line(h, line, len) != 0 || console_drain(q, out, bot_name) != 0)
                     return -1;
             }
         }
         if (host_tick(h, (int64_t)time(NULL)) != 0)
             fprintf(stderr, "console: %s\n", host_errmsg(h));
-        if (console_drain(st, out, bot_name) != 0)
+        if (console_drain(q, out, bot_name) != 0)
             return -1;
     }
     return 0;

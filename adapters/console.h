@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "host.h"
+#include "outq.h"
 #include "store.h"
 
 #define CONSOLE_NETWORK "console"
@@ -21,13 +22,16 @@
 
 /*
  * Reads fd_in until end of file (or *stop becomes nonzero), handing each
- * line to the host and printing the outbox to out; runs the host's clock
- * between lines. Returns 0 at end of input, -1 on a store failure (with a
- * message on stderr).
+ * line to the host and printing the console network's queue q (an outq of
+ * CONSOLE_NETWORK over the host's store) to out; runs the host's clock
+ * between lines. A store failure is told on stderr and the console goes
+ * on (the host tells the player; a full disk or a lock passes). Returns 0
+ * at end of input, -1 when reading or writing the terminal fails.
  */
-int console_run(host *h, store *st, int fd_in, FILE *out, const char *bot_name, volatile int *stop);
+int console_run(host *h, outq *q, int fd_in, FILE *out, const char *bot_name, volatile int *stop);
 
-/* Prints every unsent console message to out and marks it sent. */
-int console_drain(store *st, FILE *out, const char *bot_name);
+/* Prints every queued console message to out, marks them sent (one batch).
+   0, or -1 when out cannot be written. */
+int console_drain(outq *q, FILE *out, const char *bot_name);
 
 #endif /* PZ_CONSOLE_H */

@@ -1,8 +1,11 @@
 /*
  * irc.c — the IRC adapter's link and output (see irc.h): making the
  * pieces, connecting and reconnecting, registration events, and the path
- * from the host's outbox to the server through the paced send queue.
- * What people say and do on the network is irc_chat.c's.
+ * from the host's outbox to the server: outq (the outbox in memory, fair
+ * across targets) feeds the paced send queue of irc_out one message at a
+ * time, the wire writes in the same loop turn, and the marks of what was
+ * sent go to the store once per turn. What people say and do on the
+ * network is irc_chat.c's.
  */
 #include "irc_int.h"
 
@@ -14,8 +17,12 @@
 
 /* ---- Lines to the server ------------------------------------------------ */
 
-/* Sends one protocol line now (registration, PONG, JOIN, QUIT), logged. */
-void irc__send_line(irc_net *n, const char *line)
+/*
+ * Queues one protocol line on the wire (registration, PONG, JOIN, QUIT, a
+ * message's line), logged; it leaves at the end of the loop turn (flush).
+ * Returns 0, or an irc_wire error (logged): the link is down or ending.
+ */
+int irc__send_line(irc_net *n, const char *line)
 {
     size_t len = strlen(line);
     int r = irc_wire_send(n->wire, line, len);
@@ -27,6 +34,7 @@ void irc__send_line(irc_net *n, const char *line)
         else
             log_msg(LOG_DEBUG, "%s: >> %s", n->c.name, shown);
     }
+    return r;
 }
 
 /* Sends what irc_proto queued (CAP, AUTHENTICATE, NICK, PONG...). */
@@ -40,146 +48,274 @@ static void send_proto(irc_net *n)
 
 /* ---- The outbox ---------------------------------------------------------- */
 
-void irc__forget_pushed(irc_net *n)
-{
-    n->npushed = 0;
-}
-
-static bool was_pushed(const irc_net *n, int64_t id)
-{
-    for (int i = 0; i < n->npushed; i++)
-        if (n->pushed[i] == id)
-            return true;
-    return false;
-}
-
-static void unpush(irc_net *n, int64_t id)
-{
-    for (int i = 0; i < n->npushed; i++)
-        if (n->pushed[i] == id) {
-            n->pushed[i] = n->pushed[--n->npushed];
-            return;
-        }
-}
-
-/* Marks outbox message id sent; a store failure leaves it to send again. */
-static void outbox_done(irc_net *n, int64_t id)
-{
-    unpush(n, id);
-    if (store_outbox_done(n->env.store, id) != 0)
-        log_msg(LOG_ERROR, "%s: cannot mark message %lld sent: %s", n->c.name, (long long)id,
-                store_errmsg(n->env.store));
-}
+_Static_assert(IRC_CHAN_MAX <= IRC_OUT_TARGET_MAX, "a channel name is a send queue target");
 
 /*
- * Queues one outbox message: a room message to its channel (held while we
- * are out of a channel we mean to be in, dropped for a channel we left), a
- * private one to the player's current nick.
+ * outq's ready callback: whether message m may go now, and where (then in
+ * n->dest). A room message goes to its channel while we are in it, waits
+ * (its target parked) while we are out of a channel we mean to be in, and
+ * is dropped for a channel we left or could not stay in; a private one
+ * goes to the player's current nick, and is dropped when none is known.
  */
-static void push_message(irc_net *n, const store_msg *m)
+static outq_verdict ready(void *arg, const outq_msg *m)
 {
-    char target[IRC_OUT_TARGET_MAX];
-    int colour = 1;
-    irc_out_kind kind = IRC_OUT_PRIVMSG;
+    irc_net *n = arg;
+    irc_dest *d = &n->dest;
+    d->kind = IRC_OUT_PRIVMSG;
+    d->colour = 1;
     if (m->kind == STORE_MSG_ROOM) {
         irc_chan *ch = irc__chan_find(n, m->target);
         if (ch == NULL) {
             log_msg(LOG_WARN, "%s: dropping a message for %s, a channel the bot is not in",
                     n->c.name, m->target);
-            outbox_done(n, m->id);
-            return;
+            return OUTQ_DROP;
         }
         if (ch->lost) {
             log_msg(LOG_WARN, "%s: dropping a message for %s: the bot could not stay there",
                     n->c.name, ch->name);
-            outbox_done(n, m->id);
-            return;
+            return OUTQ_DROP;
         }
         if (!ch->joined)
-            return; /* sent after we join again */
-        snprintf(target, sizeof target, "%s", ch->name);
-        colour = ch->colour;
-    } else {
-        if (irc__private_target(n, m->target, target, sizeof target) != 0) {
-            log_msg(LOG_WARN, "%s: dropping a private message: no nick known for %s", n->c.name,
-                    m->target);
-            outbox_done(n, m->id);
-            return;
-        }
-        if (n->c.private_notice)
-            kind = IRC_OUT_NOTICE;
+            return OUTQ_PARK; /* sent after we join again (irc__outbox_wake) */
+        memcpy(d->target, ch->name, strlen(ch->name) + 1); /* IRC_CHAN_MAX: it fits */
+        d->colour = ch->colour;
+        return OUTQ_SEND;
     }
-    int r = irc_out_push(&n->q, target, kind, m->priority, colour, m->text, m->id);
-    if (r == 0) {
-        outbox_done(n, m->id); /* nothing to send */
-    } else if (r > 0) {
-        n->pushed[n->npushed++] = m->id;
-    } else if (r != IRC_OUT_EFULL) {
-        log_msg(LOG_WARN, "%s: dropping a message to %s: %s", n->c.name, target,
-                irc_out_strerror(r));
-        outbox_done(n, m->id);
+    if (irc__private_target(n, m->target, d->target, sizeof d->target) != 0) {
+        log_msg(LOG_WARN, "%s: dropping a private message: no nick known for %s", n->c.name,
+                m->target);
+        return OUTQ_DROP;
     }
+    if (n->c.private_notice)
+        d->kind = IRC_OUT_NOTICE;
+    return OUTQ_SEND;
 }
 
-/* Moves this network's unsent outbox messages into the send queue. */
-static void pull_outbox(irc_net *n)
+/* Offers every parked target again (a channel joined, left or lost): the
+   next take sends, parks again or drops its messages. */
+void irc__outbox_wake(irc_net *n)
 {
-    if (!irc_wire_connected(n->wire) || !ircp_registered(n->proto) || n->quitting ||
-        n->npushed >= IRC_PUSHED_MAX)
-        return;
-    uint64_t version = store_outbox_version(n->env.store);
-    if (!n->outbox_stale && version == n->outbox_read)
-        return; /* nothing added or sent since the last read */
-    n->outbox_stale = false;
-    n->outbox_read = version;
-    int got = 0;
-    if (store_outbox_peek(n->env.store, n->c.name, n->peek, IRC_PUSHED_MAX, &got) != 0) {
-        log_msg(LOG_ERROR, "%s: cannot read the outbox: %s", n->c.name, store_errmsg(n->env.store));
-        n->outbox_stale = true;
-    }
-    for (int i = 0; i < got && n->npushed < IRC_PUSHED_MAX; i++)
-        if (!was_pushed(n, n->peek[i].id))
-            push_message(n, &n->peek[i]);
+    outq_unpark_all(n->outq); /* ready() parks again those still waiting */
+}
+
+/* A free tag (an index of n->taken), or -1. */
+static int free_tag(const irc_net *n)
+{
+    for (int i = 0; i < IRC_TAKEN_MAX; i++)
+        if (n->taken[i] == NULL)
+            return i;
+    return -1;
 }
 
 /*
- * Hands the server every line the token bucket allows now, marking a
- * message sent when its last line goes; then sets the send timer.
+ * Moves outq's next message (round robin across targets, hands first) into
+ * the send queue, split into lines. Returns true when one was taken: queued,
+ * or done at once (an empty text, or one irc_out refuses: logged and
+ * dropped); false when none may go now.
  */
-void irc__flush(irc_net *n)
+static bool take_next(irc_net *n)
 {
-    if (!irc_wire_connected(n->wire) || !ircp_registered(n->proto))
-        return;
-    char buf[IRC_OUT_LINE_MAX + 1];
-    irc_out_sent sent;
-    int64_t now = loop_now(n->env.loop);
-    while (irc_wire_pending(n->wire) < IRC_WIRE_HIGH &&
-           irc_out_next(&n->q, now, buf, sizeof buf, &sent) == 1) {
-        buf[sent.len - 2] = '\0'; /* without CR LF */
-        irc__send_line(n, buf);
-        if (sent.done && sent.tag >= 0)
-            outbox_done(n, sent.tag);
+    int tag = free_tag(n);
+    if (tag < 0)
+        return false;
+    outq_msg *m = outq_take(n->outq, ready, n);
+    if (m == NULL)
+        return false;
+    const irc_dest *d = &n->dest;
+    int r = irc_out_push(&n->q, d->target, d->kind, m->priority, d->colour, m->text, tag);
+    if (r > 0) {
+        n->taken[tag] = m;
+        n->ntaken++;
+        return true;
     }
+    if (r == IRC_OUT_EFULL || r == IRC_OUT_ENO_MEMORY) {
+        outq_untake(n->outq, m); /* later, when the queue has room */
+        return false;
+    }
+    if (r < 0)
+        log_msg(LOG_WARN, "%s: dropping a message to %s: %s", n->c.name, d->target,
+                irc_out_strerror(r));
+    outq_sent(n->outq, m); /* nothing to send, or it never can be */
+    return true;
+}
+
+/* A line of the send queue was handed to the wire: when it was the last
+   line of an outq message, that message is sent. */
+static void line_sent(irc_net *n, const irc_out_sent *s)
+{
+    if (!s->done || s->tag < 0 || s->tag >= IRC_TAKEN_MAX || n->taken[s->tag] == NULL)
+        return; /* a CTCP answer (tag -1), or not the last line */
+    outq_sent(n->outq, n->taken[s->tag]);
+    n->taken[s->tag] = NULL;
+    n->ntaken--;
+}
+
+/* On disconnect: the send queue's lines are dropped and its messages go
+   back to outq, whole, to be sent again after reconnecting. */
+static void untake_all(irc_net *n)
+{
+    irc_out_clear(&n->q);
+    outq_untake_all(n->outq);
+    memset(n->taken, 0, sizeof n->taken);
+    n->ntaken = 0;
+}
+
+/* Whether the wire's buffer takes more lines, once the socket has taken
+   what it can. */
+static bool wire_has_room(irc_net *n)
+{
+    if (irc_wire_pending(n->wire) < IRC_WIRE_HIGH)
+        return true;
+    (void)irc_wire_write_now(n->wire);
+    return irc_wire_pending(n->wire) < IRC_WIRE_HIGH;
+}
+
+/*
+ * Sets the send timer after a flush that handed out lines lines, when the
+ * send queue next has a line to give, or the bucket credit for outq's next
+ * message (bucket_empty: the flush stopped for it), or at once when the
+ * turn's budget ran out. A full wire buffer wakes the loop by itself.
+ */
+static void arm_send(irc_net *n, int64_t now, int lines, bool bucket_empty)
+{
     int64_t wait = irc_out_wait_ms(&n->q, now);
+    if (bucket_empty && outq_count(n->outq) > (size_t)n->ntaken) {
+        int64_t credit = irc_out_bucket_wait_ms(&n->q, now);
+        wait = wait < 0 || credit < wait ? credit : wait;
+    }
+    if (lines >= IRC_FLUSH_LINES_MAX)
+        wait = 0;
+    else if (wait == 0)
+        wait = 10; /* the wire is full: its write event comes first */
     if (wait < 0)
         loop_timer_stop(&n->send);
     else
-        (void)loop_timer_start(&n->send, wait > 0 ? wait : 10, 0);
+        (void)loop_timer_start(&n->send, wait, 0);
+}
+
+/*
+ * Hands the wire every line the token bucket allows now. The send queue
+ * holds at most the message being written (and those a 707 holds back):
+ * only when none of its lines may go is outq asked for the next message,
+ * so the order across targets is outq's (hands first, then each target in
+ * turn). A message is sent once its last line is handed to the wire.
+ */
+static void send_queue(irc_net *n)
+{
+    char buf[IRC_OUT_LINE_MAX + 1];
+    irc_out_sent sent;
+    int64_t now = loop_now(n->env.loop);
+    int lines = 0;
+    bool bucket_empty = false;
+    while (lines < IRC_FLUSH_LINES_MAX && wire_has_room(n)) {
+        if (irc_out_next(&n->q, now, buf, sizeof buf, &sent) == 1) {
+            buf[sent.len - 2] = '\0'; /* without CR LF */
+            if (irc__send_line(n, buf) != 0)
+                break; /* the link is ending: link_down gives its message back */
+            line_sent(n, &sent);
+            lines++;
+        } else if (irc_out_bucket_wait_ms(&n->q, now) > 0) {
+            bucket_empty = true;
+            break;
+        } else if (!take_next(n)) {
+            break;
+        }
+    }
+    arm_send(n, now, lines, bucket_empty);
+}
+
+/*
+ * Sends what may go now (once registered, and never after our QUIT), then
+ * writes the wire's buffer to the socket at once, not at the next poll.
+ */
+static void flush(irc_net *n)
+{
+    if (!irc_wire_connected(n->wire))
+        return;
+    if (ircp_registered(n->proto) && !n->quitting)
+        send_queue(n);
+    (void)irc_wire_write_now(n->wire);
 }
 
 static void on_send_timer(loop_timer *t, void *arg)
 {
     (void)t;
-    irc__flush(arg);
+    flush(arg);
 }
 
-/* Before the loop sleeps: new outbox messages in, allowed lines out. */
+/*
+ * The store could not read the outbox or mark messages sent (busy, full
+ * disk...): logged once until it works again, and that step (*wait) is
+ * left alone for IRC_STORE_RETRY_MS, so the loop does not wait on a lock
+ * every turn. Nothing is lost: rows are read again, marks are kept, and
+ * what is in memory goes on being sent.
+ */
+static void store_trouble(irc_net *n, const char *what, int rc, bool *wait)
+{
+    if (!n->store_failed)
+        log_msg(store_err_transient(rc) ? LOG_WARN : LOG_ERROR,
+                "%s: cannot %s (trying again every %d s): %s", n->c.name, what,
+                IRC_STORE_RETRY_MS / 1000, store_errmsg(n->env.store));
+    n->store_failed = true;
+    *wait = loop_timer_active(&n->retry) || loop_timer_start(&n->retry, IRC_STORE_RETRY_MS, 0) == 0;
+}
+
+static void on_retry_timer(loop_timer *t, void *arg)
+{
+    (void)t;
+    irc_net *n = arg;
+    n->load_wait = n->marks_wait = false; /* the hook tries again before the loop sleeps */
+}
+
+/* Wakes the loop so that the hook loads more of a huge outbox. */
+static void on_more_timer(loop_timer *t, void *arg)
+{
+    (void)t;
+    (void)arg;
+}
+
+/*
+ * Reads the outbox rows added since the last turn into outq; a huge
+ * backlog loads over several turns, the loop woken for each, so it drains
+ * with no traffic at all. false when the store failed.
+ */
+static bool outbox_load(irc_net *n)
+{
+    int rc = outq_load(n->outq);
+    if (rc < 0) {
+        store_trouble(n, "read the outbox", rc, &n->load_wait);
+        return false;
+    }
+    if (rc == 1)
+        (void)loop_timer_start(&n->more, 0, 0);
+    return true;
+}
+
+/* Deletes the messages sent since the last time from the store: one
+   transaction. false when the store failed. */
+static bool outbox_marks(irc_net *n)
+{
+    int rc = outq_flush_done(n->outq);
+    if (rc != 0) {
+        store_trouble(n, "mark messages sent", rc, &n->marks_wait);
+        return false;
+    }
+    return true;
+}
+
+/* Before the loop sleeps: the outbox's new rows in, allowed lines out, and
+   the marks of the messages sent written together, once per turn. */
 static void on_hook(loop_hook *h, void *arg)
 {
     (void)h;
     irc_net *n = arg;
-    pull_outbox(n);
-    irc__flush(n);
+    bool loaded = !n->load_wait && outbox_load(n);
+    flush(n);
+    bool marked = !n->marks_wait && outbox_marks(n);
+    if (loaded && marked && n->store_failed) {
+        log_msg(LOG_INFO, "%s: the outbox is read and marked again", n->c.name);
+        n->store_failed = false;
+    }
 }
 
 /* ---- The link --------------------------------------------------------- */
@@ -200,8 +336,7 @@ static void arm_tick(irc_net *n)
 static void link_down(irc_net *n, const char *why)
 {
     irc_wire_close(n->wire);
-    irc_out_clear(&n->q);
-    irc__forget_pushed(n);
+    untake_all(n);
     irc__chans_down(n);
     loop_timer_stop(&n->tick);
     loop_timer_stop(&n->send);
@@ -237,7 +372,7 @@ static void proto_events(irc_net *n, int ev)
     if (ev & IRCP_EV_WELCOME) {
         log_msg(LOG_INFO, "%s: registered as %s", n->c.name, ircp_nick(n->proto));
         ircp_backoff_up(&n->backoff, loop_now(n->env.loop));
-        n->outbox_stale = true;
+        irc__outbox_wake(n);
         irc__join_all(n);
     }
     if (ev & (IRCP_EV_WELCOME | IRCP_EV_NICK)) {
@@ -380,6 +515,11 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
         free(n);
         return -1;
     }
+    if (outq_new(&n->outq, env->store, c->name) != 0) {
+        snprintf(why, why_len, "[irc %s]: out of memory for the outbox", c->name);
+        irc_net_free(n);
+        return -1;
+    }
     if (make_proto(n, why, why_len) != 0 ||
         irc_wire_new(&n->wire, env->loop, &wc, &cb, n, sub, sizeof sub) != 0 ||
         irc_bridge_new(&n->bridge, irc__on_event, n, sub, sizeof sub) != 0) {
@@ -395,6 +535,8 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
     loop_timer_init(env->loop, &n->tick, on_tick, n);
     loop_timer_init(env->loop, &n->send, on_send_timer, n);
     loop_timer_init(env->loop, &n->quit, on_quit_timer, n);
+    loop_timer_init(env->loop, &n->more, on_more_timer, n);
+    loop_timer_init(env->loop, &n->retry, on_retry_timer, n);
     loop_hook_init(env->loop, &n->hook, on_hook, n);
     *out = n;
     return 0;
@@ -434,6 +576,11 @@ const char *irc_net_name(const irc_net *n)
     return n->c.name;
 }
 
+outq *irc_net_outq(irc_net *n)
+{
+    return n->outq;
+}
+
 void irc_net_free(irc_net *n)
 {
     if (n == NULL)
@@ -444,10 +591,13 @@ void irc_net_free(irc_net *n)
         loop_timer_stop(&n->tick);
         loop_timer_stop(&n->send);
         loop_timer_stop(&n->quit);
+        loop_timer_stop(&n->more);
+        loop_timer_stop(&n->retry);
     }
     irc_bridge_free(n->bridge);
     irc_wire_free(n->wire);
     irc_out_fini(&n->q);
+    outq_free(n->outq);
     ircp_free(n->proto);
     memset(&n->c, 0, sizeof n->c); /* the passwords */
     free(n);

@@ -6,8 +6,10 @@
  * irc_proto (CAP LS 302, SASL PLAIN or NickServ, nick retries, PING),
  * dispatches the server's chat lines through libircclient (irc_bridge),
  * turns them into host_msg for the host, and sends the host's outbox for
- * this network through the paced queue of irc_out, marking each message
- * sent once its last line is handed to the server. On a lost link it
+ * this network (kept in memory by outq: round robin across every target,
+ * hands first) through the paced queue of irc_out, marking a message sent
+ * once its last line is handed to the server (the marks of a loop turn
+ * written in one transaction). On a lost link it
  * reconnects with doubling back-off and jitter, rejoins its channels and
  * sends what the outbox still holds: nothing is lost, nothing announced
  * twice (a message cut by the disconnect has its first lines resent).
@@ -27,6 +29,7 @@
 #include "config.h"
 #include "host.h"
 #include "loop.h"
+#include "outq.h"
 #include "store.h"
 
 typedef struct irc_net irc_net;
@@ -65,6 +68,14 @@ void irc_net_free(irc_net *n);
 
 /* The network's name (its id in the database). */
 const char *irc_net_name(const irc_net *n);
+
+/*
+ * The network's outbox in memory (owned by n, valid until irc_net_free):
+ * the adapter reads the store's outbox into it and sends from it. The host
+ * may queue volatile messages there (outq_add_volatile) when the store
+ * cannot take them; they go out like any other.
+ */
+outq *irc_net_outq(irc_net *n);
 
 /*
  * Whether player (an id of this adapter) is one of the bot's owners:

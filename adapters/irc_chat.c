@@ -301,6 +301,7 @@ static bool part_request(irc_net *n, irc_chan *here, const char *id, const char 
     irc__send_line(n, line);
     chan_remove(n, ch);
     save_invited(n);
+    irc__outbox_wake(n); /* messages held for it are dropped */
     return true;
 }
 
@@ -322,7 +323,8 @@ static void on_message(irc_net *n, const irc_bridge_event *ev)
         return;
     if (part_request(n, ch, id, ev->nick, text))
         return;
-    host_msg m = {n->c.name, ch != NULL ? ch->name : NULL, id, ev->nick, text, strlen(text), NULL};
+    host_msg m = {n->c.name, ch != NULL ? ch->name : NULL, id, ev->nick, text, strlen(text), NULL,
+                  false};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0)
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }
@@ -352,7 +354,7 @@ static void on_own_join(irc_net *n, const irc_bridge_event *ev)
     snprintf(ch->name, sizeof ch->name, "%s", name);
     ch->joined = true;
     ch->lost = false;
-    n->outbox_stale = true; /* its held messages may go now */
+    irc__outbox_wake(n); /* its held messages may go now */
     log_msg(LOG_INFO, "%s: joined %s", n->c.name, ch->name);
     const char *user = strchr(ev->origin, '!'), *at = strchr(ev->origin, '@');
     if (user != NULL && at != NULL && at > user)
@@ -417,6 +419,7 @@ static void on_numeric(irc_net *n, const irc_bridge_event *ev)
         if (ch != NULL && !ch->joined) {
             ch->lost = true;
             log_msg(LOG_WARN, "%s: cannot join %s: %s", n->c.name, what, reason);
+            irc__outbox_wake(n); /* its held messages are dropped */
         }
         break;
     case 442: /* ERR_NOTONCHANNEL */
@@ -473,6 +476,7 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
             log_msg(LOG_WARN, "%s: kicked from %s by %s", n->c.name, ch->name, ev->nick);
             ch->joined = false;
             ch->lost = true;
+            irc__outbox_wake(n); /* its held messages are dropped */
         }
         break;
     case IRC_BRIDGE_NICK:

@@ -12,13 +12,15 @@
 #include "irc_proto.h"
 #include "irc_wire.h"
 
-#define IRC_CHANS_MAX 48      /* channels per network: configured and invited */
-#define IRC_CHAN_MAX 64       /* bytes of a channel name, NUL included */
-#define IRC_PUSHED_MAX 64     /* outbox messages in the send queue at once */
-#define IRC_WIRE_HIGH 8192    /* bytes in the wire's buffer before we hold lines back */
-#define IRC_REQUEUE_MS 10000  /* wait after 707 ERR_TARGCHANGE before that target again */
-#define IRC_QUIT_WAIT_MS 1000 /* a QUIT gets this long to leave */
-#define IRC_SCOPE_MAX 48      /* "irc:NAME" */
+#define IRC_CHANS_MAX 48        /* channels per network: configured and invited */
+#define IRC_CHAN_MAX 64         /* bytes of a channel name, NUL included */
+#define IRC_TAKEN_MAX 64        /* outq messages in the send queue at once (707 holds some) */
+#define IRC_FLUSH_LINES_MAX 256 /* lines handed to the wire per loop turn, at most */
+#define IRC_STORE_RETRY_MS 1000 /* the outbox could not be read or marked: again after this */
+#define IRC_WIRE_HIGH 8192      /* bytes in the wire's buffer before we hold lines back */
+#define IRC_REQUEUE_MS 10000    /* wait after 707 ERR_TARGCHANGE before that target again */
+#define IRC_QUIT_WAIT_MS 1000   /* a QUIT gets this long to leave */
+#define IRC_SCOPE_MAX 48        /* "irc:NAME" */
 
 typedef struct irc_chan {
     char name[IRC_CHAN_MAX]; /* as the server spelled it in our JOIN */
@@ -27,6 +29,13 @@ typedef struct irc_chan {
     bool colour;             /* mIRC colours allowed */
     bool lost;               /* kicked or refused: its messages are dropped until we rejoin */
 } irc_chan;
+
+/* Where the message that outq_take is about to return goes (irc.c's ready()). */
+typedef struct irc_dest {
+    char target[IRC_OUT_TARGET_MAX]; /* a channel or a nick */
+    irc_out_kind kind;               /* PRIVMSG, or NOTICE for private_notice */
+    int colour;                      /* mIRC colours allowed */
+} irc_dest;
 
 struct irc_net {
     irc_env env;
@@ -43,22 +52,28 @@ struct irc_net {
     loop_timer tick;      /* irc_proto's timers */
     loop_timer send;      /* the send queue's next line */
     loop_timer quit;      /* closing after QUIT */
-    loop_hook hook;       /* before sleeping: outbox in, lines out */
+    loop_timer more;      /* wakes the loop while a huge outbox loads over turns */
+    loop_timer retry;     /* the store failed: read and mark the outbox again then */
+    loop_hook hook;       /* before sleeping: outbox in, lines out, marks written */
     irc_chan chans[IRC_CHANS_MAX];
     int nchans;
-    int64_t pushed[IRC_PUSHED_MAX]; /* outbox ids in the send queue */
-    int npushed;
-    store_msg peek[IRC_PUSHED_MAX]; /* the outbox as last read */
-    uint64_t outbox_read;           /* store_outbox_version when it was read */
-    bool outbox_stale;              /* read it again anyway: a channel joined, a welcome */
+    outq *outq;                     /* this network's outbox in memory */
+    outq_msg *taken[IRC_TAKEN_MAX]; /* by irc_out tag: the messages in the send queue */
+    int ntaken;
+    irc_dest dest;     /* where the message outq_take returns goes */
+    bool load_wait;    /* reading the outbox failed: again when the retry timer fires */
+    bool marks_wait;   /* marking messages sent failed: again when the retry timer fires */
+    bool store_failed; /* a store failure was logged; the next success says so */
     bool started, quitting, closed;
     ircp_msg msg; /* the line being handled */
 };
 
 /* irc.c */
-void irc__send_line(irc_net *n, const char *line);
-void irc__flush(irc_net *n);
-void irc__forget_pushed(irc_net *n);
+/* Queues a protocol line on the wire, logged: 0 or an irc_wire error. */
+int irc__send_line(irc_net *n, const char *line);
+/* A channel was joined, left or lost: messages held for channels go,
+   wait again or are dropped, as ready() decides. */
+void irc__outbox_wake(irc_net *n);
 
 /* irc_chat.c */
 void irc__on_event(void *arg, const irc_bridge_event *ev);

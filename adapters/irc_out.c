@@ -153,7 +153,7 @@ static irc_out_target *target_get(irc_out *q, const char *name, int *err)
 /* Starts an empty queue (irc_out.h). */
 int irc_out_init(irc_out *q, int burst, int64_t line_ms)
 {
-    if (burst < 1 || burst > 100 || line_ms < 0 || line_ms > 60000)
+    if (burst < 1 || burst > IRC_OUT_BURST_MAX || line_ms < 0 || line_ms > IRC_OUT_LINE_MS_MAX)
         return IRC_OUT_EINVAL;
     memset(q, 0, sizeof *q);
     q->line_ms = line_ms;
@@ -420,9 +420,15 @@ int64_t irc_out_wait_ms(const irc_out *q, int64_t now_ms)
     }
     if (ready < 0)
         return -1;
-    int64_t level = bucket_level(q, now_ms);
-    int64_t credit_at = level >= q->line_ms ? now_ms : now_ms + (q->line_ms - level);
+    int64_t credit_at = now_ms + irc_out_bucket_wait_ms(q, now_ms);
     return (credit_at > ready ? credit_at : ready) - now_ms;
+}
+
+/* Milliseconds until the bucket allows one line (irc_out.h). */
+int64_t irc_out_bucket_wait_ms(const irc_out *q, int64_t now_ms)
+{
+    int64_t level = bucket_level(q, now_ms);
+    return level >= q->line_ms ? 0 : q->line_ms - level;
 }
 
 /* Puts the last line sent to target back and pauses it (irc_out.h). */

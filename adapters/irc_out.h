@@ -11,14 +11,14 @@
  * the server sends (irc_proto), the connection, the rules or the commands.
  *
  * Delivery contract with the host's outbox: a message is pushed with a tag
- * (the outbox row id); the tag is reported once, when the LAST line of the
- * message is handed out, and only then may the row be marked sent.
- * irc_out_clear() (on disconnect) drops every unsent line without reporting
- * its tag, so those rows stay unsent in the database and are pushed again
- * after reconnecting: nothing is lost, though the first parts of a message
- * cut by the disconnect are sent twice. A line that a 707 sends back after
- * its tag was reported is resent from memory only (lost if the link drops
- * before).
+ * (the caller's handle of its outbox message); the tag is reported once,
+ * when the LAST line of the message is handed out, and only then may the
+ * message be marked sent. irc_out_clear() (on disconnect) drops every
+ * unsent line without reporting its tag, so those messages stay unsent and
+ * are pushed again after reconnecting: nothing is lost, though the first
+ * parts of a message cut by the disconnect are sent twice. A line that a
+ * 707 sends back after its tag was reported is resent from memory only
+ * (lost if the link drops before).
  */
 #ifndef PZ_IRC_OUT_H
 #define PZ_IRC_OUT_H
@@ -35,7 +35,9 @@
 #define IRC_OUT_LINES_MAX 2000       /* lines queued at most */
 #define IRC_OUT_TARGETS_MAX 256      /* targets known at once */
 #define IRC_OUT_BURST_DEFAULT 4      /* lines sent back to back after a quiet spell */
+#define IRC_OUT_BURST_MAX 1000       /* the largest burst irc_out_init takes */
 #define IRC_OUT_LINE_MS_DEFAULT 1500 /* then one line per this many ms */
+#define IRC_OUT_LINE_MS_MAX 60000    /* the longest interval irc_out_init takes */
 #define IRC_OUT_CTCP_MS_DEFAULT 10000
 #define IRC_OUT_VERSION_MAX 128 /* bytes of the version a CTCP VERSION answers, NUL incl. */
 
@@ -143,8 +145,9 @@ typedef struct irc_out {
  * every line_ms (IRC_OUT_BURST_DEFAULT and IRC_OUT_LINE_MS_DEFAULT are well
  * inside ngircd, InspIRCd and Libera limits; line_ms 0 means no limit). The
  * bucket starts full. The prefix assumed is a 30-byte nick, an 11-byte user
- * and an unknown host. Returns 0, or IRC_OUT_EINVAL (burst outside 1..100,
- * line_ms outside 0..60000) with *q untouched. Pair with irc_out_fini.
+ * and an unknown host. Returns 0, or IRC_OUT_EINVAL (burst outside
+ * 1..IRC_OUT_BURST_MAX, line_ms outside 0..IRC_OUT_LINE_MS_MAX) with *q
+ * untouched. Pair with irc_out_fini.
  */
 int irc_out_init(irc_out *q, int burst, int64_t line_ms);
 /* Frees every line and target of q (as irc_out_clear). */
@@ -198,6 +201,13 @@ int irc_out_next(irc_out *q, int64_t now_ms, char *buf, size_t cap, irc_out_sent
  * -1 when nothing is queued.
  */
 int64_t irc_out_wait_ms(const irc_out *q, int64_t now_ms);
+
+/*
+ * Milliseconds from now_ms until the token bucket holds the credit of one
+ * line, whatever is queued: 0 now (always 0 with line_ms 0). A caller that
+ * feeds the queue one message at a time asks it before choosing the next.
+ */
+int64_t irc_out_bucket_wait_ms(const irc_out *q, int64_t now_ms);
 
 /*
  * On 707 ERR_TARGCHANGE for target (compared as IRC does, case-insensitively

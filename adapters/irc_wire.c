@@ -154,6 +154,7 @@ static void teardown(irc_wire *w, bool notify)
     w->addr[0] = '\0';
     w->why_pending = false;
     w->tls_want_write = false;
+    w->write_failed = false;
     w->in_len = 0;
     w->discarding = false;
     w->out_head = w->out_len = 0;
@@ -278,24 +279,37 @@ static long plain_send(irc_wire *w, const char *buf, size_t len)
 }
 
 /*
- * Hands the kernel (or OpenSSL) what it takes of the output. Returns 0,
- * or -1 once the connection failed and the closed callback ran.
+ * Hands the kernel (or OpenSSL) what it takes of the output, without any
+ * callback. Returns 0 (all of it written, or the socket takes no more
+ * now: the rest waits), or -1 with w->why when the connection failed.
  */
-static int flush(irc_wire *w)
+static int write_out(irc_wire *w)
 {
     while (w->out_head < w->out_len) {
         const char *buf = w->out + w->out_head;
         size_t len = w->out_len - w->out_head;
         long n = w->tls ? wire_tls_send(w, buf, len) : plain_send(w, buf, len);
-        if (n < 0) {
-            fail(w, w->why);
+        if (n < 0)
             return -1;
-        }
         if (n == 0)
             return 0;
         w->out_head += (size_t)n;
     }
     w->out_head = w->out_len = 0;
+    return 0;
+}
+
+/*
+ * Hands the output to the socket from the loop. Returns 0, or -1 once the
+ * connection failed (now or in an earlier irc_wire_write_now) and the
+ * closed callback ran.
+ */
+static int flush(irc_wire *w)
+{
+    if (w->write_failed || write_out(w) != 0) {
+        fail(w, w->why);
+        return -1;
+    }
     return 0;
 }
 
@@ -423,7 +437,7 @@ static void connect_done(irc_wire *w)
 static void traffic(irc_wire *w, unsigned events)
 {
     uint64_t gen = w->gen;
-    if (w->out_len > w->out_head && flush(w) != 0)
+    if ((w->write_failed || w->out_len > w->out_head) && flush(w) != 0)
         return;
     /* OpenSSL may need a read to finish a write, and poll cannot see its buffers. */
     if ((w->tls || (events & (LOOP_READ | LOOP_ERROR)) != 0) && !read_pass(w))
@@ -457,7 +471,8 @@ static void start_connecting(irc_wire *w)
 /*
  * Work deferred to the loop: the first step of a connect (a literal's
  * addresses, or a failure to start resolving; a name waits for its
- * worker), or a TLS read pass that the budget cut short.
+ * worker), a write of irc_wire_write_now that failed, or a TLS read pass
+ * that the budget cut short.
  */
 static void on_defer(loop_timer *t, void *arg)
 {
@@ -467,6 +482,8 @@ static void on_defer(loop_timer *t, void *arg)
         fail(w, w->why);
     else if (w->state == WIRE_RESOLVING && w->addrs != NULL)
         start_connecting(w);
+    else if (w->state == WIRE_CONNECTED && w->write_failed)
+        fail(w, w->why);
     else if (w->state == WIRE_CONNECTED)
         traffic(w, LOOP_READ);
 }
@@ -651,7 +668,7 @@ int irc_wire_send(irc_wire *w, const char *line, size_t len)
     if (len > 0 && (memchr(line, '\r', len) != NULL || memchr(line, '\n', len) != NULL ||
                     memchr(line, '\0', len) != NULL))
         return IRC_WIRE_EINVAL;
-    if (w->state != WIRE_CONNECTED)
+    if (w->state != WIRE_CONNECTED || w->write_failed)
         return IRC_WIRE_ESTATE;
     size_t waiting = w->out_len - w->out_head;
     if (waiting + len + 2 > sizeof w->out)
@@ -666,6 +683,26 @@ int irc_wire_send(irc_wire *w, const char *line, size_t len)
         memcpy(w->out + w->out_len, line, len);
     memcpy(w->out + w->out_len + len, "\r\n", 2);
     w->out_len += len + 2;
+    set_interest(w);
+    return 0;
+}
+
+/*
+ * Writes what the socket takes now (irc_wire.h). A failure is kept for the
+ * loop: the defer timer (or, if the loop has no timer left, the socket's
+ * next event: the unsent bytes keep the write interest on) tears the
+ * connection down and runs the closed callback.
+ */
+int irc_wire_write_now(irc_wire *w)
+{
+    if (w == NULL || w->state != WIRE_CONNECTED)
+        return IRC_WIRE_ESTATE;
+    if (w->write_failed || w->out_head == w->out_len)
+        return 0;
+    if (write_out(w) != 0) {
+        w->write_failed = true;
+        (void)loop_timer_start(&w->defer, 0, 0);
+    }
     set_interest(w);
     return 0;
 }

@@ -119,9 +119,22 @@ int irc_wire_connect(irc_wire *w);
 /*
  * Queues line (len bytes, without CR LF) followed by CR LF. Only while
  * connected. Returns 0, IRC_WIRE_EINVAL (CR, LF or NUL inside, or over
- * 510 bytes), IRC_WIRE_ESTATE or IRC_WIRE_EFULL; nothing is queued on error.
+ * 510 bytes), IRC_WIRE_ESTATE (not connected, or a write of
+ * irc_wire_write_now failed: the connection is ending) or IRC_WIRE_EFULL;
+ * nothing is queued on error. The bytes go when the loop sees the socket
+ * writable, or at once with irc_wire_write_now.
  */
 int irc_wire_send(irc_wire *w, const char *line, size_t len);
+
+/*
+ * Hands the socket (or TLS) now, without blocking, as much of the queued
+ * output as it takes; what it does not take (EAGAIN, or TLS waiting to
+ * read) stays queued for the loop. Runs no callback: a connection found
+ * broken is reported by the closed callback from the loop, soon after.
+ * Call it after queueing lines so they leave in the same loop turn.
+ * Returns 0, or IRC_WIRE_ESTATE when not connected.
+ */
+int irc_wire_write_now(irc_wire *w);
 
 /* Bytes queued and not yet handed to the kernel (or to TLS). */
 size_t irc_wire_pending(const irc_wire *w);

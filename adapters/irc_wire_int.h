@@ -65,6 +65,7 @@ struct irc_wire {
     SSL *ssl;
     bool tls_want_write; /* OpenSSL waits for the socket to be writable */
     bool tls_failed;     /* a fatal TLS error: no close_notify any more */
+    bool write_failed;   /* irc_wire_write_now failed: the loop reports it (w->why) */
 
     /* Line framing, both ways. */
     size_t in_len;

@@ -431,9 +431,7 @@ static void on_quit_timer(loop_timer *t, void *arg)
 static void on_hook(loop_hook *h, void *arg)
 {
     (void)h;
-    mx_net *n = arg;
-    if (n->phase == MX_PH_SYNC && n->authed && !n->quitting)
-        mx__send_pull(n);
+    mx__send_turn(arg);
 }
 
 int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, size_t why_len)
@@ -468,14 +466,23 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
         n->rng = 1;
     char sub[256];
     mx_http_config hc = {env->version, NULL, false, 0, 0};
+    if (outq_new(&n->q, env->store, c->name) != 0) {
+        snprintf(why, why_len, "[matrix %s]: out of memory", c->name);
+        memset(&n->c, 0, sizeof n->c);
+        free(n);
+        return -1;
+    }
     if (mx_http_new(&n->http, env->loop, &hc, sub, sizeof sub) != 0) {
         snprintf(why, why_len, "[matrix %s]: %s", c->name, sub);
+        outq_free(n->q);
         memset(&n->c, 0, sizeof n->c);
         free(n);
         return -1;
     }
     loop_timer_init(env->loop, &n->timer, mx__on_timer, n);
     loop_timer_init(env->loop, &n->quit, on_quit_timer, n);
+    loop_timer_init(env->loop, &n->wake, mx__on_wake, n);
+    loop_timer_init(env->loop, &n->unpark, mx__on_unpark, n);
     loop_hook_init(env->loop, &n->hook, on_hook, n);
     *out = n;
     return 0;
@@ -535,6 +542,11 @@ const char *mx_net_name(const mx_net *n)
     return n->c.name;
 }
 
+outq *mx_net_outq(mx_net *n)
+{
+    return n->q;
+}
+
 void mx_net_free(mx_net *n)
 {
     if (n == NULL)
@@ -543,7 +555,16 @@ void mx_net_free(mx_net *n)
         loop_hook_stop(&n->hook);
         loop_timer_stop(&n->timer);
         loop_timer_stop(&n->quit);
+        loop_timer_stop(&n->wake);
+        loop_timer_stop(&n->unpark);
     }
+    /* The marks of sends that finished since the last turn (quitting). */
+    size_t unmarked = outq_done_pending(n->q);
+    if (mx__send_flush(n) != 0)
+        log_msg(LOG_WARN,
+                "%s: cannot mark %zu sent messages: %s; they go again, under the same "
+                "transaction ids, at the next start",
+                n->c.name, unmarked, store_errmsg(n->env.store));
     for (int i = 0; i < MX_CALLS_MAX; i++)
         mx__call_drop(n, &n->calls[i]);
     mx_http_free(n->http);
@@ -551,7 +572,8 @@ void mx_net_free(mx_net *n)
     mx__rooms_free(n);
     json_object_put(n->direct);
     free(n->dm_failed);
-    free(n->peek);
+    free(n->seen);
+    outq_free(n->q);
     memset(n->token, 0, sizeof n->token);
     memset(&n->c, 0, sizeof n->c); /* the password and token */
     free(n);

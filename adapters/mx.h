@@ -17,10 +17,12 @@
  * room upgrades, leaves a room when an owner says "!part" there, and makes
  * one unencrypted direct room per player for private hands, recorded in
  * m.direct. It sends the host's outbox as m.notice with an HTML body
- * (mx_format.h), one request at a time per room in outbox order, each with
- * the outbox row's transaction id, and marks a message sent only once the
- * homeserver returned its event id: a retry after an error or a restart
- * can never post twice. 429 waits for Retry-After; 5xx, time-outs and
+ * (mx_format.h) from a queue in memory (outq.h: one queue per room or
+ * player, round robin across all of them, hands first), one request at a
+ * time per room in outbox order, each with the outbox row's transaction
+ * id, and marks a message sent only once the homeserver returned its event
+ * id, the marks of a loop turn in one transaction: a retry after an error
+ * or a restart can never post twice. 429 waits for Retry-After; 5xx, time-outs and
  * dropped connections are retried with back-off; 401 M_UNKNOWN_TOKEN logs
  * in again with the password (keeping the device), or, with only a token,
  * stops this network with a log line that says the token was revoked.
@@ -40,6 +42,7 @@
 #include "config.h"
 #include "host.h"
 #include "loop.h"
+#include "outq.h"
 #include "store.h"
 
 typedef struct mx_net mx_net;
@@ -82,6 +85,13 @@ void mx_net_free(mx_net *n);
 
 /* The network's name (its id in the database). */
 const char *mx_net_name(const mx_net *n);
+
+/*
+ * The network's send queue (owned by n, valid until mx_net_free): the host
+ * adds to it the replies it could not store (outq_add_volatile); they go
+ * out in turn with the outbox's messages.
+ */
+outq *mx_net_outq(mx_net *n);
 
 /* Whether player (a Matrix user id) is one of the bot's owners on network:
    owners "NETWORK:@user:server". */

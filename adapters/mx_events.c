@@ -227,6 +227,7 @@ void mx__pending_resume(mx_net *n)
 void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
 {
     pending_edit(n, 'J', c->room, NULL);
+    mx__send_unpark(n); /* queues parked while the bot joined */
     if (status != 200) {
         const char *err = mx__str(body, "error");
         log_msg(LOG_WARN, "%s: cannot join %s (HTTP %d: %s)", n->c.name, c->room, status,
@@ -457,7 +458,7 @@ static void on_message(mx_net *n, mx_room *r, json_object *ev)
     if (part_request(n, r, private, sender, id, body))
         return;
     mx__display_name(n, r, sender, nick, sizeof nick);
-    host_msg m = {n->c.name, private ? NULL : r->id, sender, nick, body, strlen(body), id};
+    host_msg m = {n->c.name, private ? NULL : r->id, sender, nick, body, strlen(body), id, true};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
         n->batch_failed = true; /* rolled back: handled when the batch comes again */

@@ -18,6 +18,7 @@
 
 #include "mx.h"
 #include "mx_http.h"
+#include "outq.h"
 
 #define MX_ID_MAX STORE_ID_MAX        /* bytes of a room, user or event id, NUL included */
 #define MX_SCOPE_MAX 48               /* "matrix:NAME" */
@@ -27,8 +28,10 @@
 #define MX_CALLS_MAX 64               /* requests live or waiting to be retried */
 #define MX_PENDING_MAX 16384          /* bytes of the kv record of joins and leaves under way */
 #define MX_CALLS_VITAL 4              /* slots kept for log-in and the sync */
-#define MX_SENDS_MAX 16               /* rooms sending at once */
-#define MX_PEEK_MAX 128               /* outbox messages looked at per iteration */
+#define MX_SENDS_MAX 16               /* messages (so rooms) being sent at once */
+#define MX_DMS_MAX 8                  /* direct rooms being made at once */
+#define MX_SEEN_PENDING_MAX 4096      /* event ids sent, waiting to be recorded as seen */
+#define MX_UNPARK_MS 1000             /* a direct room not even started: parked queues again */
 #define MX_ROOMS_MAX 1024             /* rooms known at once */
 #define MX_PAGES_MAX 5                /* /messages pages read back to fill a gap, per room */
 #define MX_PAGE_EVENTS 50             /* events per page, and the sync filter's timeline limit */
@@ -81,9 +84,9 @@ typedef struct mx_call {
     char room[MX_ID_MAX];
     char user[MX_ID_MAX];
     char event[MX_ID_MAX];
-    int64_t msg; /* SEND: the outbox id */
+    int64_t msg; /* SEND: the message's id (outq_msg.id) */
     int part;    /* SEND: which event of the message */
-    int flags;
+    int flags;   /* SEND: how many events the message makes */
 } mx_call;
 
 /* Flags of a call's context. */
@@ -103,12 +106,15 @@ typedef struct mx_room {
     char dm_user[MX_ID_MAX]; /* the player whose direct room this is, or "" */
     mx_member *members;
     int nmembers, cap;
-    /* Sending: the message in flight (a call), and the next part to send. */
-    bool sending;
-    int64_t msg;   /* the outbox id being sent, 0 none */
-    int next_part; /* parts of msg already accepted */
-    unsigned pass; /* the hook pass that last looked at this room */
 } mx_room;
+
+/* A message being sent: taken from the queue until its last event is
+   accepted (or it is dropped, or goes back to the queue). */
+typedef struct mx_flight {
+    outq_msg *m;          /* NULL: a free slot */
+    char room[MX_ID_MAX]; /* the room it goes to */
+    int part;             /* the event to send next (those before were accepted) */
+} mx_flight;
 
 /* A room whose limited timeline is being paged back. */
 typedef struct mx_gap {
@@ -148,17 +154,25 @@ struct mx_net {
     bool tried_kv, tried_config, tried_password; /* this log-in round's credentials */
     unsigned token_gen;                          /* counts successful log-ins */
     bool batch_failed; /* the store failed on the batch: its since is not saved */
-    store_msg *peek;   /* MX_PEEK_MAX messages: the outbox, looked at before each sleep */
     uint64_t rng;
     mx_backoff sync_backoff;
-    loop_timer timer; /* the engine's: the next waiting call */
-    loop_hook hook;   /* before sleeping: the outbox */
-    loop_timer quit;  /* while quitting: wakes the loop to see whether sends are done */
+    loop_timer timer;  /* the engine's: the next waiting call */
+    loop_hook hook;    /* before sleeping: the outbox */
+    loop_timer quit;   /* while quitting: wakes the loop to see whether sends are done */
+    loop_timer wake;   /* the outbox side's next turn: more backlog, or the store again */
+    loop_timer unpark; /* parked queues asked again (MX_UNPARK_MS) */
+    /* Sending (mx_send.c). */
+    outq *q;                         /* the network's outbox in memory */
+    mx_flight flights[MX_SENDS_MAX]; /* messages being sent */
+    char ready_room[MX_ID_MAX];      /* the room the last OUTQ_SEND verdict chose */
+    char (*seen)[MX_ID_MAX];         /* events sent, recorded as seen with the next flush */
+    int nseen, seen_cap;
+    int64_t store_hold_ms; /* the store refused: no outbox read or write before then */
+    mx_backoff store_backoff;
     mx_call calls[MX_CALLS_MAX];
     json_object *direct; /* m.direct content, or NULL */
     mx_room **rooms;
     int nrooms, rooms_cap;
-    unsigned pass;
     /* The sync batch being handled, while gaps are paged back. */
     json_object *batch;
     mx_gap *gaps;
@@ -257,8 +271,21 @@ void mx__on_direct_put(mx_net *n, mx_call *c, int status, json_object *body);
 
 /* ---- mx_send.c: the outbox ---- */
 
-/* Before the loop sleeps: sends the head of each room's queue. */
-void mx__send_pull(mx_net *n);
+/*
+ * One turn of the outbox side, before the loop sleeps: reads what the
+ * outbox gained (while syncing), starts sends while fewer than
+ * MX_SENDS_MAX are under way, then writes the marks of what was sent (one
+ * transaction). Any phase: quitting, only the marks are written.
+ */
+void mx__send_turn(mx_net *n);
+/* Writes the marks and event ids of what was sent: one transaction. 0 or a store_err
+   (kept for the next call). */
+int mx__send_flush(mx_net *n);
+/* Parked queues are asked again: a join or a direct room finished. */
+void mx__send_unpark(mx_net *n);
+/* The timers of the outbox side (mx_net_new binds them). */
+void mx__on_wake(loop_timer *t, void *arg);
+void mx__on_unpark(loop_timer *t, void *arg);
 /* Handlers of SEND and CREATE_DM calls. */
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body);

@@ -1,6 +1,6 @@
 /*
  * mx_rooms.c — what the Matrix adapter knows of rooms: the table of rooms
- * (members and their display names, encryption, the send state), and the
+ * (members and their display names, encryption), and the
  * direct rooms of players, kept three ways so that any one is enough after
  * a restart: the store's kv ("dm:USER" → room, "dmroom:ROOM" → user), the
  * m.direct account data (as the homeserver has it, PUT back when the bot
@@ -63,10 +63,6 @@ void mx__room_forget(mx_net *n, const char *id)
         mx_room *r = n->rooms[i];
         if (strcmp(r->id, id) != 0)
             continue;
-        if (r->sending) { /* the send's answer still needs it: forget the members only */
-            r->nmembers = 0;
-            return;
-        }
         room_free(r);
         n->rooms[i] = n->rooms[--n->nrooms];
         return;

@@ -1,22 +1,36 @@
 /*
- * mx_send.c — the host's outbox to the homeserver: one ordered queue per
- * room, derived afresh from the outbox before each sleep (the outbox is the
- * queue: nothing is held in memory that a crash could lose), so the head
- * of a room is its first message in outbox order (priority, then id). Each
- * room has at most one PUT /rooms/{room}/send/m.room.message/{txn} on the
- * wire; txn is the outbox row's own transaction id (".1", ".2"... for the
- * further parts of a message too large for one event), so the homeserver
- * answers a repeat — after an error, a lost answer or a restart — with the
- * event it already has. A message is marked sent, and its event id recorded
- * as seen, in one transaction, only after the 200 with the event id.
+ * mx_send.c — the host's outbox to the homeserver, over outq (bot/outq.h):
+ * the network's outbox in memory, one queue per target, read from the
+ * store by range (only what was added) before the loop sleeps, and served
+ * round robin across every target with something to send, hands first.
+ * Up to MX_SENDS_MAX messages are under way at once, one per target, so a
+ * room's messages leave in order: each event is a
+ * PUT /rooms/{room}/send/m.room.message/{txn} with the message's own txn
+ * (the outbox row's; ".1", ".2"... for the further events of a message too
+ * large for one), so the homeserver answers a repeat — after an error, a
+ * lost answer or a restart — with the event it already has. 429, 5xx and
+ * time-outs are the engine's to retry (mx_call.c), the message still
+ * taken, so nothing overtakes it in its room.
  *
- * Private messages go to the player's direct room; when there is none yet,
+ * Once the homeserver returned the last event's id, the message leaves the
+ * queue (outq_sent) and the id joins a list; once per loop turn both are
+ * written in one transaction (outq_flush_done_with): the outbox rows
+ * deleted and the event ids recorded as seen (mx_events.c stops paging a
+ * gap back at them). When the store refuses, the batch is kept and tried
+ * again after a back-off; nothing is sent twice by this process meanwhile,
+ * and a crash before the write only makes the restarted bot repeat
+ * transactions, which the homeserver answers from its cache. Volatile
+ * messages (outq_add_volatile: the store could not take them) go the same
+ * way without a row.
+ *
+ * Private messages go to the player's direct room; when there is none yet
  * one is made (createRoom, is_direct, trusted_private_chat, the player
- * invited) and recorded, and the player's messages wait in the outbox
- * meanwhile. A final 4xx drops the message (logged), so one bad message
- * never blocks a room; a direct room that refuses the bot (it left, the
- * room is gone) is forgotten once and a new one made. Not here: retries
- * and back-off (mx.c's engine), formatting (mx_format.c).
+ * invited; MX_DMS_MAX at once) and the player's queue is parked meanwhile,
+ * as is a room's while the bot joins it. A final 4xx drops the message
+ * (logged), so one bad message never blocks a room; a direct room that
+ * refuses the bot (it left, the room is gone) is forgotten once and the
+ * message goes to a new one. Not here: retries and back-off (mx_call.c),
+ * formatting (mx_format.c).
  */
 #include "mx_int.h"
 
@@ -38,22 +52,79 @@ int mx__say(mx_net *n, const char *room, const char *user, const char *text)
     return r;
 }
 
-/* Marks outbox message id sent, with the event it became (may be NULL). */
-static void outbox_done(mx_net *n, int64_t id, const char *event)
+/* ---- Marks -------------------------------------------------------------------- */
+
+/* Notes event (the last event of a message sent) for the next flush. Past
+   MX_SEEN_PENDING_MAX (a store down for long) it is not kept: it only
+   bounds how far a gap is paged back. */
+static void seen_note(mx_net *n, const char *event)
 {
-    store *st = n->env.store;
-    bool fresh;
-    if (store_begin(st) == 0) {
-        if (store_outbox_done(st, id) == 0 &&
-            (event == NULL ||
-             store_seen_add(st, n->c.name, event, (int64_t)time(NULL), &fresh) == 0) &&
-            store_commit(st) == 0)
+    if (event == NULL || event[0] == '\0' || strlen(event) >= MX_ID_MAX)
+        return;
+    if (n->nseen == n->seen_cap) {
+        int cap = n->seen_cap ? n->seen_cap * 2 : 16;
+        char(*p)[MX_ID_MAX] =
+            cap <= MX_SEEN_PENDING_MAX ? realloc(n->seen, (size_t)cap * sizeof *p) : NULL;
+        if (p == NULL)
             return;
-        store_rollback(st);
+        n->seen = p;
+        n->seen_cap = cap;
     }
-    log_msg(LOG_ERROR, "%s: cannot mark message %lld sent: %s", n->c.name, (long long)id,
-            store_errmsg(st));
+    snprintf(n->seen[n->nseen++], MX_ID_MAX, "%s", event);
 }
+
+/* outq_flush_done_with's hook: the noted event ids, inside its transaction. */
+static int seen_write(void *arg, store *st)
+{
+    mx_net *n = arg;
+    int64_t now = (int64_t)time(NULL);
+    bool fresh;
+    for (int i = 0; i < n->nseen; i++) {
+        int rc = store_seen_add(st, n->c.name, n->seen[i], now, &fresh);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int mx__send_flush(mx_net *n)
+{
+    if (outq_done_pending(n->q) == 0 && n->nseen == 0)
+        return 0;
+    int rc = outq_flush_done_with(n->q, seen_write, n);
+    if (rc == 0)
+        n->nseen = 0;
+    return rc;
+}
+
+/* The store refused (what): no outbox read or write before a back-off. */
+static void store_refused(mx_net *n, const char *what, int rc)
+{
+    int64_t delay = mx__backoff_next(n, &n->store_backoff);
+    n->store_hold_ms = loop_now(n->env.loop) + delay;
+    log_msg(store_err_transient(rc) ? LOG_WARN : LOG_ERROR,
+            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what,
+            store_errmsg(n->env.store), (long long)delay);
+    (void)loop_timer_start(&n->wake, delay, 0);
+}
+
+void mx__on_wake(loop_timer *t, void *arg)
+{
+    (void)t, (void)arg; /* the loop's next turn runs mx__send_turn */
+}
+
+void mx__on_unpark(loop_timer *t, void *arg)
+{
+    (void)t;
+    mx__send_unpark(arg);
+}
+
+void mx__send_unpark(mx_net *n)
+{
+    outq_unpark_all(n->q);
+}
+
+/* ---- Direct rooms ---------------------------------------------------------- */
 
 static bool dm_failed(mx_net *n, const char *user)
 {
@@ -63,31 +134,36 @@ static bool dm_failed(mx_net *n, const char *user)
     return false;
 }
 
-/* ---- Direct rooms ---------------------------------------------------------- */
-
-/* Starts making user's direct room, unless that is under way. */
+/*
+ * Starts making user's direct room, unless that is under way or MX_DMS_MAX
+ * are (the one that ends unparks the queues). When no request can be made
+ * now, the queues are asked again after MX_UNPARK_MS.
+ */
 static void make_dm(mx_net *n, const char *user)
 {
     char url[MX_URL_MAX];
-    if (mx__call_find(n, MX_CALL_CREATE_DM, NULL, user) != NULL ||
-        mx__url(n, url, sizeof url, "/createRoom") != 0)
+    int making = 0;
+    for (int i = 0; i < MX_CALLS_MAX; i++)
+        making += n->calls[i].used && n->calls[i].kind == MX_CALL_CREATE_DM;
+    if (mx__call_find(n, MX_CALL_CREATE_DM, NULL, user) != NULL || making >= MX_DMS_MAX)
         return;
+    mx_call *c = NULL;
     json_object *b = json_object_new_object(), *inv = json_object_new_array();
-    if (b == NULL || inv == NULL) {
-        json_object_put(b);
-        json_object_put(inv);
+    if (b != NULL && inv != NULL && mx__url(n, url, sizeof url, "/createRoom") == 0) {
+        json_object_array_add(inv, json_object_new_string(user));
+        json_object_object_add(b, "preset", json_object_new_string("trusted_private_chat"));
+        json_object_object_add(b, "is_direct", json_object_new_boolean(1));
+        json_object_object_add(b, "invite", json_object_get(inv));
+        json_object_object_add(b, "topic", json_object_new_string("Porrazo: your private hands"));
+        c = mx__call_new(n, MX_CALL_CREATE_DM, "POST", url,
+                         json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN), true);
+    }
+    json_object_put(b);
+    json_object_put(inv);
+    if (c == NULL) {
+        (void)loop_timer_start(&n->unpark, MX_UNPARK_MS, 0);
         return;
     }
-    json_object_array_add(inv, json_object_new_string(user));
-    json_object_object_add(b, "preset", json_object_new_string("trusted_private_chat"));
-    json_object_object_add(b, "is_direct", json_object_new_boolean(1));
-    json_object_object_add(b, "invite", inv);
-    json_object_object_add(b, "topic", json_object_new_string("Porrazo: your private hands"));
-    mx_call *c = mx__call_new(n, MX_CALL_CREATE_DM, "POST", url,
-                              json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN), true);
-    json_object_put(b);
-    if (c == NULL)
-        return;
     snprintf(c->user, sizeof c->user, "%s", user);
     log_msg(LOG_INFO, "%s: making a direct room for %s", n->c.name, user);
     mx__call_go(n, c);
@@ -96,6 +172,7 @@ static void make_dm(mx_net *n, const char *user)
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
 {
     const char *room = mx__str(body, "room_id");
+    mx__send_unpark(n); /* this player's queue, and any that waited for MX_DMS_MAX */
     if (status == 200 && room != NULL && strlen(room) < MX_ID_MAX) {
         log_msg(LOG_INFO, "%s: %s is the direct room of %s", n->c.name, room, c->user);
         mx__dm_set(n, c->user, room);
@@ -111,6 +188,41 @@ void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
         return;
     n->dm_failed = p;
     snprintf(n->dm_failed[n->ndm_failed++], MX_ID_MAX, "%s", c->user);
+}
+
+/* ---- Which messages may go ---------------------------------------------------- */
+
+/*
+ * outq's ready callback: where m goes (into n->ready_room) and whether it
+ * may go now. A player without a direct room: one is made and the queue
+ * parked; a room being joined: parked; nowhere to go: dropped (logged).
+ */
+static outq_verdict ready(void *arg, const outq_msg *m)
+{
+    mx_net *n = arg;
+    char *room = n->ready_room;
+    room[0] = '\0';
+    if (m->kind == STORE_MSG_ROOM) {
+        snprintf(room, MX_ID_MAX, "%s", m->target);
+    } else if (dm_failed(n, m->target)) {
+        log_msg(LOG_WARN, "%s: dropping a private message to %s: no direct room", n->c.name,
+                m->target);
+        return OUTQ_DROP;
+    } else {
+        mx__dm_room(n, m->target, room, MX_ID_MAX);
+        if (room[0] == '\0' && m->target[0] == '@') {
+            make_dm(n, m->target);
+            return OUTQ_PARK;
+        }
+    }
+    if (room[0] != '!') {
+        log_msg(LOG_WARN, "%s: dropping a message to %s: not a room id", n->c.name,
+                room[0] != '\0' ? room : m->target);
+        return OUTQ_DROP;
+    }
+    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
+        return OUTQ_PARK; /* sent once the bot is in */
+    return OUTQ_SEND;
 }
 
 /* ---- Sending ------------------------------------------------------------------ */
@@ -130,66 +242,130 @@ static void game_people(mx_net *n, const char *room, store_seat *seats, mx_perso
     store_game_fini(&g);
 }
 
-/* Starts sending message m (its next part) to room r. */
-static void send_message(mx_net *n, mx_room *r, const store_msg *m)
+/* Frees flight f: its message was sent (its last event's id: event) or
+   dropped (event NULL), and is marked sent either way. */
+static void flight_done(mx_net *n, mx_flight *f, const char *event)
 {
+    seen_note(n, event);
+    outq_sent(n->q, f->m);
+    f->m = NULL;
+}
+
+/* The URL of part of flight f into url. 0 or -1 (too long). */
+static int send_url(mx_net *n, const mx_flight *f, char *url, size_t cap)
+{
+    char txn[64], etxn[3 * sizeof txn], room[3 * MX_ID_MAX], path[MX_URL_MAX];
+    int k = f->part > 0 ? snprintf(txn, sizeof txn, "%s.%d", f->m->txn, f->part)
+                        : snprintf(txn, sizeof txn, "%s", f->m->txn);
+    if (k < 0 || (size_t)k >= sizeof txn || mx__enc(f->room, room, sizeof room) != 0 ||
+        mx__enc(txn, etxn, sizeof etxn) != 0)
+        return -1;
+    k = snprintf(path, sizeof path, "/rooms/%s/send/m.room.message/%s", room, etxn);
+    if (k < 0 || (size_t)k >= sizeof path)
+        return -1;
+    return mx__url(n, url, cap, path);
+}
+
+/*
+ * Starts sending flight f's next event. A text that cannot be formatted or
+ * addressed is dropped (logged). Returns 0 when a request carries it or
+ * it is over, -1 when no request can be made now (f keeps it: the next
+ * turn tries again).
+ */
+static int flight_go(mx_net *n, mx_flight *f)
+{
+    const outq_msg *m = f->m;
     store_seat seats[8];
     mx_person people[8];
     int np = 0;
     mx_format_out out = {0};
+    char url[MX_URL_MAX];
     if (m->kind == STORE_MSG_ROOM)
-        game_people(n, r->id, seats, people, &np);
+        game_people(n, f->room, seats, people, &np);
     int err = mx_format_notice(m->text, strlen(m->text), people, np, MX_FORMAT_CONTENT_MAX, &out);
-    if (err != 0) {
+    if (err != 0 || send_url(n, f, url, sizeof url) != 0) {
         log_msg(LOG_ERROR, "%s: dropping message %lld to %s: %s", n->c.name, (long long)m->id,
-                r->id, mx_format_strerror(err));
-        outbox_done(n, m->id, NULL);
-        return;
+                f->room, err != 0 ? mx_format_strerror(err) : "its address is too long");
+        mx_format_out_fini(&out);
+        flight_done(n, f, NULL);
+        return 0;
     }
-    int part = r->msg == m->id ? r->next_part : 0;
-    char txn[64], path[MX_URL_MAX], url[MX_URL_MAX], room[3 * MX_ID_MAX], etxn[3 * 64];
-    if (part > 0)
-        snprintf(txn, sizeof txn, "%s.%d", m->txn, part);
-    else
-        snprintf(txn, sizeof txn, "%s", m->txn);
-    mx_call *c = NULL;
-    if (part < out.n && mx__enc(r->id, room, sizeof room) == 0 &&
-        mx__enc(txn, etxn, sizeof etxn) == 0 &&
-        snprintf(path, sizeof path, "/rooms/%s/send/m.room.message/%s", room, etxn) <
-            (int)sizeof path &&
-        mx__url(n, url, sizeof url, path) == 0)
-        c = mx__call_new(n, MX_CALL_SEND, "PUT", url, out.content[part], true);
     int parts = out.n;
+    mx_call *c = f->part < parts
+                     ? mx__call_new(n, MX_CALL_SEND, "PUT", url, out.content[f->part], true)
+                     : NULL;
     mx_format_out_fini(&out);
-    if (c == NULL) {
-        if (part >= parts)
-            outbox_done(n, m->id, NULL);
-        return;
+    if (f->part >= parts) {
+        flight_done(n, f, NULL); /* nothing left to send */
+        return 0;
     }
-    snprintf(c->room, sizeof c->room, "%s", r->id);
+    if (c == NULL)
+        return -1;
+    snprintf(c->room, sizeof c->room, "%s", f->room);
     c->msg = m->id;
-    c->part = part;
+    c->part = f->part;
     c->flags = parts;
-    r->sending = true;
-    r->msg = m->id;
-    r->next_part = part;
     mx__call_go(n, c);
+    return 0;
+}
+
+/* The flight of message id, or NULL. */
+static mx_flight *flight_of(mx_net *n, int64_t id)
+{
+    for (int i = 0; i < MX_SENDS_MAX; i++)
+        if (n->flights[i].m != NULL && n->flights[i].m->id == id)
+            return &n->flights[i];
+    return NULL;
+}
+
+/* Whether a SEND call (live or waiting to be retried) carries message id. */
+static bool carried(mx_net *n, int64_t id)
+{
+    for (int i = 0; i < MX_CALLS_MAX; i++)
+        if (n->calls[i].used && n->calls[i].kind == MX_CALL_SEND && n->calls[i].msg == id)
+            return true;
+    return false;
+}
+
+/*
+ * Starts the flights no request carries (none could be made earlier), then
+ * takes new messages into free slots. Stops when no request can be made.
+ */
+static void send_more(mx_net *n)
+{
+    for (int i = 0; i < MX_SENDS_MAX; i++) {
+        mx_flight *f = &n->flights[i];
+        if (f->m != NULL && !carried(n, f->m->id) && flight_go(n, f) != 0)
+            return;
+    }
+    for (int i = 0; i < MX_SENDS_MAX; i++) {
+        mx_flight *f = &n->flights[i];
+        if (f->m != NULL)
+            continue;
+        outq_msg *m = outq_take(n->q, ready, n);
+        if (m == NULL)
+            return;
+        f->m = m;
+        f->part = 0;
+        snprintf(f->room, sizeof f->room, "%s", n->ready_room);
+        if (flight_go(n, f) != 0)
+            return;
+    }
 }
 
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
 {
-    mx_room *r = mx__room(n, c->room, false);
+    mx_flight *f = flight_of(n, c->msg);
+    if (f == NULL)
+        return;
     const char *event = mx__str(body, "event_id");
-    if (r != NULL)
-        r->sending = false;
     if (status == 200 && event != NULL) {
-        if (c->part + 1 < c->flags && r != NULL) {
-            r->next_part = c->part + 1; /* the hook sends the next part */
+        if (c->part + 1 < c->flags) {
+            f->part = c->part + 1;
+            (void)flight_go(n, f); /* else the next turn */
             return;
         }
-        outbox_done(n, c->msg, strlen(event) < MX_ID_MAX ? event : NULL);
-        if (r != NULL && r->msg == c->msg)
-            r->msg = r->next_part = 0;
+        flight_done(n, f, event);
         return;
     }
     const char *err = mx__str(body, "error"), *code = mx__str(body, "errcode");
@@ -202,64 +378,34 @@ void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
                 n->c.name, c->room, user, status, code != NULL ? code : "");
         n->rerouted = c->msg;
         mx__dm_forget(n, user, c->room);
-        if (r != NULL)
-            r->msg = r->next_part = 0;
+        outq_untake(n->q, f->m); /* taken again once the new room is made */
+        f->m = NULL;
         return;
     }
     log_msg(LOG_WARN, "%s: dropping message %lld to %s: HTTP %d %s: %s", n->c.name,
             (long long)c->msg, c->room, status, code != NULL ? code : "", err != NULL ? err : "");
-    outbox_done(n, c->msg, NULL);
-    if (r != NULL && r->msg == c->msg)
-        r->msg = r->next_part = 0;
+    flight_done(n, f, NULL);
 }
 
-void mx__send_pull(mx_net *n)
+void mx__send_turn(mx_net *n)
 {
-    int sends = 0, got = 0;
-    for (int i = 0; i < MX_CALLS_MAX; i++)
-        sends += n->calls[i].used && n->calls[i].kind == MX_CALL_SEND;
-    if (sends >= MX_SENDS_MAX)
-        return;
-    if (n->peek == NULL && (n->peek = malloc(sizeof *n->peek * MX_PEEK_MAX)) == NULL)
-        return;
-    store_msg *msgs = n->peek;
-    if (store_outbox_peek(n->env.store, n->c.name, msgs, MX_PEEK_MAX, &got) != 0)
-        log_msg(LOG_ERROR, "%s: cannot read the outbox: %s", n->c.name, store_errmsg(n->env.store));
-    n->pass++;
-    for (int i = 0; i < got && sends < MX_SENDS_MAX; i++) {
-        const store_msg *m = &msgs[i];
-        char room[MX_ID_MAX] = "";
-        if (m->kind == STORE_MSG_ROOM) {
-            snprintf(room, sizeof room, "%s", m->target);
-        } else if (dm_failed(n, m->target)) {
-            log_msg(LOG_WARN, "%s: dropping a private message to %s: no direct room", n->c.name,
-                    m->target);
-            outbox_done(n, m->id, NULL);
-            continue;
-        } else {
-            mx__dm_room(n, m->target, room, sizeof room);
-            if (room[0] == '\0') {
-                if (m->target[0] == '@')
-                    make_dm(n, m->target);
-                else
-                    outbox_done(n, m->id, NULL);
-                continue;
-            }
-        }
-        if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
-            continue; /* sent once the bot is in */
-        mx_room *r = room[0] == '!' ? mx__room(n, room, true) : NULL;
-        if (r == NULL && room[0] != '!') {
-            log_msg(LOG_WARN, "%s: dropping a message to %s: not a room id", n->c.name, room);
-            outbox_done(n, m->id, NULL);
-            continue;
-        }
-        if (r == NULL || r->pass == n->pass)
-            continue; /* not the head of its room */
-        r->pass = n->pass;
-        if (r->sending)
-            continue;
-        send_message(n, r, m);
-        sends++;
+    bool sending = n->phase == MX_PH_SYNC && n->authed && !n->quitting;
+    bool store_ok = loop_now(n->env.loop) >= n->store_hold_ms;
+    int more = 0;
+    if (sending && store_ok && (more = outq_load(n->q)) < 0) {
+        store_refused(n, "read the outbox", more);
+        store_ok = false;
     }
+    if (sending)
+        send_more(n);
+    if (!store_ok)
+        return;
+    int rc = mx__send_flush(n);
+    if (rc != 0) {
+        store_refused(n, "mark the messages sent (none is sent again meanwhile)", rc);
+        return;
+    }
+    n->store_backoff.next_ms = 0;
+    if (more == 1)
+        (void)loop_timer_start(&n->wake, 0, 0); /* a backlog bigger than one load */
 }

@@ -53,6 +53,7 @@ static const struct verb_words {
     [CMD_TOP] = {"top", "mejores ranking leaderboard"},
     [CMD_PLAYERS] = {"players", "jugadores who seats teams"},
     [CMD_DEADLINE] = {"deadline", "plazo"},
+    [CMD_PURGE] = {"purge", "purgar vaciar"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -531,6 +532,20 @@ static cmd_result parse_deadline(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
+/* purge TARGET: a room name was already taken into c->room by cmd_parse. */
+static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
+{
+    char q[TEXT_QUOTE_MAX];
+    if (n == 0 && c->room[0] != '\0')
+        return CMD_OK;
+    if (n != 1)
+        return cmd_fail(r, "purge one queue: purge #channel or purge NICK");
+    if (!is_name(w[0]))
+        return cmd_fail(r, "'%s' is not a channel or a nick", cmd_quote(w[0], q));
+    copy_name(c->name, w[0]);
+    return CMD_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The line                                                                 */
 
@@ -558,6 +573,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_topic(w, n, prefix, c, r);
     case CMD_DEADLINE:
         return parse_deadline(w, n, c, r);
+    case CMD_PURGE:
+        return parse_purge(w, n, c, r);
     default:
         return n == 0 ? CMD_OK : cmd_fail(r, "%s takes nothing after it: say just %s", name, name);
     }

@@ -23,30 +23,31 @@
 #define CMD_OPTIONS_MAX 16 /* option words of a `new` command */
 
 typedef enum cmd_verb {
-    CMD_NEW,     /* new [players] [option words...]: open a lobby */
-    CMD_JOIN,    /* join: take a seat in the lobby */
-    CMD_LEAVE,   /* leave: give up a seat in the lobby */
-    CMD_START,   /* start: deal (creator; or automatic when full) */
-    CMD_KICK,    /* kick NICK: the creator removes a player from the lobby */
-    CMD_PLAY,    /* play CARD [capture|place] */
-    CMD_HAND,    /* hand: my cards, privately */
-    CMD_TABLE,   /* table */
-    CMD_SCORE,   /* score: the board */
-    CMD_TURN,    /* turn: whose turn */
-    CMD_TENDIDO, /* tendido now|later */
-    CMD_ARRANGE, /* arrange best | arrange C C C C [ltr|rtl] */
-    CMD_DECLARE, /* ronda / rondine / declare (manual declarations) */
-    CMD_CLAIM,   /* claim NICK (a missed declaration, R3.6) */
-    CMD_PAUSE,   /* pause (by agreement) */
-    CMD_RESUME,  /* resume (by agreement) */
-    CMD_STOP,    /* stop: abandon (creator, owner, or by vote) */
-    CMD_OPTIONS, /* options: this game's options in words */
-    CMD_RULES,   /* rules [topic] */
-    CMD_HELP,    /* help [command] */
-    CMD_STATS,   /* stats [NICK] */
-    CMD_TOP,     /* top: the best players here */
-    CMD_PLAYERS, /* players / who: seats and teams */
-    CMD_DEADLINE /* deadline OFF|DURATION: the creator sets the turn time */
+    CMD_NEW,      /* new [players] [option words...]: open a lobby */
+    CMD_JOIN,     /* join: take a seat in the lobby */
+    CMD_LEAVE,    /* leave: give up a seat in the lobby */
+    CMD_START,    /* start: deal (creator; or automatic when full) */
+    CMD_KICK,     /* kick NICK: the creator removes a player from the lobby */
+    CMD_PLAY,     /* play CARD [capture|place] */
+    CMD_HAND,     /* hand: my cards, privately */
+    CMD_TABLE,    /* table */
+    CMD_SCORE,    /* score: the board */
+    CMD_TURN,     /* turn: whose turn */
+    CMD_TENDIDO,  /* tendido now|later */
+    CMD_ARRANGE,  /* arrange best | arrange C C C C [ltr|rtl] */
+    CMD_DECLARE,  /* ronda / rondine / declare (manual declarations) */
+    CMD_CLAIM,    /* claim NICK (a missed declaration, R3.6) */
+    CMD_PAUSE,    /* pause (by agreement) */
+    CMD_RESUME,   /* resume (by agreement) */
+    CMD_STOP,     /* stop: abandon (creator, owner, or by vote) */
+    CMD_OPTIONS,  /* options: this game's options in words */
+    CMD_RULES,    /* rules [topic] */
+    CMD_HELP,     /* help [command] */
+    CMD_STATS,    /* stats [NICK] */
+    CMD_TOP,      /* top: the best players here */
+    CMD_PLAYERS,  /* players / who: seats and teams */
+    CMD_DEADLINE, /* deadline OFF|DURATION: the creator sets the turn time */
+    CMD_PURGE     /* purge TARGET: an owner empties a channel's or a player's queue */
 } cmd_verb;
 
 /* One card as typed: suit -1 when only the rank was given. */
@@ -65,7 +66,8 @@ typedef struct cmd {
     cmd_card row[4];         /* ARRANGE when !best: four cards, suits required */
     bool has_direction;      /* ARRANGE: ltr/rtl given (default ltr) */
     pz_direction direction;
-    char name[CMD_NAME_MAX]; /* KICK, CLAIM, STATS nick; HELP command; RULES topic */
+    char name[CMD_NAME_MAX]; /* KICK, CLAIM, STATS nick; HELP command; RULES topic;
+                                PURGE target (or in room when it was a room name) */
     int players;             /* NEW: seats wanted, 0 when not said */
     bool shuffle_seats;      /* NEW: seats drawn at random, not in join order */
     int noptions;            /* NEW: R9 options as (name, value) words */

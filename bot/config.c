@@ -275,8 +275,15 @@ static const key_def bot_keys[] = {
     LIST(cfg_bot, owners, 0, check_owner, NULL),
     DURATION(cfg_bot, "reminder", reminder_secs),
     DURATION(cfg_bot, "deadline", deadline_secs),
-    INT(cfg_bot, max_games, 1, 10000),
+    INT(cfg_bot, max_games, 1, 1000000),
     STR(cfg_bot, log_level, F_NONEMPTY, check_log_level, NULL),
+    INT(cfg_bot, flood_commands, 0, 10000),
+    DURATION(cfg_bot, "flood_window", flood_secs),
+    DURATION(cfg_bot, "flood_ignore", flood_ignore_secs),
+    INT(cfg_bot, backlog_max, 0, 100000),
+    INT(cfg_bot, max_database_mb, 0, 1000000),
+    DURATION(cfg_bot, "restart_recent", restart_recent_secs),
+    INT(cfg_bot, restart_announce_max, 0, 100000),
 };
 
 static const key_def irc_keys[] = {
@@ -297,8 +304,8 @@ static const key_def irc_keys[] = {
     LIST(cfg_irc, no_colour, 0, check_channel, NULL),
     BOOL(cfg_irc, join_on_invite),
     BOOL(cfg_irc, private_notice),
-    INT(cfg_irc, burst, 1, 20),
-    INT(cfg_irc, line_ms, 100, 60000),
+    INT(cfg_irc, burst, 1, 1000),    /* irc_out's IRC_OUT_BURST_MAX */
+    INT(cfg_irc, line_ms, 0, 60000), /* 0: no pacing (a server that exempts the bot) */
 };
 
 static const key_def matrix_keys[] = {
@@ -357,6 +364,13 @@ void cfg_defaults(cfg *c)
     c->bot.reminder_secs = 600;
     c->bot.deadline_secs = 0;
     c->bot.max_games = 100;
+    c->bot.flood_commands = 10;
+    c->bot.flood_secs = 20;
+    c->bot.flood_ignore_secs = 60;
+    c->bot.backlog_max = 20;
+    c->bot.max_database_mb = 0;
+    c->bot.restart_recent_secs = 3600;
+    c->bot.restart_announce_max = 50;
     SET_LIT(c->bot.log_level, "info");
     for (int i = 0; i < CFG_NETWORKS; i++) {
         cfg_irc *irc = &c->irc[i];

@@ -25,10 +25,17 @@ typedef struct cfg_bot {
     char database[CFG_STR];         /* SQLite file path ("porrazo.db") */
     char owners[CFG_LIST][CFG_STR]; /* "NETWORK:ID" of people who may run admin commands */
     int nowners;
-    int reminder_secs; /* quiet time before the player to move is reminded (600); 0 off */
-    int deadline_secs; /* default turn deadline of new games (0: none) */
-    int max_games;     /* active games at once, over all rooms (100) */
-    char log_level[8]; /* error, warn, info, debug ("info") */
+    int reminder_secs;       /* quiet time before the player to move is reminded (600); 0 off */
+    int deadline_secs;       /* default turn deadline of new games (0: none) */
+    int max_games;           /* active games at once, over all rooms (100) */
+    int flood_commands;      /* commands per flood_secs a player may send (10); 0 off */
+    int flood_secs;          /* the flood window ("flood_window", 20 s) */
+    int flood_ignore_secs;   /* how long a flooder is ignored ("flood_ignore", 60 s) */
+    int backlog_max;         /* replies held back past this many queued to one target (20) */
+    int max_database_mb;     /* the database's size cap in MiB (0: none) */
+    int restart_recent_secs; /* "is back" after a start: games this recent ("restart_recent", 1h) */
+    int restart_announce_max; /* ... at most this many (50) */
+    char log_level[8];        /* error, warn, info, debug ("info") */
 } cfg_bot;
 
 typedef struct cfg_irc {

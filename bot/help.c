@@ -65,6 +65,8 @@ static const help_cmd COMMANDS[] = {
     {"help", "ayuda", "help [command]", "the commands, or one command in detail", "help play"},
     {"stats", "estadisticas", "stats [NICK]", "games played and won, here", "stats alice"},
     {"top", "ranking mejores", "top", "the best players here", "top"},
+    {"purge", "purgar vaciar", "purge #channel|NICK",
+     "owners only: forget every message still queued to a channel or a player", "purge #porrazo"},
 };
 
 #define NCOMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))

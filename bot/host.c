@@ -44,6 +44,18 @@ static void queue(ctx *c, const char *target, store_msg_kind kind, int priority,
 {
     if (c->failed)
         return;
+    if (c->bounded && c->h->cfg.backlog_max > 0) {
+        /* A reply (not an announcement): not to a target already behind. */
+        int waiting = 0;
+        int err = store_outbox_target_count(c->h->st, c->network, target, c->h->cfg.backlog_max,
+                                            &waiting);
+        if (err != 0) {
+            store_failed(c, err);
+            return;
+        }
+        if (waiting >= c->h->cfg.backlog_max)
+            return;
+    }
     int err = store_outbox_add(c->h->st, c->network, target, kind, priority, text, c->now, NULL);
     if (err != 0)
         store_failed(c, err);
@@ -78,10 +90,12 @@ void reply(ctx *c, const char *fmt, ...)
     va_end(ap);
     if (c->m == NULL)
         return;
+    c->bounded = true;
     if (c->m->room != NULL && c->m->room[0] != '\0')
         say_room(c, c->m->room, "%s: %s", c->m->nick, text);
     else
         say_private(c, c->m->sender, 0, "%s", text);
+    c->bounded = false;
 }
 
 void say_lines(ctx *c, const render_lines *lines)
@@ -249,9 +263,12 @@ void save_game(ctx *c)
         }
     }
     c->row.updated = c->now;
+    c->row.next_due = timers_due(c->h, c->row.status, &c->set, c->row.turn_since, c->row.reminded);
     int err = store_game_update(c->h->st, &c->row);
     if (err != 0)
         store_failed(c, err);
+    else
+        timers_saved(c->h, c->row.next_due);
 }
 
 void unload_game(ctx *c)
@@ -402,8 +419,40 @@ static void cmd_top(ctx *c, const cmd *k)
 /* Help and rules go to the sender privately when asked in a room. */
 static void send_text(ctx *c, const render_lines *lines)
 {
+    c->bounded = true;
     for (int i = 0; i < lines->n; i++)
         say_private(c, c->m->sender, 0, "%s", lines->line[i]);
+    c->bounded = false;
+}
+
+/*
+ * purge TARGET (owners): forgets every message queued to a channel, a
+ * room or a player of this network, in the adapter's queue and the store.
+ * A nick is tried as the player id the IRC adapter gives it too ("n:").
+ */
+static void cmd_purge(ctx *c, const cmd *k)
+{
+    const char *target = k->name[0] != '\0' ? k->name : k->room;
+    if (!is_owner(c, c->m->sender)) {
+        reply(c, "only the bot's owners may purge a queue");
+        return;
+    }
+    outq *q = c->h->cfg.outq_of != NULL ? c->h->cfg.outq_of(c->h->cfg.outq_arg, c->network) : NULL;
+    char alt[STORE_ID_MAX];
+    int total = 0;
+    snprintf(alt, sizeof alt, "n:%s", target);
+    const char *names[2] = {target, alt};
+    for (int i = 0; i < 2; i++) {
+        int n = 0;
+        int err = q != NULL ? outq_purge(q, names[i], &n)
+                            : store_outbox_purge(c->h->st, c->network, names[i], &n);
+        if (err != 0) {
+            store_failed(c, err);
+            return;
+        }
+        total += n;
+    }
+    reply(c, "purged %d queued message%s to %s", total, total == 1 ? "" : "s", target);
 }
 
 static void dispatch(ctx *c, const cmd *k)
@@ -426,6 +475,9 @@ static void dispatch(ctx *c, const cmd *k)
         return;
     case CMD_NEW:
         cmd_new(c, k);
+        return;
+    case CMD_PURGE:
+        cmd_purge(c, k);
         return;
     default:
         break;
@@ -471,41 +523,82 @@ static void dispatch(ctx *c, const cmd *k)
     }
 }
 
-/* Commits or rolls back the call's transaction; 0 or -1. */
+/* Commits or rolls back the call's transaction; 0 or the store_err. */
 static int finish(ctx *c)
 {
     unload_game(c);
     if (c->failed) {
         store_rollback(c->h->st);
-        return -1;
+        return c->failed;
     }
     int err = store_commit(c->h->st);
     if (err != 0) {
         snprintf(c->h->err, sizeof c->h->err, "%s", store_errmsg(c->h->st));
         store_rollback(c->h->st);
+        return err;
+    }
+    return 0;
+}
+
+/*
+ * Tells the sender of m that the store refused their command, around the
+ * store (a volatile message in the network's queue), at most once a minute
+ * per sender; the operator has the log line the adapter writes.
+ */
+static void fault_reply(host *h, const host_msg *m, int err, int64_t now)
+{
+    outq *q = h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, m->network) : NULL;
+    if (q == NULL || !flood_fault_reply_ok(h, m->network, m->sender, now))
+        return;
+    const char *what =
+        m->retried ? "I can't save right now; I will take your command as soon as I can."
+        : store_err_transient(err)
+            ? "I can't save right now: your command was not taken; try again in a minute."
+            : "I can't save this game's record: your command was not taken. The operator is "
+              "told.";
+    char text[600];
+    if (m->room != NULL && m->room[0] != '\0') {
+        snprintf(text, sizeof text, "%s: %s", m->nick != NULL ? m->nick : m->sender, what);
+        (void)outq_add_volatile(q, m->room, STORE_MSG_ROOM, 0, text);
+    } else {
+        (void)outq_add_volatile(q, m->sender, STORE_MSG_PRIVATE, 0, what);
+    }
+}
+
+/* Tells a flooding sender, privately, that they are ignored for a while. */
+static int tell_flooder(host *h, const host_msg *m, int64_t now)
+{
+    int secs = h->cfg.flood_ignore_secs > 0 ? h->cfg.flood_ignore_secs : 60;
+    char text[300];
+    snprintf(text, sizeof text,
+             "You are sending commands faster than I can answer: I will ignore you for %d s.",
+             secs);
+    int err = store_outbox_add(h->st, m->network, m->sender, STORE_MSG_PRIVATE, 0, text, now, NULL);
+    if (err != 0) {
+        snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        outq *q = h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, m->network) : NULL;
+        if (q != NULL)
+            (void)outq_add_volatile(q, m->sender, STORE_MSG_PRIVATE, 0, text);
         return -1;
     }
     return 0;
 }
 
-int host_handle(host *h, const host_msg *m, int64_t now)
+/* One command of m, in a transaction of its own: 0 or the store_err. */
+static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, const cmd *k,
+                         const char *error)
 {
-    cmd k;
-    char error[CMD_ERROR_MAX];
-    bool in_room = m->room != NULL && m->room[0] != '\0';
-    cmd_result r = cmd_parse(m->text, m->len, in_room, h->prefix, &k, error, sizeof error);
-    if (r == CMD_IGNORED)
-        return 0;
-    if (store_begin(h->st) != 0) {
+    int err = store_begin(h->st);
+    if (err != 0) {
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
-        return -1;
+        return err;
     }
     if (m->once != NULL) {
         bool fresh = false;
-        if (store_seen_add(h->st, m->network, m->once, now, &fresh) != 0) {
+        if ((err = store_seen_add(h->st, m->network, m->once, now, &fresh)) != 0) {
             snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
             store_rollback(h->st);
-            return -1;
+            return err;
         }
         if (!fresh) {
             store_rollback(h->st); /* handled before: nothing to do */
@@ -516,8 +609,31 @@ int host_handle(host *h, const host_msg *m, int64_t now)
     if (r == CMD_ERROR)
         reply(&c, "%s", error);
     else
-        dispatch(&c, &k);
+        dispatch(&c, k);
     return finish(&c);
+}
+
+int host_handle(host *h, const host_msg *m, int64_t now)
+{
+    cmd k;
+    char error[CMD_ERROR_MAX];
+    bool in_room = m->room != NULL && m->room[0] != '\0';
+    cmd_result r = cmd_parse(m->text, m->len, in_room, h->prefix, &k, error, sizeof error);
+    if (r == CMD_IGNORED)
+        return 0;
+    switch (flood_check(h, m->network, m->sender, now)) {
+    case FLOOD_OK:
+        break;
+    case FLOOD_TELL:
+        return tell_flooder(h, m, now);
+    case FLOOD_IGNORE:
+        return 0;
+    }
+    int err = handle_parsed(h, m, now, r, &k, error);
+    if (err == 0)
+        return 0;
+    fault_reply(h, m, err, now);
+    return -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -532,17 +648,33 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
     }
     h->st = st;
     h->cfg = *cfg;
+    if (h->cfg.restart_recent_secs <= 0)
+        h->cfg.restart_recent_secs = 3600;
+    if (h->cfg.restart_announce_max <= 0)
+        h->cfg.restart_announce_max = 50;
+    if (flood_new(h) != 0) {
+        snprintf(why, why_len, "out of memory");
+        free(h);
+        return -1;
+    }
     snprintf(h->prefix, sizeof h->prefix, "%s", cfg->prefix != NULL ? cfg->prefix : "!");
     snprintf(h->bot_name, sizeof h->bot_name, "%s",
              cfg->bot_name != NULL ? cfg->bot_name : "porrazo");
     if (h->cfg.max_games <= 0)
         h->cfg.max_games = 100;
+    if (timers_rebuild(h, why, why_len) != 0) {
+        host_free(h);
+        return -1;
+    }
     *out = h;
     return 0;
 }
 
 void host_free(host *h)
 {
+    if (h == NULL)
+        return;
+    flood_free(h);
     free(h);
 }
 
@@ -561,46 +693,52 @@ int64_t host_next_tick(host *h, int64_t now)
     return timers_next(h, now);
 }
 
-typedef struct restart_arg {
-    host *h;
-    int64_t now;
-    int failed;
-} restart_arg;
-
-/* Announces one game after a restart. */
-static int announce_one(void *arg, store_game *g)
+/* Announces the game of one room after a restart. 0 or the store_err. */
+static int announce_one(host *h, const store_due *d, int64_t now)
 {
-    restart_arg *a = arg;
-    if (g->status != STORE_PLAYING && g->status != STORE_PAUSED)
-        return 0;
-    ctx c = {.h = a->h, .now = a->now, .network = g->network};
-    if (load_game(&c, g->room) <= 0) {
+    ctx c = {.h = h, .now = now, .network = d->network};
+    if (load_game(&c, d->room) <= 0 ||
+        (c.row.status != STORE_PLAYING && c.row.status != STORE_PAUSED)) {
         unload_game(&c);
-        return 0;
+        return c.failed;
     }
     char status[RENDER_LINE_MAX];
     render_names names = names_of(&c);
     render_status(c.g, &names, status, sizeof status);
-    say_room(&c, c.row.room, "%s is back: the game goes on%s. %s", a->h->bot_name,
+    say_room(&c, c.row.room, "%s is back: the game goes on%s. %s", h->bot_name,
              c.row.status == STORE_PAUSED ? " (paused: say resume to go on)" : "", status);
     if (c.row.status == STORE_PLAYING)
         prompt_actor(&c);
-    a->failed |= c.failed;
     unload_game(&c);
-    return 0;
+    return c.failed;
 }
 
+/*
+ * Tells the rooms whose game was live just before the restart (moved in
+ * the last restart_recent_secs; the restart_announce_max most recent) that
+ * the bot is back and whose turn it is. The others stay quiet: on a real
+ * network "is back" in every room of 100,000 would be hours of paced
+ * output, and their players learn it from the next reminder or command.
+ */
 int host_announce_restart(host *h, int64_t now)
 {
-    restart_arg a = {h, now, 0};
-    if (store_begin(h->st) != 0)
-        return -1;
-    int err = store_game_each_active(h->st, announce_one, &a);
-    if (err != 0 || a.failed) {
-        store_rollback(h->st);
+    int max = h->cfg.restart_announce_max, n = 0;
+    store_due *recent = calloc((size_t)max, sizeof *recent);
+    if (recent == NULL) {
+        snprintf(h->err, sizeof h->err, "out of memory");
         return -1;
     }
-    return store_commit(h->st) == 0 ? 0 : -1;
+    int err = store_game_recent(h->st, now - h->cfg.restart_recent_secs, max, recent, &n);
+    if (err == 0)
+        err = store_begin(h->st);
+    for (int i = 0; i < n && err == 0; i++)
+        err = announce_one(h, &recent[i], now);
+    free(recent);
+    if (err == 0 && store_commit(h->st) == 0)
+        return 0;
+    snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+    store_rollback(h->st);
+    return -1;
 }
 
 typedef struct rename_arg {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outq.h"
 #include "store.h"
 
 typedef struct host host;
@@ -33,6 +34,30 @@ typedef struct host_config {
     /* Seeds of new games: fixed (tests, demos) or from the OS when !fixed_seed. */
     bool fixed_seed;
     uint64_t seed;
+    /* Flood control: a player may send flood_commands commands per
+       flood_secs (a token bucket); past it they are ignored for
+       flood_ignore_secs and told once. 0 commands: off. Owners never. */
+    int flood_commands;
+    int flood_secs;
+    int flood_ignore_secs;
+    /* Replies to one target (help, errors, info) are not queued while it
+       already has this many messages waiting; game announcements always
+       are. 0: no bound. */
+    int backlog_max;
+    /* After a start, "is back" goes to the games active in the last
+       restart_recent_secs, at most restart_announce_max of them (the most
+       recent): the others are quiet until someone speaks. 0 0: defaults
+       (1 hour, 50). */
+    int restart_recent_secs;
+    int restart_announce_max;
+    /*
+     * The send queue of a network's adapter, or NULL (none: the store
+     * alone). The host puts there what cannot wait for the store: the
+     * reply to a command the store refused (a volatile message), and an
+     * owner's purge of a target's queue.
+     */
+    outq *(*outq_of)(void *arg, const char *network);
+    void *outq_arg;
 } host_config;
 
 /* A chat line addressed to the host. */
@@ -50,6 +75,12 @@ typedef struct host_msg {
      * so a line delivered twice (a retried sync, a restart) acts once.
      */
     const char *once;
+    /*
+     * True when the adapter hands this line again by itself if the host
+     * fails (Matrix: the sync batch is not acknowledged): a store fault is
+     * then answered "it will be taken", not "try again".
+     */
+    bool retried;
 } host_msg;
 
 /* Creates a host over an open store (not owned). 0, or -1 with why. */
@@ -59,7 +90,10 @@ void host_free(host *h);
 /*
  * Handles one line at time `now` (unix seconds). Replies and
  * announcements go to the outbox. Returns 0, or -1 when the store failed
- * (the line's effects were rolled back; the message says why).
+ * (the line's effects were rolled back; host_errmsg says why, for the
+ * operator's log). The sender is then told in a short reply that goes
+ * around the store (the network's outq, volatile), at most once a minute.
+ * A sender over the flood limit is ignored (told once): 0.
  */
 int host_handle(host *h, const host_msg *m, int64_t now);
 

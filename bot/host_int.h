@@ -14,12 +14,18 @@
 #include "render.h"
 #include "store.h"
 
+typedef struct flood_slot flood_slot;
+
 struct host {
     store *st;
     host_config cfg;
     char prefix[8];
     char bot_name[64];
     char err[STORE_WHY_MAX];
+    int64_t due_next;      /* the clock's next due time as last read (timers.c) */
+    bool due_valid;        /* due_next is known; saves only lower it */
+    int64_t tick_retry_at; /* the store refused a tick: not before this */
+    flood_slot *flood;     /* per-sender command rates (flood.c) */
 };
 
 /* A game's host-side settings, kept as words in store_game.settings. */
@@ -46,8 +52,9 @@ typedef struct ctx {
     settings set;
     store_seat seats[PZ_MAX_PLAYERS];
     int nseats;
-    pz_game *g; /* the engine state while playing, else NULL */
-    int failed; /* a store call failed: roll back */
+    pz_game *g;   /* the engine state while playing, else NULL */
+    int failed;   /* a store call failed: roll back (the store_err) */
+    bool bounded; /* queuing a reply: dropped when its target is behind */
 } ctx;
 
 /* ---- host.c ---- */
@@ -131,5 +138,26 @@ void new_turn(ctx *c);
 /* ---- timers.c ---- */
 int timers_tick(host *h, int64_t now);
 int64_t timers_next(host *h, int64_t now);
+/* When a game in this state next needs the clock, or INT64_MAX. */
+int64_t timers_due(const host *h, store_status status, const settings *s, int64_t turn_since,
+                   int64_t reminded);
+/* A game was saved with this due time (keeps the cached next in step). */
+void timers_saved(host *h, int64_t due);
+/* Recomputes every active game's due time when the clock's configuration
+   differs from the one they were computed with. 0, or -1 with why. */
+int timers_rebuild(host *h, char *why, size_t why_len);
+
+/* ---- flood.c ---- */
+typedef enum flood_verdict {
+    FLOOD_OK = 0,     /* handle the command */
+    FLOOD_IGNORE = 1, /* ignore it silently: the sender was told */
+    FLOOD_TELL = 2    /* ignore it, and tell the sender (once) */
+} flood_verdict;
+int flood_new(host *h);
+void flood_free(host *h);
+/* Counts one command of sender on network at now. */
+flood_verdict flood_check(host *h, const char *network, const char *sender, int64_t now);
+/* Whether sender may be told of a store fault now (one a minute at most). */
+bool flood_fault_reply_ok(host *h, const char *network, const char *sender, int64_t now);
 
 #endif /* PZ_HOST_INT_H */

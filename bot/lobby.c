@@ -45,14 +45,6 @@ static void write_seats(ctx *c)
         store_failed(c, err);
 }
 
-/* Counts active games (max_games). */
-static int count_game(void *arg, store_game *g)
-{
-    (void)g;
-    (*(int *)arg)++;
-    return 0;
-}
-
 /* "up to 4 players · first to 61 · ..." */
 static void describe(const ctx *c, char *buf, size_t cap)
 {
@@ -102,7 +94,7 @@ void cmd_new(ctx *c, const cmd *k)
         return;
     }
     int active = 0;
-    int err = store_game_each_active(c->h->st, count_game, &active);
+    int err = store_game_count_active(c->h->st, &active);
     if (err != 0) {
         store_failed(c, err);
         return;
@@ -122,6 +114,7 @@ void cmd_new(ctx *c, const cmd *k)
     c->row.status = STORE_LOBBY;
     c->row.created = c->row.updated = c->now;
     c->row.winner = -1;
+    c->row.next_due = INT64_MAX; /* a lobby has no clock */
     c->set = s;
     settings_format(&s, c->row.settings, sizeof c->row.settings);
     if ((err = store_game_insert(c->h->st, &c->row)) != 0) {

@@ -120,6 +120,32 @@ static bool owner_check(void *arg, const char *network, const char *player)
     return cfg_is_owner(c, network, player);
 }
 
+/* The adapters' send queues by network, for the host (host_config.outq_of). */
+typedef struct queues {
+    int n;
+    const char *network[2 * CFG_NETWORKS + 1];
+    outq *q[2 * CFG_NETWORKS + 1];
+} queues;
+
+static queues all_queues;
+
+static void queues_add(queues *qs, const char *network, outq *q)
+{
+    if (q != NULL && qs->n < (int)(sizeof qs->q / sizeof qs->q[0])) {
+        qs->network[qs->n] = network;
+        qs->q[qs->n++] = q;
+    }
+}
+
+static outq *queue_of(void *arg, const char *network)
+{
+    queues *qs = arg;
+    for (int i = 0; i < qs->n; i++)
+        if (strcmp(qs->network[i], network) == 0)
+            return qs->q[i];
+    return NULL;
+}
+
 /* The host's clock, run from the loop: a timer armed before each sleep. */
 typedef struct host_clock {
     host *h;
@@ -175,7 +201,8 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
         if (irc_net_new(&nets[nnets], &env, &c->irc[i], why, sizeof why) != 0) {
             fprintf(stderr, "porrazo-bot: %s\n", why);
             r = 1;
-        } else if (irc_net_start(nets[nnets++]) != 0) {
+        } else if (queues_add(&all_queues, c->irc[i].name, irc_net_outq(nets[nnets])),
+                   irc_net_start(nets[nnets++]) != 0) {
             fprintf(stderr, "porrazo-bot: [irc %s]: cannot start: the event loop is full\n",
                     c->irc[i].name);
             r = 1;
@@ -188,7 +215,8 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
         if (mx_net_new(&mxs[nmx], &menv, &c->matrix[i], why, sizeof why) != 0) {
             fprintf(stderr, "porrazo-bot: %s\n", why);
             r = 1;
-        } else if (mx_net_start(mxs[nmx++]) != 0) {
+        } else if (queues_add(&all_queues, c->matrix[i].name, mx_net_outq(mxs[nmx])),
+                   mx_net_start(mxs[nmx++]) != 0) {
             fprintf(stderr, "porrazo-bot: [matrix %s]: cannot start: the event loop is full\n",
                     c->matrix[i].name);
             r = 1;
@@ -281,15 +309,38 @@ int main(int argc, char **argv)
         store_close(st);
         return r;
     }
-    host_config hc = {c.bot.prefix,
-                      c.bot.name,
-                      c.bot.reminder_secs,
-                      c.bot.deadline_secs,
-                      c.bot.max_games,
-                      owner_check,
-                      &c,
-                      a.has_seed,
-                      a.seed};
+    /* One bot per database; the size cap, if any. */
+    int lr = store_lock_instance(st, why, sizeof why);
+    if (lr == 0 && c.bot.max_database_mb > 0 &&
+        store_set_max_bytes(st, (int64_t)c.bot.max_database_mb << 20) != 0) {
+        snprintf(why, sizeof why, "cannot cap the database at %d MiB: %s", c.bot.max_database_mb,
+                 store_errmsg(st));
+        lr = -1;
+    }
+    if (lr != 0) {
+        fprintf(stderr, "porrazo-bot: %s\n", why);
+        store_close(st);
+        return 1;
+    }
+    if (a.console)
+        c.bot.flood_commands = 0; /* one trusted person speaks for every player */
+    host_config hc = {.prefix = c.bot.prefix,
+                      .bot_name = c.bot.name,
+                      .reminder_secs = c.bot.reminder_secs,
+                      .deadline_secs = c.bot.deadline_secs,
+                      .max_games = c.bot.max_games,
+                      .is_owner = owner_check,
+                      .owner_arg = &c,
+                      .fixed_seed = a.has_seed,
+                      .seed = a.seed,
+                      .flood_commands = c.bot.flood_commands,
+                      .flood_secs = c.bot.flood_secs,
+                      .flood_ignore_secs = c.bot.flood_ignore_secs,
+                      .backlog_max = c.bot.backlog_max,
+                      .restart_recent_secs = c.bot.restart_recent_secs,
+                      .restart_announce_max = c.bot.restart_announce_max,
+                      .outq_of = queue_of,
+                      .outq_arg = &all_queues};
     host *h;
     if (host_new(&h, st, &hc, why, sizeof why) != 0) {
         fprintf(stderr, "porrazo-bot: %s\n", why);
@@ -299,16 +350,25 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
-    r = host_announce_restart(h, (int64_t)time(NULL));
-    if (r != 0)
-        fprintf(stderr, "porrazo-bot: %s\n", host_errmsg(h));
-    else if (a.console &&
-             console_run(h, st, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
-        r = 1, fprintf(stderr, "porrazo-bot: %s\n", host_errmsg(h));
+    outq *console_q = NULL;
+    if (a.console && outq_new(&console_q, st, CONSOLE_NETWORK) != 0) {
+        fprintf(stderr, "porrazo-bot: out of memory\n");
+        host_free(h);
+        store_close(st);
+        return 1;
+    }
+    queues_add(&all_queues, CONSOLE_NETWORK, console_q);
+    if (host_announce_restart(h, (int64_t)time(NULL)) != 0)
+        log_msg(LOG_WARN, "cannot announce the restart: %s", host_errmsg(h));
+    r = 0;
+    if (a.console &&
+        console_run(h, console_q, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
+        r = 1, fprintf(stderr, "porrazo-bot: cannot read or write the terminal\n");
     else if (!a.console)
         r = run_networks(&c, h, st,
                          a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid());
     host_free(h);
+    outq_free(console_q);
     store_close(st);
     return r == 0 ? 0 : 1;
 }

@@ -4,6 +4,15 @@
  * a game has a turn deadline, the engine's default play for a player whose
  * time ran out, announced as such (R-independent; pz_default_action()).
  *
+ * The clock is an index, not a scan: every save of a game writes when it
+ * next needs the clock (games.next_due, indexed), so "when is the next
+ * work" is one indexed lookup (cached in memory between saves) and "what
+ * is due" an indexed range, taken TICK_BATCH games at a time so the loop
+ * goes back to commands between batches. No path here reads a game that is
+ * not due. When the clock's configuration changes (reminder_secs), or the
+ * database comes from schema 2, next_due is computed again for every
+ * active game once, at start (timers_rebuild).
+ *
  * Time is always an argument (unix seconds), so tests drive it with a fake
  * clock. Not here: the commands players type.
  */
@@ -14,17 +23,22 @@
 #include "host_int.h"
 
 #define MAX_REMINDERS 3
+#define TICK_BATCH 16      /* games handled per tick; the rest at once after */
+#define TICK_RETRY_SECS 5  /* after the store refused a tick */
+#define TICK_STUCK_SECS 60 /* a due game the clock could do nothing for: look again then */
+#define CLOCK_KV_SCOPE "host"
+#define CLOCK_KV_KEY "clock"
 
-/* When a game next needs the clock, or INT64_MAX. */
-static int64_t due_at(const host *h, const store_game *g, const settings *s)
+int64_t timers_due(const host *h, store_status status, const settings *s, int64_t turn_since,
+                   int64_t reminded)
 {
     int64_t due = INT64_MAX;
-    if (g->status != STORE_PLAYING)
+    if (status != STORE_PLAYING)
         return due;
     if (s->deadline > 0)
-        due = g->turn_since + s->deadline;
+        due = turn_since + s->deadline;
     if (h->cfg.reminder_secs > 0 && s->reminders < MAX_REMINDERS) {
-        int64_t last = g->reminded > g->turn_since ? g->reminded : g->turn_since;
+        int64_t last = reminded > turn_since ? reminded : turn_since;
         int64_t r = last + h->cfg.reminder_secs;
         if (r < due)
             due = r;
@@ -32,86 +46,152 @@ static int64_t due_at(const host *h, const store_game *g, const settings *s)
     return due;
 }
 
-typedef struct due_list {
-    const host *h;
-    int64_t now, next;
-    int n;
-    char network[64][STORE_ID_MAX];
-    char room[64][STORE_ID_MAX];
-} due_list;
-
-/* Collects the games that are due (at most 64 a tick; the rest next tick). */
-static int collect_due(void *arg, store_game *g)
+void timers_saved(host *h, int64_t due)
 {
-    due_list *d = arg;
-    settings s;
-    if (settings_parse(&s, g->settings) != 0)
-        return 0;
-    int64_t due = due_at(d->h, g, &s);
-    if (due <= d->now && d->n < 64) {
-        snprintf(d->network[d->n], sizeof d->network[d->n], "%s", g->network);
-        snprintf(d->room[d->n], sizeof d->room[d->n], "%s", g->room);
-        d->n++;
-    } else if (due < d->next) {
-        d->next = due;
-    }
-    return 0;
+    if (h->due_valid && due < h->due_next)
+        h->due_next = due;
 }
 
-/* Handles one due game: the deadline first, else a reminder. */
+/* Whether the player to act is owed a reminder now. */
+static bool reminder_due(const ctx *c)
+{
+    if (c->h->cfg.reminder_secs <= 0 || c->set.reminders >= MAX_REMINDERS)
+        return false;
+    int64_t last = c->row.reminded > c->row.turn_since ? c->row.reminded : c->row.turn_since;
+    return c->now >= last + c->h->cfg.reminder_secs;
+}
+
+/* Handles one due game: the deadline first, else a reminder; every path
+   saves the game, which writes its next due time. */
 static void tick_game(ctx *c, const char *room)
 {
-    if (load_game(c, room) <= 0 || c->row.status != STORE_PLAYING || c->g == NULL)
+    if (load_game(c, room) <= 0)
         return;
+    if (c->row.status != STORE_PLAYING || c->g == NULL) {
+        save_game(c); /* next_due was stale: this writes it right */
+        return;
+    }
     int actor = pz_get_turn(c->g);
-    if (actor < 0 || actor >= c->nseats)
+    if (actor < 0 || actor >= c->nseats) {
+        save_game(c);
         return;
+    }
     if (c->set.deadline > 0 && c->now >= c->row.turn_since + c->set.deadline) {
         pz_action a;
         if (pz_default_action(c->g, actor, &a) == 0)
-            act(c, &a, c->seats[actor].nick);
+            act(c, &a, c->seats[actor].nick); /* saves the game */
+        else
+            save_game(c);
         return;
     }
-    render_names names = names_of(c);
-    char status[RENDER_LINE_MAX];
-    render_status(c->g, &names, status, sizeof status);
-    say_private(c, c->seats[actor].player, 1, "Reminder: %s is waiting for you. %s", c->row.room,
-                status);
-    c->set.reminders++;
-    c->row.reminded = c->now;
+    if (reminder_due(c)) {
+        render_names names = names_of(c);
+        char status[RENDER_LINE_MAX];
+        render_status(c->g, &names, status, sizeof status);
+        say_private(c, c->seats[actor].player, 1, "Reminder: %s is waiting for you. %s",
+                    c->row.room, status);
+        c->set.reminders++;
+        c->row.reminded = c->now;
+    }
     save_game(c);
 }
 
 int timers_tick(host *h, int64_t now)
 {
-    due_list d = {.h = h, .now = now, .next = INT64_MAX};
-    int failed = 0;
-    if (store_game_each_active(h->st, collect_due, &d) != 0) {
+    store_due due[TICK_BATCH];
+    int n = 0, failed = 0;
+    if (store_game_due(h->st, now, due, TICK_BATCH, &n) != 0) {
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        h->tick_retry_at = now + TICK_RETRY_SECS;
         return -1;
     }
-    for (int i = 0; i < d.n; i++) {
-        if (store_begin(h->st) != 0)
-            return -1;
-        ctx c = {.h = h, .now = now, .network = d.network[i]};
-        tick_game(&c, d.room[i]);
+    for (int i = 0; i < n; i++) {
+        if (store_begin(h->st) != 0) {
+            snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+            failed = -1;
+            break;
+        }
+        ctx c = {.h = h, .now = now, .network = due[i].network};
+        tick_game(&c, due[i].room);
+        /* A row the clock could not move past now would be due forever:
+           another game now holds the room, or nothing could be done. */
+        bool same = c.have_game && c.row.id == due[i].id;
+        if (!c.failed && (!same || c.row.next_due <= now) &&
+            store_game_set_due(h->st, due[i].id, same ? now + TICK_STUCK_SECS : INT64_MAX) != 0)
+            store_failed(&c, -1);
         unload_game(&c);
         if (c.failed) {
             store_rollback(h->st);
             failed = -1;
         } else if (store_commit(h->st) != 0) {
+            snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
             store_rollback(h->st);
             failed = -1;
         }
+        if (failed)
+            break;
     }
+    h->due_valid = false; /* ask the index again */
+    if (failed)
+        h->tick_retry_at = now + TICK_RETRY_SECS;
     return failed;
 }
 
 int64_t timers_next(host *h, int64_t now)
 {
-    due_list d = {.h = h, .now = INT64_MIN, .next = INT64_MAX};
-    (void)now;
-    if (store_game_each_active(h->st, collect_due, &d) != 0)
-        return INT64_MAX;
-    return d.next;
+    if (!h->due_valid) {
+        int64_t at = INT64_MAX;
+        if (store_game_next_due(h->st, &at) != 0) {
+            snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+            return now + TICK_RETRY_SECS;
+        }
+        h->due_next = at;
+        h->due_valid = true;
+    }
+    int64_t next = h->due_next;
+    if (next < h->tick_retry_at)
+        next = h->tick_retry_at; /* the store refused: not before the retry */
+    return next;
+}
+
+/* ---- Rebuilding the index ------------------------------------------------ */
+
+typedef struct rebuild_arg {
+    host *h;
+    int changed;
+} rebuild_arg;
+
+static int rebuild_one(void *arg, const store_clock_row *r)
+{
+    rebuild_arg *a = arg;
+    settings s;
+    int64_t due = INT64_MAX;
+    if (settings_parse(&s, r->settings) == 0)
+        due = timers_due(a->h, r->status, &s, r->turn_since, r->reminded);
+    if (due == r->next_due)
+        return 0;
+    a->changed++;
+    return store_game_set_due(a->h->st, r->id, due);
+}
+
+int timers_rebuild(host *h, char *why, size_t why_len)
+{
+    char want[64], have[64] = "";
+    snprintf(want, sizeof want, "v1 reminder=%d", h->cfg.reminder_secs);
+    int rc = store_kv_get(h->st, CLOCK_KV_SCOPE, CLOCK_KV_KEY, have, sizeof have);
+    if (rc == 0 && strcmp(have, want) == 0)
+        return 0;
+    if (rc != 0 && rc != STORE_NOT_FOUND && rc != STORE_TOO_BIG) {
+        snprintf(why, why_len, "reading the clock's settings: %s", store_errmsg(h->st));
+        return -1;
+    }
+    rebuild_arg a = {h, 0};
+    if (store_begin(h->st) != 0 || store_game_each_clock(h->st, rebuild_one, &a) != 0 ||
+        store_kv_set(h->st, CLOCK_KV_SCOPE, CLOCK_KV_KEY, want) != 0 || store_commit(h->st) != 0) {
+        snprintf(why, why_len, "building the clock's index: %s", store_errmsg(h->st));
+        store_rollback(h->st);
+        return -1;
+    }
+    h->due_valid = false;
+    return 0;
 }

@@ -594,6 +594,57 @@ static void test_an_idle_queue_refills_only_up_to_the_burst(void **state)
     irc_out_fini(&q);
 }
 
+static void test_line_ms_0_sends_every_line_back_to_back(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(irc_out_init(&q, 1, 0), 0); /* a server that exempts the bot */
+    for (int k = 0; k < 50; k++)
+        assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "chatter", k), 1);
+    for (int k = 0; k < 50; k++) {
+        assert_int_equal(irc_out_bucket_wait_ms(&q, T0), 0);
+        irc_out_sent s = take(&q, T0, buf); /* the same instant: no credit needed */
+        assert_int_equal(s.tag, k);
+    }
+    assert_int_equal(irc_out_wait_ms(&q, T0), -1);
+    irc_out_fini(&q);
+}
+
+static void test_a_burst_of_1000_goes_at_once_then_the_interval_holds(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(irc_out_init(&q, IRC_OUT_BURST_MAX, IRC_OUT_LINE_MS_MAX), 0);
+    for (int k = 0; k < IRC_OUT_BURST_MAX + 1; k++)
+        assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "x", k), 1);
+    for (int k = 0; k < IRC_OUT_BURST_MAX; k++)
+        take(&q, T0, buf);
+    expect_nothing(&q, T0);
+    assert_int_equal(irc_out_wait_ms(&q, T0), IRC_OUT_LINE_MS_MAX);
+    take(&q, T0 + IRC_OUT_LINE_MS_MAX, buf);
+    irc_out_fini(&q);
+}
+
+static void test_bucket_wait_says_when_the_next_line_has_credit_queued_or_not(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(irc_out_init(&q, 2, 1000), 0);
+    assert_int_equal(irc_out_bucket_wait_ms(&q, T0), 0); /* full */
+    irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "one", 1);
+    irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "two", 2);
+    take(&q, T0, buf);
+    take(&q, T0, buf);
+    assert_int_equal(irc_out_wait_ms(&q, T0), -1);          /* nothing queued */
+    assert_int_equal(irc_out_bucket_wait_ms(&q, T0), 1000); /* but no credit either */
+    assert_int_equal(irc_out_bucket_wait_ms(&q, T0 + 400), 600);
+    assert_int_equal(irc_out_bucket_wait_ms(&q, T0 + 1000), 0);
+    irc_out_fini(&q);
+}
+
 static void test_two_busy_channels_take_turns(void **state)
 {
     (void)state;
@@ -828,8 +879,9 @@ static void test_init_and_next_refuse_bad_arguments(void **state)
     char small[IRC_OUT_LINE_MAX];
     irc_out_sent s;
     assert_int_equal(irc_out_init(&q, 0, 1500), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_init(&q, IRC_OUT_BURST_MAX + 1, 1500), IRC_OUT_EINVAL);
     assert_int_equal(irc_out_init(&q, 4, -1), IRC_OUT_EINVAL);
-    assert_int_equal(irc_out_init(&q, 4, 60001), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_init(&q, 4, IRC_OUT_LINE_MS_MAX + 1), IRC_OUT_EINVAL);
     open_fast(&q);
     irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "hi", 1);
     assert_int_equal(irc_out_next(&q, T0, small, sizeof small, &s), IRC_OUT_ENO_SPACE);
@@ -942,6 +994,9 @@ int main(void)
         cmocka_unit_test(test_random_messages_make_lines_that_fit_and_add_up_to_the_text),
         cmocka_unit_test(test_the_bucket_sends_a_burst_then_one_line_per_interval),
         cmocka_unit_test(test_an_idle_queue_refills_only_up_to_the_burst),
+        cmocka_unit_test(test_line_ms_0_sends_every_line_back_to_back),
+        cmocka_unit_test(test_a_burst_of_1000_goes_at_once_then_the_interval_holds),
+        cmocka_unit_test(test_bucket_wait_says_when_the_next_line_has_credit_queued_or_not),
         cmocka_unit_test(test_two_busy_channels_take_turns),
         cmocka_unit_test(test_private_hands_with_priority_go_before_channel_chatter),
         cmocka_unit_test(test_a_higher_priority_message_waits_for_a_started_one),

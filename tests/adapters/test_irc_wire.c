@@ -34,6 +34,7 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -1315,6 +1316,111 @@ static void test_a_server_gone_while_lines_are_pending_raises_no_sigpipe(void **
     assert_int_equal(irc_wire_pending(f->w), 0);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Writing at once                                                          */
+
+/* irc_wire_write_now, which must not run a callback. */
+static int wire_write_now(fx *f)
+{
+    f->api++;
+    int rc = irc_wire_write_now(f->w);
+    f->api--;
+    return rc;
+}
+
+/* Whether the server's socket holds bytes to read, without running the
+   loop (so without the wire's own poll), waiting up to a second. */
+static bool server_socket_readable(const fx *f)
+{
+    struct pollfd p = {.fd = f->srv.cfd, .events = POLLIN};
+    return poll(&p, 1, 1000) == 1 && (p.revents & POLLIN) != 0;
+}
+
+static void test_write_now_hands_lines_to_the_socket_before_the_loop_polls(void **state)
+{
+    fx *f = *state;
+    connect_plain(f);
+    assert_int_equal(wire_send(f, "PRIVMSG #t :one"), 0);
+    assert_int_equal(wire_send(f, "PRIVMSG #t :two"), 0);
+    assert_int_equal(irc_wire_pending(f->w), 34);
+    assert_int_equal(wire_write_now(f), 0);
+    assert_int_equal(irc_wire_pending(f->w), 0); /* in the kernel already */
+    assert_true(server_socket_readable(f));
+    assert_int_equal(wire_write_now(f), 0); /* nothing left: nothing to do */
+    expect_server_got(f, "PRIVMSG #t :one\r\nPRIVMSG #t :two\r\n");
+    assert_int_equal(f->closed, 0);
+}
+
+static void test_write_now_leaves_what_a_full_socket_refuses_to_the_loop_in_order(void **state)
+{
+    fx *f = *state;
+    server_start(&f->srv, NULL, 16, 4096);
+    f->srv.no_read = true;
+    wire_open(f, "127.0.0.1", f->srv.port, false, false, NULL, 0);
+    wire_connect(f);
+    RUN_UNTIL(f, f->connected == 1 && f->srv.cfd >= 0);
+    int small = 4096, fd = wire_socket(f);
+    assert_int_equal(setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small, sizeof small), 0);
+    int sent = 0;
+    char line[64];
+    for (;; sent++) {
+        snprintf(line, sizeof line, "PRIVMSG #t :%08d", sent);
+        if (wire_send(f, line) == IRC_WIRE_EFULL)
+            break;
+    }
+    size_t before = irc_wire_pending(f->w);
+    assert_int_equal(wire_write_now(f), 0);
+    size_t after = irc_wire_pending(f->w);
+    assert_true(after > 0 && after < before); /* the kernel took some: EAGAIN for the rest */
+    assert_int_equal(wire_write_now(f), 0);
+    assert_int_equal(irc_wire_pending(f->w), after); /* nothing more fits: nothing lost */
+    assert_true(irc_wire_connected(f->w));
+    server_resume(&f->srv);
+    size_t len = strlen("PRIVMSG #t :00000000\r\n");
+    RUN_UNTIL(f, irc_wire_pending(f->w) == 0 && f->srv.in_len == (size_t)sent * len);
+    for (int i = 0; i < sent; i++) {
+        snprintf(line, sizeof line, "PRIVMSG #t :%08d\r\n", i);
+        assert_memory_equal(f->srv.in + (size_t)i * len, line, len);
+    }
+    assert_int_equal(f->closed, 0);
+}
+
+static void test_write_now_to_a_server_gone_runs_no_callback_and_the_loop_says_why(void **state)
+{
+    fx *f = *state;
+    signal(SIGPIPE, SIG_DFL); /* a SIGPIPE would end the test program */
+    connect_plain(f);
+    server_hang_up(&f->srv, true); /* a RST, not seen by the wire yet */
+    usleep(20000);
+    assert_int_equal(wire_send(f, "PRIVMSG #t :are you there?"), 0);
+    assert_int_equal(wire_write_now(f), 0); /* fails inside: on_closed would count an error */
+    assert_int_equal(f->closed, 0);
+    assert_true(irc_wire_connected(f->w)); /* until the loop reports it */
+    assert_int_equal(wire_send(f, "PRIVMSG #t :and now?"), IRC_WIRE_ESTATE);
+    assert_int_equal(wire_write_now(f), 0);
+    RUN_UNTIL(f, f->closed == 1);
+    expect_gone(f);
+    assert_false(irc_wire_connected(f->w));
+    assert_int_equal(irc_wire_pending(f->w), 0);
+}
+
+static void test_write_now_is_refused_unless_connected(void **state)
+{
+    fx *f = *state;
+    server_start(&f->srv, NULL, 16, 0);
+    wire_open(f, "127.0.0.1", f->srv.port, false, false, NULL, 0);
+    assert_int_equal(wire_write_now(f), IRC_WIRE_ESTATE);
+    wire_connect(f);
+    assert_int_equal(wire_write_now(f), IRC_WIRE_ESTATE); /* still connecting */
+    RUN_UNTIL(f, f->connected == 1);
+    assert_int_equal(wire_write_now(f), 0);
+    wire_close(f);
+    assert_int_equal(wire_write_now(f), IRC_WIRE_ESTATE);
+    f->api++;
+    assert_int_equal(irc_wire_write_now(NULL), IRC_WIRE_ESTATE);
+    f->api--;
+}
+
 static void test_closing_in_the_line_callback_stops_the_lines_already_read(void **state)
 {
     fx *f = *state;
@@ -1766,6 +1872,19 @@ static void test_a_tls_server_gone_while_lines_are_pending_raises_no_sigpipe(voi
     expect_gone(f);
 }
 
+static void test_tls_write_now_hands_a_record_to_the_socket_before_the_loop_polls(void **state)
+{
+    fx *f = *state;
+    tls_start(f, pki.cert, pki.key, "127.0.0.1", true, pki.ca);
+    RUN_UNTIL(f, f->connected == 1 && f->srv.up);
+    assert_int_equal(wire_send(f, "PRIVMSG #t :sealed"), 0);
+    assert_int_equal(wire_write_now(f), 0);
+    assert_int_equal(irc_wire_pending(f->w), 0); /* one TLS record, in the kernel */
+    assert_true(server_socket_readable(f));
+    expect_server_got(f, "PRIVMSG #t :sealed\r\n");
+    assert_int_equal(f->closed, 0);
+}
+
 static void test_freeing_a_tls_wire_mid_handshake_and_connected_is_clean(void **state)
 {
     fx *f = *state;
@@ -1822,6 +1941,10 @@ int main(void)
         T(test_the_server_closing_the_connection_is_reported_after_its_last_line),
         T(test_a_server_reset_with_lines_pending_ends_the_wire_without_sigpipe),
         T(test_a_server_gone_while_lines_are_pending_raises_no_sigpipe),
+        T(test_write_now_hands_lines_to_the_socket_before_the_loop_polls),
+        T(test_write_now_leaves_what_a_full_socket_refuses_to_the_loop_in_order),
+        T(test_write_now_to_a_server_gone_runs_no_callback_and_the_loop_says_why),
+        T(test_write_now_is_refused_unless_connected),
         T(test_closing_in_the_line_callback_stops_the_lines_already_read),
         T(test_close_runs_no_callback_and_the_wire_connects_again),
         T(test_the_closed_callback_may_connect_again),
@@ -1840,6 +1963,7 @@ int main(void)
         T(test_tls_close_notify_from_the_server_is_reported_as_its_close),
         T(test_tls_carries_a_lot_both_ways_in_order),
         T(test_a_tls_server_gone_while_lines_are_pending_raises_no_sigpipe),
+        T(test_tls_write_now_hands_a_record_to_the_socket_before_the_loop_polls),
         T(test_freeing_a_tls_wire_mid_handshake_and_connected_is_clean),
     };
     int failed = cmocka_run_group_tests_name("irc_wire", plain, NULL, NULL);

@@ -104,6 +104,7 @@ static const char *const ALIASES[] = {
     [CMD_TOP] = "top|mejores|ranking|leaderboard",
     [CMD_PLAYERS] = "players|jugadores|who|seats|teams",
     [CMD_DEADLINE] = "deadline off|plazo 10m",
+    [CMD_PURGE] = "purge bob|purgar #porrazo|vaciar alice",
 };
 
 /*
@@ -126,7 +127,7 @@ static void test_every_verb_and_alias_parses_in_channel_and_in_private(void **st
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_DEADLINE; v++) {
+    for (int v = CMD_NEW; v <= CMD_PURGE; v++) {
         int count = 0;
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece); count++) {
             assert_true((size_t)snprintf(line, sizeof line, "!%s", piece) < sizeof line);
@@ -142,7 +143,7 @@ static void test_verbs_are_understood_in_any_case(void **state)
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_DEADLINE; v++) {
+    for (int v = CMD_NEW; v <= CMD_PURGE; v++) {
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';
@@ -159,14 +160,30 @@ static void test_verbs_are_understood_in_any_case(void **state)
 static void test_every_verb_has_its_canonical_english_name(void **state)
 {
     (void)state;
-    static const char *const names[] = {
-        "new",   "join",    "leave",   "start",   "kick",    "play",  "hand",    "table",
-        "score", "turn",    "tendido", "arrange", "declare", "claim", "pause",   "resume",
-        "stop",  "options", "rules",   "help",    "stats",   "top",   "players", "deadline"};
-    for (int v = CMD_NEW; v <= CMD_DEADLINE; v++)
+    static const char *const names[] = {"new",     "join",    "leave",   "start",    "kick",
+                                        "play",    "hand",    "table",   "score",    "turn",
+                                        "tendido", "arrange", "declare", "claim",    "pause",
+                                        "resume",  "stop",    "options", "rules",    "help",
+                                        "stats",   "top",     "players", "deadline", "purge"};
+    for (int v = CMD_NEW; v <= CMD_PURGE; v++)
         assert_string_equal(cmd_verb_name((cmd_verb)v), names[v]);
     assert_string_equal(cmd_verb_name((cmd_verb)99), "unknown");
     assert_string_equal(cmd_verb_name((cmd_verb)-1), "unknown");
+}
+
+static void test_purge_takes_one_channel_or_nick(void **state)
+{
+    (void)state;
+    cmd c = parse_ok("purge #porrazo", false);
+    assert_int_equal(c.verb, CMD_PURGE);
+    assert_string_equal(c.room, "#porrazo");
+    assert_string_equal(c.name, "");
+    c = parse_ok("!purge bob", true);
+    assert_string_equal(c.name, "bob");
+    cmd k;
+    assert_int_equal(parse("purge", false, &k), CMD_ERROR);
+    assert_non_null(strstr(err, "purge #channel or purge NICK"));
+    assert_int_equal(parse("purge bob carl", false, &k), CMD_ERROR);
 }
 
 static void test_single_letter_verbs_win_over_cards_of_that_letter(void **state)
@@ -908,6 +925,7 @@ int main(void)
         cmocka_unit_test(test_every_verb_and_alias_parses_in_channel_and_in_private),
         cmocka_unit_test(test_verbs_are_understood_in_any_case),
         cmocka_unit_test(test_every_verb_has_its_canonical_english_name),
+        cmocka_unit_test(test_purge_takes_one_channel_or_nick),
         cmocka_unit_test(test_single_letter_verbs_win_over_cards_of_that_letter),
         cmocka_unit_test(test_verbs_without_arguments_refuse_words_after_them),
         cmocka_unit_test(test_an_unknown_verb_suggests_the_closest_verb),

@@ -405,7 +405,7 @@ static void test_load_reads_a_file_and_names_it_in_errors(void **state)
     write_temp(bad, bad_text, strlen(bad_text));
     cfg *c = new_cfg();
     assert_int_equal(cfg_load(c, bad, why, sizeof why), -1);
-    print_to(want, sizeof want, "%s:3: max_games must be a whole number from 1 to 10000", bad);
+    print_to(want, sizeof want, "%s:3: max_games must be a whole number from 1 to 1000000", bad);
     assert_string_equal(why, want);
     assert_string_equal(c->bot.name, "porrazo");
     assert_int_equal(cfg_load(c, good, why, sizeof why), 0);
@@ -580,8 +580,8 @@ static void test_integers_are_held_to_their_ranges(void **state)
     (void)state;
     const char *irc = "[irc x]\n" IRC_MIN, *bot = "[bot]\n";
     int_case(bot, "max_games", "1", 1, MAX_GAMES);
-    int_case(bot, "max_games", "+10000", 10000, MAX_GAMES);
-    int_case(bot, "max_games", "10001", 0, BAD);
+    int_case(bot, "max_games", "+1000000", 1000000, MAX_GAMES);
+    int_case(bot, "max_games", "1000001", 0, BAD);
     int_case(bot, "max_games", "0", 0, BAD);
     int_case(bot, "max_games", "-1", 0, BAD);
     int_case(irc, "port", "1", 1, PORT);
@@ -594,11 +594,13 @@ static void test_integers_are_held_to_their_ranges(void **state)
     int_case(irc, "port", "-", 0, BAD);
     int_case(irc, "burst", "1", 1, BURST);
     int_case(irc, "burst", "20", 20, BURST);
-    int_case(irc, "burst", "21", 0, BAD);
+    int_case(irc, "burst", "1000", 1000, BURST);
+    int_case(irc, "burst", "1001", 0, BAD);
     int_case(irc, "burst", "0", 0, BAD);
+    int_case(irc, "line_ms", "0", 0, LINE_MS); /* no pacing: a server that exempts the bot */
     int_case(irc, "line_ms", "100", 100, LINE_MS);
     int_case(irc, "line_ms", "60000", 60000, LINE_MS);
-    int_case(irc, "line_ms", "99", 0, BAD);
+    int_case(irc, "line_ms", "-1", 0, BAD);
     int_case(irc, "line_ms", "60001", 0, BAD);
 }
 

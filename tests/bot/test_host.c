@@ -3,7 +3,9 @@
  * and game flows, private hands, specific replies to bad commands, the
  * clock (reminders, deadlines) driven by a fake time, votes, restarts, and
  * a whole game whose exported scenario replays to the same scores with
- * porrazo-replay's own code.
+ * porrazo-replay's own code; the clock as an index (rebuilt when its
+ * settings change, never stuck on a row), flood control, the bound on a
+ * target's backlog, purge, and the answers to a locked or full database.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +18,10 @@
 
 #include <cmocka.h>
 
+#include <sqlite3.h>
+
 #include "host.h"
+#include "outq.h"
 #include "porrazo.h"
 #include "render.h"
 #include "scenario.h"
@@ -42,7 +47,13 @@ static world *new_world(int reminder, int deadline)
     assert_non_null(mkdtemp(w->dir));
     snprintf(w->path, sizeof w->path, "%s/t.db", w->dir);
     assert_int_equal(store_open(&w->st, w->path, why, sizeof why), 0);
-    host_config c = {"!", "porrazo", reminder, deadline, 10, NULL, NULL, true, 4242};
+    host_config c = {.prefix = "!",
+                     .bot_name = "porrazo",
+                     .reminder_secs = reminder,
+                     .deadline_secs = deadline,
+                     .max_games = 10,
+                     .fixed_seed = true,
+                     .seed = 4242};
     assert_int_equal(host_new(&w->h, w->st, &c, why, sizeof why), 0);
     w->now = 1000000;
     return w;
@@ -51,7 +62,7 @@ static world *new_world(int reminder, int deadline)
 static void free_world(world *w)
 {
     char cmd[200];
-    host_free(w->h);
+    host_free(w->h); /* NULL is fine */
     store_close(w->st);
     snprintf(cmd, sizeof cmd, "rm -rf %s", w->dir);
     assert_int_equal(system(cmd), 0);
@@ -76,7 +87,7 @@ static void drain(world *w)
 /* nick says text in room (NULL: privately), then the outbox is drained. */
 static void say(world *w, const char *nick, const char *room, const char *text)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -84,7 +95,7 @@ static void say(world *w, const char *nick, const char *room, const char *text)
 /* As say(), for a line with an id: delivered again, it must act once. */
 static void say_once(world *w, const char *nick, const char *room, const char *text, const char *id)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), id};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -418,6 +429,263 @@ static void test_a_line_delivered_twice_with_its_id_acts_once(void **state)
     free_world(w);
 }
 
+/* Replaces w's host by one with c (prefix, name, seed filled in). */
+static void reopen_host(world *w, host_config c)
+{
+    char why[256];
+    c.prefix = "!";
+    c.bot_name = "porrazo";
+    c.fixed_seed = true;
+    c.seed = 4242;
+    if (c.max_games == 0)
+        c.max_games = 10;
+    host_free(w->h);
+    assert_int_equal(host_new(&w->h, w->st, &c, why, sizeof why), 0);
+}
+
+static void test_the_clock_is_rebuilt_when_the_reminder_time_changes(void **state)
+{
+    (void)state;
+    world *w = new_world(600, 0);
+    start_game(w, "#t", 2, "");
+    int64_t t0 = w->now;
+    assert_int_equal(host_next_tick(w->h, t0), t0 + 600);
+    reopen_host(w, (host_config){.reminder_secs = 60});
+    assert_int_equal(host_next_tick(w->h, t0), t0 + 60);
+    reopen_host(w, (host_config){.reminder_secs = 0});
+    assert_int_equal(host_next_tick(w->h, t0), INT64_MAX);
+    free_world(w);
+}
+
+static void test_the_clock_reads_only_due_games_and_never_sticks(void **state)
+{
+    (void)state;
+    world *w = new_world(60, 0);
+    char room[16];
+    for (int i = 0; i < 8; i++) {
+        snprintf(room, sizeof room, "#g%d", i);
+        start_game(w, room, 2, "");
+        w->now += 10; /* each game's reminder 10 s after the last's */
+    }
+    int64_t first = w->now - 80 + 60;
+    assert_int_equal(host_next_tick(w->h, w->now), first);
+    clear(w);
+    assert_int_equal(host_tick(w->h, first + 25), 0); /* three games are due */
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, "Reminder"), 3);
+    assert_int_equal(host_next_tick(w->h, first + 25), first + 30);
+    /* A due row whose game is gone (the room's game ended meanwhile) is
+       cleared, not taken again at every turn of the loop. */
+    store_game g;
+    assert_int_equal(store_game_active(w->st, NET, "#g7", &g), 0);
+    g.status = STORE_STOPPED;
+    g.next_due = first + 26;
+    assert_int_equal(store_game_update(w->st, &g), 0);
+    store_game_fini(&g);
+    reopen_host(w, (host_config){.reminder_secs = 60});
+    clear(w);
+    assert_int_equal(host_tick(w->h, first + 200), 0);
+    assert_int_equal(host_tick(w->h, first + 200), 0);
+    drain(w);
+    /* #g0..#g2 a second time, #g3..#g6 a first; #g7 ended. */
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, "Reminder"), 7);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, "Reminder: #g7"), 0);
+    assert_true(host_next_tick(w->h, first + 200) > first + 200);
+    free_world(w);
+}
+
+static void test_a_flooding_player_is_ignored_and_told_once(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.flood_commands = 5, .flood_secs = 10, .flood_ignore_secs = 60});
+    start_game(w, "#t", 2, "");
+    clear(w);
+    w->now += 100; /* full buckets */
+    for (int i = 0; i < 40; i++) {
+        say(w, "cat", "#t", "!frobnicate");
+        say(w, "cat", NULL, "help");
+    }
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "cat:"), 3);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "ignore you for 60 s"), 1);
+    say(w, "ann", "#t", "!turn"); /* another player is not held back */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "ann:"), 1);
+    clear(w);
+    w->now += 61;
+    say(w, "cat", "#t", "!frobnicate");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "cat:"), 1);
+    free_world(w);
+}
+
+static void test_replies_to_a_target_that_is_behind_are_bounded(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.backlog_max = 4});
+    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false};
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(host_handle(w->h, &m, w->now), 0);
+    int n = 0;
+    assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
+    assert_int_equal(n, 4);
+    /* Game announcements are never held back. */
+    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false};
+    assert_int_equal(host_handle(w->h, &open, w->now), 0);
+    assert_int_equal(host_handle(w->h, &join, w->now), 0);
+    assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
+    assert_true(n > 5);
+    free_world(w);
+}
+
+static bool only_root(void *arg, const char *network, const char *player)
+{
+    (void)arg, (void)network;
+    return strcmp(player, "root") == 0;
+}
+
+static outq *the_queue;
+
+/* free_world() for the tests that gave the host the_queue. */
+static void free_world_and_queue(world *w)
+{
+    host_free(w->h);
+    w->h = NULL;
+    outq_free(the_queue);
+    the_queue = NULL;
+    free_world(w);
+}
+
+static outq *queue_of(void *arg, const char *network)
+{
+    (void)arg;
+    return strcmp(network, NET) == 0 ? the_queue : NULL;
+}
+
+static void test_an_owner_purges_a_targets_queue(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    assert_int_equal(outq_new(&the_queue, w->st, NET), 0);
+    reopen_host(w, (host_config){.is_owner = only_root, .outq_of = queue_of});
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(store_outbox_add(w->st, NET, "#busy", STORE_MSG_ROOM, 0, "x", 1, NULL), 0);
+    assert_int_equal(outq_load(the_queue), 0);
+    assert_int_equal(outq_target_count(the_queue, "#busy"), 6);
+    say(w, "cat", NULL, "purge #busy");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "only the bot's owners"), 1);
+    assert_int_equal(outq_load(the_queue), 0);
+    assert_int_equal(outq_target_count(the_queue, "#busy"), 6);
+    clear(w);
+    say(w, "root", NULL, "purge #busy");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "purged 6 queued messages to #busy"), 1);
+    assert_int_equal(outq_target_count(the_queue, "#busy"), 0);
+    int n = -1;
+    assert_int_equal(store_outbox_target_count(w->st, NET, "#busy", 100, &n), 0);
+    assert_int_equal(n, 0);
+    free_world_and_queue(w);
+}
+
+/* The volatile messages in the_queue, concatenated. */
+static void take_volatile(char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    outq_msg *m;
+    while ((m = outq_take(the_queue, NULL, NULL)) != NULL) {
+        if (m->id < 0)
+            strncat(buf, m->text, cap - strlen(buf) - 1);
+        outq_sent(the_queue, m);
+    }
+}
+
+static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    assert_int_equal(outq_new(&the_queue, w->st, NET), 0);
+    reopen_host(w, (host_config){.outq_of = queue_of});
+    start_game(w, "#t", 2, "");
+    pz_game *g = game_of(w, "#t");
+    const char *actor = NICKS[pz_get_turn(g)];
+    pz_free(g);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(w->path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false};
+    assert_int_equal(host_handle(w->h, &m, w->now), -1);
+    assert_non_null(strstr(host_errmsg(w->h), "locked"));
+    char text[2000];
+    take_volatile(text, sizeof text);
+    assert_non_null(strstr(text, "can't save right now: your command was not taken"));
+    assert_int_equal(host_handle(w->h, &m, w->now + 1), -1); /* told once a minute */
+    take_volatile(text, sizeof text);
+    assert_string_equal(text, "");
+    assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+    clear(w);
+    say(w, actor, "#t", "!turn"); /* the lock is gone: the game goes on */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", NULL) > 0, 1);
+    free_world_and_queue(w);
+}
+
+static void test_a_full_database_is_answered_and_recovers(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    assert_int_equal(outq_new(&the_queue, w->st, NET), 0);
+    reopen_host(w, (host_config){.outq_of = queue_of, .max_games = 1000});
+    int page = 0;
+    sqlite3 *raw;
+    assert_int_equal(sqlite3_open(w->path, &raw), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(raw, "PRAGMA page_count", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    page = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(raw);
+    assert_int_equal(store_set_max_bytes(w->st, (int64_t)(page + 4) * 4096), 0);
+    char room[16], text[4000];
+    int refused = -1;
+    for (int i = 0; i < 200 && refused < 0; i++) {
+        snprintf(room, sizeof room, "#f%d", i);
+        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false};
+        if (host_handle(w->h, &m, w->now) != 0)
+            refused = i;
+        drain(w);
+    }
+    assert_true(refused > 0);
+    assert_non_null(strstr(host_errmsg(w->h), "full"));
+    take_volatile(text, sizeof text);
+    assert_non_null(strstr(text, "ann: I can't save right now"));
+    /* Room again: the refused command works when said again. */
+    assert_int_equal(store_set_max_bytes(w->st, 0), 0);
+    snprintf(room, sizeof room, "#f%d", refused);
+    clear(w);
+    say(w, "ann", room, "!new 2");
+    assert_int_equal(count(w, STORE_MSG_ROOM, room, "opens a Porrazo table"), 1);
+    free_world_and_queue(w);
+}
+
+static void test_a_restart_announces_only_recent_games(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.restart_recent_secs = 3600, .restart_announce_max = 2});
+    start_game(w, "#old", 2, "");
+    w->now += 7200;
+    start_game(w, "#a", 2, "");
+    start_game(w, "#b", 2, "");
+    w->now += 1;
+    start_game(w, "#c", 2, "");
+    clear(w);
+    assert_int_equal(host_announce_restart(w->h, w->now), 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#old", "back"), 0);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, "back"), 2);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#c", "back"), 1);
+    free_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +700,14 @@ int main(void)
         cmocka_unit_test(test_lobby_leave_kick_and_creator_handover),
         cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
         cmocka_unit_test(test_a_restart_tells_the_room_the_game_is_back),
+        cmocka_unit_test(test_the_clock_is_rebuilt_when_the_reminder_time_changes),
+        cmocka_unit_test(test_the_clock_reads_only_due_games_and_never_sticks),
+        cmocka_unit_test(test_a_flooding_player_is_ignored_and_told_once),
+        cmocka_unit_test(test_replies_to_a_target_that_is_behind_are_bounded),
+        cmocka_unit_test(test_an_owner_purges_a_targets_queue),
+        cmocka_unit_test(test_a_locked_database_is_answered_and_loses_nothing),
+        cmocka_unit_test(test_a_full_database_is_answered_and_recovers),
+        cmocka_unit_test(test_a_restart_announces_only_recent_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -130,8 +130,10 @@ def write_config(path, server, *, network=NETWORK, nick=BOT_NICK, channels=(CHAN
     """Writes a porrazo-bot configuration with one [irc NETWORK] section on
     server (an IRCd) and returns path. irc_extra / bot_extra: more keys,
     {key: value} written as they are (e.g. {"sasl_password": "${PZ_X}"})."""
+    # Scripted clients speak at machine speed: flood control is off unless
+    # a test turns it on through bot_extra (test_irc_flooder.py).
     bot = {"name": "porrazo", "prefix": "!", "reminder": reminder,
-           "log_level": log_level}
+           "log_level": log_level, "flood_commands": "0"}
     if database:
         bot["database"] = database
     if owners:

@@ -322,7 +322,8 @@ class Bot:
         }
         options.update(irc)
         with open(self.conf, "w", encoding="utf-8") as f:
-            f.write("[bot]\nname = porrazo\nprefix = !\nlog_level = debug\nreminder = off\n\n"
+            f.write("[bot]\nname = porrazo\nprefix = !\nlog_level = debug\nreminder = off\n"
+                    "flood_commands = 0\n\n"
                     "[irc fake]\n")
             for key, value in options.items():
                 f.write("%s = %s\n" % (key, value))

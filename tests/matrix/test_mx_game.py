@@ -69,6 +69,7 @@ def write_config(path, hs_url, db, password="secret", token=None, allow=(":test"
     """A porrazo-bot configuration with one [matrix local] network (and an
     [irc local] one when irc = (port, channel))."""
     lines = ["[bot]", "name = porrazo", "database = %s" % db, "reminder = off",
+             "flood_commands = 0",
              "log_level = %s" % log_level]
     if owners:
         lines.append("owners = %s" % ", ".join(owners))

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""storage_faults.py -- porrazo-bot (--console) when its database fails it:
+
+* a new database file (and its -wal/-shm) is readable by its owner only;
+* a second bot on the same database is refused at start with a clear
+  message, and the first goes on;
+* another process holding the write lock: the player's command gets a
+  short reply at once ("I can't save right now ... not taken"), not after a
+  5-second freeze, the operator gets a log line, and once the lock is gone
+  the same command works;
+* a full database (the size cap max_database_mb, i.e. PRAGMA
+  max_page_count, filled to the brim by another connection): the same
+  reply, nothing of the game lost, and the bot goes on by itself once
+  there is room again.
+
+usage: storage_faults.py BOT
+"""
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import console_game as cg  # noqa: E402
+
+SEED = 11
+CANT_SAVE = "I can't save right now"
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+class ConfBot(cg.Bot):
+    """A console bot with a configuration file (the size cap)."""
+
+    def __init__(self, exe, db, seed, conf=None):
+        if conf is None:
+            super().__init__(exe, db, seed)
+            return
+        self.proc = subprocess.Popen(
+            [exe, "--console", "--config", conf, "--db", db, "--seed", str(seed)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.buf = b""
+
+
+def export(bot, db):
+    return subprocess.run([bot, "--export", "1", "--db", db], check=True,
+                          capture_output=True, text=True, timeout=30).stdout
+
+
+def file_mode(bot, tmp):
+    db = os.path.join(tmp, "mode.db")
+    old = os.umask(0o022)
+    try:
+        b = cg.Bot(bot, db, SEED)
+        b.send("ann: !new 2")
+        modes = {}
+        for side in ("", "-wal", "-shm"):
+            if os.path.exists(db + side):
+                modes[side or "db"] = stat.S_IMODE(os.stat(db + side).st_mode)
+        b.close()
+    finally:
+        os.umask(old)
+    check(modes.get("db") == 0o600, "the database is %o, not 600" % modes.get("db", 0))
+    for side, mode in modes.items():
+        check(mode == 0o600, "%s is %o, not 600" % (side, mode))
+    print("ok: new database files are 0600 (%s)" % ", ".join(sorted(modes)))
+
+
+def second_instance_and_lock(bot, tmp):
+    db = os.path.join(tmp, "lock.db")
+    a = cg.Bot(bot, db, SEED)
+    out = a.send("ann: !new 2")
+    check(any("opens a Porrazo table" in l for l in out), "no table opened: %r" % out)
+    t = time.monotonic()
+    second = subprocess.run([bot, "--console", "--db", db], input="", capture_output=True,
+                            text=True, timeout=20)
+    check(second.returncode != 0, "a second bot on the same database ran")
+    check("in use by another porrazo-bot process" in second.stderr,
+          "unclear refusal: %r" % second.stderr)
+    check(second.stdout == "", "the second bot wrote: %r" % second.stdout)
+    print("ok: a second bot is refused in %.2f s: %s" % (time.monotonic() - t,
+                                                         second.stderr.strip()))
+
+    other = sqlite3.connect(db, isolation_level=None, timeout=10)
+    other.execute("BEGIN IMMEDIATE")
+    t = time.monotonic()
+    out = a.send("bob: !join")
+    took = time.monotonic() - t
+    check(any(CANT_SAVE in l and "not taken" in l and l.startswith("#console") for l in out),
+          "no reply while locked: %r" % out)
+    check(took < 2.0, "the bot froze %.1f s on the lock" % took)
+    check(not any(l.startswith("-> ann:") for l in out), "a hand was dealt while locked")
+    print("ok: locked: answered in %.2f s: %s" % (took, [l for l in out if CANT_SAVE in l][0]))
+    other.execute("ROLLBACK")
+    other.close()
+    out = a.send("bob: !join")
+    check(any(l.startswith("-> bob:") for l in out), "the join after the lock did nothing: %r"
+          % out)
+    rc, _, err = a.close()
+    check(rc == 0, "the bot exited %d" % rc)
+    check("lock" in err, "no log line for the operator: %r" % err)
+    print("ok: after the lock the same command worked; the log says: %s"
+          % [l for l in err.splitlines() if "lock" in l][0].strip())
+    return db
+
+
+def fill(db, max_pages):
+    """Fills db to max_pages pages with small rows of another connection."""
+    c = sqlite3.connect(db, isolation_level=None, timeout=10)
+    c.execute("PRAGMA max_page_count = %d" % max_pages)
+    c.execute("CREATE TABLE IF NOT EXISTS filler (x BLOB)")
+    rows = 0
+    try:
+        for size in (4000, 1000, 200, 40):
+            while True:
+                c.execute("INSERT INTO filler VALUES (zeroblob(?))", (size,))
+                rows += 1
+    except sqlite3.OperationalError as e:
+        check("full" in str(e), "filling failed: %s" % e)
+    # The free bytes left inside the outbox's own pages too (rows of a
+    # network no adapter serves: they stay), so the bot's next message
+    # needs a page that is not there.
+    for text in ("x" * 200, "x" * 20, "x"):
+        try:
+            while True:
+                c.execute("INSERT INTO outbox (network, target, kind, priority, text, created)"
+                          " VALUES ('nowhere', 't', 0, 0, ?, 0)", (text,))
+                rows += 1
+        except sqlite3.OperationalError:
+            pass
+    try:
+        while True:
+            c.execute("INSERT INTO filler VALUES (zeroblob(8))")
+            rows += 1
+    except sqlite3.OperationalError:
+        pass
+    c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    c.close()
+    return rows
+
+
+def disk_full(bot, tmp, db):
+    before = export(bot, db)
+    conf = os.path.join(tmp, "full.conf")
+    with open(conf, "w") as f:
+        f.write("[bot]\nname = porrazo\nmax_database_mb = 1\nreminder = off\n")
+    rows = fill(db, 256)  # 1 MiB of 4 KiB pages
+    a = ConfBot(bot, db, SEED, conf)
+    refused = None
+    for i in range(30):
+        out = a.send("ann: !table")
+        if any(CANT_SAVE in l for l in out):
+            refused = out
+            break
+    check(refused is not None, "a full database never refused a command")
+    print("ok: full: %s" % [l for l in refused if CANT_SAVE in l][0])
+    check(export(bot, db) == before, "the game changed while the database was full")
+    c = sqlite3.connect(db, isolation_level=None, timeout=10)
+    c.execute("DROP TABLE filler")
+    c.close()
+    out = a.send("ann: !table")
+    check(any("Table" in l or "table" in l for l in out) and not any(CANT_SAVE in l for l in out),
+          "no recovery once there was room: %r" % out)
+    rc, _, err = a.close()
+    check(rc == 0, "the bot exited %d after a full disk" % rc)
+    check("full" in err, "no log line for the full database: %r" % err)
+    check(export(bot, db) == before, "the game was changed by the faults")
+    print("ok: %d filler rows; recovered by itself once there was room; game intact" % rows)
+
+
+def main():
+    bot = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        file_mode(bot, tmp)
+        db = second_instance_and_lock(bot, tmp)
+        disk_full(bot, tmp, db)
+    print("storage faults: all ok")
+
+
+if __name__ == "__main__":
+    main()
