@@ -36,6 +36,7 @@ typedef struct tgt {
     bool parked;
     outq_msg *uhead, *utail; /* priority > 0, in order */
     outq_msg *nhead, *ntail; /* priority 0 (and below), in order */
+    outq_msg *uold, *nold;   /* the last backlog message of each list, or NULL */
     outq_msg *taken;         /* the message being written, or NULL */
     size_t count;            /* queued + taken */
     uint32_t hash;
@@ -48,10 +49,13 @@ struct outq {
     tgt **buckets;
     size_t nbuckets, ntargets;
     tgt *head[RINGS], *tail[RINGS];
-    int64_t last_id;  /* the largest row id read */
-    uint64_t version; /* store_outbox_version at the last complete read */
-    bool stale;       /* read again whatever the version */
-    int64_t *done;    /* ids sent, not yet deleted from the store */
+    int64_t last_id;     /* the backlog read up to this id (the rows there at the start) */
+    int64_t backlog_end; /* the largest id at the first load: the backlog ends there */
+    int64_t fresh_id;    /* the rows added since the start read up to this id */
+    bool started;        /* backlog_end is known */
+    uint64_t version;    /* store_outbox_version at the last complete read */
+    bool stale;          /* read again whatever the version */
+    int64_t *done;       /* ids sent, not yet deleted from the store */
     size_t ndone, capdone;
     size_t count;
     size_t nvolatile;
@@ -242,16 +246,37 @@ static void place(outq *q, tgt *t)
         enring(q, t, RING_NORMAL);
 }
 
-/* Appends m to the end (or puts it at the front) of its list in t. */
-static void link_msg(tgt *t, outq_msg *m, bool front)
+/* Whether m is one of the rows the outbox held when this queue started. */
+static bool is_backlog(const outq *q, const outq_msg *m)
+{
+    return m->id > 0 && m->id <= q->backlog_end;
+}
+
+/*
+ * Links m into its list in t: at the front (a message given back), at the
+ * end (a new row), or, for a backlog row, after the last backlog message,
+ * so each list stays in outbox order while new rows and the backlog are
+ * read side by side.
+ */
+typedef enum link_at { AT_FRONT, AT_END, AT_BACKLOG } link_at;
+static void link_msg(const outq *q, tgt *t, outq_msg *m, link_at at)
 {
     outq_msg **head = m->priority > 0 ? &t->uhead : &t->nhead;
     outq_msg **tail = m->priority > 0 ? &t->utail : &t->ntail;
-    if (front) {
+    outq_msg **old = m->priority > 0 ? &t->uold : &t->nold;
+    if (at == AT_BACKLOG && *old != NULL) {
+        m->next = (*old)->next;
+        (*old)->next = m;
+        if (*tail == *old)
+            *tail = m;
+        *old = m;
+    } else if (at != AT_END) {
         m->next = *head;
         *head = m;
         if (*tail == NULL)
             *tail = m;
+        if (*old == NULL && (at == AT_BACKLOG || is_backlog(q, m)))
+            *old = m;
     } else {
         m->next = NULL;
         if (*tail != NULL)
@@ -267,17 +292,20 @@ static outq_msg *unlink_head(tgt *t)
 {
     outq_msg **head = t->uhead != NULL ? &t->uhead : &t->nhead;
     outq_msg **tail = t->uhead != NULL ? &t->utail : &t->ntail;
+    outq_msg **old = t->uhead != NULL ? &t->uold : &t->nold;
     outq_msg *m = *head;
     *head = m->next;
     if (*head == NULL)
         *tail = NULL;
+    if (*old == m)
+        *old = NULL;
     m->next = NULL;
     return m;
 }
 
-/* Queues a new message; -1 out of memory. */
+/* Queues a new message (a backlog row when backlog); -1 out of memory. */
 static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind, int priority,
-               int64_t created, const char *txn, const char *text)
+               int64_t created, const char *txn, const char *text, bool backlog)
 {
     tgt *t = target(q, target_name);
     if (t == NULL)
@@ -295,7 +323,7 @@ static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind
     m->created = created;
     snprintf(m->txn, sizeof m->txn, "%s", txn);
     memcpy(m->text, text, len + 1);
-    link_msg(t, m, false);
+    link_msg(q, t, m, backlog ? AT_BACKLOG : AT_END);
     t->count++;
     q->count++;
     if (t->ring == RING_NORMAL && priority > 0)
@@ -312,35 +340,70 @@ void outq_touch(outq *q)
     q->stale = true;
 }
 
+/*
+ * Reads rows above *cursor (up to upto when it is not 0: the backlog) into
+ * q, adding to *total; stops at LOAD_MAX rows in all. 0 when every such
+ * row is read (*cursor at the last, or at upto), 1 when more remain, or a
+ * store_err.
+ */
+static int load_rows(outq *q, int64_t *cursor, int64_t upto, int *total)
+{
+    while (*total < LOAD_MAX) {
+        int n = 0;
+        int rc = store_outbox_since(q->st, q->network, *cursor, q->buf, LOAD_BATCH, &n);
+        if (rc != 0)
+            return rc;
+        for (int i = 0; i < n; i++) {
+            const store_msg *m = &q->buf[i];
+            if (upto > 0 && m->id > upto) {
+                *cursor = upto; /* the rest is new: the other cursor's */
+                return 0;
+            }
+            if (add(q, m->id, m->target, m->kind, m->priority, m->created, m->txn, m->text,
+                    upto > 0) != 0)
+                return STORE_ERROR; /* this row and the rest next time */
+            *cursor = m->id;
+        }
+        *total += n;
+        if (n < LOAD_BATCH) {
+            if (upto > 0)
+                *cursor = upto;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * Two cursors: the rows added since the start are read first and whole
+ * (a reply to a command is never read after a restart's backlog), then the
+ * backlog the outbox held at the first load, up to LOAD_MAX rows in all per
+ * call, so it comes in over several turns.
+ */
 int outq_load(outq *q)
 {
     uint64_t version = store_outbox_version(q->st);
     if (!q->stale && version == q->version)
         return 0;
-    for (int total = 0; total < LOAD_MAX;) {
-        int n = 0;
-        int rc = store_outbox_since(q->st, q->network, q->last_id, q->buf, LOAD_BATCH, &n);
-        if (rc != 0) {
-            q->stale = true;
+    int rc = 0, total = 0;
+    if (!q->started) {
+        if ((rc = store_outbox_last_id(q->st, q->network, &q->backlog_end)) != 0)
             return rc;
-        }
-        for (int i = 0; i < n; i++) {
-            const store_msg *m = &q->buf[i];
-            if (add(q, m->id, m->target, m->kind, m->priority, m->created, m->txn, m->text) != 0) {
-                q->stale = true; /* this row and the rest next time */
-                return STORE_ERROR;
-            }
-            q->last_id = m->id;
-        }
-        total += n;
-        if (n < LOAD_BATCH) {
-            q->stale = false;
-            q->version = version;
-            return 0;
-        }
+        q->fresh_id = q->backlog_end;
+        q->started = true;
     }
-    q->stale = true; /* more next turn: the loop is not held up */
-    return 1;
+    rc = load_rows(q, &q->fresh_id, 0, &total);
+    if (rc == 0 && q->last_id < q->backlog_end)
+        rc = load_rows(q, &q->last_id, q->backlog_end, &total);
+    if (rc == 0 && q->last_id < q->backlog_end)
+        rc = 1;
+    if (rc == 0) {
+        q->stale = false;
+        q->version = version;
+        return 0;
+    }
+    q->stale = true; /* more next turn (the loop is not held up), or again after an error */
+    return rc;
 }
 
 /* ---- Taking and sending -------------------------------------------------- */
@@ -425,7 +488,7 @@ void outq_untake(outq *q, outq_msg *m)
     tgt *t = owner_of(m);
     if (t->taken == m)
         t->taken = NULL;
-    link_msg(t, m, true);
+    link_msg(q, t, m, AT_FRONT);
     place(q, t);
 }
 
@@ -434,7 +497,7 @@ void outq_untake_all(outq *q)
     for (size_t i = 0; i < q->nbuckets; i++)
         for (tgt *t = q->buckets[i]; t != NULL; t = t->hnext)
             if (t->taken != NULL) {
-                link_msg(t, t->taken, true);
+                link_msg(q, t, t->taken, AT_FRONT);
                 t->taken = NULL;
                 if (t->ring == RING_NONE) {
                     /* place() may not free t here: it holds its message */
@@ -523,7 +586,7 @@ int outq_add_volatile(outq *q, const char *target_name, store_msg_kind kind, int
     char txn[64];
     int64_t id = -(++q->volatile_seq);
     snprintf(txn, sizeof txn, "pzv%012" PRIx64 "-%" PRId64, q->nonce & 0xffffffffffffu, -id);
-    if (add(q, id, target_name, kind, priority, 0, txn, text) != 0)
+    if (add(q, id, target_name, kind, priority, 0, txn, text, false) != 0)
         return -1;
     q->nvolatile++;
     return 0;
@@ -539,7 +602,7 @@ int outq_purge(outq *q, const char *name, int *n)
     size_t dropped = 0;
     if (t != NULL) {
         outq_msg *lists[2] = {t->uhead, t->nhead};
-        t->uhead = t->utail = t->nhead = t->ntail = NULL;
+        t->uhead = t->utail = t->nhead = t->ntail = t->uold = t->nold = NULL;
         for (int i = 0; i < 2; i++)
             while (lists[i] != NULL) {
                 outq_msg *m = lists[i];

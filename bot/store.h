@@ -232,6 +232,8 @@ int store_outbox_count(store *s, const char *network, int *n);
  */
 int store_outbox_since(store *s, const char *network, int64_t after, store_msg *out, int max,
                        int *n);
+/* The largest unsent message id of network into *id (0: none). */
+int store_outbox_last_id(store *s, const char *network, int64_t *id);
 /* Marks ids[0..n) sent in one transaction (or one savepoint inside an open
    one); ids already gone are skipped. 0 or a store_err, nothing changed. */
 int store_outbox_done_many(store *s, const int64_t *ids, int n);

@@ -62,6 +62,7 @@ enum store_stmt {
     ST_OUTBOX_SINCE,
     ST_OUTBOX_TARGET_COUNT,
     ST_OUTBOX_PURGE,
+    ST_OUTBOX_LAST,
     ST_COUNT
 };
 

@@ -197,6 +197,25 @@ int store_outbox_done_many(store *s, const int64_t *ids, int n)
     return rc;
 }
 
+/* The largest unsent id of network into *id, 0 when there is none. */
+int store_outbox_last_id(store *s, const char *network, int64_t *id)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_OUTBOX_LAST,
+                            "SELECT coalesce(max(id), 0) FROM outbox WHERE network = ?1", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "t", network);
+    if (rc == 0 && (rc = store__step(s, st)) == 1) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = 0;
+    } else if (rc == 0) {
+        rc = store__say(s, STORE_ERROR, "no largest message id");
+    }
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
 /* The unsent messages of network to target, counted up to cap, in *n. */
 int store_outbox_target_count(store *s, const char *network, const char *target, int cap, int *n)
 {

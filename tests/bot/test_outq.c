@@ -328,6 +328,45 @@ static void test_a_backlog_larger_than_one_load_comes_in_over_several(void **sta
     assert_int_equal(outq_targets(f->q), 0);
 }
 
+static void test_a_new_row_is_read_before_a_restarts_backlog_and_keeps_target_order(void **state)
+{
+    fx *f = *state;
+    assert_int_equal(store_begin(f->st), 0);
+    add(f, "#busy", 0, "old 0");
+    for (int i = 0; i < 20000; i++) {
+        char target[16];
+        snprintf(target, sizeof target, "#r%d", i);
+        add(f, target, 0, "is back");
+    }
+    add(f, "#busy", 0, "old 1");
+    assert_int_equal(store_commit(f->st), 0);
+    assert_int_equal(outq_load(f->q), 1); /* the backlog's first part */
+    size_t first = outq_count(f->q);
+    assert_true(first < 20002);
+    add(f, "#reply", 0, "your turn"); /* a command answered meanwhile */
+    add(f, "#busy", 0, "new");
+    assert_int_equal(outq_load(f->q), 1);
+    assert_int_equal(outq_target_count(f->q, "#reply"), 1); /* read at once */
+    int rc;
+    while ((rc = outq_load(f->q)) == 1)
+        ;
+    assert_int_equal(rc, 0);
+    assert_int_equal(outq_count(f->q), 20004);
+    /* #busy's messages stay in outbox order although "new" was read before
+       "old 1". */
+    const char *busy[] = {"old 0", "old 1", "new"};
+    int next = 0;
+    outq_msg *m;
+    while ((m = outq_take(f->q, NULL, NULL)) != NULL) {
+        if (strcmp(m->target, "#busy") == 0) {
+            assert_true(next < 3);
+            assert_string_equal(m->text, busy[next++]);
+        }
+        outq_sent(f->q, m);
+    }
+    assert_int_equal(next, 3);
+}
+
 static void test_volatile_messages_are_bounded_and_never_touch_the_store(void **state)
 {
     fx *f = *state;
@@ -376,6 +415,7 @@ int main(void)
         T(test_marks_and_the_callers_writes_commit_together_or_not_at_all),
         T(test_loading_reads_only_new_rows_and_other_networks_never),
         T(test_a_backlog_larger_than_one_load_comes_in_over_several),
+        T(test_a_new_row_is_read_before_a_restarts_backlog_and_keeps_target_order),
         T(test_volatile_messages_are_bounded_and_never_touch_the_store),
         T(test_purge_forgets_a_targets_queue_in_memory_and_store),
     };

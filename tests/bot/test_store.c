@@ -1199,6 +1199,11 @@ static void test_the_outbox_is_read_by_range_counted_and_purged_per_target(void 
     assert_int_equal(m[0].id, id[3]);
     assert_int_equal(store_outbox_target_count(s, "net", "#a", 2, &n), 0);
     assert_int_equal(n, 2); /* counted up to the cap only */
+    int64_t last = -1;
+    assert_int_equal(store_outbox_last_id(s, "net", &last), 0);
+    assert_int_equal(last, id[5]);
+    assert_int_equal(store_outbox_last_id(s, "nowhere", &last), 0);
+    assert_int_equal(last, 0);
     int64_t done[] = {id[0], id[1], id[1] + 1000};
     assert_int_equal(store_outbox_done_many(s, done, 3), 0);
     assert_int_equal(store_outbox_target_count(s, "net", "#a", 10, &n), 0);
