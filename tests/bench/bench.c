@@ -11,6 +11,7 @@
  * not, and 1 only when the engine misbehaves (a listed action refused, a
  * save that does not restore). `porrazo-bench [ACTIONS [RUNS]]`: actions
  * per run and per player count (default 1000000), runs (default 5).
+ * `porrazo-bench --host ...` measures the game host instead (host_bench.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "host_bench.h"
 #include "porrazo.h"
 
 #define BENCH_DEFAULT_ACTIONS 1000000L
@@ -320,10 +322,13 @@ static bool parse_count(const char *s, long max, long *out)
 int main(int argc, char **argv)
 {
     long actions = BENCH_DEFAULT_ACTIONS, runs = BENCH_DEFAULT_RUNS;
+    if (argc > 1 && strcmp(argv[1], "--host") == 0)
+        return host_bench_main(argc - 1, argv + 1); /* the host: host_bench.c */
     if (argc > 3 || (argc > 1 && !parse_count(argv[1], 1000000000L, &actions)) ||
         (argc > 2 && !parse_count(argv[2], BENCH_MAX_RUNS, &runs))) {
         fprintf(stderr,
                 "usage: porrazo-bench [ACTIONS [RUNS]]\n"
+                "       porrazo-bench --host [--help | OPTIONS]  (the host: see --help)\n"
                 "  ACTIONS per run and player count (default %ld), "
                 "RUNS 1..%d (default %d)\n",
                 BENCH_DEFAULT_ACTIONS, BENCH_MAX_RUNS, BENCH_DEFAULT_RUNS);
