@@ -40,10 +40,40 @@ void store_failed(ctx *c, int err)
     c->failed = err != 0 ? err : -1;
 }
 
+/*
+ * A reply of a command that changes nothing, straight into the adapter's
+ * queue after every row committed before it (so it never overtakes an
+ * announcement), unless its target is already behind.
+ */
+static void queue_volatile(ctx *c, const char *target, store_msg_kind kind, int priority,
+                           const char *text)
+{
+    if (!c->vq_loaded) {
+        int rc;
+        while ((rc = outq_load(c->vq)) == 1)
+            ;
+        if (rc != 0) {
+            store_failed(c, rc);
+            return;
+        }
+        c->vq_loaded = true;
+    }
+    if (c->bounded && c->h->cfg.backlog_max > 0 &&
+        outq_target_count(c->vq, target) >= (size_t)c->h->cfg.backlog_max)
+        return;
+    if (outq_add_volatile(c->vq, target, kind, priority, text) != 0)
+        snprintf(c->h->err, sizeof c->h->err, "too many replies waiting: one to %s dropped",
+                 target);
+}
+
 static void queue(ctx *c, const char *target, store_msg_kind kind, int priority, const char *text)
 {
     if (c->failed)
         return;
+    if (c->vq != NULL) {
+        queue_volatile(c, target, kind, priority, text);
+        return;
+    }
     if (c->bounded && c->h->cfg.backlog_max > 0) {
         /* A reply (not an announcement): not to a target already behind. */
         int waiting = 0;
@@ -246,6 +276,12 @@ void save_game(ctx *c)
 {
     if (c->failed || !c->have_game)
         return;
+    if (c->vq != NULL) { /* a programmer's error: a read-only verb that writes */
+        snprintf(c->h->err, sizeof c->h->err, "a read-only command tried to save game %lld",
+                 (long long)c->row.id);
+        c->failed = STORE_ERROR;
+        return;
+    }
     char doc[PZ_SAVE_MAX];
     settings_format(&c->set, c->row.settings, sizeof c->row.settings);
     free(c->row.state);
@@ -584,10 +620,58 @@ static int tell_flooder(host *h, const host_msg *m, int64_t now)
     return 0;
 }
 
+/* Whether a command of verb v only reads (its replies may be volatile). */
+static bool only_reads(cmd_verb v)
+{
+    switch (v) {
+    case CMD_HAND:
+    case CMD_TABLE:
+    case CMD_SCORE:
+    case CMD_TURN:
+    case CMD_HELP:
+    case CMD_RULES:
+    case CMD_STATS:
+    case CMD_TOP:
+    case CMD_PLAYERS:
+    case CMD_OPTIONS:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * A command that changes nothing (an info verb, or a line that is not a
+ * valid command), when the adapter has a queue and the line needs no
+ * record of having been handled: read in a read-only transaction, answered
+ * with volatile messages. No write, no fsync, and it works while another
+ * process holds the write lock. 0 or the store_err.
+ */
+static int handle_read_only(host *h, const host_msg *m, int64_t now, cmd_result r, const cmd *k,
+                            const char *error, outq *q)
+{
+    int err = store_begin_read(h->st);
+    if (err != 0) {
+        snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        return err;
+    }
+    ctx c = {.h = h, .now = now, .m = m, .network = m->network, .vq = q};
+    if (r == CMD_ERROR)
+        reply(&c, "%s", error);
+    else
+        dispatch(&c, k);
+    unload_game(&c);
+    store_rollback(h->st);
+    return c.failed;
+}
+
 /* One command of m, in a transaction of its own: 0 or the store_err. */
 static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, const cmd *k,
                          const char *error)
 {
+    outq *q = h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, m->network) : NULL;
+    if (q != NULL && m->once == NULL && (r == CMD_ERROR || only_reads(k->verb)))
+        return handle_read_only(h, m, now, r, k, error, q);
     int err = store_begin(h->st);
     if (err != 0) {
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));

@@ -55,6 +55,10 @@ typedef struct ctx {
     pz_game *g;   /* the engine state while playing, else NULL */
     int failed;   /* a store call failed: roll back (the store_err) */
     bool bounded; /* queuing a reply: dropped when its target is behind */
+    /* A command that changes nothing: its replies go to vq as volatile
+       messages (no write, no fsync), read in a read-only transaction. */
+    outq *vq;
+    bool vq_loaded; /* vq holds every committed row: replies stay in order */
 } ctx;
 
 /* ---- host.c ---- */

@@ -109,10 +109,12 @@ size_t outq_done_pending(const outq *q);
 
 /*
  * Queues a message that exists only in memory (not in the store): the
- * answer to a command the store could not take. Bounded: beyond
+ * answer to a command the store could not take, or to one that changes
+ * nothing (hand, table, help...: asked again if a crash loses it), which
+ * thus costs no write and no fsync. Bounded: beyond
  * OUTQ_VOLATILE_MAX such messages it is refused (-1). 0 or -1.
  */
-#define OUTQ_VOLATILE_MAX 256
+#define OUTQ_VOLATILE_MAX 4096
 int outq_add_volatile(outq *q, const char *target, store_msg_kind kind, int priority,
                       const char *text);
 

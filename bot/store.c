@@ -606,6 +606,16 @@ static void unrelax(store *s)
     s->relaxed = false;
 }
 
+int store_begin_read(store *s)
+{
+    if (s->in_txn)
+        return store__say(s, STORE_ERROR, "a transaction is already open");
+    int rc = store__run(s, ST_BEGIN_READ, "BEGIN DEFERRED", "");
+    if (rc == 0)
+        s->in_txn = true;
+    return rc;
+}
+
 int store_begin_relaxed(store *s)
 {
     if (s->in_txn)

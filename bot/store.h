@@ -84,6 +84,10 @@ void store_rollback(store *s);
    sent): its commit survives a crash of the process but not always a power
    cut (synchronous = NORMAL), which saves an fsync. End it as any other. */
 int store_begin_relaxed(store *s);
+/* A read-only transaction (a deferred BEGIN: it takes no write lock, so it
+   works while another process writes): one consistent view of the file.
+   End it with store_rollback. */
+int store_begin_read(store *s);
 
 /* ---- Games ------------------------------------------------------------ */
 

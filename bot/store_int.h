@@ -63,6 +63,7 @@ enum store_stmt {
     ST_OUTBOX_TARGET_COUNT,
     ST_OUTBOX_PURGE,
     ST_OUTBOX_LAST,
+    ST_BEGIN_READ,
     ST_COUNT
 };
 

@@ -10,7 +10,8 @@
   the same command works;
 * a full database (the size cap max_database_mb, i.e. PRAGMA
   max_page_count, filled to the brim by another connection): the same
-  reply, nothing of the game lost, and the bot goes on by itself once
+  reply to a command that must be written, an answer as usual to one that
+  only reads, nothing of the game lost, and the bot goes on by itself once
   there is room again.
 
 usage: storage_faults.py BOT
@@ -152,20 +153,20 @@ def disk_full(bot, tmp, db):
         f.write("[bot]\nname = porrazo\nmax_database_mb = 1\nreminder = off\n")
     rows = fill(db, 256)  # 1 MiB of 4 KiB pages
     a = ConfBot(bot, db, SEED, conf)
-    refused = None
-    for i in range(30):
-        out = a.send("ann: !table")
-        if any(CANT_SAVE in l for l in out):
-            refused = out
-            break
-    check(refused is not None, "a full database never refused a command")
+    refused = a.send("ann: !pause")  # a vote: it must be written
+    check(any(CANT_SAVE in l and "not taken" in l for l in refused),
+          "a full database did not refuse a vote: %r" % refused)
     print("ok: full: %s" % [l for l in refused if CANT_SAVE in l][0])
+    out = a.send("bob: !table")  # reading needs no room: answered anyway
+    check(any(l.startswith("#console <porrazo> bob: ") for l in out)
+          and not any(CANT_SAVE in l for l in out), "no answer to !table when full: %r" % out)
+    print("ok: full: a command that only reads is still answered: %s" % out[0])
     check(export(bot, db) == before, "the game changed while the database was full")
     c = sqlite3.connect(db, isolation_level=None, timeout=10)
     c.execute("DROP TABLE filler")
     c.close()
-    out = a.send("ann: !table")
-    check(any("Table" in l or "table" in l for l in out) and not any(CANT_SAVE in l for l in out),
+    out = a.send("ann: !pause")
+    check(any("votes to pause" in l for l in out) and not any(CANT_SAVE in l for l in out),
           "no recovery once there was room: %r" % out)
     rc, _, err = a.close()
     check(rc == 0, "the bot exited %d after a full disk" % rc)

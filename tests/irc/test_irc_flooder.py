@@ -18,6 +18,7 @@ usage: test_irc_flooder.py BOT REPLAY
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -80,9 +81,9 @@ def main(bot_exe, replay_exe):
             mal_mark = mal.mark()
             flooder.start()
             waits = []
-            played = False
+            dealer = None
             t0 = time.monotonic()
-            while time.monotonic() - t0 < FLOOD_SECONDS:
+            while time.monotonic() - t0 < FLOOD_SECONDS - 5:
                 time.sleep(2.5)
                 mark = ann.mark()
                 asked = time.monotonic()
@@ -90,13 +91,16 @@ def main(bot_exe, replay_exe):
                 r = ann.wait_for("PRIVMSG", sender=BOT_NICK, target=QUIET, since=mark,
                                  pattern=r"^ann: ", timeout=60)
                 waits.append(time.monotonic() - asked)
-                log("!turn answered in %.2f s: %s" % (waits[-1], strip_formatting(r.text)))
-                if not played:
-                    # The dealer chooses the tendido: whichever of the two
-                    # it is, the other is told it is not their choice.
-                    ann.privmsg(QUIET, "!tendido later")
-                    bob.privmsg(QUIET, "!tendido later")
-                    played = True
+                text = strip_formatting(r.text)
+                log("!turn answered in %.2f s: %s" % (waits[-1], text))
+                m = re.search(r"(\w+) \(dealer\) chooses the tendido", text)
+                dealer = dealer or (m.group(1) if m else None)
+            # A play while the flood goes on: announced, and in the record.
+            check(dealer in ("ann", "bob"), "no dealer named in %r" % text)
+            mark = ann.mark()
+            (ann if dealer == "ann" else bob).privmsg(QUIET, "!tendido now")
+            ann.wait_for("PRIVMSG", sender=BOT_NICK, target=QUIET, since=mark,
+                         pattern=r"lays the tendido", timeout=60)
             stop.set()
             flooder.join()
             log("turn answered during the flood in %s s"
@@ -118,7 +122,7 @@ def main(bot_exe, replay_exe):
             record = json.loads(subprocess.run(
                 [bot_exe, "--export", "1", "--db", db], check=True, capture_output=True,
                 text=True).stdout)
-            check(any(a.get("tendido") == "later" for a in record["actions"]),
+            check(any(a.get("tendido") == "now" for a in record["actions"]),
                   "the play made during the flood is not in the record: %r" % record["actions"])
             print("flooder: %d lines in %d s; %d answers, told once; !turn waits max %.2f s "
                   "median %.2f s" % (sent[0], FLOOD_SECONDS, len(answers), max(waits),
