@@ -49,9 +49,7 @@ static void queue_volatile(ctx *c, const char *target, store_msg_kind kind, int 
                            const char *text)
 {
     if (!c->vq_loaded) {
-        int rc;
-        while ((rc = outq_load(c->vq)) == 1)
-            ;
+        int rc = outq_load_fresh(c->vq);
         if (rc != 0) {
             store_failed(c, rc);
             return;

@@ -380,18 +380,38 @@ static int load_rows(outq *q, int64_t *cursor, int64_t upto, int *total)
  * backlog the outbox held at the first load, up to LOAD_MAX rows in all per
  * call, so it comes in over several turns.
  */
+/* The first load: where the backlog ends. 0 or a store_err. */
+static int start(outq *q)
+{
+    if (q->started)
+        return 0;
+    int rc = store_outbox_last_id(q->st, q->network, &q->backlog_end);
+    if (rc == 0) {
+        q->fresh_id = q->backlog_end;
+        q->started = true;
+    }
+    return rc;
+}
+
+int outq_load_fresh(outq *q)
+{
+    int rc = start(q), total;
+    while (rc == 0 && (total = 0, rc = load_rows(q, &q->fresh_id, 0, &total)) == 1)
+        ;
+    if (rc != 0)
+        q->stale = true;
+    return rc;
+}
+
 int outq_load(outq *q)
 {
     uint64_t version = store_outbox_version(q->st);
     if (!q->stale && version == q->version)
         return 0;
-    int rc = 0, total = 0;
-    if (!q->started) {
-        if ((rc = store_outbox_last_id(q->st, q->network, &q->backlog_end)) != 0)
-            return rc;
-        q->fresh_id = q->backlog_end;
-        q->started = true;
-    }
+    int total = 0;
+    int rc = start(q);
+    if (rc != 0)
+        return rc;
     rc = load_rows(q, &q->fresh_id, 0, &total);
     if (rc == 0 && q->last_id < q->backlog_end)
         rc = load_rows(q, &q->last_id, q->backlog_end, &total);

@@ -57,6 +57,13 @@ void outq_free(outq *q);
  * rows are read again next time).
  */
 int outq_load(outq *q);
+/*
+ * Reads every row added since the first load (not the rest of a restart's
+ * backlog, which always goes before them in each target's queue): after
+ * it, a volatile message added to a target comes after every row committed
+ * for it. 0 or a store_err.
+ */
+int outq_load_fresh(outq *q);
 /* Forces the next outq_load to query even if the version did not move. */
 void outq_touch(outq *q);
 

@@ -318,8 +318,8 @@ static int sample_one(host *h, hb_adapter *a, const hb_cmd *c, int64_t now, hb_s
 static int measure(const hb_opts *o, long games, const char *run_path)
 {
     store *st = hb_open_store(run_path);
-    host *h = st != NULL ? hb_open_host(st) : NULL;
-    hb_adapter a;
+    hb_adapter a = {0};
+    host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
     hb_samples s;
     if (h == NULL || hb_adapter_init(&a, st, HB_NETWORK) != 0 || samples_alloc(&s, o->samples) != 0)
         return 1;
@@ -411,7 +411,8 @@ static int measure_restart(const hb_opts *o, long games, const char *run_path)
     int64_t now = HB_T0 + 300;
     int64_t t0 = hb_now_ns();
     store *st = hb_open_store(run_path);
-    host *h = st != NULL ? hb_open_host(st) : NULL;
+    hb_adapter a = {0};
+    host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
     int64_t t_open = hb_now_ns();
     if (h == NULL || host_announce_restart(h, now) != 0) {
         fprintf(stderr, "porrazo-bench: restart: %s\n", h != NULL ? host_errmsg(h) : "no host");
@@ -422,7 +423,6 @@ static int measure_restart(const hb_opts *o, long games, const char *run_path)
     int64_t t_announced = hb_now_ns();
     /* As in the bot: the adapter starts, and its first turn (a first part
        of the backlog read and sent) comes before any command can arrive. */
-    hb_adapter a;
     bool have_adapter = hb_adapter_init(&a, st, HB_NETWORK) == 0;
     int rc = have_adapter && hb_adapter_turn(&a) >= 0 ? 0 : -1;
     int64_t t_ready = 0;

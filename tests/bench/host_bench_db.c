@@ -184,12 +184,21 @@ int hb_make_game(host *h, const char *network, const hb_names *n, int64_t now)
     return 0;
 }
 
-host *hb_open_host(store *st)
+/* host_config.outq_of: the bench adapter's queue, whatever the network. */
+static outq *queue_of(void *arg, const char *network)
+{
+    (void)network;
+    return *(outq **)arg;
+}
+
+host *hb_open_host(store *st, outq **queue)
 {
     host_config hc = {.prefix = "!",
                       .bot_name = "porrazo",
                       .reminder_secs = HB_REMINDER_SECS,
-                      .max_games = HB_MAX_GAMES};
+                      .max_games = HB_MAX_GAMES,
+                      .outq_of = queue_of,
+                      .outq_arg = queue};
     host *h = NULL;
     char why[STORE_WHY_MAX];
     if (host_new(&h, st, &hc, why, sizeof why) != 0) {
@@ -232,8 +241,8 @@ int hb_build_db(const char *path, const char *network, long count, const char *i
         return -1;
     hb_remove_db(tmp);
     store *st = hb_open_store(tmp);
-    host *h = st != NULL ? hb_open_host(st) : NULL;
-    hb_adapter a;
+    hb_adapter a = {0};
+    host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
     int rc = h != NULL ? hb_adapter_init(&a, st, network) : -1;
     int64_t t0 = hb_now_ns(), step = count >= 10 ? count / 10 : 1;
     for (long k = 1; rc == 0 && k <= count; k++) {

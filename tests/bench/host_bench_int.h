@@ -71,7 +71,9 @@ int hb_say(host *h, const char *network, const char *room, const char *sender, c
 /* "!new 2" by n->a then "!join" by n->b in n->room: the cards are dealt. */
 int hb_make_game(host *h, const char *network, const hb_names *n, int64_t now);
 /* A host as the bot's defaults (reminders at 600 s), max_games high. */
-host *hb_open_host(store *st);
+/* A host over st whose adapter queue (host_config.outq_of) is *queue, read
+   at each call: the bench adapter's, as in the bot (NULL until it exists). */
+host *hb_open_host(store *st, outq **queue);
 /* store_open, or NULL (said on stderr). */
 store *hb_open_store(const char *path);
 /* Removes path and its -wal and -shm files. */
