@@ -32,6 +32,12 @@ static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
         text_utf8_cut(buf, strlen(buf));
 }
 
+/* The send queue of network's adapter (host_config.outq_of), or NULL. */
+static outq *queue_of(const host *h, const char *network)
+{
+    return h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, network) : NULL;
+}
+
 /* Marks the call failed after a store error. */
 void store_failed(ctx *c, int err)
 {
@@ -471,7 +477,7 @@ static void cmd_purge(ctx *c, const cmd *k)
         reply(c, "only the bot's owners may purge a queue");
         return;
     }
-    outq *q = c->h->cfg.outq_of != NULL ? c->h->cfg.outq_of(c->h->cfg.outq_arg, c->network) : NULL;
+    outq *q = queue_of(c->h, c->network);
     char alt[STORE_ID_MAX];
     int total = 0;
     snprintf(alt, sizeof alt, "n:%s", target);
@@ -581,7 +587,7 @@ static int finish(ctx *c)
  */
 static void fault_reply(host *h, const host_msg *m, int err, int64_t now)
 {
-    outq *q = h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, m->network) : NULL;
+    outq *q = queue_of(h, m->network);
     if (q == NULL || !flood_fault_reply_ok(h, m->network, m->sender, now))
         return;
     const char *what =
@@ -610,7 +616,7 @@ static int tell_flooder(host *h, const host_msg *m, int64_t now)
     int err = store_outbox_add(h->st, m->network, m->sender, STORE_MSG_PRIVATE, 0, text, now, NULL);
     if (err != 0) {
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
-        outq *q = h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, m->network) : NULL;
+        outq *q = queue_of(h, m->network);
         if (q != NULL)
             (void)outq_add_volatile(q, m->sender, STORE_MSG_PRIVATE, 0, text);
         return -1;
@@ -667,7 +673,7 @@ static int handle_read_only(host *h, const host_msg *m, int64_t now, cmd_result 
 static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, const cmd *k,
                          const char *error)
 {
-    outq *q = h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, m->network) : NULL;
+    outq *q = queue_of(h, m->network);
     if (q != NULL && m->once == NULL && (r == CMD_ERROR || only_reads(k->verb)))
         return handle_read_only(h, m, now, r, k, error, q);
     int err = store_begin(h->st);

@@ -335,11 +335,6 @@ static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind
 
 /* ---- Loading ------------------------------------------------------------ */
 
-void outq_touch(outq *q)
-{
-    q->stale = true;
-}
-
 /*
  * Reads rows above *cursor (up to upto when it is not 0: the backlog) into
  * q, adding to *total; stops at LOAD_MAX rows in all. 0 when every such
@@ -530,15 +525,6 @@ void outq_untake_all(outq *q)
 }
 
 /* ---- Parking -------------------------------------------------------------- */
-
-void outq_park(outq *q, const char *name)
-{
-    tgt *t = find(q, name, hash_of(name));
-    if (t == NULL || t->parked)
-        return;
-    t->parked = true;
-    place(q, t);
-}
 
 void outq_unpark(outq *q, const char *name)
 {

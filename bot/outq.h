@@ -64,8 +64,6 @@ int outq_load(outq *q);
  * for it. 0 or a store_err.
  */
 int outq_load_fresh(outq *q);
-/* Forces the next outq_load to query even if the version did not move. */
-void outq_touch(outq *q);
 
 /* What an adapter's ready callback says of a message outq_take offers. */
 typedef enum outq_verdict {
@@ -89,9 +87,8 @@ void outq_untake(outq *q, outq_msg *m);
 /* Every taken message back to the front of its target. */
 void outq_untake_all(outq *q);
 
-/* Parks or unparks a target (exact bytes). Unparking an unknown target
-   does nothing. */
-void outq_park(outq *q, const char *target);
+/* Unparks a target (exact bytes; an unknown one: nothing). Targets are
+   parked by a ready callback's OUTQ_PARK. */
 void outq_unpark(outq *q, const char *target);
 void outq_unpark_all(outq *q);
 
