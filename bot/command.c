@@ -63,8 +63,8 @@ static const struct verb_words {
 #define NOW_WORDS "now ahora ya"
 #define LATER_WORDS "later luego despues"
 #define BEST_WORDS "best mejor"
-#define LTR_WORDS "ltr l2r left izq izquierda left-to-right"
-#define RTL_WORDS "rtl r2l right der derecha right-to-left"
+#define LTR_WORDS "ltr l2r left izq izquierda left-to-right izquierda-a-derecha"
+#define RTL_WORDS "rtl r2l right der derecha right-to-left derecha-a-izquierda"
 
 /* ------------------------------------------------------------------------ */
 /* Words and replies                                                        */
@@ -330,9 +330,9 @@ static cmd_result unknown_verb(word w, reply *r)
     if (w.n > 0 && w.s[0] >= '0' && w.s[0] <= '9')
         return bad_card(w, r);
     if (suggest(w, best))
-        return cmd_fail(r, "unknown command '%s' — did you mean %s? Try help.", cmd_quote(w, q),
-                        best);
-    return cmd_fail(r, "unknown command '%s': say help for the commands", cmd_quote(w, q));
+        return cmd_fail(r, "unknown command '%s' — did you mean %s%s? Try %shelp.", cmd_quote(w, q),
+                        r->p, best, r->p);
+    return cmd_fail(r, "unknown command '%s': say %shelp for the commands", cmd_quote(w, q), r->p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -376,7 +376,7 @@ static cmd_result parse_play(const word *w, int n, cmd *c, reply *r)
             c->mode = mode;
         } else if ((k = card_at(w, n, i, &card)) > 0) {
             if (first >= 0)
-                return cmd_fail(r, "play one card at a time, e.g. play 7h");
+                return cmd_fail(r, "play one card at a time, e.g. %splay 7h", r->p);
             first = i;
             c->card = card;
         } else if (first >= 0 && cmd_is_word(w[i], "of de")) {
@@ -389,7 +389,7 @@ static cmd_result parse_play(const word *w, int n, cmd *c, reply *r)
         }
     }
     if (first < 0)
-        return cmd_fail(r, "play what? e.g. play 7h");
+        return cmd_fail(r, "play what? e.g. %splay 7h", r->p);
     return CMD_OK;
 }
 
@@ -398,13 +398,14 @@ static cmd_result parse_tendido(const word *w, int n, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
     if (n == 0)
-        return cmd_fail(r, "tendido now or later? e.g. tendido now");
+        return cmd_fail(r, "tendido now or later? say %stendido now or %stendido later", r->p,
+                        r->p);
     bool now = cmd_is_word(w[0], NOW_WORDS), later = cmd_is_word(w[0], LATER_WORDS);
     if (n == 1 && (now || later)) {
         c->now = now;
         return CMD_OK;
     }
-    return cmd_fail(r, "say tendido now or tendido later, not '%s'",
+    return cmd_fail(r, "say %stendido now or %stendido later, not '%s'", r->p, r->p,
                     cmd_quote(now || later ? span(w, 1, n - 1) : w[0], q));
 }
 
@@ -420,13 +421,20 @@ static bool direction_of(word w, pz_direction *d)
     return true;
 }
 
-/* arrange best | arrange C C C C [ltr|rtl] */
+/*
+ * arrange best | arrange C C C C [left|right]: the row from left to right,
+ * counted from the left (ltr, left, izquierda...) or from the right. A
+ * card may be a bare rank ("arrange 10 5 A 4"): the host matches it to
+ * the tendido.
+ */
 static cmd_result parse_arrange(const word *w, int n, cmd *c, reply *r)
 {
-    char q[TEXT_QUOTE_MAX];
     int ncards = 0;
     if (n == 0)
-        return cmd_fail(r, "arrange how? say arrange best, or four cards: arrange 4h 2c 3d 7s ltr");
+        return cmd_fail(r,
+                        "arrange how? say %sarrange best, or the row of four: %sarrange 4 2 3 7 "
+                        "left (or right)",
+                        r->p, r->p);
     for (int i = 0, k = 1; i < n; i += k) {
         pz_direction d;
         cmd_card card;
@@ -435,13 +443,10 @@ static cmd_result parse_arrange(const word *w, int n, cmd *c, reply *r)
             c->best = true;
         } else if (direction_of(w[i], &d)) {
             if (c->has_direction && c->direction != d)
-                return cmd_fail(r, "say ltr or rtl, not both");
+                return cmd_fail(r, "count from the left or from the right, not both");
             c->has_direction = true;
             c->direction = d;
         } else if ((k = card_at(w, n, i, &card)) > 0) {
-            if (card.suit < 0)
-                return cmd_fail(r, "say each card's suit to arrange: '%s' as in 4h or 4♥",
-                                cmd_quote(span(w, i, i + k - 1), q));
             if (ncards == 4)
                 return cmd_fail(r, "arrange takes four cards, not more");
             c->row[ncards++] = card;
@@ -450,10 +455,11 @@ static cmd_result parse_arrange(const word *w, int n, cmd *c, reply *r)
         }
     }
     if (c->best && (ncards > 0 || c->has_direction))
-        return cmd_fail(r, "say arrange best alone, or four cards: arrange 4h 2c 3d 7s");
+        return cmd_fail(r, "say %sarrange best alone, or the row of four: %sarrange 4 2 3 7 left",
+                        r->p, r->p);
     if (!c->best && ncards != 4)
-        return cmd_fail(r, "arrange takes four cards, not %d: e.g. arrange 4h 2c 3d 7s ltr",
-                        ncards);
+        return cmd_fail(r, "arrange takes four cards, not %d: e.g. %sarrange 4h 2c 3d 7s left",
+                        ncards, r->p);
     return CMD_OK;
 }
 
@@ -465,9 +471,9 @@ static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
     if (n == 0 && c->verb == CMD_STATS)
         return CMD_OK;
     if (n == 0)
-        return cmd_fail(r, "%s whom? e.g. %s bob", name, name);
+        return cmd_fail(r, "%s whom? e.g. %s%s bob", name, r->p, name);
     if (n > 1)
-        return cmd_fail(r, "%s takes one nick, e.g. %s bob", name, name);
+        return cmd_fail(r, "%s takes one nick, e.g. %s%s bob", name, r->p, name);
     if (!is_name(w[0]))
         return cmd_fail(r, "'%s' is not a nick", cmd_quote(w[0], q));
     copy_name(c->name, w[0]);
@@ -497,9 +503,10 @@ static cmd_result parse_topic(const word *w, int n, const char *prefix, cmd *c, 
     for (int i = 0; i < n; i++) {
         int k = text_fold(w[i].s, w[i].n, f, sizeof f);
         if (k < 0 || memchr(f, TEXT_BAD_BYTE, (size_t)k) != NULL)
-            return cmd_fail(r, "'%s' is not a topic: say just %s", cmd_quote(w[i], q), name);
+            return cmd_fail(r, "'%s' is not a topic: say just %s%s", cmd_quote(w[i], q), r->p,
+                            name);
         if (o + (o > 0) + (size_t)k >= CMD_NAME_MAX)
-            return cmd_fail(r, "that topic is too long: say just %s", name);
+            return cmd_fail(r, "that topic is too long: say just %s%s", r->p, name);
         if (o > 0)
             c->name[o++] = ' ';
         memcpy(c->name + o, f, (size_t)k + 1);
@@ -514,7 +521,8 @@ static cmd_result parse_declare(const word *w, int n, reply *r)
     char q[TEXT_QUOTE_MAX];
     for (int i = 0; i < n; i++)
         if (verb_of(w[i]) != CMD_DECLARE)
-            return cmd_fail(r, "say just ronda, or declare: not '%s'", cmd_quote(w[i], q));
+            return cmd_fail(r, "say just %sronda, or %sdeclare: not '%s'", r->p, r->p,
+                            cmd_quote(w[i], q));
     return CMD_OK;
 }
 
@@ -523,12 +531,13 @@ static cmd_result parse_deadline(const word *w, int n, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
     if (n == 0)
-        return cmd_fail(r, "deadline off, or how long? e.g. deadline 10m");
+        return cmd_fail(r, "deadline off, or how long? e.g. %sdeadline 10m", r->p);
     word all = span(w, 0, n - 1);
     if (cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0)
         return cmd_fail(r,
-                        "'%s' is not a time: say deadline off, or e.g. deadline 90s, 10m or 1h30m",
-                        cmd_quote(all, q));
+                        "'%s' is not a time: say %sdeadline off, or e.g. %sdeadline 90s, 10m or "
+                        "1h30m",
+                        cmd_quote(all, q), r->p, r->p);
     return CMD_OK;
 }
 
@@ -539,7 +548,7 @@ static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
     if (n == 0 && c->room[0] != '\0')
         return CMD_OK;
     if (n != 1)
-        return cmd_fail(r, "purge one queue: purge #channel or purge NICK");
+        return cmd_fail(r, "purge one queue: %spurge #channel or %spurge NICK", r->p, r->p);
     if (!is_name(w[0]))
         return cmd_fail(r, "'%s' is not a channel or a nick", cmd_quote(w[0], q));
     copy_name(c->name, w[0]);
@@ -576,7 +585,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_PURGE:
         return parse_purge(w, n, c, r);
     default:
-        return n == 0 ? CMD_OK : cmd_fail(r, "%s takes nothing after it: say just %s", name, name);
+        return n == 0 ? CMD_OK
+                      : cmd_fail(r, "%s takes nothing after it: say just %s%s", name, r->p, name);
     }
 }
 
@@ -602,10 +612,10 @@ cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *
 {
     char buf[CMD_LINE_MAX + 1];
     word w[TOKENS_MAX];
-    reply r = {error, error_len};
     cmd c;
     if (prefix == NULL || prefix[0] == '\0')
         prefix = DEFAULT_PREFIX;
+    reply r = {error, error_len, in_channel ? prefix : ""};
     if (text == NULL) {
         text = "";
         len = 0;
@@ -636,6 +646,30 @@ cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *
     if (res == CMD_OK && out != NULL)
         *out = c;
     return res;
+}
+
+/*
+ * A move said without the prefix (see command.h): the line read as in
+ * private, when its first word is a move's verb of two letters or more.
+ */
+bool cmd_move_without_prefix(const char *text, size_t len, const char *prefix, cmd *out)
+{
+    char buf[CMD_LINE_MAX + 1];
+    word w[TOKENS_MAX];
+    cmd c;
+    if (text == NULL || len > CMD_LINE_MAX)
+        return false;
+    if (prefix == NULL || prefix[0] == '\0')
+        prefix = DEFAULT_PREFIX;
+    text_sanitize(text, len, buf);
+    int n = split(buf, w), v = n > 0 ? verb_of(w[0]) : -1;
+    if (n == 0 || w[0].n < 2 ||
+        (v != CMD_PLAY && v != CMD_TENDIDO && v != CMD_ARRANGE && v != CMD_CLAIM))
+        return false;
+    if (cmd_parse(text, len, false, prefix, &c, NULL, 0) != CMD_OK || (int)c.verb != v)
+        return false;
+    *out = c;
+    return true;
 }
 
 /* The canonical verb word of v ("play"), or "unknown" outside the enum. */

@@ -21,6 +21,8 @@
 #define CMD_NAME_MAX 64    /* a nick, a room, a topic */
 #define CMD_ERROR_MAX 200  /* a reply to a line that is not a valid command */
 #define CMD_OPTIONS_MAX 16 /* option words of a `new` command */
+#define CMD_TARGET_MIN 11  /* the targets a chat game may have (the engine takes 1..10000) */
+#define CMD_TARGET_MAX 121
 
 typedef enum cmd_verb {
     CMD_NEW,      /* new [players] [option words...]: open a lobby */
@@ -34,7 +36,7 @@ typedef enum cmd_verb {
     CMD_SCORE,    /* score: the board */
     CMD_TURN,     /* turn: whose turn */
     CMD_TENDIDO,  /* tendido now|later */
-    CMD_ARRANGE,  /* arrange best | arrange C C C C [ltr|rtl] */
+    CMD_ARRANGE,  /* arrange best | arrange C C C C [left|right] */
     CMD_DECLARE,  /* ronda / rondine / declare (manual declarations) */
     CMD_CLAIM,    /* claim NICK (a missed declaration, R3.6) */
     CMD_PAUSE,    /* pause (by agreement) */
@@ -50,10 +52,16 @@ typedef enum cmd_verb {
     CMD_PURGE     /* purge TARGET: an owner empties a channel's or a player's queue */
 } cmd_verb;
 
-/* One card as typed: suit -1 when only the rank was given. */
+/*
+ * One card as typed: suit -1 when only the rank was given. "as" alone is
+ * the ace of spades with spanish_as set: it is also the Spanish word for
+ * an ace, so where the ace of spades is not there (the hand, the
+ * tendido), the host reads it as a bare ace (see command_words.c).
+ */
 typedef struct cmd_card {
-    int rank; /* 0 = A ... 12 = K, as porrazo.h */
-    int suit; /* 0..3 = C D H S, or -1 */
+    int rank;        /* 0 = A ... 12 = K, as porrazo.h */
+    int suit;        /* 0..3 = C D H S, or -1 */
+    bool spanish_as; /* typed "as" alone: A♠, or any ace (Spanish) */
 } cmd_card;
 
 typedef struct cmd {
@@ -63,8 +71,9 @@ typedef struct cmd {
     pz_mode mode;            /* PLAY: ANY unless "capture"/"place" was said */
     bool now;                /* TENDIDO */
     bool best;               /* ARRANGE */
-    cmd_card row[4];         /* ARRANGE when !best: four cards, suits required */
-    bool has_direction;      /* ARRANGE: ltr/rtl given (default ltr) */
+    cmd_card row[4];         /* ARRANGE when !best: four cards; a bare rank (suit -1) is
+                                matched to the tendido by the host */
+    bool has_direction;      /* ARRANGE: left/right given (default left to right) */
     pz_direction direction;
     char name[CMD_NAME_MAX]; /* KICK, CLAIM, STATS nick; HELP command; RULES topic;
                                 PURGE target (or in room when it was a room name) */
@@ -88,10 +97,23 @@ typedef enum cmd_result {
  * prefix is needed (one is tolerated). Verbs and words are
  * case-insensitive. A bare card ("7h", "!k") is a play. On CMD_ERROR,
  * error holds a short reply that says what would be valid (never NULL
- * error unless error_len is 0). *out is fully written on CMD_OK.
+ * error unless error_len is 0); in a channel the commands it suggests
+ * carry the prefix ("say !tendido now"), in private they do not. *out is
+ * fully written on CMD_OK.
  */
 cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *prefix, cmd *out,
                      char *error, size_t error_len);
+
+/*
+ * For a channel line that cmd_parse() ignored for want of the prefix:
+ * whether it is a whole, valid game move all the same ("play 4",
+ * "tendido now", "arrange best", "claim bob"), its verb said in a word of
+ * two letters or more, so that the host may remind the player of the
+ * prefix. Bare cards, one-letter verbs, other verbs and anything that is
+ * not a valid command are chat: false. Writes *out (as cmd_parse) only
+ * when true.
+ */
+bool cmd_move_without_prefix(const char *text, size_t len, const char *prefix, cmd *out);
 
 /* The canonical verb word ("play") of v. */
 const char *cmd_verb_name(cmd_verb v);
@@ -110,7 +132,8 @@ const char *cmd_part_request(const char *text, bool in_room, const char *prefix)
  * T J Q K or words (ace/as, jack/jota/sota, queen/reina/dama, king/rey),
  * then an optional suit as a letter (c d h s, or Spanish b o c e is NOT
  * accepted: only c d h s), a symbol (♣ ♦ ♥ ♠, ♧ ♢ ♡ ♤) or a word (clubs,
- * diamonds, hearts, spades, "of hearts"). Returns 0 or -1.
+ * diamonds, hearts, spades, "of hearts"). "as" alone (any case) is the
+ * ace of spades with spanish_as set. Returns 0 or -1.
  */
 int cmd_parse_card(const char *s, size_t len, cmd_card *out);
 

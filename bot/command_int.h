@@ -25,6 +25,8 @@ typedef struct word { /* a word of the sanitized line (not NUL-terminated) */
 typedef struct reply { /* the caller's error buffer */
     char *s;
     size_t cap;
+    const char *p; /* written before a command a reply suggests: the prefix in
+                      a channel ("say !tendido now"), "" in private */
 } reply;
 
 /*
@@ -56,6 +58,16 @@ cmd_result cmd_fail(reply *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/*
+ * Reads a whole number at w[0..n): decimal digits in one word ("31"), or
+ * number words in English or Spanish, in one word or several ("dos",
+ * "thirty-one", "thirty one", "treinta y uno", "veintiuno", "ciento
+ * veinte", "one hundred and twenty"). Sets *value (digits past a million
+ * read as a million) and returns the words taken, or 0 when w[0] starts
+ * no number.
+ */
+int cmd_number_at(const word *w, int n, int *value);
 
 /*
  * Reads the arguments w[0..n) of `new` (a player count, option words,

@@ -5,10 +5,13 @@
  *
  * Option names and values are only read and folded here, into the
  * (name, value) words of struct cmd: whether a value is valid for its
- * option is the host's question, except for the player count, which must
- * be 2 to 8. Not here: the line and the other verbs (command.c), or the
- * card and duration words (command_words.c).
+ * option is the host's question, except for the numbers: the player count
+ * must be 2 to 8 and the target CMD_TARGET_MIN to CMD_TARGET_MAX, said in
+ * digits or in words ("new dos", "to treinta y uno", "to sixty-one").
+ * Not here: the line and the other verbs (command.c), or the card,
+ * number and duration words (command_words.c).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "command_int.h"
@@ -40,7 +43,8 @@ static const struct option_key {
 #define TARGET_WORDS "to a hasta"
 #define NOWRAP_WORDS "nowrap no-wrap no_wrap"
 #define DECL_VALUES "manual silent auto"
-#define NEW_FILLER "game partida juego players jugadores"
+#define NEW_FILLER "game partida juego players jugadores one un una"
+#define WORDS_MAX 8 /* words of a number, at most ("one hundred and twenty one") */
 #define NEW_TAKES                                                                                  \
     "new takes 2-8, partners, to 31, nowrap, manual, silent, auto, shuffle or NAME=VALUE"
 
@@ -73,21 +77,80 @@ static cmd_result set_option(cmd *c, const char *name, bool boolean, word value,
     return CMD_OK;
 }
 
-/* Reads a player count from w (decimal digits, 2..8) into c. */
-static cmd_result set_players(cmd *c, word w, reply *r)
+/* The word that covers w[0..k), spaces included (k >= 1). */
+static word words_span(const word *w, int k)
+{
+    word s = {w[0].s, (size_t)(w[k - 1].s + w[k - 1].n - w[0].s)};
+    return s;
+}
+
+/*
+ * Reads a player count at w[0..n) (digits or number words, 2..8) into c.
+ * Returns the words taken, or -1 after writing a reply.
+ */
+static int set_players(cmd *c, const word *w, int n, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
-    int v = 0;
-    for (size_t i = 0; i < w.n && v < 100; i++) {
-        if (w.s[i] < '0' || w.s[i] > '9')
-            return cmd_fail(r, "'%s' is not a player count: say 2 to 8", cmd_quote(w, q));
-        v = v * 10 + (w.s[i] - '0');
+    int v = 0, k = cmd_number_at(w, n, &v);
+    if (k == 0) {
+        cmd_fail(r, "'%s' is not a player count: say 2 to 8", cmd_quote(w[0], q));
+        return -1;
     }
-    if (v < PZ_MIN_PLAYERS || v > PZ_MAX_PLAYERS)
-        return cmd_fail(r, "a game has 2 to 8 players, not %s (for a target, say to %s)",
-                        cmd_quote(w, q), q);
+    if ((v < PZ_MIN_PLAYERS || v > PZ_MAX_PLAYERS) && v >= CMD_TARGET_MIN && v <= CMD_TARGET_MAX) {
+        cmd_fail(r, "a game has 2 to 8 players, not %s (for a target, say %snew to %s)",
+                 cmd_quote(words_span(w, k), q), r->p, q);
+        return -1;
+    }
+    if (v < PZ_MIN_PLAYERS || v > PZ_MAX_PLAYERS) {
+        cmd_fail(r, "a game has 2 to 8 players, not %s", cmd_quote(words_span(w, k), q));
+        return -1;
+    }
     c->players = v;
-    return CMD_OK;
+    return k;
+}
+
+/*
+ * Reads a target at w[0..n) (digits or number words, CMD_TARGET_MIN to
+ * CMD_TARGET_MAX) into c as the option target, in digits. Returns the
+ * words taken, or -1 after writing a reply.
+ */
+static int set_target(cmd *c, const word *w, int n, reply *r)
+{
+    char q[TEXT_QUOTE_MAX], digits[16];
+    int v = 0, k = cmd_number_at(w, n, &v);
+    if (k == 0) {
+        cmd_fail(r, "'%s' is not a value for target: say a number from %d to %d",
+                 cmd_quote(w[0], q), CMD_TARGET_MIN, CMD_TARGET_MAX);
+        return -1;
+    }
+    if (v < CMD_TARGET_MIN || v > CMD_TARGET_MAX) {
+        cmd_fail(r, "the target must be between %d and %d, not %s", CMD_TARGET_MIN, CMD_TARGET_MAX,
+                 cmd_quote(words_span(w, k), q));
+        return -1;
+    }
+    snprintf(digits, sizeof digits, "%d", v);
+    return set_option(c, "target", false, (word){digits, strlen(digits)}, r) == CMD_OK ? k : -1;
+}
+
+/*
+ * Reads the number of a NAME=VALUE word whose value starts a number and
+ * may go on in the next words ("target=treinta y uno"): the value, then
+ * w[1..n), to set (set_players or set_target). Returns the words of w
+ * taken (at least 1), or -1 after writing a reply.
+ */
+static int assigned_number(const word *w, int n, word value, cmd *c, reply *r,
+                           int (*set)(cmd *, const word *, int, reply *))
+{
+    word v[WORDS_MAX];
+    int m = n < WORDS_MAX ? n : WORDS_MAX;
+    if (value.n == 0) {
+        cmd_fail(r, "'' is not a value for %s", set == set_target ? "target" : "players");
+        return -1;
+    }
+    v[0] = value;
+    for (int j = 1; j < m; j++)
+        v[j] = w[j];
+    return set(c, v, m, r);
 }
 
 /* The R9 option key that the folded k[0..n) names, or -1. */
@@ -99,41 +162,55 @@ static int option_key(const char *k, size_t n)
     return -1;
 }
 
-/* One NAME=VALUE word of `new`, split at its first '='. */
-static cmd_result new_assignment(cmd *c, word w, const char *eq, reply *r)
+/*
+ * One NAME=VALUE word of `new` at w[0], split at its first '='; a number
+ * may go on in the next words. Returns the words taken, or -1 after
+ * writing a reply.
+ */
+static int new_assignment(cmd *c, const word *w, int nw, const char *eq, reply *r)
 {
     char q[TEXT_QUOTE_MAX], f[CMD_WORD_MAX];
-    word key = {w.s, (size_t)(eq - w.s)}, value = {eq + 1, w.n - key.n - 1};
+    word key = {w[0].s, (size_t)(eq - w[0].s)}, value = {eq + 1, w[0].n - key.n - 1};
     int n = text_fold(key.s, key.n, f, sizeof f), i = n > 0 ? option_key(f, (size_t)n) : -1;
+    if (i >= 0 && strcmp(OPTION_KEYS[i].name, "target") == 0)
+        return assigned_number(w, nw, value, c, r, set_target);
     if (i >= 0)
-        return set_option(c, OPTION_KEYS[i].name, OPTION_KEYS[i].boolean, value, r);
+        return set_option(c, OPTION_KEYS[i].name, OPTION_KEYS[i].boolean, value, r) == CMD_OK ? 1
+                                                                                              : -1;
     if (n > 0 && cmd_in_list(f, (size_t)n, PLAYERS_KEY))
-        return set_players(c, value, r);
+        return assigned_number(w, nw, value, c, r, set_players);
     if (n > 0 && cmd_in_list(f, (size_t)n, SHUFFLE_WORDS)) {
         if (cmd_is_word(value, TRUE_WORDS) || cmd_is_word(value, FALSE_WORDS)) {
             c->shuffle_seats = cmd_is_word(value, TRUE_WORDS);
-            return CMD_OK;
+            return 1;
         }
-        return cmd_fail(r, "shuffle takes yes or no, not '%s'", cmd_quote(value, q));
+        cmd_fail(r, "shuffle takes yes or no, not '%s'", cmd_quote(value, q));
+        return -1;
     }
-    return cmd_fail(r,
-                    "'%s' is not an option: try target, wrap, declarations, tendido, "
-                    "odd_leftover, final_sweep, card_score or partnerships",
-                    cmd_quote(key.n > 0 ? key : w, q));
+    cmd_fail(r,
+             "'%s' is not an option: try target, wrap, declarations, tendido, "
+             "odd_leftover, final_sweep, card_score or partnerships",
+             cmd_quote(key.n > 0 ? key : w[0], q));
+    return -1;
 }
 
 /*
- * Reads "to 31", "target 31", "tendido last": the option word at w[i] (key
- * as OPTION_KEYS, -1 for "to") and its value, the next word. Returns 2, or
- * -1 after writing a reply.
+ * Reads "to 31", "target treinta y uno", "tendido last": the option word
+ * at w[i] (key as OPTION_KEYS, -1 for "to") and its value, the next word
+ * (or words, for a target). Returns the words taken, or -1 after writing
+ * a reply.
  */
 static int new_valued(const word *w, int n, int i, int key, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
     const struct option_key *o = &OPTION_KEYS[key >= 0 ? key : 0];
     if (i + 1 >= n) {
-        cmd_fail(r, "%s what? e.g. new %s=%s", cmd_quote(w[i], q), o->name, o->example);
+        cmd_fail(r, "%s what? e.g. %snew %s=%s", cmd_quote(w[i], q), r->p, o->name, o->example);
         return -1;
+    }
+    if (strcmp(o->name, "target") == 0) {
+        int k = set_target(c, w + i + 1, n - i - 1, r);
+        return k < 0 ? -1 : k + 1;
     }
     return set_option(c, o->name, false, w[i + 1], r) == CMD_OK ? 2 : -1;
 }
@@ -146,13 +223,15 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX], f[CMD_WORD_MAX];
     int k = text_fold(w[i].s, w[i].n, f, sizeof f), key = k > 0 ? option_key(f, (size_t)k) : -1;
+    int count = 0;
     const char *eq = memchr(w[i].s, '=', w[i].n);
     cmd_result res = CMD_OK;
     size_t fn = k > 0 ? (size_t)k : 0;
     if (eq != NULL)
-        res = new_assignment(c, w[i], eq, r);
-    else if (w[i].s[0] >= '0' && w[i].s[0] <= '9')
-        res = set_players(c, w[i], r);
+        return new_assignment(c, w + i, n - i, eq, r);
+    else if ((w[i].s[0] >= '0' && w[i].s[0] <= '9') ||
+             (cmd_number_at(w + i, n - i, &count) > 0 && count >= PZ_MIN_PLAYERS))
+        return set_players(c, w + i, n - i, r);
     else if (cmd_in_list(f, fn, TARGET_WORDS) || (key >= 0 && !OPTION_KEYS[key].boolean))
         return new_valued(w, n, i, key, c, r);
     else if (key >= 0)

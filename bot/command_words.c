@@ -7,9 +7,26 @@
  *
  * Text is folded (text.h) before it is compared, so "Rey", "REY" and
  * "trébol" match the words "rey" and "trebol"; text that does not fold
- * into CMD_WORD_MAX bytes is neither a card nor a duration. Not here:
- * lines, verbs or their arguments (command.c), or whether a card is in
- * anyone's hand (the host and the engine).
+ * into CMD_WORD_MAX bytes is neither a card nor a duration. Also the
+ * number words of `new` ("dos", "treinta y uno"): cmd_number_at().
+ *
+ * "As" is two things: a rank and a suit letter, the ace of spades, as
+ * "Ah" is the ace of hearts and "7s" the seven of spades; and the Spanish
+ * word for an ace. Decision: "as" alone, in any case ("as", "As", "AS"),
+ * is read as the ace of spades, marked spanish_as, everywhere a card is
+ * read (a play, a row of `arrange`, a bare card). The host then looks at
+ * the cards it is about: where the ace of spades is there (the player's
+ * hand, the tendido) it is that card; where it is not, "as" is the
+ * Spanish word and works as a bare rank does (a play takes the first ace
+ * of the hand; an arrangement takes the tendido's only ace, and asks for
+ * the suit when there are two). So "arrange 10h 5c As 4d" is the ace of
+ * spades, "play as" with one ace in hand plays it, and no reading plays
+ * an ace the player did not name while the ace of spades is in the hand.
+ * "as de corazones" is the ace of hearts and "as de picas" (or "a s",
+ * "ace of spades") the ace of spades, without the mark.
+ *
+ * Not here: lines, verbs or their arguments (command.c), or whether a
+ * card is in anyone's hand (the host and the engine).
  */
 #include <string.h>
 
@@ -41,6 +58,54 @@ static const char *const UNIT_WORDS[4] = {
     "s sec secs second seconds seg segs segundo segundos",
 };
 static const int UNIT_SECS[4] = {86400, 3600, 60, 1};
+
+/* Numbers: words and their values, English and Spanish (folded). */
+static const struct number_word {
+    const char *words;
+    int value;
+} NUMBER_WORDS[] = {
+    {"zero cero", 0},
+    {"one uno una un", 1},
+    {"two dos", 2},
+    {"three tres", 3},
+    {"four cuatro", 4},
+    {"five cinco", 5},
+    {"six seis", 6},
+    {"seven siete", 7},
+    {"eight ocho", 8},
+    {"nine nueve", 9},
+    {"ten diez", 10},
+    {"eleven once", 11},
+    {"twelve doce", 12},
+    {"thirteen trece", 13},
+    {"fourteen catorce", 14},
+    {"fifteen quince", 15},
+    {"sixteen dieciseis", 16},
+    {"seventeen diecisiete", 17},
+    {"eighteen dieciocho", 18},
+    {"nineteen diecinueve", 19},
+    {"twenty veinte", 20},
+    {"veintiuno veintiuna veintiun", 21},
+    {"veintidos", 22},
+    {"veintitres", 23},
+    {"veinticuatro", 24},
+    {"veinticinco", 25},
+    {"veintiseis", 26},
+    {"veintisiete", 27},
+    {"veintiocho", 28},
+    {"veintinueve", 29},
+    {"thirty treinta", 30},
+    {"forty fourty cuarenta", 40},
+    {"fifty cincuenta", 50},
+    {"sixty sesenta", 60},
+    {"seventy setenta", 70},
+    {"eighty ochenta", 80},
+    {"ninety noventa", 90},
+    {"hundred cien ciento", 100},
+};
+#define NNUMBER_WORDS ((int)(sizeof NUMBER_WORDS / sizeof NUMBER_WORDS[0]))
+#define NUMBER_AND "and y"
+#define NUMBER_CAP 1000000 /* digits past this read as this */
 
 /* ------------------------------------------------------------------------ */
 /* Word lists                                                               */
@@ -118,8 +183,9 @@ static int parse_suit(const char *s, size_t n)
 
 /*
  * Parses a card as players type it. Of the rank words that start the text
- * and leave a valid suit (or none), the longest wins: "as" is the ace, not
- * the ace of spades; "10h" is the ten of hearts. Returns 0 or -1.
+ * and leave a valid suit (or none), the longest wins ("10h" is the ten of
+ * hearts, "as de picas" the ace of spades); then "as" alone is the ace of
+ * spades marked spanish_as (see the head of this file). Returns 0 or -1.
  */
 int cmd_parse_card(const char *s, size_t len, cmd_card *out)
 {
@@ -128,7 +194,7 @@ int cmd_parse_card(const char *s, size_t len, cmd_card *out)
     const char *p = out != NULL ? fold_strip(s, len, f, sizeof f, &n) : NULL;
     if (p == NULL)
         return -1;
-    cmd_card best = {-1, -1};
+    cmd_card best = {-1, -1, false};
     for (int rank = 0; rank < PZ_RANKS; rank++) {
         const char *list = RANK_WORDS[rank];
         for (const char *w; (w = cmd_list_next(&list, &k)) != NULL;) {
@@ -144,8 +210,111 @@ int cmd_parse_card(const char *s, size_t len, cmd_card *out)
     }
     if (best.rank < 0)
         return -1;
+    if (n == 2 && memcmp(p, "as", 2) == 0) {
+        best.suit = 3;
+        best.spanish_as = true;
+    }
     *out = best;
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Numbers                                                                  */
+
+/* Where a number said in words has got to (see number_piece). */
+typedef enum number_state {
+    NUM_START,   /* nothing yet */
+    NUM_UNIT,    /* a unit alone ("one", maybe "one hundred") */
+    NUM_HUNDRED, /* "hundred", "cien", "ciento" */
+    NUM_AND,     /* "hundred and" */
+    NUM_TENS,    /* "thirty", "treinta" */
+    NUM_TENS_Y,  /* "treinta y" */
+    NUM_DONE     /* a unit after tens, or a teen: nothing more */
+} number_state;
+
+/* The value of the folded number word s[0..n), or -1. */
+static int number_word(const char *s, size_t n)
+{
+    for (int i = 0; i < NNUMBER_WORDS; i++)
+        if (cmd_in_list(s, n, NUMBER_WORDS[i].words))
+            return NUMBER_WORDS[i].value;
+    return -1;
+}
+
+/*
+ * Takes one piece of a number said in words (a word, or a part of a
+ * hyphenated one) into *st and *value. Returns false when the piece
+ * cannot come next.
+ */
+static bool number_piece(const char *s, size_t n, number_state *st, int *value)
+{
+    bool after_hundred = *st == NUM_HUNDRED || *st == NUM_AND;
+    int v = number_word(s, n);
+    if (cmd_in_list(s, n, NUMBER_AND)) {
+        if (*st != NUM_HUNDRED && *st != NUM_TENS)
+            return false;
+        *st = *st == NUM_HUNDRED ? NUM_AND : NUM_TENS_Y;
+        return true;
+    }
+    if (v == 100 && (*st == NUM_START || (*st == NUM_UNIT && *value == 1))) {
+        *value = 100;
+        *st = NUM_HUNDRED;
+    } else if (v >= 20 && v < 100 && v % 10 == 0 && (*st == NUM_START || after_hundred)) {
+        *value += v;
+        *st = NUM_TENS;
+    } else if (v >= 10 && v < 30 && (*st == NUM_START || after_hundred)) {
+        *value += v;
+        *st = NUM_DONE;
+    } else if (v >= 0 && v < 10 && *st == NUM_START) {
+        *value = v;
+        *st = NUM_UNIT;
+    } else if (v > 0 && v < 10 && (after_hundred || *st == NUM_TENS || *st == NUM_TENS_Y)) {
+        *value += v;
+        *st = NUM_DONE;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* Reads a number at w[0..n) (see command_int.h): the words taken, or 0. */
+int cmd_number_at(const word *w, int n, int *value)
+{
+    char f[CMD_WORD_MAX];
+    number_state st = NUM_START;
+    int v = 0, taken = 0, got = 0;
+    for (int j = 0; j < n; j++) {
+        int k = text_fold(w[j].s, w[j].n, f, sizeof f);
+        if (k <= 0)
+            break;
+        if (j == 0 && f[0] >= '0' && f[0] <= '9') {
+            long d = 0;
+            for (int i = 0; i < k; i++) {
+                if (f[i] < '0' || f[i] > '9')
+                    return 0;
+                if (d < NUMBER_CAP)
+                    d = d * 10 + (f[i] - '0');
+            }
+            *value = d < NUMBER_CAP ? (int)d : NUMBER_CAP;
+            return 1;
+        }
+        bool ok = true;
+        for (const char *p = f, *e = f + k; ok && p <= e;) {
+            const char *dash = memchr(p, '-', (size_t)(e - p));
+            const char *end = dash != NULL ? dash : e;
+            ok = end > p && number_piece(p, (size_t)(end - p), &st, &v);
+            p = end + 1;
+        }
+        if (!ok)
+            break;
+        if (st != NUM_AND && st != NUM_TENS_Y) {
+            taken = j + 1;
+            got = v;
+        }
+    }
+    if (taken > 0)
+        *value = got;
+    return taken;
 }
 
 /*

@@ -1,7 +1,10 @@
 /*
- * help.c — the help and rules texts of render.h: the list of commands, one
- * command's usage with an example, a short summary of Porrazo and its
- * rules by topic, citing the rule IDs of shared/spec/RULES.md.
+ * help.c — the help and rules texts of render.h and help.h: the list of
+ * commands, one command's usage with an example, a short summary of
+ * Porrazo and its rules by topic, with the target and options of the game
+ * they are asked about. Written for players: no rule IDs of RULES.md, no
+ * seat numbers, no engine words ("ltr"); directions are "from the left"
+ * and "from the right".
  *
  * Texts are constant tables; lines go out through render_add() and the
  * bounded builder of render_text.h, which cut them. A topic typed by a
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "help.h"
 #include "render_text.h"
 
 #define TOPIC_ECHO_MAX 33 /* bytes of a player's topic echoed back, NUL included */
@@ -27,40 +31,49 @@ typedef struct help_cmd {
 } help_cmd;
 
 static const help_cmd COMMANDS[] = {
-    {"new", "nuevo nueva crear", "new [players] [option=value ...]",
-     "open a game here; others join, then start (options: rules scoring)",
-     "new 4 partnerships=true"},
-    {"join", "unirse entrar sentarse", "join", "take a seat in the open game", "join"},
-    {"leave", "salir irse", "leave", "give up your seat before the game starts", "leave"},
+    {"new", "nuevo nueva crear", "new [players] [options]",
+     "open a table here for 2 to 8 players (2, dos, two...); options: to 31 (a target from 11 "
+     "to 121), partners, manual, silent, nowrap, shuffle, or NAME=VALUE",
+     "new 4 partners to 31"},
+    {"join", "unirse entrar sentarse", "join", "sit down at the open table", "join"},
+    {"leave", "salir irse", "leave", "leave the table before the game starts", "leave"},
     {"start", "empezar comenzar", "start", "deal the first hand (the game's creator)", "start"},
     {"kick", "echar expulsar", "kick NICK", "the creator removes a player from the lobby",
      "kick bob"},
     {"play", "jugar juega tirar", "play CARD [capture|place]",
-     "play a card from your hand; a bare card works too; say capture or place when both "
-     "are possible (R5.5)",
+     "play a card from your hand (7, 7h, 7♥, rey; As is the ace of spades); a bare card "
+     "works too; when a card can capture or score in place, say which",
      "play 7h"},
     {"hand", "mano cartas", "hand", "your cards, sent privately", "hand"},
     {"table", "mesa", "table", "the cards on the table and who is to play", "table"},
     {"score", "puntos marcador tanteo", "score", "the score board", "score"},
     {"turn", "turno", "turn", "whose turn it is and what they must do", "turn"},
     {"tendido", "", "tendido now|later",
-     "the dealer lays the tendido after this deal or a later one (R4.1)", "tendido now"},
-    {"arrange", "ordenar arreglar", "arrange best | arrange CARD CARD CARD CARD [ltr|rtl]",
-     "the dealer lays the tendido as a row of four, pairs kept together (R4.3)",
-     "arrange 2c 4d 3h 7s ltr"},
+     "the dealer lays the tendido after this deal or keeps it for a later one", "tendido now"},
+    {"arrange", "ordenar arreglar", "arrange best | arrange CARD CARD CARD CARD [left|right]",
+     "the dealer lays the tendido as a row of four, each pair kept together, counted from "
+     "left to right or from right to left; a rank alone (4) will do unless the tendido has "
+     "two of it",
+     "arrange 2 4 3 7 left"},
     {"declare", "ronda rondine declarar cantar", "ronda | rondine",
-     "declare your holding before the deal's first card (manual declarations, R3.2)", "ronda"},
+     "declare your pair or three of a kind before the deal's first card (manual "
+     "declarations)",
+     "ronda"},
     {"claim", "reclamar", "claim NICK",
-     "NICK held a ronda or rondine last deal and did not declare it (R3.6)", "claim bob"},
+     "NICK held a ronda or rondine last deal and did not declare it", "claim bob"},
     {"pause", "pausa", "pause", "pause the game (every player agrees)", "pause"},
     {"resume", "seguir continuar reanudar", "resume", "resume a paused game", "resume"},
     {"stop", "parar terminar abandonar", "stop", "abandon the game (creator, or by vote)", "stop"},
     {"deadline", "plazo tiempo", "deadline off|DURATION",
      "the creator sets the time for each turn; then the bot plays for you", "deadline 10m"},
     {"options", "opciones", "options", "this game's options in words", "options"},
-    {"players", "jugadores who quien", "players", "the seats, teams and who is to play", "players"},
+    {"players", "jugadores who quien", "players",
+     "who sits at the table, in playing order, and "
+     "the teams",
+     "players"},
     {"rules", "reglas", "rules [topic]",
-     "the rules in short; topics: capture place limpia porrazo tendido ronda scoring end",
+     "the rules in short (in a room with a game: its target and options); topics: capture "
+     "place limpia porrazo tendido ronda scoring end",
      "rules porrazo"},
     {"help", "ayuda", "help [command]", "the commands, or one command in detail", "help play"},
     {"stats", "estadisticas", "stats [NICK]", "games played and won, here", "stats alice"},
@@ -253,89 +266,123 @@ static const rules_topic TOPICS[] = {
     {"capture",
      "captures sequence take",
      {"A card takes one table card of its rank, then one of each next rank while they last: "
-      "table 5 6 6 7 9, a 5 takes 5 6 7 (R5.2).",
-      "After K comes A, then 2 (R1.3). No match: the card stays on the table (R5.3). "
-      "Capturing is compulsory, except in place (R5.5).",
+      "on a table of 5 6 6 7 9, a 5 takes 5 6 7.",
+      "After K comes A, then 2. With no match the card stays on the table. Capturing is "
+      "compulsory, except in place (rules place).",
       NULL}},
     {"place",
      "inplace in-place",
      {"An A, 2, 3 or 4 that captures nothing and becomes the table's 1st, 2nd, 3rd or 4th "
-      "card scores its value: A on an empty table +1 (R5.4).",
-      "If it could capture too, you choose: play 4 capture, or play 4 place (R5.5).", NULL}},
+      "card scores its value: an A on an empty table scores 1.",
+      "If it could capture too, you choose: play 4 capture, or play 4 place.", NULL}},
     {"limpia",
      "clean sweep",
-     {"A capture that empties the table is a limpia: +1, or +2 for a J, +3 Q, +4 K, by the "
-      "last card taken (R5.6, R1.6).",
-      "Not a limpia: the final sweep, or a capture with the hand's last card (R5.6).", NULL}},
+     {"A capture that empties the table is a limpia: 1 point, or 2 for a J, 3 for a Q, 4 for "
+      "a K, by the last card taken.",
+      "Not a limpia: the final sweep of the table, or a capture with the hand's last card.", NULL}},
     {"porrazo",
      "counter san sanbenito benito",
-     {"Porrazo: play the rank of the card just laid (that took nothing): you take it and its "
-      "sequence, for its ronda value +1..+4 (R6.1).",
-      "It stands once the next player plays (R6.4). If the next player plays the third of "
-      "the rank: counter porrazo, +3..+12 (R6.2).",
-      "After a counter porrazo, the fourth of the rank is a san benito: that side wins the "
-      "game at once (R6.3).",
+     {"Porrazo: play the rank of the card just laid (one that took nothing): you take it and "
+      "its sequence, and score 1 (2 for a J, 3 for a Q, 4 for a K).",
+      "It stands once the next player plays. If that player plays the third card of the "
+      "rank, it is a counter porrazo: they take it all and score 3 to 12.",
+      "After a counter porrazo, the fourth card of the rank is a san benito: that side wins "
+      "the game at once.",
       NULL}},
     {"tendido",
      "layout arrange",
      {"Once a hand the dealer lays 4 cards face up in two pairs, after a deal of their "
-      "choice (R4.1), before seeing the new cards (R4.2).",
-      "The dealer arranges them in a row: each A, 2, 3, 4 in its position scores its value, "
-      "counting ltr or rtl (R4.3).",
-      "Sets made with a tendido card score too: pair +1..+4, three +3..+12, four +6..+24 (R4.4).",
-      NULL}},
+      "choice, before seeing the new cards.",
+      "The dealer lays them in a row, each pair in either order, counted from left to right "
+      "or from right to left: each A, 2, 3, 4 in its own position scores its value.",
+      "Sets made with a tendido card score too: a pair 1 to 4, three of a rank 3 to 12, four "
+      "6 to 24.",
+      "Say tendido now or tendido later, then arrange best, or the row: arrange 4 2 3 7 left "
+      "(or right)."}},
     {"ronda",
      "rondine rondina declare declarations holding",
-     {"A pair in the three cards dealt is a ronda, three of a rank a rondine (R3.1).",
-      "At the end of the deal the best declared holding scores: ronda K 4 Q 3 J 2 others 1, "
-      "rondine K 12 Q 9 J 6 others 3 (R3.4, R1.6).",
-      "With manual declarations say ronda or rondine before the first card; an undeclared "
-      "one can be claimed by others (R3.2, R3.6).",
+     {"A pair in the three cards dealt to you is a ronda, three of a rank a rondine.",
+      "At the end of the deal the best declared one scores: ronda K 4, Q 3, J 2, others 1; "
+      "rondine K 12, Q 9, J 6, others 3.",
+      "With manual declarations (pagat's rule) say ronda or rondine before the deal's first "
+      "card; one not declared can be claimed by the other side: claim NICK.",
       NULL}},
     {"scoring",
      "score points",
-     {"Points: porrazo, counter porrazo, limpia, in place, the tendido, rondas and rondines, "
-      "and the cards (R8.1).",
-      "At the end of the hand the table goes to the last side to capture (R7.1); the side "
-      "with most cards scores the difference to the next (R7.2).",
+     {"Points come from porrazos, counter porrazos, limpias, cards in place, the tendido, "
+      "rondas and rondines, and the cards won.",
+      "At the end of the hand the table goes to the last side to capture; then the side with "
+      "the most cards scores the difference to the next.",
       NULL}},
-    {"end",
-     "win winning game target",
-     {"The first side to reach the target (61) wins at once, even in the middle of a deal "
-      "(R8.2). A san benito wins outright (R6.3).",
-      NULL}},
+    {"end", "win winning game target", {NULL}}, /* its line names the target: see rules_end() */
 };
 
 #define NTOPICS ((int)(sizeof TOPICS / sizeof TOPICS[0]))
 
-/* The summary of Porrazo, for "rules" without a topic. */
-static void rules_summary(render_lines *out)
+/* The target of the game (the default of the rules without one). */
+static int target_of(const pz_options *game)
+{
+    pz_options o;
+    if (game != NULL)
+        return game->target;
+    pz_options_default(&o);
+    return o.target;
+}
+
+/* The line of the game's options, when there is a game. */
+static void game_options(const pz_options *game, render_lines *out)
+{
+    char opts[300];
+    if (game == NULL)
+        return;
+    render_options(game, opts, sizeof opts);
+    render_add(out, "This game: %s.", opts);
+}
+
+/* The topic "end": how a game is won, with the target. */
+static void rules_end(const pz_options *game, render_lines *out)
 {
     render_add(out,
-               "Porrazo: 2–8 players or partners, one pack; the first side to 61 wins (R8.2).");
+               "The first side to reach %d points wins at once, even in the middle of a deal. "
+               "A san benito wins outright.",
+               target_of(game));
+}
+
+/* The summary of Porrazo, for "rules" without a topic. */
+static void rules_summary(const pz_options *game, render_lines *out)
+{
+    render_add(out,
+               "Porrazo: 2–8 players, alone or in partners, one pack; the first side to reach %d "
+               "points wins.",
+               target_of(game));
     render_add(out, "The dealer deals 3 cards each, several times a hand; in turn you play one "
-                    "card (R2.2, R5.1).");
-    render_add(out, "A card takes the table card of its rank and the ranks that follow: 5 takes "
-                    "5 6 7 (R5.2). A 2 3 4 laid as the 1st–4th card score in place (R5.4).");
-    render_add(out, "Emptying the table is a limpia (R5.6). Matching the card just laid is a "
-                    "porrazo, the third a counter porrazo, the fourth a san benito: game (R6).");
-    render_add(out, "Also: the tendido (R4), rondas (R3), most cards (R7.2). Topics: capture, "
+                    "card.");
+    render_add(out, "A card takes the table card of its rank and the ranks that follow: a 5 takes "
+                    "5 6 7. An A, 2, 3 or 4 laid as the table's 1st to 4th card scores in place.");
+    render_add(out, "Emptying the table is a limpia. Matching the card just laid is a porrazo, the "
+                    "third of the rank a counter porrazo, the fourth a san benito: game.");
+    render_add(out, "Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
                     "place, limpia, porrazo, tendido, ronda, scoring, end.");
+    game_options(game, out);
 }
 
 /* Appends the summary of Porrazo (topic ""), one topic's lines, or for an
-   unknown topic the list of topics. */
-void render_rules(const char *topic, render_lines *out)
+   unknown topic the list of topics; for the game *game when not NULL. */
+void help_rules(const char *topic, const pz_options *game, render_lines *out)
 {
     const char *word;
     size_t n = topic_word(topic != NULL ? topic : "", "", &word);
     if (n == 0) {
-        rules_summary(out);
+        rules_summary(game, out);
         return;
     }
     for (int i = 0; i < NTOPICS; i++) {
         if (!word_equal(word, n, TOPICS[i].name) && !word_in_list(word, n, TOPICS[i].aliases))
             continue;
+        if (strcmp(TOPICS[i].name, "end") == 0) {
+            rules_end(game, out);
+            game_options(game, out);
+        }
         for (int k = 0; k < 4 && TOPICS[i].line[k] != NULL; k++)
             render_add(out, "%s", TOPICS[i].line[k]);
         return;
@@ -346,4 +393,10 @@ void render_rules(const char *topic, render_lines *out)
                "No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
                "ronda, scoring, end.",
                echo);
+}
+
+/* Rules without a game (render.h). */
+void render_rules(const char *topic, render_lines *out)
+{
+    help_rules(topic, NULL, out);
 }

@@ -2,7 +2,9 @@
  * lobby.c — before the cards: opening a table with options, joining,
  * leaving, removing an absent player, starting (seats in join order or
  * drawn at random, teams shown), and the per-game settings the creator
- * may change (turn deadline).
+ * may change (turn deadline). The options of a new table are checked
+ * here as well as by the engine: a chat game's target is CMD_TARGET_MIN
+ * to CMD_TARGET_MAX. Commands a reply suggests carry the prefix in a room.
  *
  * Not here: anything after the first deal (play.c).
  */
@@ -25,6 +27,13 @@ static bool in_lobby(ctx *c)
         return true;
     reply(c, "the game in %s has started already", c->row.room);
     return false;
+}
+
+/* What to write before a command a reply suggests: the prefix in a room,
+   nothing in private. */
+static const char *say_prefix(const ctx *c)
+{
+    return msg_room(c)[0] != '\0' ? c->h->prefix : "";
 }
 
 /* The creator, or an owner, may manage the table. */
@@ -68,6 +77,11 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
             reply(c, "%s", why);
             return -1;
         }
+    if (s->opt.target < CMD_TARGET_MIN || s->opt.target > CMD_TARGET_MAX) {
+        reply(c, "the target must be between %d and %d, not %d", CMD_TARGET_MIN, CMD_TARGET_MAX,
+              s->opt.target);
+        return -1;
+    }
     if (s->opt.partnerships && k->players == 0)
         s->max_players = 4;
     int check_players = s->max_players;
@@ -88,9 +102,9 @@ void cmd_new(ctx *c, const cmd *k)
     int found = load_game(c, room);
     if (found != 0) {
         if (found > 0)
-            reply(c, "there is already a game here (%s): %s",
-                  c->row.status == STORE_LOBBY ? "waiting for players" : "under way",
-                  c->row.status == STORE_LOBBY ? "say join to sit" : "say score to follow it");
+            reply(c, "there is already a game here (%s): say %s%s",
+                  c->row.status == STORE_LOBBY ? "waiting for players" : "under way", say_prefix(c),
+                  c->row.status == STORE_LOBBY ? "join to sit" : "score to follow it");
         return;
     }
     int active = 0;
@@ -187,10 +201,13 @@ void cmd_leave(ctx *c)
 {
     int i = seat_of(c, c->m->sender);
     if (c->row.status != STORE_LOBBY) {
-        reply(c, "%s",
-              i >= 0 ? "you cannot leave a game under way: say stop to vote to "
-                       "abandon it, or let the turn deadline play for you"
-                     : "you are not playing in this game");
+        if (i >= 0)
+            reply(c,
+                  "you cannot leave a game under way: say %sstop to vote to abandon it, or let "
+                  "the turn deadline play for you",
+                  say_prefix(c));
+        else
+            reply(c, "you are not playing in this game");
         return;
     }
     if (i < 0) {

@@ -193,16 +193,16 @@ size_t text_sanitize(const char *s, size_t n, char *out)
 /* Quoting                                                                  */
 
 /*
- * Writes s[0..n) for a reply into out (TEXT_QUOTE_MAX bytes) and returns
- * out (see text.h). At most TEXT_QUOTE_CHARS characters of four bytes,
- * "..." and the NUL fill TEXT_QUOTE_MAX exactly.
+ * Writes s[0..n) into out, at most chars characters then "...", with
+ * invalid UTF-8 and bidirectional controls as '?' (see text_quote). out
+ * holds chars * 4 + 4 bytes.
  */
-const char *text_quote(const char *s, size_t n, char *out)
+static const char *quote(const char *s, size_t n, size_t chars, char *out)
 {
     const unsigned char *u = (const unsigned char *)s;
-    size_t o = 0, chars = 0;
-    for (size_t i = 0; i < n; chars++) {
-        if (chars == TEXT_QUOTE_CHARS) {
+    size_t o = 0, done = 0;
+    for (size_t i = 0; i < n; done++) {
+        if (done == chars) {
             memcpy(out + o, "...", 3);
             o += 3;
             break;
@@ -222,4 +222,32 @@ const char *text_quote(const char *s, size_t n, char *out)
     }
     out[o] = '\0';
     return out;
+}
+
+/*
+ * Writes s[0..n) for a reply into out (TEXT_QUOTE_MAX bytes) and returns
+ * out (see text.h). At most TEXT_QUOTE_CHARS characters of four bytes,
+ * "..." and the NUL fill TEXT_QUOTE_MAX exactly.
+ */
+const char *text_quote(const char *s, size_t n, char *out)
+{
+    return quote(s, n, TEXT_QUOTE_CHARS, out);
+}
+
+/*
+ * Writes a player's line for an example into out (TEXT_ECHO_MAX bytes)
+ * and returns out (see text.h): sanitized, its spaces squeezed and
+ * trimmed, then quoted up to TEXT_ECHO_CHARS characters. A line longer
+ * than TEXT_ECHO_LINE bytes is read up to there.
+ */
+const char *text_echo(const char *s, size_t n, char *out)
+{
+    char clean[TEXT_ECHO_LINE + 1];
+    size_t len = text_sanitize(s, n < TEXT_ECHO_LINE ? n : TEXT_ECHO_LINE, clean), o = 0;
+    for (size_t i = 0; i < len; i++)
+        if (clean[i] != ' ' || (o > 0 && clean[o - 1] != ' '))
+            clean[o++] = clean[i];
+    while (o > 0 && clean[o - 1] == ' ')
+        o--;
+    return quote(clean, o, TEXT_ECHO_CHARS, out);
 }

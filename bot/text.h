@@ -19,6 +19,9 @@
 #define TEXT_BAD_BYTE ((char)0xFF)                /* a byte of invalid UTF-8 in folded text */
 #define TEXT_QUOTE_CHARS 24                       /* characters of a word quoted back */
 #define TEXT_QUOTE_MAX (TEXT_QUOTE_CHARS * 4 + 4) /* bytes of a quoted word, NUL included */
+#define TEXT_ECHO_CHARS 60                        /* characters of a line echoed back */
+#define TEXT_ECHO_MAX (TEXT_ECHO_CHARS * 4 + 4)   /* bytes of an echoed line, NUL included */
+#define TEXT_ECHO_LINE 512                        /* bytes of a line read for an echo */
 
 /*
  * The length of the valid UTF-8 sequence at s, of which n bytes are
@@ -69,5 +72,15 @@ size_t text_sanitize(const char *s, size_t n, char *out);
  * result is always valid UTF-8 and NUL-terminated.
  */
 const char *text_quote(const char *s, size_t n, char *out);
+
+/*
+ * Writes a player's line s[0..n) into out (TEXT_ECHO_MAX bytes) to show
+ * it back in an example ("say !play 4"), and returns out: IRC formatting
+ * dropped and control characters as spaces (text_sanitize, on the first
+ * TEXT_ECHO_LINE bytes), runs of spaces as one, none at either end, then
+ * as text_quote() but up to TEXT_ECHO_CHARS characters. Always valid
+ * UTF-8 and NUL-terminated.
+ */
+const char *text_echo(const char *s, size_t n, char *out);
 
 #endif /* PZ_TEXT_H */

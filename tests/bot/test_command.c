@@ -204,22 +204,24 @@ static void test_single_letter_verbs_win_over_cards_of_that_letter(void **state)
 static void test_verbs_without_arguments_refuse_words_after_them(void **state)
 {
     (void)state;
-    expect_error("!join please", true, "join takes nothing after it: say just join");
-    expect_error("!stop the game", true, "say just stop");
-    expect_error("!top 10", true, "say just top");
-    expect_error("!ronda bob", true, "say just ronda");
+    expect_error("!join please", true, "join takes nothing after it: say just !join");
+    expect_error("!stop the game", true, "say just !stop");
+    expect_error("!top 10", true, "say just !top");
+    expect_error("!ronda bob", true, "say just !ronda");
+    expect_error("join please", false, "join takes nothing after it: say just join");
 }
 
 static void test_an_unknown_verb_suggests_the_closest_verb(void **state)
 {
     (void)state;
-    expect_error("!plya", true, "unknown command 'plya' — did you mean play? Try help.");
-    expect_error("!hepl", true, "did you mean help?");
-    expect_error("!jion", true, "did you mean join?");
-    expect_error("!optoins", true, "did you mean options?");
-    expect_error("!estadistica", true, "did you mean estadisticas?");
-    expect_error("!xyzzy", true, "unknown command 'xyzzy': say help for the commands");
+    expect_error("!plya", true, "unknown command 'plya' — did you mean !play? Try !help.");
+    expect_error("!hepl", true, "did you mean !help?");
+    expect_error("!jion", true, "did you mean !join?");
+    expect_error("!optoins", true, "did you mean !options?");
+    expect_error("!estadistica", true, "did you mean !estadisticas?");
+    expect_error("!xyzzy", true, "unknown command 'xyzzy': say !help for the commands");
     expect_error("zz", false, "unknown command 'zz': say help");
+    expect_error("plya", false, "unknown command 'plya' — did you mean play? Try help.");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -228,7 +230,7 @@ static void test_an_unknown_verb_suggests_the_closest_verb(void **state)
 /* Parses s as a card that must give rank and suit. */
 static void expect_card(const char *s, int rank, int suit)
 {
-    cmd_card c = {99, 99};
+    cmd_card c = {99, 99, false};
     if (cmd_parse_card(s, strlen(s), &c) != 0)
         fail_msg("'%s' is not parsed as a card", s);
     if (c.rank != rank || c.suit != suit)
@@ -242,14 +244,14 @@ static void test_every_rank_form_parses_alone_without_a_suit(void **state)
         const char *s;
         int rank;
     } ranks[] = {
-        {"a", 0},    {"A", 0},      {"1", 0},      {"as", 0},    {"As", 0},       {"ace", 0},
-        {"ACE", 0},  {"uno", 0},    {"2", 1},      {"two", 1},   {"dos", 1},      {"3", 2},
-        {"tres", 2}, {"4", 3},      {"cuatro", 3}, {"5", 4},     {"cinco", 4},    {"6", 5},
-        {"seis", 5}, {"7", 6},      {"seven", 6},  {"siete", 6}, {"8", 7},        {"ocho", 7},
-        {"9", 8},    {"nueve", 8},  {"10", 9},     {"t", 9},     {"T", 9},        {"ten", 9},
-        {"diez", 9}, {"j", 10},     {"J", 10},     {"jack", 10}, {"jota", 10},    {"sota", 10},
-        {"q", 11},   {"queen", 11}, {"reina", 11}, {"dama", 11}, {"caballo", 11}, {"k", 12},
-        {"K", 12},   {"king", 12},  {"KING", 12},  {"rey", 12},  {"Rey", 12},     {" 7 ", 6},
+        {"a", 0},      {"A", 0},     {"1", 0},        {"ace", 0},   {"ACE", 0},  {"uno", 0},
+        {"2", 1},      {"two", 1},   {"dos", 1},      {"3", 2},     {"tres", 2}, {"4", 3},
+        {"cuatro", 3}, {"5", 4},     {"cinco", 4},    {"6", 5},     {"seis", 5}, {"7", 6},
+        {"seven", 6},  {"siete", 6}, {"8", 7},        {"ocho", 7},  {"9", 8},    {"nueve", 8},
+        {"10", 9},     {"t", 9},     {"T", 9},        {"ten", 9},   {"diez", 9}, {"j", 10},
+        {"J", 10},     {"jack", 10}, {"jota", 10},    {"sota", 10}, {"q", 11},   {"queen", 11},
+        {"reina", 11}, {"dama", 11}, {"caballo", 11}, {"k", 12},    {"K", 12},   {"king", 12},
+        {"KING", 12},  {"rey", 12},  {"Rey", 12},     {" 7 ", 6},
     };
     for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
         expect_card(ranks[i].s, ranks[i].rank, -1);
@@ -282,6 +284,45 @@ static void test_every_suit_form_parses_after_a_rank(void **state)
     expect_card("jack♣", 10, 0);
 }
 
+static void test_as_alone_is_the_ace_of_spades_marked_as_spanish_for_ace(void **state)
+{
+    (void)state;
+    static const char *const as[] = {"as", "As", "AS", "aS", " as ", "ás"};
+    for (size_t i = 0; i < sizeof as / sizeof as[0]; i++) {
+        cmd_card c = {99, 99, false};
+        assert_int_equal(cmd_parse_card(as[i], strlen(as[i]), &c), 0);
+        assert_int_equal(c.rank, 0);
+        assert_int_equal(c.suit, 3);
+        assert_true(c.spanish_as);
+    }
+    static const struct {
+        const char *s;
+        int suit;
+    } plain[] = {{"as de picas", 3}, {"as de corazones", 2},
+                 {"a s", 3},         {"ace of spades", 3},
+                 {"ah", 2},          {"a♠", 3},
+                 {"ace", -1},        {"a", -1},
+                 {"as♠", 3},         {"7s", 3}};
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        cmd_card c = {99, 99, true};
+        assert_int_equal(cmd_parse_card(plain[i].s, strlen(plain[i].s), &c), 0);
+        assert_int_equal(c.suit, plain[i].suit);
+        if (c.spanish_as)
+            fail_msg("'%s' was marked as the Spanish \"as\"", plain[i].s);
+    }
+    cmd c = parse_ok("!arrange 10h 5c As 4d", true);
+    assert_int_equal(c.row[2].rank, 0);
+    assert_int_equal(c.row[2].suit, 3);
+    assert_true(c.row[2].spanish_as);
+    assert_false(c.row[0].spanish_as);
+    c = parse_ok("!play as", true);
+    assert_int_equal(c.card.suit, 3);
+    assert_true(c.card.spanish_as);
+    c = parse_ok("AS", false);
+    assert_int_equal(c.verb, CMD_PLAY);
+    assert_true(c.card.spanish_as);
+}
+
 static void test_things_that_are_not_cards_are_refused(void **state)
 {
     (void)state;
@@ -291,7 +332,7 @@ static void test_things_that_are_not_cards_are_refused(void **state)
         "7\xc0\xaf", "as de", "7h h",      "7 b",     "7 o", "7 e",   "7 copas",
         "x",         "10 10", "7\th",      "seven-h", "7h.",
     };
-    cmd_card c = {99, 99};
+    cmd_card c = {99, 99, false};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (cmd_parse_card(bad[i], strlen(bad[i]), &c) == 0)
             fail_msg("'%s' was taken for a card", bad[i]);
@@ -353,8 +394,9 @@ static void test_play_takes_capture_or_place_in_english_or_spanish(void **state)
 static void test_play_says_what_is_missing_or_wrong(void **state)
 {
     (void)state;
-    expect_error("!play", true, "play what? e.g. play 7h");
-    expect_error("!p capture", true, "play what? e.g. play 7h");
+    expect_error("!play", true, "play what? e.g. !play 7h");
+    expect_error("!p capture", true, "play what? e.g. !play 7h");
+    expect_error("play", false, "play what? e.g. play 7h");
     expect_error("!play 7x", true, "'7x' is not a card: try 7, 7h, 7♥ or king");
     expect_error("!7x", true, "'7x' is not a card: try 7, 7h, 7♥ or king");
     expect_error("!play 7 of harts", true, "'7 of harts' is not a card");
@@ -424,7 +466,7 @@ static void test_a_trailing_room_is_taken_from_any_command(void **state)
     assert_string_equal(c.room, "#españa");
     c = parse_ok("!score", true);
     assert_string_equal(c.room, "");
-    expect_error("!score #fr/ends", true, "say just score");
+    expect_error("!score #fr/ends", true, "say just !score");
     expect_error("#friends", false, "unknown command '#friends'");
 }
 
@@ -595,7 +637,7 @@ static void test_new_reads_every_option_word_as_an_r9_option(void **state)
         {"new wrap=si", "wrap", "true"},            {"new wrap=sí", "wrap", "true"},
         {"new wrap=TRUE", "wrap", "true"},          {"new wrap=false", "wrap", "false"},
         {"new partnerships=yes", "partnerships", "true"},
-        {"new target=abc", "target", "abc"},        {"new tendido=sometimes", "tendido", "sometimes"},
+        {"new tendido=sometimes", "tendido", "sometimes"},
         // clang-format on
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
@@ -650,14 +692,90 @@ static void test_new_refuses_unknown_words_naming_them(void **state)
     expect_error("!new colour=red", true, "'colour' is not an option: try target");
     expect_error("!new 9", true, "a game has 2 to 8 players, not 9");
     expect_error("!new 1", true, "a game has 2 to 8 players");
-    expect_error("!new 61", true, "for a target, say to 61");
+    expect_error("!new 61", true, "for a target, say !new to 61");
     expect_error("!new players=12", true, "a game has 2 to 8 players");
     expect_error("!new players=x", true, "'x' is not a player count");
-    expect_error("!new to", true, "to what? e.g. new target=31");
-    expect_error("!new tendido", true, "tendido what? e.g. new tendido=last");
+    expect_error("!new to", true, "to what? e.g. !new target=31");
+    expect_error("!new tendido", true, "tendido what? e.g. !new tendido=last");
+    expect_error("new tendido", false, "tendido what? e.g. new tendido=last");
     expect_error("!new target=", true, "'' is not a value for target");
-    expect_error("!new target=1234567890123456789012345", true, "is not a value for target");
+    expect_error("!new target=1234567890123456789012345", true,
+                 "the target must be between 11 and 121");
     expect_error("!new shuffle=maybe", true, "shuffle takes yes or no");
+}
+
+static void test_new_reads_the_player_count_in_words(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        int players;
+    } counts[] = {{"!new dos", 2},
+                  {"!nuevo tres jugadores", 3},
+                  {"!new four", 4},
+                  {"!new Cinco", 5},
+                  {"!new seis", 6},
+                  {"!new seven", 7},
+                  {"!crear ocho players", 8},
+                  {"!new two partners", 2},
+                  {"!new one", 0},
+                  {"!nuevo un juego", 0},
+                  {"!new players=cuatro", 4}};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (parse_ok(counts[i].line, true).players != counts[i].players)
+            fail_msg("'%s' is not %d players", counts[i].line, counts[i].players);
+    expect_error("!new nueve", true, "a game has 2 to 8 players, not nueve");
+    expect_error("!new treinta y uno", true,
+                 "a game has 2 to 8 players, not treinta y uno (for a target, say !new to "
+                 "treinta y uno)");
+    expect_error("!new players=uno", true, "a game has 2 to 8 players, not uno");
+}
+
+static void test_new_reads_the_target_in_digits_or_words(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        const char *target;
+    } targets[] = {
+        // clang-format off
+        {"!new to treinta y uno", "31"},     {"!new to thirty-one", "31"},
+        {"!new to thirty one", "31"},        {"!nuevo a sesenta y uno", "61"},
+        {"!new target=veintiuno", "21"},     {"!new target veintidós", "22"},
+        {"!nuevo hasta cien", "100"},        {"!new to ciento veintiuno", "121"},
+        {"!new to one hundred and twenty one", "121"},
+        {"!new to hundred", "100"},          {"!new target=treinta y uno", "31"},
+        {"!new to eleven", "11"},            {"!new to 121", "121"},
+        {"!new to 011", "11"},               {"!new target=Forty-Five", "45"},
+        // clang-format on
+    };
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        cmd c = parse_ok(targets[i].line, true);
+        assert_int_equal(c.noptions, 1);
+        expect_option(&c, "target", targets[i].target);
+    }
+    cmd c = parse_ok("!nuevo dos a treinta y uno manual", true);
+    assert_int_equal(c.players, 2);
+    expect_option(&c, "target", "31");
+    expect_option(&c, "declarations", "manual");
+    c = parse_ok("!new 3 to 41 partners", true);
+    expect_option(&c, "target", "41");
+    expect_option(&c, "partnerships", "true");
+}
+
+static void test_new_refuses_a_target_out_of_range_saying_the_range(void **state)
+{
+    (void)state;
+    expect_error("!new 2 to 500", true, "the target must be between 11 and 121, not 500");
+    expect_error("!new to 10", true, "the target must be between 11 and 121, not 10");
+    expect_error("!new target=0", true, "the target must be between 11 and 121, not 0");
+    expect_error("!new to ciento veintidos", true,
+                 "the target must be between 11 and 121, not ciento veintidos");
+    expect_error("!new to 99999999999", true, "the target must be between 11 and 121");
+    expect_error("!new target=abc", true,
+                 "'abc' is not a value for target: say a number from 11 to 121");
+    expect_error("!new to soon", true, "'soon' is not a value for target");
+    expect_error("!new to treinta y", true, "not 'y'");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -673,8 +791,9 @@ static void test_tendido_is_now_or_later_in_either_language(void **state)
         assert_true(parse_ok(now[i], true).now);
         assert_false(parse_ok(later[i], true).now);
     }
-    expect_error("!tendido", true, "tendido now or later? e.g. tendido now");
-    expect_error("!tendido soon", true, "say tendido now or tendido later, not 'soon'");
+    expect_error("!tendido", true, "tendido now or later? say !tendido now or !tendido later");
+    expect_error("!tendido soon", true, "say !tendido now or !tendido later, not 'soon'");
+    expect_error("tendido soon", false, "say tendido now or tendido later, not 'soon'");
     expect_error("!tendido now please", true, "not 'please'");
 }
 
@@ -695,8 +814,10 @@ static void test_arrange_takes_best_or_four_cards_and_a_direction(void **state)
     static const struct {
         const char *dir;
         pz_direction d;
-    } dirs[] = {{"ltr", PZ_LTR}, {"left", PZ_LTR},  {"izq", PZ_LTR}, {"izquierda", PZ_LTR},
-                {"rtl", PZ_RTL}, {"right", PZ_RTL}, {"der", PZ_RTL}, {"derecha", PZ_RTL}};
+    } dirs[] = {{"ltr", PZ_LTR},           {"left", PZ_LTR},          {"izq", PZ_LTR},
+                {"izquierda", PZ_LTR},     {"Left-to-right", PZ_LTR}, {"rtl", PZ_RTL},
+                {"right", PZ_RTL},         {"der", PZ_RTL},           {"derecha", PZ_RTL},
+                {"right-to-left", PZ_RTL}, {"DERECHA", PZ_RTL}};
     char line[80];
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         assert_true((size_t)snprintf(line, sizeof line, "!arrange 4♥ 2♣ 3♦ 7♠ %s", dirs[i].dir) <
@@ -709,13 +830,45 @@ static void test_arrange_takes_best_or_four_cards_and_a_direction(void **state)
     assert_int_equal(c.row[1].rank, 1);
     assert_int_equal(c.row[1].suit, 0);
     assert_int_equal(c.direction, PZ_RTL);
-    expect_error("!arrange", true, "arrange how? say arrange best");
+    expect_error("!arrange", true, "arrange how? say !arrange best");
     expect_error("!arrange 4h 2c", true, "arrange takes four cards, not 2");
     expect_error("!arrange 4h 2c 3d 7s 8s", true, "four cards, not more");
-    expect_error("!arrange 4 2c 3d 7s", true, "say each card's suit to arrange: '4'");
-    expect_error("!arrange best ltr", true, "say arrange best alone");
-    expect_error("!arrange 4h 2c 3d 7s ltr rtl", true, "say ltr or rtl, not both");
+    expect_error("!arrange best ltr", true, "say !arrange best alone");
+    expect_error("!arrange 4h 2c 3d 7s left rtl", true,
+                 "count from the left or from the right, not both");
     expect_error("!arrange 4h 2c 3d 7x", true, "'7x' is not a card");
+    static const char *const bad[] = {"!arrange", "!arrange 4h 2c", "!arrange best left",
+                                      "!arrange 4 2 3 7 l r", "arrange"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cmd k;
+        assert_int_equal(parse(bad[i], bad[i][0] == '!', &k), CMD_ERROR);
+        if (strstr(err, "ltr") != NULL || strstr(err, "rtl") != NULL)
+            fail_msg("'%s' replied with an engine word: %s", bad[i], err);
+    }
+}
+
+static void test_arrange_takes_bare_ranks_for_the_host_to_match(void **state)
+{
+    (void)state;
+    cmd c = parse_ok("!arrange 10 5 A 4 left", true);
+    static const int ranks[4] = {9, 4, 0, 3};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(c.row[i].rank, ranks[i]);
+        assert_int_equal(c.row[i].suit, -1);
+    }
+    assert_true(c.has_direction);
+    assert_int_equal(c.direction, PZ_LTR);
+    c = parse_ok("!acomodar diez cinco as cuatro derecha", true);
+    assert_int_equal(c.row[0].rank, 9);
+    assert_int_equal(c.row[2].rank, 0);
+    assert_true(c.row[2].spanish_as);
+    assert_int_equal(c.direction, PZ_RTL);
+    c = parse_ok("arrange 4h 2 3d k right", false);
+    assert_int_equal(c.row[0].suit, 2);
+    assert_int_equal(c.row[1].suit, -1);
+    assert_int_equal(c.row[3].rank, 12);
+    assert_int_equal(c.row[3].suit, -1);
+    assert_false(parse_ok("!arrange 10 5 A 4", true).has_direction);
 }
 
 static void test_kick_claim_and_stats_take_one_nick(void **state)
@@ -726,7 +879,8 @@ static void test_kick_claim_and_stats_take_one_nick(void **state)
     assert_string_equal(parse_ok("!reclamar José", true).name, "José");
     assert_string_equal(parse_ok("!stats", true).name, "");
     assert_string_equal(parse_ok("!stats bob", true).name, "bob");
-    expect_error("!kick", true, "kick whom? e.g. kick bob");
+    expect_error("!kick", true, "kick whom? e.g. !kick bob");
+    expect_error("kick", false, "kick whom? e.g. kick bob");
     expect_error("!claim", true, "claim whom?");
     expect_error("!kick bob ana", true, "kick takes one nick");
     expect_error("!stats bob ana", true, "stats takes one nick");
@@ -747,7 +901,7 @@ static void test_help_and_rules_take_a_topic(void **state)
     assert_string_equal(parse_ok("!rules San Benito", true).name, "san benito");
     assert_string_equal(parse_ok("!reglas Porrazo", true).name, "porrazo");
     expect_error("!rules aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", true,
-                 "that topic is too long: say just rules");
+                 "that topic is too long: say just !rules");
 }
 
 static void test_declarations_and_pauses_need_no_words(void **state)
@@ -755,7 +909,7 @@ static void test_declarations_and_pauses_need_no_words(void **state)
     (void)state;
     assert_int_equal(parse_ok("!cantar rondine", true).verb, CMD_DECLARE);
     assert_int_equal(parse_ok("!declare ronda", true).verb, CMD_DECLARE);
-    expect_error("!declare ronda of kings", true, "say just ronda, or declare: not 'of'");
+    expect_error("!declare ronda of kings", true, "say just !ronda, or !declare: not 'of'");
     expect_error("!pause now", true, "pause takes nothing after it");
 }
 
@@ -769,8 +923,9 @@ static void test_deadline_is_off_or_a_duration(void **state)
     assert_int_equal(parse_ok("!deadline 10m", true).deadline_secs, 600);
     assert_int_equal(parse_ok("!plazo 1h 30m", true).deadline_secs, 5400);
     assert_int_equal(parse_ok("!deadline 2 horas #friends", true).deadline_secs, 7200);
-    expect_error("!deadline", true, "deadline off, or how long? e.g. deadline 10m");
-    expect_error("!deadline soon", true, "'soon' is not a time: say deadline off");
+    expect_error("!deadline", true, "deadline off, or how long? e.g. !deadline 10m");
+    expect_error("!deadline soon", true, "'soon' is not a time: say !deadline off");
+    expect_error("deadline soon", false, "'soon' is not a time: say deadline off");
     expect_error("!deadline 10 parsecs", true, "'10 parsecs' is not a time");
 }
 
@@ -906,6 +1061,42 @@ static void test_random_word_salad_never_breaks_the_parser(void **state)
     }
 }
 
+static void test_a_move_without_the_prefix_is_recognised_but_chat_is_not(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        cmd_verb verb;
+    } moves[] = {{"play 4", CMD_PLAY},          {"  Play 7h ", CMD_PLAY},
+                 {"jugar rey", CMD_PLAY},       {"tendido now", CMD_TENDIDO},
+                 {"arrange best", CMD_ARRANGE}, {"arrange 10 5 A 4 right", CMD_ARRANGE},
+                 {"claim bob", CMD_CLAIM},      {"play 4 #other", CMD_PLAY}};
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) {
+        cmd c;
+        memset(&c, 0, sizeof c);
+        if (!cmd_move_without_prefix(moves[i].line, strlen(moves[i].line), "!", &c))
+            fail_msg("'%s' was not taken for a move", moves[i].line);
+        assert_int_equal(c.verb, moves[i].verb);
+    }
+    static const char *const chat[] = {
+        "7h",         "k",    "as",    "p 4",   "play",         "play 4 please",
+        "hand",       "turn", "ronda", "score", "i play 4 now", "hello there",
+        "",           "   ",  "!",     "!!!",   "tendido no",   "play with me",
+        "arrange it", "ÿþ"};
+    cmd c, before;
+    memset(&c, 0x5A, sizeof c);
+    before = c;
+    for (size_t i = 0; i < sizeof chat / sizeof chat[0]; i++) {
+        if (cmd_move_without_prefix(chat[i], strlen(chat[i]), "!", &c))
+            fail_msg("chat '%s' was taken for a move", chat[i]);
+        assert_memory_equal(&c, &before, sizeof c);
+    }
+    assert_false(cmd_move_without_prefix(NULL, 0, "!", &c));
+    cmd k;
+    assert_true(cmd_move_without_prefix("play 4", 6, NULL, &k));
+    assert_int_equal(k.card.rank, 3);
+}
+
 static void test_part_requests_are_recognised_only_in_their_exact_forms(void **state)
 {
     (void)state;
@@ -931,6 +1122,7 @@ int main(void)
         cmocka_unit_test(test_an_unknown_verb_suggests_the_closest_verb),
         cmocka_unit_test(test_every_rank_form_parses_alone_without_a_suit),
         cmocka_unit_test(test_every_suit_form_parses_after_a_rank),
+        cmocka_unit_test(test_as_alone_is_the_ace_of_spades_marked_as_spanish_for_ace),
         cmocka_unit_test(test_things_that_are_not_cards_are_refused),
         cmocka_unit_test(test_a_bare_card_is_a_play),
         cmocka_unit_test(test_play_takes_capture_or_place_in_english_or_spanish),
@@ -949,8 +1141,12 @@ int main(void)
         cmocka_unit_test(test_new_reads_players_and_shuffled_seats),
         cmocka_unit_test(test_new_keeps_the_last_value_said_for_an_option),
         cmocka_unit_test(test_new_refuses_unknown_words_naming_them),
+        cmocka_unit_test(test_new_reads_the_player_count_in_words),
+        cmocka_unit_test(test_new_reads_the_target_in_digits_or_words),
+        cmocka_unit_test(test_new_refuses_a_target_out_of_range_saying_the_range),
         cmocka_unit_test(test_tendido_is_now_or_later_in_either_language),
         cmocka_unit_test(test_arrange_takes_best_or_four_cards_and_a_direction),
+        cmocka_unit_test(test_arrange_takes_bare_ranks_for_the_host_to_match),
         cmocka_unit_test(test_kick_claim_and_stats_take_one_nick),
         cmocka_unit_test(test_help_and_rules_take_a_topic),
         cmocka_unit_test(test_declarations_and_pauses_need_no_words),
@@ -959,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_durations_refuse_garbage_and_huge_values),
         cmocka_unit_test(test_random_bytes_never_break_the_parser),
         cmocka_unit_test(test_random_word_salad_never_breaks_the_parser),
+        cmocka_unit_test(test_a_move_without_the_prefix_is_recognised_but_chat_is_not),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,160 @@
+/*
+ * test_help.c — the help and rules texts (bot/help.c) as players read
+ * them: every help topic and every rules topic, with and without a game,
+ * is free of rule IDs ("R8.2"), engine words ("ltr", "rtl") and seat
+ * numbers; the rules of a game say its target and its other options.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include <cmocka.h>
+
+#include "command.h"
+#include "help.h"
+#include "porrazo.h"
+#include "render.h"
+
+/* The rules topics, their aliases, and words that are no topic. */
+static const char *const RULES_TOPICS[] = {
+    "",        "capture", "place", "limpia",  "porrazo", "tendido", "ronda",   "scoring", "end",
+    "counter", "rondine", "win",   "arrange", "take",    "score",   "declare", "bidding", "\xff",
+};
+
+/* Help topics other than the verbs: aliases, and words that are none. */
+static const char *const HELP_TOPICS[] = {"", "ronda", "rondine", "jugar", "xyzzy", "!play"};
+
+/* Case-insensitive strstr. */
+static bool has_word(const char *line, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = line; *p != '\0'; p++)
+        if (strncasecmp(p, word, n) == 0)
+            return true;
+    return false;
+}
+
+/* Fails when a line of out shows a rule ID, an engine word or a seat number. */
+static void expect_players_words(const render_lines *out, const char *what)
+{
+    assert_true(out->n > 0);
+    for (int i = 0; i < out->n; i++) {
+        const char *l = out->line[i];
+        for (const char *p = l; *p != '\0'; p++)
+            if (p[0] == 'R' && p[1] >= '0' && p[1] <= '9')
+                fail_msg("%s: a rule ID in \"%s\"", what, l);
+        if (has_word(l, "ltr") || has_word(l, "rtl"))
+            fail_msg("%s: an engine direction in \"%s\"", what, l);
+        if (has_word(l, "seat "))
+            fail_msg("%s: a seat in \"%s\"", what, l);
+    }
+}
+
+static void test_every_help_topic_is_in_players_words(void **state)
+{
+    (void)state;
+    char what[64];
+    for (int v = CMD_NEW; v <= CMD_PURGE; v++) {
+        render_lines out = {0};
+        render_help(cmd_verb_name((cmd_verb)v), "!", &out);
+        snprintf(what, sizeof what, "help %s", cmd_verb_name((cmd_verb)v));
+        expect_players_words(&out, what);
+    }
+    for (size_t i = 0; i < sizeof HELP_TOPICS / sizeof HELP_TOPICS[0]; i++) {
+        render_lines out = {0};
+        render_help(HELP_TOPICS[i], "!", &out);
+        snprintf(what, sizeof what, "help '%s'", HELP_TOPICS[i]);
+        expect_players_words(&out, what);
+    }
+}
+
+static void test_every_rules_topic_is_in_players_words_with_or_without_a_game(void **state)
+{
+    (void)state;
+    pz_options o;
+    pz_options_default(&o);
+    o.target = 31;
+    o.declarations = PZ_DECL_MANUAL;
+    o.partnerships = true;
+    o.wrap = false;
+    o.tendido = PZ_TENDIDO_LAST;
+    o.odd_leftover = PZ_LEFTOVER_DEAL;
+    o.final_sweep = PZ_SWEEP_DEALER;
+    char what[64];
+    for (size_t i = 0; i < sizeof RULES_TOPICS / sizeof RULES_TOPICS[0]; i++) {
+        render_lines plain = {0}, game = {0};
+        render_rules(RULES_TOPICS[i], &plain);
+        snprintf(what, sizeof what, "rules '%s'", RULES_TOPICS[i]);
+        expect_players_words(&plain, what);
+        help_rules(RULES_TOPICS[i], &o, &game);
+        snprintf(what, sizeof what, "rules '%s' of a game", RULES_TOPICS[i]);
+        expect_players_words(&game, what);
+    }
+}
+
+/* True when a line of out contains s. */
+static bool any_line_has(const render_lines *out, const char *s)
+{
+    for (int i = 0; i < out->n; i++)
+        if (strstr(out->line[i], s) != NULL)
+            return true;
+    return false;
+}
+
+static void test_the_rules_of_a_game_say_its_target_and_options(void **state)
+{
+    (void)state;
+    pz_options o;
+    pz_options_default(&o);
+    o.target = 31;
+    o.declarations = PZ_DECL_MANUAL;
+    render_lines out = {0};
+    help_rules("", &o, &out);
+    assert_true(out.n >= 4 && out.n <= 6);
+    assert_true(any_line_has(&out, "the first side to reach 31 points wins"));
+    assert_false(any_line_has(&out, "61"));
+    assert_true(any_line_has(&out, "This game: first to 31"));
+    assert_true(any_line_has(&out, "manual"));
+    out.n = 0;
+    help_rules("end", &o, &out);
+    assert_true(any_line_has(&out, "reach 31 points"));
+    assert_false(any_line_has(&out, "61"));
+    out.n = 0;
+    help_rules("", NULL, &out); /* no game: the default, no game line */
+    assert_true(any_line_has(&out, "reach 61 points"));
+    assert_false(any_line_has(&out, "This game"));
+    out.n = 0;
+    help_rules("capture", &o, &out); /* other topics are the rules' */
+    assert_false(any_line_has(&out, "This game"));
+}
+
+static void test_help_shows_directions_and_ranks_as_players_say_them(void **state)
+{
+    (void)state;
+    render_lines out = {0};
+    render_help("arrange", "!", &out);
+    assert_true(any_line_has(&out, "[left|right]"));
+    assert_true(any_line_has(&out, "left to right"));
+    assert_true(any_line_has(&out, "Example: !arrange 2 4 3 7 left"));
+    out.n = 0;
+    render_rules("tendido", &out);
+    assert_true(any_line_has(&out, "from left to right or from right to left"));
+    out.n = 0;
+    render_rules("ronda", &out);
+    assert_true(any_line_has(&out, "pagat's rule"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_help_topic_is_in_players_words),
+        cmocka_unit_test(test_every_rules_topic_is_in_players_words_with_or_without_a_game),
+        cmocka_unit_test(test_the_rules_of_a_game_say_its_target_and_options),
+        cmocka_unit_test(test_help_shows_directions_and_ranks_as_players_say_them),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
