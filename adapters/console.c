@@ -13,35 +13,85 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #define LINE_MAX_BYTES 4096
 
+/* A message taken from the queue, kept to be printed in order. */
+typedef struct kept {
+    uint64_t seq;
+    char *text; /* "TARGET <bot> TEXT" or "-> TARGET: TEXT" */
+} kept;
+
+static int by_seq(const void *a, const void *b)
+{
+    const kept *x = a, *y = b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Appends m, formatted, to *lines; -1 out of memory (m is then not taken). */
+static int keep(kept **lines, size_t *n, size_t *cap, const outq_msg *m, const char *bot_name)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        kept *l = realloc(*lines, c * sizeof *l);
+        if (l == NULL)
+            return -1;
+        *lines = l;
+        *cap = c;
+    }
+    size_t len = strlen(m->target) + strlen(bot_name) + strlen(m->text) + 16;
+    char *text = malloc(len);
+    if (text == NULL)
+        return -1;
+    if (m->kind == STORE_MSG_ROOM)
+        snprintf(text, len, "%s <%s> %s", m->target, bot_name, m->text);
+    else
+        snprintf(text, len, "-> %s: %s", m->target, m->text);
+    (*lines)[*n].seq = m->seq;
+    (*lines)[(*n)++].text = text;
+    return 0;
+}
+
+/*
+ * Prints every message the queue can give in the order they were queued
+ * (a play's public line before the private lines it caused, as players
+ * would see them: outq serves hands first, which suits a paced network,
+ * not a terminal), then marks them sent in the store. A crash before the
+ * marks prints them again at the next start; none is lost.
+ */
 int console_drain(outq *q, FILE *out, const char *bot_name)
 {
-    int rc;
+    int rc, result = 0;
+    kept *lines = NULL;
+    size_t n = 0, cap = 0;
     do {
         rc = outq_load(q);
         if (rc < 0)
             fprintf(stderr, "console: cannot read the outbox (it is tried again)\n");
         outq_msg *m;
         while ((m = outq_take(q, NULL, NULL)) != NULL) {
-            if (m->kind == STORE_MSG_ROOM)
-                fprintf(out, "%s <%s> %s\n", m->target, bot_name, m->text);
-            else
-                fprintf(out, "-> %s: %s\n", m->target, m->text);
-            if (fflush(out) != 0) {
+            if (keep(&lines, &n, &cap, m, bot_name) != 0) {
                 outq_untake(q, m);
-                return -1;
+                break;
             }
             outq_sent(q, m);
         }
     } while (rc == 1);
-    if (outq_flush_done(q) != 0)
+    qsort(lines, n, sizeof *lines, by_seq);
+    for (size_t i = 0; i < n; i++) {
+        if (result == 0 && (fprintf(out, "%s\n", lines[i].text) < 0 || fflush(out) != 0))
+            result = -1;
+        free(lines[i].text);
+    }
+    free(lines);
+    if (result == 0 && outq_flush_done(q) != 0)
         fprintf(stderr, "console: cannot mark messages sent yet (tried again)\n");
-    return 0;
+    return result;
 }
 
 /* Splits "NICK: TEXT" / "NICK> TEXT" and hands it to the host. */

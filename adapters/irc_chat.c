@@ -342,6 +342,28 @@ static void on_ctcp(irc_net *n, const irc_bridge_event *ev)
         (void)irc_out_push(&n->q, ev->nick, IRC_OUT_NOTICE, 0, 0, out, -1);
 }
 
+/*
+ * Someone else's JOIN: a player coming back (a reconnect, a netsplit
+ * healed) whose turn it is in that channel's game gets their turn prompt
+ * again. The player's id is looked up, never made: a stranger's JOIN
+ * writes nothing.
+ */
+static void on_join(irc_net *n, const irc_bridge_event *ev)
+{
+    char id[IRCP_ID_MAX], folded[IRCP_NICK_MAX], key[KV_MAX], mapped[KV_MAX];
+    if (ev->nick[0] == '\0' || ircp_fold(n->proto, ev->nick, folded, sizeof folded) != 0 ||
+        ircp_player_id(n->proto, ev->nick, id, sizeof id) != 0)
+        return;
+    if (strncmp(id, "n:", 2) == 0) {
+        kv_key(key, sizeof key, "id", folded);
+        if (kv_read(n, key, mapped, sizeof mapped) && mapped[0] != '\0' &&
+            strlen(mapped) < sizeof id)
+            memcpy(id, mapped, strlen(mapped) + 1);
+    }
+    if (host_returned(n->env.host, n->c.name, ev->params[0], id, (int64_t)time(NULL)) != 0)
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+}
+
 /* Our own JOIN: the channel as the server spells it, and our host. */
 static void on_own_join(irc_net *n, const irc_bridge_event *ev)
 {
@@ -465,6 +487,8 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
     case IRC_BRIDGE_JOIN:
         if (me && ev->count > 0)
             on_own_join(n, ev);
+        else if (ev->count > 0)
+            on_join(n, ev);
         break;
     case IRC_BRIDGE_PART:
         if (me && ch != NULL)

@@ -138,7 +138,7 @@ static size_t find(const char *s, size_t n, size_t from, const char *needle, siz
 const mx_person *mx_format_to_move(const char *text, size_t len, const mx_person *people,
                                    int npeople, size_t *at, size_t *name_len)
 {
-    static const char *const tails[] = {" to play", " (dealer) chooses the tendido",
+    static const char *const tails[] = {" to play", " deals and chooses: ",
                                         " arranges the tendido"};
     static const size_t lead = sizeof MIDDLE_DOT " " - 1;
     const mx_person *best = NULL;

@@ -274,6 +274,7 @@ static const key_def bot_keys[] = {
     STR(cfg_bot, database, F_NONEMPTY, NULL, NULL),
     LIST(cfg_bot, owners, 0, check_owner, NULL),
     DURATION(cfg_bot, "reminder", reminder_secs),
+    DURATION(cfg_bot, "prompt_after", prompt_quiet_secs),
     DURATION(cfg_bot, "deadline", deadline_secs),
     INT(cfg_bot, max_games, 1, 1000000),
     STR(cfg_bot, log_level, F_NONEMPTY, check_log_level, NULL),
@@ -362,6 +363,7 @@ void cfg_defaults(cfg *c)
     SET_LIT(c->bot.prefix, "!");
     SET_LIT(c->bot.database, "porrazo.db");
     c->bot.reminder_secs = 600;
+    c->bot.prompt_quiet_secs = 120;
     c->bot.deadline_secs = 0;
     c->bot.max_games = 100;
     c->bot.flood_commands = 10;

@@ -26,6 +26,8 @@ typedef struct cfg_bot {
     char owners[CFG_LIST][CFG_STR]; /* "NETWORK:ID" of people who may run admin commands */
     int nowners;
     int reminder_secs;       /* quiet time before the player to move is reminded (600); 0 off */
+    int prompt_quiet_secs;   /* "prompt_after": a player quiet this long is prompted at
+                                their turn privately (120 s); 0: every turn */
     int deadline_secs;       /* default turn deadline of new games (0: none) */
     int max_games;           /* active games at once, over all rooms (100) */
     int flood_commands;      /* commands per flood_secs a player may send (10); 0 off */

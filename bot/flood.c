@@ -7,8 +7,11 @@
  * up by a 64-bit hash of the sender, with FLOOD_PROBE slots probed and the
  * least recently used one reused), so a crowd of senders costs bounded
  * memory and a constant time per command; a sender pushed out of the table
- * simply starts with a full bucket again. In memory only: a restart
- * forgives everyone. Not here: what commands mean.
+ * simply starts with a full bucket again. The same slots remember when a
+ * sender was last told of a store fault, and when and in which room they
+ * were last reminded of the command prefix, so that neither is said more
+ * than once in a while. In memory only: a restart forgives everyone. Not
+ * here: what commands mean.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #define FLOOD_SLOTS 4096 /* a power of two */
 #define FLOOD_PROBE 8
 #define FAULT_REPLY_SECS 60 /* one "cannot save" reply a minute per sender */
+#define FLOOD_HINT_SECS 300 /* one prefix reminder per sender and room in 5 minutes */
 #define MILLI 1000
 
 struct flood_slot {
@@ -27,6 +31,8 @@ struct flood_slot {
     int64_t tokens;        /* in thousandths of a command */
     int64_t ignored_until; /* unix s; 0 none */
     int64_t fault_told;    /* the last store-fault reply, 0 none */
+    int64_t hint_told;     /* the last prefix reminder, 0 none */
+    uint64_t hint_room;    /* the room it was given in (key_of) */
 };
 
 int flood_new(host *h)
@@ -106,4 +112,23 @@ bool flood_fault_reply_ok(host *h, const char *network, const char *sender, int6
         return false;
     s->fault_told = now;
     return true;
+}
+
+bool flood_hint_due(host *h, const char *network, const char *sender, const char *room, int64_t now)
+{
+    if (h->flood == NULL || sender == NULL || room == NULL)
+        return false;
+    flood_slot *s = slot_of(h, network, sender, now);
+    return s->hint_told == 0 || s->hint_room != key_of(network, room) ||
+           now - s->hint_told >= FLOOD_HINT_SECS;
+}
+
+void flood_hint_told(host *h, const char *network, const char *sender, const char *room,
+                     int64_t now)
+{
+    if (h->flood == NULL || sender == NULL || room == NULL)
+        return;
+    flood_slot *s = slot_of(h, network, sender, now);
+    s->hint_told = now;
+    s->hint_room = key_of(network, room);
 }

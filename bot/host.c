@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "help.h"
 #include "host_int.h"
 #include "text.h"
 
@@ -339,7 +340,7 @@ int seat_named(const ctx *c, const char *name)
 
 render_names names_of(const ctx *c)
 {
-    render_names n = {c->nseats, {NULL}};
+    render_names n = {c->nseats, {NULL}, c->h->prefix};
     for (int i = 0; i < c->nseats; i++)
         n.nick[i] = c->seats[i].nick;
     return n;
@@ -367,6 +368,37 @@ static int collect_room(void *arg, int64_t game, const char *room)
         snprintf(f->room[f->n], sizeof f->room[f->n], "%s", room);
     f->n++;
     return 0;
+}
+
+/* The prefix to write before a command a reply suggests: the bot's in a
+   room, none in private (where none is needed). */
+const char *prompt_prefix(const ctx *c)
+{
+    return c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0' ? c->h->prefix : "";
+}
+
+/*
+ * Replies to a private command that could be about several games: the
+ * rooms ("#a and #b", "#a, #b and #c", "#a, #b, #c, #d and 2 more"), and
+ * the player's own line again with the first room added as the example.
+ */
+static void ask_which_game(ctx *c, const rooms_found *f)
+{
+    char rooms[4 * STORE_ID_MAX + 64], echo[TEXT_ECHO_MAX];
+    int shown = f->n < 4 ? f->n : 4;
+    size_t len = 0;
+    rooms[0] = '\0';
+    for (int i = 0; i < shown; i++) {
+        const char *sep = i == 0 ? "" : i == shown - 1 && f->n == shown ? " and " : ", ";
+        int n = snprintf(rooms + len, sizeof rooms - len, "%s%s", sep, f->room[i]);
+        if (n < 0 || (size_t)n >= sizeof rooms - len)
+            break;
+        len += (size_t)n;
+    }
+    if (f->n > shown)
+        snprintf(rooms + len, sizeof rooms - len, " and %d more", f->n - shown);
+    reply(c, "you play in %s: say %s %s", rooms, text_echo(c->m->text, c->m->len, echo),
+          f->room[0]);
 }
 
 /*
@@ -397,8 +429,7 @@ static int find_game(ctx *c, const cmd *k)
         return 0;
     }
     if (f.n > 1) {
-        reply(c, "you play in %d games (%s, %s%s): add the channel, e.g. %s %s", f.n, f.room[0],
-              f.room[1], f.n > 2 ? ", ..." : "", cmd_verb_name(k->verb), f.room[0]);
+        ask_which_game(c, &f);
         return 0;
     }
     return load_game(c, f.room[0]) > 0;
@@ -406,6 +437,13 @@ static int find_game(ctx *c, const cmd *k)
 
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                               */
+
+/* "1 game", "2 games": n and the word for it, into buf. */
+static const char *counted(int n, const char *one, const char *many, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%d %s", n, n == 1 ? one : many);
+    return buf;
+}
 
 static void cmd_stats(ctx *c, const cmd *k)
 {
@@ -424,9 +462,14 @@ static void cmd_stats(ctx *c, const cmd *k)
         reply(c, "%s has no finished games%s%s yet", shown, room ? " in " : "", room ? room : "");
         return;
     }
-    reply(c, "%s%s%s: %d games, %d wins, %d points, %d porrazos, %d limpias, %d san benitos", shown,
-          room ? " in " : "", room ? room : "", s.games, s.wins, s.points, s.porrazos, s.limpias,
-          s.san_benitos);
+    char w[6][40];
+    reply(c, "%s%s%s: %s, %s, %s, %s, %s, %s", shown, room ? " in " : "", room ? room : "",
+          counted(s.games, "game", "games", w[0], sizeof w[0]),
+          counted(s.wins, "win", "wins", w[1], sizeof w[1]),
+          counted(s.points, "point", "points", w[2], sizeof w[2]),
+          counted(s.porrazos, "porrazo", "porrazos", w[3], sizeof w[3]),
+          counted(s.limpias, "limpia", "limpias", w[4], sizeof w[4]),
+          counted(s.san_benitos, "san benito", "san benitos", w[5], sizeof w[5]));
 }
 
 static void cmd_top(ctx *c, const cmd *k)
@@ -447,9 +490,12 @@ static void cmd_top(ctx *c, const cmd *k)
     }
     char line[800];
     int len = snprintf(line, sizeof line, "Top%s%s:", room ? " in " : "", room ? room : "");
-    for (int i = 0; i < n && len > 0 && (size_t)len < sizeof line; i++)
-        len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (%d wins, %d pts)", i + 1,
-                        top[i].nick, top[i].wins, top[i].points);
+    for (int i = 0; i < n && len > 0 && (size_t)len < sizeof line; i++) {
+        char wins[40], points[40];
+        len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (%s, %s)", i + 1,
+                        top[i].nick, counted(top[i].wins, "win", "wins", wins, sizeof wins),
+                        counted(top[i].points, "point", "points", points, sizeof points));
+    }
     reply(c, "%s", line);
 }
 
@@ -495,17 +541,49 @@ static void cmd_purge(ctx *c, const cmd *k)
     reply(c, "purged %d queued message%s to %s", total, total == 1 ? "" : "s", target);
 }
 
+/*
+ * rules [topic]: about the game of the room where it is asked (or that it
+ * names) when there is one, with that game's target and options.
+ */
+static void cmd_rules(ctx *c, const cmd *k)
+{
+    render_lines lines = {0};
+    const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                       : k->room[0] != '\0'                        ? k->room
+                                                                   : NULL;
+    bool game = room != NULL && load_game(c, room) > 0;
+    help_rules(k->name, game ? &c->set.opt : NULL, &lines);
+    send_text(c, &lines);
+}
+
+/*
+ * The Spanish "as" of a play (command.h): the ace of spades when the
+ * player holds it, else any ace, as a bare rank.
+ */
+static void read_spanish_as(const ctx *c, cmd *k)
+{
+    pz_card hand[PZ_CARDS];
+    int seat = c->g != NULL ? seat_of(c, c->m->sender) : -1;
+    if (k->verb != CMD_PLAY || !k->card.spanish_as || seat < 0)
+        return;
+    int n = pz_get_hand(c->g, seat, hand);
+    for (int i = 0; i < n; i++)
+        if (hand[i] == pz_card_make(k->card.rank, k->card.suit))
+            return;
+    k->card.suit = -1;
+}
+
 static void dispatch(ctx *c, const cmd *k)
 {
     render_lines lines = {0};
+    cmd said;
     switch (k->verb) {
     case CMD_HELP:
         render_help(k->name, c->h->prefix, &lines);
         send_text(c, &lines);
         return;
     case CMD_RULES:
-        render_rules(k->name, &lines);
-        send_text(c, &lines);
+        cmd_rules(c, k);
         return;
     case CMD_STATS:
         cmd_stats(c, k);
@@ -524,6 +602,9 @@ static void dispatch(ctx *c, const cmd *k)
     }
     if (!find_game(c, k))
         return;
+    said = *k;
+    read_spanish_as(c, &said);
+    k = &said;
     switch (k->verb) {
     case CMD_JOIN:
         cmd_join(c);
@@ -645,11 +726,42 @@ static bool only_reads(cmd_verb v)
 }
 
 /*
- * A command that changes nothing (an info verb, or a line that is not a
- * valid command), when the adapter has a queue and the line needs no
- * record of having been handled: read in a read-only transaction, answered
- * with volatile messages. No write, no fsync, and it works while another
- * process holds the write lock. 0 or the store_err.
+ * A move said in a room without the prefix ("play 4", see
+ * cmd_move_without_prefix): when the room's game is under way and the
+ * sender plays in it, one line reminds them of the prefix with their own
+ * line as the example, and flood.c remembers it (at most one a few
+ * minutes per player and room). Other chat is never answered.
+ */
+static void hint_prefix(ctx *c)
+{
+    char echo[TEXT_ECHO_MAX];
+    if (load_game(c, c->m->room) <= 0 ||
+        (c->row.status != STORE_PLAYING && c->row.status != STORE_PAUSED) ||
+        seat_of(c, c->m->sender) < 0)
+        return;
+    flood_hint_told(c->h, c->network, c->m->sender, c->m->room, c->now);
+    reply(c, "commands start with %s here — say %s%s", c->h->prefix, c->h->prefix,
+          text_echo(c->m->text, c->m->len, echo));
+}
+
+/* Answers a parsed line: an error, a hint (CMD_IGNORED: a move without
+   the prefix), or the command. */
+static void answer(ctx *c, cmd_result r, const cmd *k, const char *error)
+{
+    if (r == CMD_ERROR)
+        reply(c, "%s", error);
+    else if (r == CMD_IGNORED)
+        hint_prefix(c);
+    else
+        dispatch(c, k);
+}
+
+/*
+ * A command that changes nothing (an info verb, a line that is not a
+ * valid command, a hint), when the adapter has a queue and the line needs
+ * no record of having been handled: read in a read-only transaction,
+ * answered with volatile messages. No write, no fsync, and it works while
+ * another process holds the write lock. 0 or the store_err.
  */
 static int handle_read_only(host *h, const host_msg *m, int64_t now, cmd_result r, const cmd *k,
                             const char *error, outq *q)
@@ -660,10 +772,7 @@ static int handle_read_only(host *h, const host_msg *m, int64_t now, cmd_result 
         return err;
     }
     ctx c = {.h = h, .now = now, .m = m, .network = m->network, .vq = q};
-    if (r == CMD_ERROR)
-        reply(&c, "%s", error);
-    else
-        dispatch(&c, k);
+    answer(&c, r, k, error);
     unload_game(&c);
     store_rollback(h->st);
     return c.failed;
@@ -674,7 +783,7 @@ static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, 
                          const char *error)
 {
     outq *q = queue_of(h, m->network);
-    if (q != NULL && m->once == NULL && (r == CMD_ERROR || only_reads(k->verb)))
+    if (q != NULL && m->once == NULL && (r != CMD_OK || only_reads(k->verb)))
         return handle_read_only(h, m, now, r, k, error, q);
     int err = store_begin(h->st);
     if (err != 0) {
@@ -694,10 +803,7 @@ static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, 
         }
     }
     ctx c = {.h = h, .now = now, .m = m, .network = m->network};
-    if (r == CMD_ERROR)
-        reply(&c, "%s", error);
-    else
-        dispatch(&c, k);
+    answer(&c, r, k, error);
     return finish(&c);
 }
 
@@ -707,8 +813,12 @@ int host_handle(host *h, const host_msg *m, int64_t now)
     char error[CMD_ERROR_MAX];
     bool in_room = m->room != NULL && m->room[0] != '\0';
     cmd_result r = cmd_parse(m->text, m->len, in_room, h->prefix, &k, error, sizeof error);
-    if (r == CMD_IGNORED)
+    if (r == CMD_IGNORED) { /* chat; a move without the prefix may get a hint */
+        if (in_room && cmd_move_without_prefix(m->text, m->len, h->prefix, &k) &&
+            flood_hint_due(h, m->network, m->sender, m->room, now))
+            (void)handle_parsed(h, m, now, r, &k, error); /* a hint that fails is no loss */
         return 0;
+    }
     switch (flood_check(h, m->network, m->sender, now)) {
     case FLOOD_OK:
         break;
@@ -790,11 +900,11 @@ static int announce_one(host *h, const store_due *d, int64_t now)
         unload_game(&c);
         return c.failed;
     }
-    char status[RENDER_LINE_MAX];
-    render_names names = names_of(&c);
-    render_status(c.g, &names, status, sizeof status);
-    say_room(&c, c.row.room, "%s is back: the game goes on%s. %s", h->bot_name,
-             c.row.status == STORE_PAUSED ? " (paused: say resume to go on)" : "", status);
+    char head[48];
+    live_header(&c, 'S', -1, head, sizeof head);
+    say_room(&c, c.row.room, "%s%s is back: the game goes on%s: %s", head, h->bot_name,
+             c.row.status == STORE_PAUSED ? " (paused: say !resume to go on)" : "",
+             live_state_token());
     if (c.row.status == STORE_PLAYING)
         prompt_actor(&c);
     unload_game(&c);
@@ -811,17 +921,17 @@ static int announce_one(host *h, const store_due *d, int64_t now)
 int host_announce_restart(host *h, int64_t now)
 {
     int max = h->cfg.restart_announce_max, n = 0;
-    store_due *recent = calloc((size_t)max, sizeof *recent);
-    if (recent == NULL) {
+    store_due *live = calloc((size_t)max, sizeof *live);
+    if (live == NULL) {
         snprintf(h->err, sizeof h->err, "out of memory");
         return -1;
     }
-    int err = store_game_recent(h->st, now - h->cfg.restart_recent_secs, max, recent, &n);
+    int err = store_game_recent(h->st, now - h->cfg.restart_recent_secs, max, live, &n);
     if (err == 0)
         err = store_begin(h->st);
     for (int i = 0; i < n && err == 0; i++)
-        err = announce_one(h, &recent[i], now);
-    free(recent);
+        err = announce_one(h, &live[i], now);
+    free(live);
     if (err == 0 && store_commit(h->st) == 0)
         return 0;
     snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
@@ -847,6 +957,32 @@ static int rename_in(void *arg, int64_t game, const char *room)
         if (strcmp(seats[i].player, a->player) == 0)
             snprintf(seats[i].nick, sizeof seats[i].nick, "%s", a->nick);
     return a->err = store_seats_set(a->h->st, game, seats, n);
+}
+
+int host_returned(host *h, const char *network, const char *room, const char *player,
+                  int64_t now)
+{
+    ctx c = {.h = h, .now = now, .network = network};
+    if (store_begin(h->st) != 0) {
+        snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        return -1;
+    }
+    if (load_game(&c, room) > 0 && c.row.status == STORE_PLAYING && c.g != NULL) {
+        int seat = seat_of(&c, player);
+        pz_phase ph = pz_get_phase(c.g);
+        int actor = ph == PZ_PHASE_PLAY ? pz_get_turn(c.g)
+                    : ph == PZ_PHASE_TENDIDO_CHOICE || ph == PZ_PHASE_ARRANGE
+                        ? pz_get_dealer(c.g)
+                        : -1;
+        if (seat >= 0 && seat == actor)
+            prompt_actor(&c);
+    }
+    unload_game(&c);
+    if (c.failed == 0 && store_commit(h->st) == 0)
+        return 0;
+    snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+    store_rollback(h->st);
+    return -1;
 }
 
 int host_rename(host *h, const char *network, const char *player, const char *nick)

@@ -26,6 +26,9 @@ typedef struct host_config {
     const char *prefix;   /* command prefix in rooms ("!") */
     const char *bot_name; /* how the bot calls itself ("porrazo") */
     int reminder_secs;    /* quiet time before the player to act is reminded; 0 off */
+    /* A player who acted in a game less than this long ago follows its
+       room and is not prompted privately at their turn; 0: always. */
+    int prompt_quiet_secs;
     int deadline_secs;    /* default turn deadline of new games; 0 none */
     int max_games;        /* active games at once over all rooms */
     /* Owners may stop any game and remove anyone; NULL: nobody. */
@@ -113,8 +116,24 @@ int64_t host_next_tick(host *h, int64_t now);
  */
 int host_announce_restart(host *h, int64_t now);
 
+/*
+ * A player came back to a room (an IRC JOIN: a reconnect, a healed
+ * netsplit): if it is their turn in the room's game, their turn prompt
+ * goes to them again. Reads one game at most; 0 or -1 (store).
+ */
+int host_returned(host *h, const char *network, const char *room, const char *player,
+                  int64_t now);
+
 /* A player's display name changed on a network: seats keep the player. */
 int host_rename(host *h, const char *network, const char *player, const char *nick);
+
+/*
+ * The expander of the adapters' queues (outq_set_expander, arg: the
+ * host): renders a game's line when it is sent — names, the state, a
+ * hand — merges a game's waiting event lines and drops lines a newer one
+ * made obsolete (live.c).
+ */
+outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *merged);
 
 /* The last error message (store failures). */
 const char *host_errmsg(const host *h);

@@ -107,6 +107,54 @@ int seat_named(const ctx *c, const char *name);
 render_names names_of(const ctx *c);
 /* True for owners (config). */
 bool is_owner(const ctx *c, const char *player);
+/* What to write before a command a reply suggests: the prefix when the
+   line came in a room ("say !join"), "" in private. */
+const char *prompt_prefix(const ctx *c);
+
+/* ---- live.c: lines rendered when they are sent ---- */
+
+/* The seats' names as markers (resolved when a line is sent). */
+typedef struct live_nicks {
+    char nick[PZ_MAX_PLAYERS][STORE_ID_MAX + 8];
+} live_nicks;
+/* Names for render.h whose nicks are markers kept in buf. */
+render_names live_names(const ctx *c, live_nicks *buf);
+/*
+ * The header that makes a line of the loaded game live, into buf: kind
+ * 'E' (events: the state follows when sent; lines in a row merge), 'S' (a
+ * state line: dropped when a newer one waits), 'H' / 'P' (seat's hand /
+ * turn prompt, rendered when sent), 'B' (names only). seat -1: none.
+ */
+void live_header(const ctx *c, char kind, int seat, char *buf, size_t cap);
+/* The marker of the game's state ("table ... · bob to play") when sent. */
+const char *live_state_token(void);
+
+/* ---- recent.c: what happened since a seat's last play ---- */
+
+#define RECENT_MAX 16          /* entries kept per game */
+#define RECENT_TEXT_MAX 400    /* bytes of one entry */
+#define RECENT_VALUE_MAX 7000  /* bytes of the stored record */
+typedef struct recent {
+    int64_t acted[PZ_MAX_PLAYERS]; /* when each seat last acted; 0 never */
+    int n;
+    struct {
+        int seat; /* who acted; -1 nobody (a deal) */
+        char text[RECENT_TEXT_MAX];
+    } entry[RECENT_MAX];
+} recent;
+/* Reads the loaded game's record (empty when none). 0 or a store_err. */
+int recent_load(ctx *c, recent *r);
+/* Writes it back (in the caller's transaction). 0 or a store_err. */
+int recent_save(ctx *c, const recent *r);
+/* Adds what the room was told of an action by seat (-1: nobody). */
+void recent_add(recent *r, int seat, const char *text);
+/* Seat acted at now. */
+void recent_touch(recent *r, int seat, int64_t now);
+/* When seat last acted, 0 never. */
+int64_t recent_acted(const recent *r, int seat);
+/* What the room was told since seat's last entry, joined by " · " into
+   buf (the newest that fit). */
+void recent_since(const recent *r, int seat, char *buf, size_t cap);
 
 /* ---- lobby.c ---- */
 void cmd_new(ctx *c, const cmd *k);
@@ -131,8 +179,11 @@ int act(ctx *c, const pz_action *a, const char *forced);
  * the game.
  */
 void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced);
-/* Sends the seat to act its private prompt (hand, table, what to do). */
+/* Sends the seat to act its private prompt: what happened since its last
+   play, its hand, the table, what to do (rendered when sent). */
 void prompt_actor(ctx *c);
+/* The same, as a reminder ("Reminder: Your turn in ..."). */
+void remind_actor(ctx *c);
 void cmd_game(ctx *c, const cmd *k); /* play, tendido, arrange, declare, claim */
 void cmd_info(ctx *c, const cmd *k); /* hand, table, score, turn */
 void cmd_vote(ctx *c, const cmd *k); /* pause, resume, stop */
@@ -163,5 +214,12 @@ void flood_free(host *h);
 flood_verdict flood_check(host *h, const char *network, const char *sender, int64_t now);
 /* Whether sender may be told of a store fault now (one a minute at most). */
 bool flood_fault_reply_ok(host *h, const char *network, const char *sender, int64_t now);
+/* Whether sender may be reminded of the prefix in room now: not in the
+   last FLOOD_HINT_SECS in that room (the last room told is kept). */
+bool flood_hint_due(host *h, const char *network, const char *sender, const char *room,
+                    int64_t now);
+/* Records that sender was reminded of the prefix in room at now. */
+void flood_hint_told(host *h, const char *network, const char *sender, const char *room,
+                     int64_t now);
 
 #endif /* PZ_HOST_INT_H */

@@ -125,6 +125,7 @@ typedef struct queues {
     int n;
     const char *network[2 * CFG_NETWORKS + 1];
     outq *q[2 * CFG_NETWORKS + 1];
+    host *h; /* renders the queues' live lines when they are sent */
 } queues;
 
 static queues all_queues;
@@ -134,6 +135,8 @@ static void queues_add(queues *qs, const char *network, outq *q)
     if (q != NULL && qs->n < (int)(sizeof qs->q / sizeof qs->q[0])) {
         qs->network[qs->n] = network;
         qs->q[qs->n++] = q;
+        if (qs->h != NULL)
+            outq_set_expander(q, host_expand, qs->h);
     }
 }
 
@@ -327,6 +330,7 @@ int main(int argc, char **argv)
     host_config hc = {.prefix = c.bot.prefix,
                       .bot_name = c.bot.name,
                       .reminder_secs = c.bot.reminder_secs,
+                      .prompt_quiet_secs = c.bot.prompt_quiet_secs,
                       .deadline_secs = c.bot.deadline_secs,
                       .max_games = c.bot.max_games,
                       .is_owner = owner_check,
@@ -347,6 +351,7 @@ int main(int argc, char **argv)
         store_close(st);
         return 1;
     }
+    all_queues.h = h;
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);

@@ -63,6 +63,9 @@ struct outq {
     uint64_t nonce; /* makes volatile txns differ between runs */
     int urgent_run; /* urgent messages taken in a row while normal ones wait */
     store_msg *buf; /* LOAD_BATCH rows */
+    uint64_t seq;   /* the last outq_msg.seq given */
+    outq_expand_fn expand;
+    void *expand_arg;
 };
 
 /* FNV-1a over the target's bytes. */
@@ -105,13 +108,30 @@ int outq_new(outq **out, store *st, const char *network)
     return 0;
 }
 
+/* Frees m, its expanded text and the messages merged into it. */
+static void msg_free(outq_msg *m)
+{
+    while (m != NULL) {
+        outq_msg *merged = m->merged;
+        free(m->expanded);
+        free(m);
+        m = merged;
+    }
+}
+
 static void free_list(outq_msg *m)
 {
     while (m != NULL) {
         outq_msg *next = m->next;
-        free(m);
+        msg_free(m);
         m = next;
     }
+}
+
+void outq_set_expander(outq *q, outq_expand_fn fn, void *arg)
+{
+    q->expand = fn;
+    q->expand_arg = arg;
 }
 
 void outq_free(outq *q)
@@ -124,7 +144,7 @@ void outq_free(outq *q)
             tgt *next = t->hnext;
             free_list(t->uhead);
             free_list(t->nhead);
-            free(t->taken);
+            msg_free(t->taken);
             free(t);
             t = next;
         }
@@ -321,8 +341,12 @@ static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind
     m->kind = kind;
     m->priority = priority;
     m->created = created;
+    m->seq = ++q->seq;
     snprintf(m->txn, sizeof m->txn, "%s", txn);
-    memcpy(m->text, text, len + 1);
+    memcpy(m->raw, text, len + 1);
+    m->text = m->raw;
+    m->merged = NULL;
+    m->expanded = NULL;
     link_msg(q, t, m, backlog ? AT_BACKLOG : AT_END);
     t->count++;
     q->count++;
@@ -439,15 +463,68 @@ static void note_done(outq *q, int64_t id)
     q->done[q->ndone++] = id;
 }
 
-/* Forgets m (unlinked) for good, its id noted as done. */
+/* Forgets m (unlinked) and the messages merged into it for good, their
+   ids noted as done. */
 static void retire(outq *q, tgt *t, outq_msg *m)
 {
-    note_done(q, m->id);
-    if (m->id < 0)
-        q->nvolatile--;
-    t->count--;
-    q->count--;
-    free(m);
+    for (outq_msg *k = m; k != NULL; k = k->merged) {
+        note_done(q, k->id);
+        if (k->id < 0)
+            q->nvolatile--;
+        t->count--;
+        q->count--;
+    }
+    msg_free(m);
+}
+
+/*
+ * Undoes an expansion of m (unlinked): the messages merged into it go
+ * back to the front of t's list, in order, and m's text is its raw text
+ * again. The caller links m itself.
+ */
+static void unexpand(const outq *q, tgt *t, outq_msg *m)
+{
+    outq_msg *merged[64];
+    int n = 0;
+    for (outq_msg *k = m->merged; k != NULL && n < 64; k = k->merged)
+        merged[n++] = k;
+    while (n-- > 0) {
+        merged[n]->merged = NULL;
+        link_msg(q, t, merged[n], AT_FRONT);
+    }
+    m->merged = NULL;
+    free(m->expanded);
+    m->expanded = NULL;
+    m->text = m->raw;
+}
+
+/*
+ * Asks the expander about t's head message m. Returns OUTQ_EXPAND_DROP, or
+ * the verdict with m's text set (and *merge how many later messages of
+ * t's list its text tells).
+ */
+static outq_expand_result expand(outq *q, outq_msg *m, int *merge)
+{
+    *merge = 0;
+    free(m->expanded);
+    m->expanded = NULL;
+    m->text = m->raw;
+    if (q->expand == NULL)
+        return OUTQ_EXPAND_ASIS;
+    char *text = NULL;
+    int n = 0;
+    outq_expand_result r = q->expand(q->expand_arg, m, &text, &n);
+    if (r == OUTQ_EXPAND_TEXT && text != NULL) {
+        m->expanded = text;
+        m->text = text;
+        int avail = 0;
+        for (outq_msg *k = m->next; k != NULL && avail < n && avail < 63; k = k->next)
+            avail++;
+        *merge = avail;
+        return r;
+    }
+    free(text);
+    return r == OUTQ_EXPAND_DROP ? r : OUTQ_EXPAND_ASIS;
 }
 
 /*
@@ -472,9 +549,14 @@ outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
         if (t == NULL)
             return NULL;
         outq_msg *m = t->uhead != NULL ? t->uhead : t->nhead;
-        outq_verdict v = ready != NULL ? ready(arg, m) : OUTQ_SEND;
+        int merge = 0;
+        outq_verdict v = expand(q, m, &merge) == OUTQ_EXPAND_DROP ? OUTQ_DROP
+                         : ready != NULL                          ? ready(arg, m)
+                                                                  : OUTQ_SEND;
         if (v == OUTQ_SEND) {
             t->taken = unlink_head(t);
+            for (outq_msg **tail = &m->merged; merge-- > 0; tail = &(*tail)->merged)
+                *tail = unlink_head(t);
             unring(q, t);
             q->urgent_run = ring == RING_URGENT ? q->urgent_run + 1 : 0;
             return m;
@@ -503,6 +585,7 @@ void outq_untake(outq *q, outq_msg *m)
     tgt *t = owner_of(m);
     if (t->taken == m)
         t->taken = NULL;
+    unexpand(q, t, m);
     link_msg(q, t, m, AT_FRONT);
     place(q, t);
 }
@@ -512,6 +595,7 @@ void outq_untake_all(outq *q)
     for (size_t i = 0; i < q->nbuckets; i++)
         for (tgt *t = q->buckets[i]; t != NULL; t = t->hnext)
             if (t->taken != NULL) {
+                unexpand(q, t, t->taken);
                 link_msg(q, t, t->taken, AT_FRONT);
                 t->taken = NULL;
                 if (t->ring == RING_NONE) {
@@ -617,7 +701,7 @@ int outq_purge(outq *q, const char *name, int *n)
                     q->nvolatile--;
                 t->count--;
                 q->count--;
-                free(m);
+                msg_free(m);
                 dropped++;
             }
         place(q, t);

@@ -39,9 +39,18 @@ typedef struct outq_msg {
     store_msg_kind kind;
     int priority;
     int64_t created;
-    char txn[40];          /* unique per message (the store's txn; "pzv-..." when volatile) */
-    struct outq_msg *next; /* outq's own */
-    char text[];           /* NUL-terminated */
+    uint64_t seq; /* the order in which this queue learnt of its messages */
+    char txn[40]; /* unique per message (the store's txn; "pzv-..." when volatile) */
+    /*
+     * The text to write, NUL-terminated: once outq_take offered the
+     * message, what the expander made of it (see outq_set_expander), else
+     * the text as stored (raw).
+     */
+    const char *text;
+    struct outq_msg *next;   /* outq's own; an expander may read it (later messages) */
+    struct outq_msg *merged; /* outq's own: later messages told in this one's text */
+    char *expanded;          /* outq's own: the expander's text, or NULL */
+    char raw[];              /* the text as stored, NUL-terminated */
 } outq_msg;
 
 /* Creates an empty queue for network over st (not owned). 0 or -1. */
@@ -86,6 +95,34 @@ void outq_sent(outq *q, outq_msg *m);
 void outq_untake(outq *q, outq_msg *m);
 /* Every taken message back to the front of its target. */
 void outq_untake_all(outq *q);
+
+/*
+ * An expander renders a message when it is about to be written rather
+ * than when it was queued: a line that shows the state of a game shows it
+ * as it is at that moment, names are the names people have then, and a
+ * line that a newer one made obsolete is never written at all.
+ *
+ * outq_take calls it for the message m it is about to offer, whose raw
+ * text is m->raw; m->next is the first message queued after m for the
+ * same target and priority (then its ->next, and so on: read only). It
+ * returns one of:
+ *   OUTQ_EXPAND_ASIS  write m->raw unchanged;
+ *   OUTQ_EXPAND_TEXT  write *text (malloc'd; outq frees it), which also
+ *                     tells the first *merged messages after m: they leave
+ *                     the queue with m (sent with it, or given back with it);
+ *   OUTQ_EXPAND_DROP  m is obsolete: it is marked sent unwritten and the
+ *                     target's next message is considered.
+ * An expander must not call outq functions on the same queue.
+ */
+typedef enum outq_expand_result {
+    OUTQ_EXPAND_ASIS = 0,
+    OUTQ_EXPAND_TEXT = 1,
+    OUTQ_EXPAND_DROP = 2
+} outq_expand_result;
+typedef outq_expand_result (*outq_expand_fn)(void *arg, const outq_msg *m, char **text,
+                                             int *merged);
+/* Sets (or with NULL removes) the queue's expander. */
+void outq_set_expander(outq *q, outq_expand_fn fn, void *arg);
 
 /* Unparks a target (exact bytes; an unknown one: nothing). Targets are
    parked by a ready callback's OUTQ_PARK. */

@@ -85,21 +85,39 @@ static void add_stats(ctx *c, int seat, store_stats *d)
         store_failed(c, err);
 }
 
-/* Points, porrazos, limpias and san benitos of one action's events. */
+/*
+ * Points, porrazos, limpias and san benitos of one action's events, one
+ * row of the statistics per seat that has any. Points are the side's: a
+ * score counts for every seat of the side it went to, the card score
+ * (which has no seat) and a partner's points included, so that a
+ * player's points in a game are their side's final score. A porrazo, a
+ * limpia and a san benito count for the seat that made it.
+ */
 static void count_events(ctx *c, const pz_events *ev)
 {
+    store_stats d[PZ_MAX_PLAYERS];
+    int side_points[PZ_MAX_SIDES] = {0};
+    memset(d, 0, sizeof d);
     for (int i = 0; i < ev->n; i++) {
         const pz_event *e = &ev->ev[i];
-        store_stats d = {0};
-        if (e->kind == PZ_EV_SAN_BENITO) {
-            d.san_benitos = 1;
-            add_stats(c, e->seat, &d);
-        } else if (e->kind == PZ_EV_SCORE && e->seat >= 0) {
-            d.points = e->points;
-            d.porrazos = e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO;
-            d.limpias = e->reason == PZ_REASON_LIMPIA;
-            add_stats(c, e->seat, &d);
+        bool by_seat = e->seat >= 0 && e->seat < c->nseats;
+        if (e->kind == PZ_EV_SAN_BENITO && by_seat) {
+            d[e->seat].san_benitos++;
+        } else if (e->kind == PZ_EV_SCORE) {
+            int side = e->side >= 0 ? e->side : by_seat ? pz_side_of(c->g, e->seat) : -1;
+            if (side >= 0 && side < PZ_MAX_SIDES)
+                side_points[side] += e->points;
+            if (by_seat) {
+                d[e->seat].porrazos +=
+                    e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO;
+                d[e->seat].limpias += e->reason == PZ_REASON_LIMPIA;
+            }
         }
+    }
+    for (int s = 0; s < c->nseats; s++) {
+        d[s].points = side_points[pz_side_of(c->g, s)];
+        if (d[s].points != 0 || d[s].porrazos != 0 || d[s].limpias != 0 || d[s].san_benitos != 0)
+            add_stats(c, s, &d[s]);
     }
 }
 
@@ -127,22 +145,93 @@ void new_turn(ctx *c)
     c->set.reminders = 0;
 }
 
+/* Bytes of what a turn prompt tells of the plays since the player's last:
+   the newest that fit, so that the prompt stays one line on IRC. */
+#define PROMPT_SINCE_MAX 180
+
+/* Queues a private line of kind 'H' (seat's hand) or 'P' (its turn
+   prompt, with what happened since its last play), rendered when sent. */
+static void queue_hand(ctx *c, int seat, char kind, const char *since)
+{
+    char head[48];
+    if (c->g == NULL || seat < 0 || seat >= c->nseats)
+        return;
+    live_header(c, kind, seat, head, sizeof head);
+    say_private(c, c->seats[seat].player, 1, "%s%s", head, since != NULL ? since : "");
+}
+
 /* Sends seat its hand (or the R4.2 notice) privately. */
 static void send_hand(ctx *c, int seat)
 {
-    pz_view v;
-    char line[RENDER_LINE_MAX];
-    if (c->g == NULL || pz_view_seat(c->g, seat, &v) != 0)
+    queue_hand(c, seat, 'H', NULL);
+}
+
+/* The seat to act now (play, choose or arrange the tendido), or -1. */
+static int actor_of(const pz_game *g)
+{
+    switch (pz_get_phase(g)) {
+    case PZ_PHASE_PLAY:
+        return pz_get_turn(g);
+    case PZ_PHASE_TENDIDO_CHOICE:
+    case PZ_PHASE_ARRANGE:
+        return pz_get_dealer(g);
+    default:
+        return -1;
+    }
+}
+
+/* Sends the seat to act its turn prompt (kind 'P', or 'R' for a
+   reminder), with what the room saw since its last play (rec, or read from
+   the store when NULL). */
+static void prompt_kind(ctx *c, const recent *rec, char kind)
+{
+    int seat = c->g != NULL ? actor_of(c->g) : -1;
+    if (seat < 0)
         return;
-    render_hand(&v, c->row.room, line, sizeof line);
-    say_private(c, c->seats[seat].player, 1, "%s", line);
+    recent own;
+    if (rec == NULL) {
+        int err = recent_load(c, &own);
+        if (err != 0) {
+            store_failed(c, err);
+            return;
+        }
+        rec = &own;
+    }
+    char since[PROMPT_SINCE_MAX];
+    recent_since(rec, seat, since, sizeof since);
+    queue_hand(c, seat, kind, since);
+}
+
+static void prompt_with(ctx *c, const recent *rec)
+{
+    prompt_kind(c, rec, 'P');
 }
 
 void prompt_actor(ctx *c)
 {
-    int seat = c->g != NULL ? pz_get_turn(c->g) : -1;
-    if (seat >= 0)
-        send_hand(c, seat);
+    prompt_kind(c, NULL, 'P');
+}
+
+void remind_actor(ctx *c)
+{
+    prompt_kind(c, NULL, 'R');
+}
+
+/*
+ * Whether the seat to act gets a private prompt: a player who acted in
+ * this game less than prompt_quiet_secs ago is following the room, where
+ * the line of the last play says whose turn it is; one who has been quiet
+ * longer (or never acted, since the game's start) gets one line privately.
+ */
+static bool needs_prompt(const ctx *c, const recent *rec, int seat)
+{
+    int quiet = c->h->cfg.prompt_quiet_secs;
+    if (quiet <= 0)
+        return true;
+    int64_t last = recent_acted(rec, seat);
+    if (last == 0)
+        last = c->row.created;
+    return c->now - last >= quiet;
 }
 
 static bool has_event(const pz_events *ev, pz_event_kind k)
@@ -166,26 +255,83 @@ static void deal_next_hand(ctx *c)
     announce(c, &nh, &ev, NULL);
 }
 
+/* Joins the segments of lines with " · " into buf. */
+static void join_segments(const render_lines *lines, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < lines->n; i++) {
+        int n = snprintf(buf + len, cap - len, "%s%s", len > 0 ? " \xC2\xB7 " : "", lines->line[i]);
+        if (n < 0 || (size_t)n >= cap - len) {
+            buf[len] = '\0'; /* what does not fit is left out whole */
+            return;
+        }
+        len += (size_t)n;
+    }
+}
+
+/* The seat whose action a is, or -1 (the next hand, a first deal). */
+static int seat_of_action(const pz_action *a)
+{
+    return a != NULL && a->kind != PZ_ACT_NEXT_HAND ? a->seat : -1;
+}
+
+/*
+ * The room's line of one action: its events as segments, the tendido
+ * kept for later, a deal's score in one line; queued as a live event
+ * line (the state follows it when it is sent, and event lines waiting in
+ * a row go out as one). The board follows the end of a hand or game.
+ */
+static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const char *forced,
+                      recent *rec)
+{
+    live_nicks nb;
+    render_names names = live_names(c, &nb);
+    render_lines seg = {0};
+    int actor = seat_of_action(a);
+    char head[48], text[1000];
+    if (forced != NULL && actor >= 0)
+        render_add(&seg, "%s's time ran out, %s plays for them", names.nick[actor], c->h->bot_name);
+    if (a != NULL && a->kind == PZ_ACT_TENDIDO && !a->now && actor >= 0)
+        render_add(&seg, "%s keeps the tendido for later", names.nick[actor]);
+    render_events(c->g, &names, ev, &seg);
+    bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
+    bool hand_end = has_event(ev, PZ_EV_HAND_END);
+    if (has_event(ev, PZ_EV_DEAL) && !hand_end && a != NULL && a->kind != PZ_ACT_NEXT_HAND) {
+        char score[RENDER_LINE_MAX];
+        render_score_line(c->g, &names, score, sizeof score);
+        render_add(&seg, "score: %s", score);
+    }
+    join_segments(&seg, text, sizeof text);
+    if (actor >= 0) /* a hand's first deal is no news in a turn prompt */
+        recent_add(rec, actor, text);
+    live_header(c, 'E', -1, head, sizeof head);
+    say_room(c, c->row.room, "%s%s", head, text);
+    if (over || hand_end) {
+        render_lines board = {0};
+        render_board(c->g, &names, &board);
+        live_header(c, 'B', -1, head, sizeof head);
+        for (int i = 0; i < board.n; i++)
+            say_room(c, c->row.room, "%s%s", head, board.line[i]);
+    }
+}
+
 void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced)
 {
-    render_names names = names_of(c);
-    render_lines lines = {0};
+    recent rec;
+    int err = recent_load(c, &rec);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
     bool dealt = has_event(ev, PZ_EV_DEAL);
     bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
-    if (forced != NULL)
-        render_add(&lines, "%s's time ran out: %s plays for them.", forced, c->h->bot_name);
-    render_events(c->g, &names, ev, &lines);
+    if (forced == NULL)
+        recent_touch(&rec, seat_of_action(a), c->now);
+    tell_room(c, a, ev, forced, &rec);
     count_events(c, ev);
-    /* The board after every deal that ended and every hand (not the first deal). */
-    if (over || has_event(ev, PZ_EV_HAND_END) ||
-        (dealt && a != NULL && a->kind != PZ_ACT_NEXT_HAND))
-        render_board(c->g, &names, &lines);
-    if (!over && pz_get_phase(c->g) != PZ_PHASE_HAND_OVER) {
-        char status[RENDER_LINE_MAX];
-        render_status(c->g, &names, status, sizeof status);
-        render_add(&lines, "%s", status);
-    }
-    say_lines(c, &lines);
+    if ((err = recent_save(c, &rec)) != 0)
+        store_failed(c, err);
     if (over) {
         finish_game(c);
         save_game(c);
@@ -196,14 +342,27 @@ void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *force
         return;
     }
     if (dealt) {
-        for (int s = 0; s < c->nseats; s++)
-            send_hand(c, s);
+        /* One private line each: the hand, with "your turn" for the
+           actor. The dealer whose hand waits for the tendido choice
+           (R4.2) is told by the room's line, or prompted when quiet. */
+        for (int s = 0; s < c->nseats; s++) {
+            pz_view v;
+            if (pz_view_seat(c->g, s, &v) == 0 && v.hand_hidden) {
+                if (needs_prompt(c, &rec, s))
+                    prompt_with(c, &rec);
+            } else {
+                send_hand(c, s);
+            }
+        }
     } else {
-        /* R4.2: the dealer's new hand, held back until the choice */
-        int dealer = pz_get_dealer(c->g);
-        if (a != NULL && a->kind == PZ_ACT_TENDIDO && pz_get_turn(c->g) != dealer)
+        /* R4.2: the dealer's new hand, held back until the choice (it
+           says what to do when the dealer arranges the tendido next) */
+        int dealer = pz_get_dealer(c->g), seat = actor_of(c->g);
+        bool dealer_told = a != NULL && a->kind == PZ_ACT_TENDIDO;
+        if (dealer_told)
             send_hand(c, dealer);
-        prompt_actor(c);
+        if (seat >= 0 && !(dealer_told && seat == dealer) && needs_prompt(c, &rec, seat))
+            prompt_with(c, &rec);
     }
     save_game(c);
 }
@@ -211,16 +370,85 @@ void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *force
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                  */
 
-/* A refused action, explained to the sender in the room's words. */
+/* The word of a rank: "A", "2", ..., "10", "J", "Q", "K". */
+static const char *rank_word(int rank)
+{
+    static const char *const words[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
+                                                "8", "9", "10", "J", "Q", "K"};
+    return rank >= 0 && rank < PZ_RANKS ? words[rank] : "?";
+}
+
+/* The tendido waiting to be arranged as "4♥ 2♣ and 3♦ 7♠" (its pairs). */
+static void tendido_pairs(const ctx *c, char *buf, size_t cap)
+{
+    pz_card t[4];
+    char a[100], b[100];
+    if (pz_get_tendido(c->g, t) != 4) {
+        snprintf(buf, cap, "not on the table");
+        return;
+    }
+    render_cards(t, 2, a, sizeof a);
+    render_cards(t + 2, 2, b, sizeof b);
+    snprintf(buf, cap, "%s and %s", a, b);
+}
+
+/* A refused play of a card that cannot be played in place (mode place). */
+static void explain_place(ctx *c, const pz_action *a, const char *p)
+{
+    char card[8];
+    pz_card pend[16];
+    int rank = pz_card_rank(a->card), seat;
+    render_card(a->card, card);
+    if (pz_get_pending(c->g, &seat) != PZ_PENDING_NONE && pz_get_pending_cards(c->g, pend) > 0 &&
+        pz_card_rank(pend[0]) == rank)
+        reply(c, "%s answers the porrazo on the table, so it is not played in place: say %splay %s",
+              card, p, card);
+    else if (rank > 3)
+        reply(c, "only an A, 2, 3 or 4 is played in place: say %splay %s", p, card);
+    else
+        reply(c, "%s is in place only as card number %d on the table, not now: say %splay %s", card,
+              rank + 1, p, card);
+}
+
+/* A refused claim against the seat a->claimed. */
+static void explain_claim(ctx *c, const char *why, const pz_action *a)
+{
+    int t = a->claimed;
+    if (t < 0 || t >= c->nseats)
+        reply(c, "nobody by that name plays here");
+    else if (t == a->seat)
+        reply(c, "you cannot claim against yourself: claim against the other side");
+    else if (pz_side_of(c->g, t) == pz_side_of(c->g, a->seat))
+        reply(c, "%s is your partner: claim against the other side", c->seats[t].nick);
+    else if (strstr(why, "already claimed") != NULL)
+        reply(c, "%s's missed declaration was claimed already", c->seats[t].nick);
+    else if (strstr(why, "did not miss") != NULL)
+        reply(c, "%s did not miss a declaration in the last deal", c->seats[t].nick);
+    else
+        reply(c, "claims are made after a deal ends, before the next deal's first card");
+}
+
+/*
+ * A refused action, explained to the sender in the room's words: every
+ * engine error in words of the game, with nicks, never the engine's own
+ * message (it names seats by number and speaks the engine's words); a
+ * command it suggests carries the prefix in a room. why, the engine's
+ * message, only tells apart the kinds of a refused claim.
+ */
 static void explain(ctx *c, int err, const char *why, const pz_action *a)
 {
     render_names names = names_of(c);
-    char status[RENDER_LINE_MAX], card[8], hand[200];
+    const char *p = prompt_prefix(c);
+    char status[RENDER_LINE_MAX], card[8], hand[200], text[300];
     pz_card cards[PZ_CARDS];
-    int turn = pz_get_turn(c->g);
+    pz_view v;
+    int turn = pz_get_turn(c->g), dealer = pz_get_dealer(c->g);
     switch (err) {
     case PZ_ENOT_YOUR_TURN:
-        reply(c, "it is %s's turn, not yours", turn >= 0 ? c->seats[turn].nick : "nobody");
+        if (turn >= 0 && turn < c->nseats)
+            reply(c, "it is %s's turn, not yours", c->seats[turn].nick);
+        else
+            reply(c, "nobody is to play now");
         return;
     case PZ_ECARD_NOT_IN_HAND: /* the hand goes privately, never to the room */
         render_card(a->card, card);
@@ -230,17 +458,63 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     case PZ_ECHOICE_REQUIRED:
         render_card(a->card, card);
         reply(c,
-              "%s can capture or be played in place for %d points: say play %s capture, or "
-              "play %s place",
-              card, pz_card_rank(a->card) + 1, card, card);
+              "%s can capture or be played in place for %d points: say %splay %s capture, or "
+              "%splay %s place",
+              card, pz_card_rank(a->card) + 1, p, card, p, card);
         return;
-    case PZ_EWRONG_PHASE:
+    case PZ_ECANNOT_PLACE:
+        explain_place(c, a, p);
+        return;
     case PZ_ENOT_DEALER:
+        if (dealer >= 0 && dealer < c->nseats) {
+            reply(c, "only the dealer, %s, %s the tendido", c->seats[dealer].nick,
+                  a->kind == PZ_ACT_TENDIDO ? "chooses" : "arranges");
+            return;
+        }
+        /* fall through */
+    case PZ_EWRONG_PHASE:
         render_status(c->g, &names, status, sizeof status);
         reply(c, "not now — %s", status);
         return;
-    default:
-        reply(c, "%s", why);
+    case PZ_EBAD_ARRANGEMENT:
+        tendido_pairs(c, text, sizeof text);
+        reply(c,
+              "lay one pair of the tendido on the left and the other on the right, each pair in "
+              "either order; the pairs are %s (or say %sarrange best)",
+              text, p);
+        return;
+    case PZ_ENOTHING_TO_DECLARE:
+        if (pz_view_seat(c->g, a->seat, &v) == 0 && v.holding_declared)
+            reply(c, "you have declared already");
+        else
+            reply(c, "you hold no ronda or rondine this deal: nothing to declare");
+        return;
+    case PZ_EDECLARATION_CLOSED:
+        reply(c, "too late: declarations closed with this deal's first card");
+        return;
+    case PZ_EBAD_CLAIM:
+        explain_claim(c, why, a);
+        return;
+    case PZ_EGAME_OVER:
+        render_side(c->g, &names, pz_get_winner(c->g), text, sizeof text);
+        reply(c, "the game is over: %s won", text);
+        return;
+    case PZ_EINVALID_ACTION:
+        if (a->kind == PZ_ACT_PLAY && a->mode == PZ_MODE_CAPTURE) {
+            render_card(a->card, card);
+            reply(c, "%s captures nothing: there is no %s on the table; say %splay %s", card,
+                  rank_word(pz_card_rank(a->card)), p, card);
+        } else if (a->kind == PZ_ACT_DECLARE) {
+            reply(c, "declarations are %s in this game: nothing to declare",
+                  pz_get_options(c->g)->declarations == PZ_DECL_SILENT ? "silent" : "automatic");
+        } else if (a->kind == PZ_ACT_CLAIM) {
+            reply(c, "claims are made only in a game with manual declarations");
+        } else {
+            reply(c, "that is not a move you can make now");
+        }
+        return;
+    default: /* options, documents, memory: not a player's doing */
+        reply(c, "something went wrong on my side: your move was not taken; try again");
         return;
     }
 }
@@ -274,6 +548,119 @@ static pz_card find_card(const ctx *c, int seat, const cmd_card *k)
         if (pz_card_rank(hand[i]) == k->rank)
             return hand[i];
     return PZ_NO_CARD;
+}
+
+/*
+ * The card of the tendido t (4 cards, used[] those taken) that the row's
+ * card k names: the card itself when it has its suit (the Spanish "as"
+ * only while the ace of spades lies there); for a rank alone, the one
+ * card of that rank not yet taken. PZ_NO_CARD when the tendido has none,
+ * and *twice set when it has two or more.
+ */
+static pz_card tendido_card(const pz_card t[4], const bool used[4], const cmd_card *k, bool *twice)
+{
+    pz_card named = k->suit >= 0 ? pz_card_make(k->rank, k->suit) : PZ_NO_CARD, found = PZ_NO_CARD;
+    int n = 0;
+    *twice = false;
+    for (int i = 0; i < 4; i++)
+        if (t[i] == named && !used[i])
+            return named;
+    if (k->suit >= 0 && !k->spanish_as)
+        return named; /* not in the tendido: the engine says what is */
+    for (int i = 0; i < 4; i++)
+        if (!used[i] && pz_card_rank(t[i]) == k->rank && n++ == 0)
+            found = t[i];
+    *twice = n > 1;
+    return n == 1 ? found : PZ_NO_CARD;
+}
+
+/*
+ * Tells the sender that the tendido t has more than one card of the rank
+ * of the row's card i, with the row said again with those cards in their
+ * places as the example: "the tendido has 4♥ and 4♣: say which 4 goes
+ * where, e.g. arrange 4♥ 4♣ 2 7 left".
+ */
+static void ask_suits(ctx *c, const pz_card t[4], const cmd *k, int i)
+{
+    char same[100], example[100], card[8];
+    pz_card of_rank[4];
+    int n = 0, next = 0, rank = k->row[i].rank;
+    size_t len = 0;
+    for (int j = 0; j < 4; j++)
+        if (pz_card_rank(t[j]) == rank)
+            of_rank[n++] = t[j];
+    render_cards(of_rank, n, same, sizeof same);
+    example[0] = '\0';
+    for (int j = 0; j < 4; j++) {
+        const cmd_card *r = &k->row[j];
+        if (r->rank == rank && (r->suit < 0 || r->spanish_as) && next < n)
+            render_card(of_rank[next++], card);
+        else if (r->suit >= 0)
+            render_card(pz_card_make(r->rank, r->suit), card);
+        else
+            snprintf(card, sizeof card, "%s", rank_word(r->rank));
+        int w = snprintf(example + len, sizeof example - len, " %s", card);
+        if (w > 0 && (size_t)w < sizeof example - len)
+            len += (size_t)w;
+    }
+    reply(c, "the tendido has %s: say which %s goes where, e.g. %sarrange%s%s", same,
+          rank_word(rank), prompt_prefix(c), example,
+          !k->has_direction        ? ""
+          : k->direction == PZ_RTL ? " right"
+                                   : " left");
+}
+
+/*
+ * The action of `arrange C C C C [left|right]` by seat: each card of the
+ * row as the tendido card it names, the cards with a suit first, then the
+ * bare ranks among the cards left (tendido_card). Outside the dealer's
+ * arrangement the cards go as said, for the engine to refuse. Returns 0
+ * with *a, or -1 after telling the sender which rank the tendido lacks or
+ * has more than once.
+ */
+static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
+{
+    pz_card t[4], row[4];
+    bool used[4] = {false}, twice, spades_ace = false;
+    pz_direction dir = k->has_direction ? k->direction : PZ_LTR;
+    char pairs[300];
+    if (pz_get_phase(c->g) != PZ_PHASE_ARRANGE || pz_get_dealer(c->g) != seat ||
+        pz_get_tendido(c->g, t) != 4) {
+        for (int i = 0; i < 4; i++)
+            row[i] = pz_card_make(k->row[i].rank, k->row[i].suit < 0 ? 0 : k->row[i].suit);
+        *a = pz_act_arrange(seat, row, dir);
+        return 0;
+    }
+    for (int j = 0; j < 4; j++)
+        spades_ace |= t[j] == pz_card_make(0, 3);
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < 4; i++) {
+            const cmd_card *r = &k->row[i];
+            bool bare = r->suit < 0 || (r->spanish_as && !spades_ace);
+            if (bare != (pass == 1))
+                continue;
+            row[i] = tendido_card(t, used, r, &twice);
+            if (row[i] == PZ_NO_CARD && twice) {
+                ask_suits(c, t, k, i);
+                return -1;
+            }
+            if (row[i] == PZ_NO_CARD) {
+                bool some = false;
+                for (int j = 0; j < 4; j++)
+                    some |= pz_card_rank(t[j]) == r->rank;
+                tendido_pairs(c, pairs, sizeof pairs);
+                reply(c, "the tendido has no %s%s: its pairs are %s", some ? "other " : "",
+                      rank_word(r->rank), pairs);
+                return -1;
+            }
+            for (int j = 0; j < 4; j++)
+                if (t[j] == row[i] && !used[j]) {
+                    used[j] = true;
+                    break;
+                }
+        }
+    *a = pz_act_arrange(seat, row, dir);
+    return 0;
 }
 
 /* Checks the game can take a move from the sender; its seat, or -1. */
@@ -323,14 +710,10 @@ void cmd_game(ctx *c, const cmd *k)
         a = pz_act_tendido(seat, k->now);
         break;
     case CMD_ARRANGE:
-        if (k->best) {
+        if (k->best)
             a = pz_act_arrange_best(seat);
-        } else {
-            pz_card row[4];
-            for (int i = 0; i < 4; i++)
-                row[i] = pz_card_make(k->row[i].rank, k->row[i].suit < 0 ? 0 : k->row[i].suit);
-            a = pz_act_arrange(seat, row, k->has_direction ? k->direction : PZ_LTR);
-        }
+        else if (arrangement_of(c, seat, k, &a) != 0)
+            return; /* a rank the tendido lacks, or has twice: answered */
         break;
     case CMD_DECLARE:
         a = pz_act_declare(seat);
@@ -355,14 +738,16 @@ void cmd_game(ctx *c, const cmd *k)
 
 void cmd_info(ctx *c, const cmd *k)
 {
-    render_names names = names_of(c);
+    live_nicks nb;
+    render_names names = live_names(c, &nb);
     render_lines lines = {0};
-    char status[RENDER_LINE_MAX];
+    char head[48];
     if (c->g == NULL) {
         reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
               c->h->prefix);
         return;
     }
+    bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
     switch (k->verb) {
     case CMD_HAND: {
         int seat = seat_of(c, c->m->sender);
@@ -375,16 +760,22 @@ void cmd_info(ctx *c, const cmd *k)
     }
     case CMD_SCORE: /* several lines: in the room as they are, else privately */
         render_board(c->g, &names, &lines);
+        live_header(c, 'B', -1, head, sizeof head);
         for (int i = 0; i < lines.n; i++) {
-            if (c->m->room != NULL && c->m->room[0] != '\0')
-                say_room(c, c->m->room, "%s", lines.line[i]);
+            if (in_room)
+                say_room(c, c->m->room, "%s%s", head, lines.line[i]);
             else
-                say_private(c, c->m->sender, 0, "%s", lines.line[i]);
+                say_private(c, c->m->sender, 0, "%s%s%s%s", head, c->row.room, ": ", lines.line[i]);
         }
         return;
     default:
-        render_status(c->g, &names, status, sizeof status);
-        reply(c, "%s", status);
+        /* the state as it is when the answer is sent (a newer line of the
+           game waiting in the room makes it needless: it is dropped) */
+        live_header(c, 'S', -1, head, sizeof head);
+        if (in_room)
+            say_room(c, c->m->room, "%s%s: %s", head, c->m->nick, live_state_token());
+        else
+            say_private(c, c->m->sender, 0, "%s%s: %s", head, c->row.room, live_state_token());
         return;
     }
 }
@@ -453,14 +844,13 @@ void cmd_vote(ctx *c, const cmd *k)
     } else if (c->row.status != STORE_PAUSED) {
         reply(c, "the game is not paused");
     } else if (vote(c, &c->set.resume_votes, seat, "resume")) {
-        render_names names = names_of(c);
-        char status[RENDER_LINE_MAX];
+        char head[48];
         c->row.status = STORE_PLAYING;
         c->set.pause_votes = c->set.resume_votes = 0;
         new_turn(c);
         save_game(c);
-        render_status(c->g, &names, status, sizeof status);
-        say_room(c, c->row.room, "The game goes on. %s", status);
+        live_header(c, 'S', -1, head, sizeof head);
+        say_room(c, c->row.room, "%sThe game goes on: %s", head, live_state_token());
         prompt_actor(c);
     }
 }

@@ -198,6 +198,35 @@ void rtext_cards(rtext *b, const pz_card *cards, int n)
     }
 }
 
+/* Appends cards sorted by rank, then suit (♣ ♦ ♥ ♠): hands and the table,
+   so that runs of ranks (sequences) are easy to see. */
+void rtext_cards_sorted(rtext *b, const pz_card *cards, int n)
+{
+    pz_card sorted[PZ_CARDS];
+    if (n > PZ_CARDS)
+        n = PZ_CARDS;
+    for (int i = 0; i < n; i++) {
+        int k = i;
+        /* insertion sort by (rank, suit): at most 52 cards */
+        while (k > 0 && (pz_card_rank(sorted[k - 1]) > pz_card_rank(cards[i]) ||
+                         (pz_card_rank(sorted[k - 1]) == pz_card_rank(cards[i]) &&
+                          pz_card_suit(sorted[k - 1]) > pz_card_suit(cards[i])))) {
+            sorted[k] = sorted[k - 1];
+            k--;
+        }
+        sorted[k] = cards[i];
+    }
+    rtext_cards(b, sorted, n);
+}
+
+/* Writes cards sorted by rank then suit into buf (render.h). */
+void render_cards_sorted(const pz_card *cards, int n, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    rtext_cards_sorted(&b, cards, n);
+}
+
 /* Writes cards as "7♥ K♠", whole cards only, "(empty)" for none, into buf. */
 void render_cards(const pz_card *cards, int n, char *buf, size_t cap)
 {
@@ -249,14 +278,21 @@ const char *rtext_wins_word(const pz_game *g)
 /* ------------------------------------------------------------------------ */
 /* Status, board, hand, options                                             */
 
+/* The command prefix of a room's prompts ("!"), "" when none is known. */
+static const char *prefix_of(const render_names *names)
+{
+    return names != NULL && names->prefix != NULL ? names->prefix : "";
+}
+
 /* Appends who acts in the tendido phases: choose, or arrange (R4.1, R4.3). */
 static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *names)
 {
     char tmp[16];
     const char *dealer = rtext_seat_name(names, pz_get_dealer(g), tmp);
+    const char *p = prefix_of(names);
     pz_card t[4];
     if (pz_get_phase(g) == PZ_PHASE_TENDIDO_CHOICE) {
-        rtext_addf(b, "%s (dealer) chooses the tendido: tendido now or tendido later", dealer);
+        rtext_addf(b, "%s deals and chooses: %stendido now or %stendido later", dealer, p, p);
         return;
     }
     int n = pz_get_tendido(g, t);
@@ -264,12 +300,8 @@ static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *nam
     rtext_cards(b, t, n < 2 ? n : 2);
     rtext_addf(b, " | ");
     rtext_cards(b, t + 2, n - 2 > 0 ? n - 2 : 0);
-    if (n == 4) {
-        pz_card ex[4] = {t[1], t[0], t[2], t[3]};
-        rtext_addf(b, ": arrange best, or arrange ");
-        rtext_cards(b, ex, 4);
-        rtext_addf(b, " rtl");
-    }
+    if (n == 4)
+        rtext_addf(b, ": %sarrange best, or the four cards in a row of your choice", p);
 }
 
 /* Appends the pending porrazo or counter porrazo, if any (R6.2). */
@@ -294,15 +326,19 @@ void render_status(const pz_game *g, const render_names *names, char *buf, size_
     rtext_init(&b, buf, cap);
     pz_phase phase = pz_get_phase(g);
     if (phase == PZ_PHASE_GAME_OVER) {
-        rtext_addf(&b, "Game over: ");
+        rtext_addf(&b, "game over: ");
         rtext_side(&b, g, names, pz_get_winner(g));
-        rtext_addf(&b, " %s.", rtext_wins_word(g));
+        rtext_addf(&b, " %s", rtext_wins_word(g));
         return;
     }
     pz_card table[PZ_CARDS];
     int n = pz_get_table(g, table);
-    rtext_addf(&b, "Table: ");
-    rtext_cards(&b, table, n);
+    if (n == 0) {
+        rtext_addf(&b, "table empty");
+    } else {
+        rtext_addf(&b, "table ");
+        rtext_cards_sorted(&b, table, n);
+    }
     if (phase == PZ_PHASE_HAND_OVER) {
         rtext_addf(&b, " · the hand is over");
         return;
@@ -327,6 +363,19 @@ static void put_bar(rtext *b, int score, int target)
     for (int k = 0; k < BAR_CELLS; k++)
         rtext_addf(b, "%s", k < full ? "\xE2\x96\x88" : "\xE2\x96\x91");
     rtext_addf(b, "]");
+}
+
+/* Writes the score in one line: "ann 12, bob 9 (to 61)". */
+void render_score_line(const pz_game *g, const render_names *names, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    for (int s = 0; s < pz_get_sides(g) && s < PZ_MAX_SIDES; s++) {
+        rtext_addf(&b, "%s", s > 0 ? ", " : "");
+        rtext_side(&b, g, names, s);
+        rtext_addf(&b, " %d", pz_get_score(g, s));
+    }
+    rtext_addf(&b, " (to %d)", pz_get_options(g)->target);
 }
 
 /* Appends the score board to out: a header, then a padded line with a
@@ -377,7 +426,11 @@ static void put_pending_chance(rtext *b, const pz_view *v)
 static void put_hand_turn(rtext *b, const pz_view *v)
 {
     if (v->phase == PZ_PHASE_ARRANGE && v->seat == v->dealer) {
-        rtext_addf(b, " · you arrange the tendido: arrange best, or a row and ltr/rtl");
+        rtext_addf(b, " · you arrange the tendido: arrange best, or the four cards in the "
+                      "order you lay them, e.g. arrange ");
+        rtext_cards(b, v->tendido, v->ntendido);
+    } else if (v->phase == PZ_PHASE_TENDIDO_CHOICE && v->seat == v->dealer) {
+        rtext_addf(b, " · you deal: tendido now or tendido later");
     } else if (v->phase == PZ_PHASE_PLAY && v->turn == v->seat && v->nhand > 0) {
         rtext_addf(b, " · your turn: play a card, e.g. play %s",
                    rtext_rank_word(pz_card_rank(v->hand[0])));
@@ -407,8 +460,29 @@ static void put_holding(rtext *b, const pz_view *v)
         rtext_addf(b, " (not declared)");
 }
 
-/* Writes seat v->seat's private hand line: its cards, the table, its own
-   holding and what to do now; the dealer's hidden hand is not shown. */
+/* Appends the seat's hand, the table, its own holding and what to do now
+   ("2♣ 5♦ 9♥ · table 3♠ J♦ · your turn: ..."); the dealer's hidden hand is
+   not shown (R4.2). */
+static void put_hand(rtext *b, const pz_view *v)
+{
+    if (v->hand_hidden) {
+        rtext_addf(b, "you deal: choose the tendido first (tendido now or tendido later); "
+                      "your cards follow");
+        return;
+    }
+    rtext_cards_sorted(b, v->hand, v->nhand);
+    if (v->ntable == 0) {
+        rtext_addf(b, " · table empty");
+    } else {
+        rtext_addf(b, " · table ");
+        rtext_cards_sorted(b, v->table, v->ntable);
+    }
+    put_holding(b, v);
+    put_hand_turn(b, v);
+}
+
+/* Writes seat v->seat's private hand line from its view: its cards, the
+   table, its own holding and what to do now. */
 void render_hand(const pz_view *v, const char *room, char *buf, size_t cap)
 {
     rtext b;
@@ -417,16 +491,29 @@ void render_hand(const pz_view *v, const char *room, char *buf, size_t cap)
     if (room != NULL && room[0] != '\0')
         rtext_addf(&b, " in %s", room);
     rtext_addf(&b, " (deal %d of %d): ", v->deal, v->deals_per_hand);
+    put_hand(&b, v);
+}
+
+/* Writes the private turn prompt (render.h): what happened since the
+   seat's last turn, then its hand, the table and what to do. */
+void render_prompt(const pz_view *v, const char *room, const char *since, char *buf, size_t cap)
+{
+    rtext b;
+    rtext_init(&b, buf, cap);
+    rtext_addf(&b, "Your turn");
+    if (room != NULL && room[0] != '\0')
+        rtext_addf(&b, " in %s", room);
+    rtext_addf(&b, " (deal %d of %d)", v->deal, v->deals_per_hand);
+    if (since != NULL && since[0] != '\0')
+        rtext_addf(&b, " — since your last play: %s —", since);
     if (v->hand_hidden) {
-        rtext_addf(&b, "you deal: choose the tendido first (tendido now or tendido later); "
-                       "your cards follow");
+        rtext_addf(&b, "%s you deal: choose the tendido first (tendido now or tendido later); "
+                       "your cards follow",
+                   since != NULL && since[0] != '\0' ? "" : ":");
         return;
     }
-    rtext_cards(&b, v->hand, v->nhand);
-    rtext_addf(&b, " · table: ");
-    rtext_cards(&b, v->table, v->ntable);
-    put_holding(&b, v);
-    put_hand_turn(&b, v);
+    rtext_addf(&b, " hand ");
+    put_hand(&b, v);
 }
 
 /* Writes the options in words: the target, then what differs from R9. */

@@ -33,42 +33,52 @@ void render_add(render_lines *out, const char *fmt, ...)
 #endif
     ;
 
-/* The display names of the seats of one game. */
+/* The display names of the seats of one game, and the command prefix of
+   its room ("!"; NULL or "" in private), written in prompts. */
 typedef struct render_names {
     int players;
     const char *nick[PZ_MAX_PLAYERS];
+    const char *prefix;
 } render_names;
 
 /* "7♥", "10♠", "K♣" (no "T": players read 10) into buf[8]. */
 void render_card(pz_card c, char buf[8]);
 /* Cards separated by spaces; "(empty)" for none. */
 void render_cards(const pz_card *cards, int n, char *buf, size_t cap);
+/* The same, sorted by rank then suit (hands and the table everywhere). */
+void render_cards_sorted(const pz_card *cards, int n, char *buf, size_t cap);
 
 /* A side's name: the nick, or "alice & carol" with partnerships. */
 void render_side(const pz_game *g, const render_names *names, int side, char *buf, size_t cap);
 
 /*
- * The public lines of one action's events (from pz_new or pz_apply), as
- * the room sees them, appended to out. One or two lines per play: the
- * card, what it took, points and why (porrazo, limpia, in place, ...)
- * with the side's new total. A deal says which deal of the hand it is and
- * that hands come privately; the tendido, its arrangement and points;
- * declarations without rank; the sweep, the card score, the end of the
- * hand and the winner. `after` is the game after the action (for names of
- * sides and the target). Does not add the table or the next player (see
- * render_status).
+ * The public segments of one action's events (from pz_new or pz_apply),
+ * as the room sees them, appended to out, one segment per entry (the host
+ * joins them with " · "). One segment per play: the player, the card,
+ * what it took, points and why (porrazo, limpia, in place, ...) with the
+ * side's new total ("ann 7♥ takes 7♣ 8♦, limpia +1 → 12"). A deal says
+ * which deal of the hand it is and that hands come privately; the
+ * tendido, its arrangement and points; declarations without rank; the
+ * sweep, the cards won and their score, and the winner. `after` is the
+ * game after the action (for names of sides and the target). Does not add
+ * the table or the next player (see render_status).
  */
 void render_events(const pz_game *after, const render_names *names, const pz_events *ev,
                    render_lines *out);
 
 /*
- * One status line: the table, and who is to act and what ("bob to play",
- * "alice (dealer) chooses the tendido: now or later", "alice arranges the
- * tendido: ..."), with the nick to act written plainly so chat clients
- * highlight it; at hand_over "the hand is over" (the host deals the next
- * hand at once); at game_over the winner.
+ * The state in one line: the table (sorted), and who is to act and what
+ * ("table 3♠ J♦ · bob to play", "table ... · alice deals and chooses:
+ * !tendido now or !tendido later", "alice arranges the tendido ..."), with
+ * the nick to act written plainly so chat clients highlight it and the
+ * room's prefix (names->prefix) in every command it suggests; at
+ * hand_over "the hand is over" (the host deals the next hand at once); at
+ * game_over the winner.
  */
 void render_status(const pz_game *g, const render_names *names, char *buf, size_t cap);
+
+/* The score in one line: "ann 12, bob 9 (to 61)". */
+void render_score_line(const pz_game *g, const render_names *names, char *buf, size_t cap);
 
 /*
  * The score board: a header ("Score — first to 61") then one line per
@@ -78,13 +88,21 @@ void render_status(const pz_game *g, const render_names *names, char *buf, size_
 void render_board(const pz_game *g, const render_names *names, render_lines *out);
 
 /*
- * A seat's private hand line from its view: "Your hand in #friends (deal
- * 2 of 8): 7♥ K♠ 2♣ · table: 5♣ Q♥" plus, when it is the seat's turn, what
- * to do ("your turn: play a card, e.g. play 7"); while the dealer's hand
- * is hidden (R4.2): "you deal: choose the tendido first (tendido now or
- * tendido later); your cards follow". room may be "".
+ * A seat's private hand line from its view, cards sorted by rank: "Your
+ * hand in #friends (deal 2 of 8): 2♣ 7♥ K♠ · table 5♣ Q♥" plus, when it
+ * is the seat's turn, what to do ("your turn: play a card, e.g. play 2");
+ * while the dealer's hand is hidden (R4.2): "you deal: choose the tendido
+ * first (tendido now or tendido later); your cards follow". room may be "".
  */
 void render_hand(const pz_view *v, const char *room, char *buf, size_t cap);
+
+/*
+ * The private turn prompt, one line: "Your turn in #friends (deal 2 of 8)
+ * — since your last play: bob 3♠ takes 3♦ · carl 5♣ — hand 2♣ 5♦ · table
+ * 5♣ J♦ · your turn: play a card, e.g. play 2". since ("" or NULL: nothing) is what
+ * the room saw since the seat's last play. room may be "".
+ */
+void render_prompt(const pz_view *v, const char *room, const char *since, char *buf, size_t cap);
 
 /* The options in words: "2–8 players · to 61 · partners · declarations
    manual · ..." (only what differs from R9's defaults after the target). */

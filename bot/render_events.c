@@ -1,7 +1,9 @@
 /*
- * render_events.c — Porrazo in words, part two: the public lines of one
- * action's engine events (render_events() of render.h), as the room sees
- * them: one or two lines per play, with points, reasons and new totals.
+ * render_events.c — Porrazo in words, part two: the public segments of
+ * one action's engine events (render_events() of render.h), as the room
+ * sees them: one short segment per play ("ann 7♥ takes 7♣ 8♦, limpia +1
+ * → 12"), with points, reasons and new totals; the host joins segments
+ * with " · " into as few lines as it can.
  *
  * Events that belong together are told together: a play with its capture
  * and its limpia or in-place score, a porrazo with its cards, an
@@ -47,12 +49,16 @@ static void put_seat(rtext *b, const ev_ctx *c, int seat)
     rtext_addf(b, "%s", rtext_seat_name(c->names, seat, tmp));
 }
 
-/* Appends " (SIDE total)", the side's new total after a score. */
+/* Appends " → total" (one player a side: their own) or " → SIDE total"
+   (partners), the side's new total after a score. */
 static void put_total(rtext *b, const ev_ctx *c, int side, int total)
 {
-    rtext_addf(b, " (");
-    rtext_side(b, c->g, c->names, side);
-    rtext_addf(b, " %d)", total);
+    rtext_addf(b, " \xE2\x86\x92 ");
+    if (pz_get_options(c->g)->partnerships) {
+        rtext_side(b, c->g, c->names, side);
+        rtext_addf(b, " ");
+    }
+    rtext_addf(b, "%d", total);
 }
 
 /* DEAL: which deal of the hand, who deals; the hands are never shown. */
@@ -62,9 +68,12 @@ static int ev_deal(const ev_ctx *c, int i)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, "Deal %d of %d (", e->deal, pz_get_deals_per_hand(c->g));
+    if (e->deal == 1)
+        rtext_addf(&b, "New hand: deal 1 of %d, ", pz_get_deals_per_hand(c->g));
+    else
+        rtext_addf(&b, "Deal %d of %d, ", e->deal, pz_get_deals_per_hand(c->g));
     put_seat(&b, c, e->dealer);
-    rtext_addf(&b, " deals): hands are sent privately.");
+    rtext_addf(&b, " deals; hands sent privately");
     rtext_line(c->out, &b);
     return 1;
 }
@@ -77,13 +86,12 @@ static int ev_tendido(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     put_seat(&b, c, e->seat);
-    rtext_addf(&b, " lays the tendido: ");
+    rtext_addf(&b, " lays the tendido ");
     rtext_cards(&b, e->cards, e->ncards < 2 ? e->ncards : 2);
     if (e->ncards > 2) {
         rtext_addf(&b, " | ");
         rtext_cards(&b, e->cards + 2, e->ncards - 2);
     }
-    rtext_addf(&b, ".");
     rtext_line(c->out, &b);
     return 1;
 }
@@ -126,7 +134,6 @@ static int ev_arranged(const ev_ctx *c, int i)
         put_total(&b, c, last->side, last->total);
     else
         rtext_addf(&b, "no points");
-    rtext_addf(&b, ".");
     rtext_line(c->out, &b);
     return 1 + (place != NULL) + (sets != NULL);
 }
@@ -148,16 +155,16 @@ static int ev_leftover(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     if (ntable > 0) {
-        rtext_addf(&b, "The %d leftover card%s go%s face up to the table: ", ntable,
+        rtext_addf(&b, "the %d leftover card%s go%s face up to the table: ", ntable,
                    ntable == 1 ? "" : "s", ntable == 1 ? "es" : "");
-        rtext_cards(&b, table, ntable);
-        rtext_addf(&b, ".");
+        rtext_cards_sorted(&b, table, ntable);
         rtext_line(c->out, &b);
         rtext_init(&b, line, sizeof line);
     }
     if (ntable == e->ncards)
         return 1;
-    rtext_addf(&b, "The %d leftover cards are dealt:", e->ncards - ntable);
+    rtext_addf(&b, "the %d leftover card%s dealt:", e->ncards - ntable,
+               e->ncards - ntable == 1 ? " is" : "s are");
     int players = pz_get_players(c->g);
     for (int k = 1, listed = 0; k <= players; k++) {
         int s = (e->dealer + k) % players;
@@ -167,7 +174,7 @@ static int ev_leftover(const ev_ctx *c, int i)
         put_seat(&b, c, s);
         rtext_addf(&b, " +%d", per_seat[s]);
     }
-    rtext_addf(&b, " (privately).");
+    rtext_addf(&b, " (privately)");
     rtext_line(c->out, &b);
     return 1;
 }
@@ -183,7 +190,7 @@ static int ev_declare(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     put_seat(&b, c, e->seat);
-    rtext_addf(&b, " declares %s.", what);
+    rtext_addf(&b, " declares %s", what);
     rtext_line(c->out, &b);
     return 1;
 }
@@ -204,7 +211,7 @@ static void put_porrazo(rtext *b, const ev_ctx *c, const pz_event *play, const p
         cap->ncards >= 2 && pz_card_rank(cap->cards[0]) == r && pz_card_rank(cap->cards[1]) == r;
     char card[8];
     if (counter) {
-        rtext_addf(b, ": COUNTER PORRAZO! takes ");
+        rtext_addf(b, " COUNTER PORRAZO! takes ");
         put_seat(b, c, prev);
         rtext_addf(b, "'s porrazo ");
         rtext_cards(b, cap->cards, cap->ncards);
@@ -212,14 +219,13 @@ static void put_porrazo(rtext *b, const ev_ctx *c, const pz_event *play, const p
             rtext_addf(b, " (a fourth %s would be a san benito!)", rtext_rank_word(r));
     } else {
         render_card(cap->ncards > 0 ? cap->cards[0] : PZ_NO_CARD, card);
-        rtext_addf(b, ": PORRAZO on ");
+        rtext_addf(b, " PORRAZO on ");
         put_seat(b, c, prev);
         rtext_addf(b, "'s %s! takes ", card);
         rtext_cards(b, cap->cards, cap->ncards);
         if (!settled)
             rtext_addf(b, " (stands unless countered)");
     }
-    rtext_addf(b, ".");
 }
 
 /* PLAY + CAPTURE (+ its limpia score), a plain capture or a porrazo. */
@@ -233,16 +239,13 @@ static int ev_capture(const ev_ctx *c, int i, rtext *b)
         put_porrazo(b, c, play, cap, settled);
         return 2;
     }
-    rtext_addf(b, " and takes ");
+    rtext_addf(b, " takes ");
     rtext_cards(b, cap->cards, cap->ncards);
     const pz_event *limpia = score_at(c, i + 2, PZ_REASON_LIMPIA, play->seat);
-    if (limpia == NULL) {
-        rtext_addf(b, ".");
+    if (limpia == NULL)
         return 2;
-    }
-    rtext_addf(b, " — limpia! +%d", limpia->points);
+    rtext_addf(b, ", limpia +%d", limpia->points);
     put_total(b, c, limpia->side, limpia->total);
-    rtext_addf(b, ".");
     return 3;
 }
 
@@ -257,11 +260,11 @@ static int ev_play(const ev_ctx *c, int i)
     rtext_init(&b, line, sizeof line);
     render_card(play->card, card);
     put_seat(&b, c, play->seat);
-    rtext_addf(&b, " plays %s", card);
+    rtext_addf(&b, " %s", card);
     if (next != NULL && next->kind == PZ_EV_CAPTURE && next->seat == play->seat) {
         used = ev_capture(c, i, &b);
     } else if (next != NULL && next->kind == PZ_EV_SAN_BENITO) {
-        rtext_addf(&b, ": SAN BENITO!! ");
+        rtext_addf(&b, " SAN BENITO!! ");
         rtext_side(&b, c->g, c->names, next->side);
         rtext_addf(&b, " %s the game!", rtext_wins_word(c->g));
         used = 2;
@@ -269,13 +272,10 @@ static int ev_play(const ev_ctx *c, int i)
         const pz_event *s = score_at(c, i + 1, PZ_REASON_IN_PLACE, play->seat);
         rtext_addf(&b, " in place");
         if (s != NULL) {
-            rtext_addf(&b, ": +%d", s->points);
+            rtext_addf(&b, " +%d", s->points);
             put_total(&b, c, s->side, s->total);
             used = 2;
         }
-        rtext_addf(&b, ".");
-    } else {
-        rtext_addf(&b, ".");
     }
     rtext_line(c->out, &b);
     return used;
@@ -287,14 +287,14 @@ static void put_cards_score(rtext *b, const ev_ctx *c, int i)
     const pz_event *e = ev_at(c, i);
     const pz_event *end = ev_at(c, i + 1);
     bool has_piles = end != NULL && end->kind == PZ_EV_HAND_END;
-    rtext_addf(b, "Cards: ");
+    rtext_addf(b, "cards won: ");
     for (int s = 0; s < pz_get_sides(c->g); s++) {
         int pile = has_piles && s < end->nvalues ? end->values[s] : pz_get_pile(c->g, s);
         rtext_addf(b, "%s", s > 0 ? ", " : "");
         rtext_side(b, c->g, c->names, s);
         rtext_addf(b, " %d", pile);
     }
-    rtext_addf(b, " → ");
+    rtext_addf(b, ", so ");
     rtext_side(b, c->g, c->names, e->side);
     rtext_addf(b, " +%d%s", e->points,
                pz_get_options(c->g)->card_score == PZ_CARD_SCORE_EXCESS26 ? " over 26" : "");
@@ -311,7 +311,7 @@ static const char *score_phrase(pz_reason r)
     case PZ_REASON_FOUR:
         return "'s four of a kind scores";
     case PZ_REASON_MISSED_DECLARATION:
-        return "'s claim is upheld: a missed declaration,";
+        return "'s claim is upheld (a missed declaration):";
     case PZ_REASON_LIMPIA:
         return " scores a limpia:";
     case PZ_REASON_IN_PLACE:
@@ -350,7 +350,6 @@ static int ev_score(const ev_ctx *c, int i)
         rtext_addf(&b, "%s +%d", score_phrase((pz_reason)e->reason), e->points);
     }
     put_total(&b, c, last->side, last->total);
-    rtext_addf(&b, ".");
     rtext_line(c->out, &b);
     return used;
 }
@@ -363,13 +362,12 @@ static int ev_sweep(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     if (e->ncards == 1)
-        rtext_addf(&b, "The last card goes to ");
+        rtext_addf(&b, "the last card goes to ");
     else
-        rtext_addf(&b, "The last %d cards go to ", e->ncards);
+        rtext_addf(&b, "the last %d cards go to ", e->ncards);
     rtext_side(&b, c->g, c->names, e->side);
     rtext_addf(&b, ": ");
-    rtext_cards(&b, e->cards, e->ncards);
-    rtext_addf(&b, ".");
+    rtext_cards_sorted(&b, e->cards, e->ncards);
     rtext_line(c->out, &b);
     return 1;
 }
@@ -386,15 +384,20 @@ static void put_side_values(rtext *b, const ev_ctx *c, const pz_event *e, int sk
     }
 }
 
-/* HAND_END: the won cards per side. */
+/* HAND_END: told by the card score just before it ("cards won: ..."),
+   and by the board that follows; said here only when there was no card
+   score (a game won before it). */
 static int ev_hand_end(const ev_ctx *c, int i)
 {
+    const pz_event *prev = ev_at(c, i - 1);
+    if (prev != NULL && prev->kind == PZ_EV_SCORE && prev->reason == PZ_REASON_CARDS)
+        return 1;
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, "Hand over (cards won: ");
+    rtext_addf(&b, "the hand is over (cards won: ");
     put_side_values(&b, c, ev_at(c, i), -1);
-    rtext_addf(&b, ").");
+    rtext_addf(&b, ")");
     rtext_line(c->out, &b);
     return 1;
 }

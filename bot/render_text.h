@@ -37,6 +37,8 @@ void rtext_addf(rtext *b, const char *fmt, ...) RENDER_PRINTF(2, 3);
 void rtext_whole(rtext *b, const char *sep, const char *piece);
 /* Appends cards separated by spaces, whole cards only; "(empty)" for none. */
 void rtext_cards(rtext *b, const pz_card *cards, int n);
+/* Appends cards sorted by rank then suit (hands, the table). */
+void rtext_cards_sorted(rtext *b, const pz_card *cards, int n);
 /* Appends the name of side: its seats' nicks joined by " & ". */
 void rtext_side(rtext *b, const pz_game *g, const render_names *names, int side);
 /* Appends b's text as one line of out (nothing when out is full). */

@@ -85,11 +85,7 @@ static void tick_game(ctx *c, const char *room)
         return;
     }
     if (reminder_due(c)) {
-        render_names names = names_of(c);
-        char status[RENDER_LINE_MAX];
-        render_status(c->g, &names, status, sizeof status);
-        say_private(c, c->seats[actor].player, 1, "Reminder: %s is waiting for you. %s",
-                    c->row.room, status);
+        remind_actor(c); /* one line: what happened, the hand, what to do */
         c->set.reminders++;
         c->row.reminded = c->now;
     }

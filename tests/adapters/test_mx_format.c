@@ -178,8 +178,8 @@ static void test_tendido_phrases_mention_the_dealer(void **state)
 {
     (void)state;
     char m[64];
-    json_object *o = one("Table: (empty) " DOT " Ann (dealer) chooses the tendido: tendido now "
-                         "or tendido later",
+    json_object *o = one("table empty " DOT " Ann deals and chooses: !tendido now or !tendido "
+                         "later",
                          4096);
     mentions(o, m, sizeof m);
     assert_string_equal(m, "@ann:test");

@@ -32,7 +32,7 @@ SYNC = "sync> stats"
 CARD = r"(?:10|[A2-9JQK])[♣♦♥♠]"
 STATUS = [
     (re.compile(r"· (\S+) to play\s*$"), "play"),
-    (re.compile(r"· (\S+) \(dealer\) chooses the tendido"), "tendido"),
+    (re.compile(r"· (\S+) deals and chooses: "), "tendido"),
     (re.compile(r"· (\S+) arranges the tendido"), "arrange"),
 ]
 NICKS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
@@ -135,6 +135,10 @@ class Table:
             self.deal_no[nick] = int(m.group(1))
             self.hand[nick] = re.findall(CARD, m.group(2))
             return
+        m = re.match(r"(?:Reminder: )?Your turn in \S+ .*?— hand (.*?)(?: · |$)", text)
+        if m and nick in self.hand:
+            self.hand[nick] = re.findall(CARD, m.group(1))
+            return
         m = re.search(r"\(your hand: ([^)]*)\)", text)
         if m and nick in self.hand:
             self.hand[nick] = re.findall(CARD, m.group(1))
@@ -149,6 +153,11 @@ class Table:
             return  # a reply to one player, not news of the game
         if text.startswith("Game over") or re.search(r"\bwins?\b", text):
             self.over = True
+        # "ann 7♥ takes 7♣ · bob 3♠ · ...": the cards played leave the hands
+        for seg in text.split(" · "):
+            m = re.match(r"(\S+) (%s)(?: |$)" % CARD, seg)
+            if m and m.group(1) in self.hand and m.group(2) in self.hand[m.group(1)]:
+                self.hand[m.group(1)].remove(m.group(2))
         for rx, kind in STATUS:
             m = rx.search(text)
             if m:
@@ -233,7 +242,7 @@ def end_to_end(bot_exe, replay_exe, n, options):
         room = [l for l in lines if l.startswith("#console ")]
         private = [l for l in lines if l.startswith("-> ")]
         # Every player was told its hand privately, at every deal.
-        deals = sum(1 for l in room if re.search(r"Deal \d+ of \d+", l))
+        deals = sum(1 for l in room if re.search(r"(?i)deal \d+ of \d+", l))
         for p in players:
             hands = [l for l in private if l.startswith("-> %s: Your hand" % p)]
             check(len(hands) >= deals, "%s got %d hand messages for %d deals" %

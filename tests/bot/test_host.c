@@ -69,19 +69,43 @@ static void free_world(world *w)
     free(w);
 }
 
-/* Moves every unsent message into w->msg. */
+static int by_id(const void *a, const void *b)
+{
+    const store_msg *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Moves every unsent message into w->msg as players would read it: taken
+ * through an adapter's queue with the host's expander (live lines
+ * rendered, merged or dropped when sent), in the order they were queued
+ * (their id here is the queue's order, outq_msg.seq).
+ */
 static void drain(world *w)
 {
-    store_msg batch[32];
-    int n;
+    outq *q;
+    int start = w->n, rc;
+    assert_int_equal(outq_new(&q, w->st, NET), 0);
+    outq_set_expander(q, host_expand, w->h);
     do {
-        assert_int_equal(store_outbox_peek(w->st, NET, batch, 32, &n), 0);
-        for (int i = 0; i < n; i++) {
-            if (w->n < MAX_MSGS)
-                w->msg[w->n++] = batch[i];
-            assert_int_equal(store_outbox_done(w->st, batch[i].id), 0);
+        rc = outq_load(q);
+        assert_true(rc == 0 || rc == 1);
+        outq_msg *m;
+        while ((m = outq_take(q, NULL, NULL)) != NULL) {
+            assert_true(w->n < MAX_MSGS);
+            store_msg *c = &w->msg[w->n++];
+            memset(c, 0, sizeof *c);
+            c->id = (int64_t)m->seq;
+            snprintf(c->target, sizeof c->target, "%s", m->target);
+            snprintf(c->text, sizeof c->text, "%s", m->text);
+            c->kind = m->kind;
+            c->priority = m->priority;
+            outq_sent(q, m); /* the target gives its next message only then */
         }
-    } while (n > 0);
+    } while (rc == 1);
+    assert_int_equal(outq_flush_done(q), 0);
+    outq_free(q);
+    qsort(w->msg + start, (size_t)(w->n - start), sizeof w->msg[0], by_id);
 }
 
 /* nick says text in room (NULL: privately), then the outbox is drained. */
@@ -736,6 +760,432 @@ static void test_a_restart_announces_only_recent_games(void **state)
     free_world(w);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Players' words                                                           */
+
+/* Replaces w's host by one dealing from seed (prefix, name filled in). */
+static void reseed(world *w, uint64_t seed)
+{
+    char why[256];
+    host_config c = {.prefix = "!",
+                     .bot_name = "porrazo",
+                     .max_games = 100000,
+                     .fixed_seed = true,
+                     .seed = seed};
+    host_free(w->h);
+    assert_int_equal(host_new(&w->h, w->st, &c, why, sizeof why), 0);
+}
+
+/* The first message to target (room or player) containing s, or NULL. */
+static const char *find_text(const world *w, const char *target, const char *s)
+{
+    for (int i = 0; i < w->n; i++)
+        if (strcmp(w->msg[i].target, target) == 0 && strstr(w->msg[i].text, s) != NULL)
+            return w->msg[i].text;
+    return NULL;
+}
+
+/* Fails when a drained message shows a seat number, a rule ID or an
+   engine direction. */
+static void expect_players_words(const world *w)
+{
+    for (int i = 0; i < w->n; i++) {
+        const char *t = w->msg[i].text;
+        if (strstr(t, "seat ") != NULL || strstr(t, "ltr") != NULL || strstr(t, "rtl") != NULL)
+            fail_msg("a player read \"%s\"", t);
+        for (const char *p = t; *p != '\0'; p++)
+            if (p[0] == 'R' && p[1] >= '0' && p[1] <= '9')
+                fail_msg("a player read a rule ID in \"%s\"", t);
+    }
+}
+
+/*
+ * Opens a 2-player game in room dealt from seed and lets its dealer lay
+ * the tendido now: the game waits for the arrangement. Returns the game
+ * (caller frees) with the tendido in t.
+ */
+static pz_game *at_arrangement(world *w, const char *room, uint64_t seed, pz_card t[4])
+{
+    char cmdline[64];
+    reseed(w, seed);
+    start_game(w, room, 2, "");
+    pz_game *g = game_of(w, room);
+    snprintf(cmdline, sizeof cmdline, "tendido now %s", room);
+    say(w, NICKS[pz_get_dealer(g)], NULL, cmdline);
+    pz_free(g);
+    g = game_of(w, room);
+    assert_int_equal(pz_get_phase(g), PZ_PHASE_ARRANGE);
+    assert_int_equal(pz_get_tendido(g, t), 4);
+    return g;
+}
+
+/* The word a player types for the rank of c ("10", "k", "a"). */
+static const char *rank_typed(pz_card c)
+{
+    static const char *const words[PZ_RANKS] = {"a", "2", "3",  "4", "5", "6", "7",
+                                                "8", "9", "10", "j", "q", "k"};
+    return words[pz_card_rank(c)];
+}
+
+static void test_an_arrangement_by_bare_ranks_is_matched_to_the_tendido(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    bool distinct_done = false, twice_done = false;
+    char room[16], line[80];
+    for (uint64_t seed = 1; seed < 400 && !(distinct_done && twice_done); seed++) {
+        pz_card t[4];
+        snprintf(room, sizeof room, "#r%d", (int)seed);
+        pz_game *g = at_arrangement(w, room, seed, t);
+        int dealer = pz_get_dealer(g), same = 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++)
+                same += pz_card_rank(t[i]) == pz_card_rank(t[j]);
+        pz_free(g);
+        if (same == 0 && !distinct_done) {
+            /* the second pair on the left, reversed, counted from the right */
+            snprintf(line, sizeof line, "!arrange %s %s %s %s right", rank_typed(t[3]),
+                     rank_typed(t[2]), rank_typed(t[0]), rank_typed(t[1]));
+            clear(w);
+            say(w, NICKS[dealer], room, line);
+            g = game_of(w, room);
+            pz_card table[PZ_CARDS];
+            int n = pz_get_table(g, table);
+            assert_true(pz_get_phase(g) != PZ_PHASE_ARRANGE);
+            assert_true(n >= 4);
+            assert_int_equal(table[n - 4], t[3]);
+            assert_int_equal(table[n - 3], t[2]);
+            assert_int_equal(table[n - 2], t[0]);
+            assert_int_equal(table[n - 1], t[1]);
+            pz_free(g);
+            distinct_done = true;
+        } else if (same > 0 && !twice_done) {
+            int a = 0, b = 1; /* two cards of one rank */
+            for (int i = 0; i < 4; i++)
+                for (int j = i + 1; j < 4; j++)
+                    if (pz_card_rank(t[i]) == pz_card_rank(t[j]))
+                        a = i, b = j;
+            (void)b;
+            snprintf(line, sizeof line, "!arrange %s %s %s %s", rank_typed(t[0]), rank_typed(t[1]),
+                     rank_typed(t[2]), rank_typed(t[3]));
+            clear(w);
+            say(w, NICKS[dealer], room, line);
+            char want[64];
+            snprintf(want, sizeof want, "%s: the tendido has ", NICKS[dealer]);
+            assert_non_null(find_text(w, room, want));
+            assert_non_null(find_text(w, room, "goes where, e.g. !arrange "));
+            expect_players_words(w);
+            g = game_of(w, room);
+            assert_int_equal(pz_get_phase(g), PZ_PHASE_ARRANGE); /* nothing done */
+            pz_free(g);
+            (void)a;
+            twice_done = true;
+        }
+    }
+    assert_true(distinct_done);
+    assert_true(twice_done);
+    free_world(w);
+}
+
+static void test_a_rank_missing_from_the_tendido_is_named_with_its_pairs(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    pz_card t[4];
+    pz_game *g = at_arrangement(w, "#t", 4242, t);
+    int dealer = pz_get_dealer(g), missing = 0;
+    for (int r = 0; r < PZ_RANKS; r++) {
+        bool in = false;
+        for (int i = 0; i < 4; i++)
+            in |= pz_card_rank(t[i]) == r;
+        if (!in) {
+            missing = r;
+            break;
+        }
+    }
+    pz_free(g);
+    char line[80];
+    snprintf(line, sizeof line, "!arrange %s %s %s %s left", rank_typed(pz_card_make(missing, 0)),
+             rank_typed(t[1]), rank_typed(t[2]), rank_typed(t[3]));
+    clear(w);
+    say(w, NICKS[dealer], "#t", line);
+    assert_non_null(find_text(w, "#t", "the tendido has no "));
+    assert_non_null(find_text(w, "#t", "its pairs are "));
+    clear(w); /* a wrong row of whole cards: the engine's refusal in words */
+    char a[4], b[4], c[4], d[4];
+    pz_card_format(t[0], a);
+    pz_card_format(t[2], b);
+    pz_card_format(t[1], c);
+    pz_card_format(t[3], d);
+    snprintf(line, sizeof line, "!arrange %s %s %s %s", a, b, c, d);
+    say(w, NICKS[dealer], "#t", line);
+    assert_non_null(find_text(w, "#t", "lay one pair of the tendido on the left"));
+    assert_non_null(find_text(w, "#t", "!arrange best"));
+    expect_players_words(w);
+    free_world(w);
+}
+
+static void test_as_plays_the_ace_of_spades_or_in_spanish_the_only_ace(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    bool spades_done = false, spanish_done = false;
+    char room[16];
+    for (uint64_t seed = 1; seed < 600 && !(spades_done && spanish_done); seed++) {
+        snprintf(room, sizeof room, "#s%d", (int)seed);
+        reseed(w, seed);
+        start_game(w, room, 2, "");
+        pz_game *g = game_of(w, room);
+        char text[64];
+        snprintf(text, sizeof text, "tendido later %s", room);
+        say(w, NICKS[pz_get_dealer(g)], NULL, text);
+        pz_free(g);
+        g = game_of(w, room);
+        int actor = pz_get_turn(g), aces = 0;
+        pz_card hand[PZ_CARDS], ace = PZ_NO_CARD;
+        int n = pz_get_hand(g, actor, hand);
+        bool spades = false;
+        for (int i = 0; i < n; i++)
+            if (pz_card_rank(hand[i]) == 0) {
+                aces++;
+                ace = hand[i];
+                spades |= pz_card_suit(hand[i]) == 3;
+            }
+        pz_free(g);
+        bool want_spades = spades && aces == 2 && !spades_done;
+        bool want_spanish = !spades && aces == 1 && !spanish_done;
+        if (!want_spades && !want_spanish)
+            continue;
+        clear(w);
+        snprintf(text, sizeof text, "%s %s", want_spades ? "play As" : "jugar as", room);
+        say(w, NICKS[actor], NULL, text);
+        g = game_of(w, room);
+        n = pz_get_hand(g, actor, hand);
+        for (int i = 0; i < n; i++) /* the card meant is gone from the hand */
+            assert_true(hand[i] != (want_spades ? pz_card_make(0, 3) : ace));
+        pz_free(g);
+        spades_done |= want_spades;
+        spanish_done |= want_spanish;
+    }
+    assert_true(spades_done);
+    assert_true(spanish_done);
+    free_world(w);
+}
+
+static void test_a_move_without_the_prefix_gets_one_hint_in_a_while(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    say(w, "ann", "#u", "!new 2");
+    pz_game *g = game_of(w, "#t");
+    const char *actor = NICKS[pz_get_turn(g)];
+    char *before = malloc(PZ_SAVE_MAX);
+    assert_true(pz_save(g, before, PZ_SAVE_MAX) > 0);
+    pz_free(g);
+    clear(w);
+    say(w, "bob", "#t", "play 4");
+    assert_int_equal(
+        count(w, STORE_MSG_ROOM, "#t", "bob: commands start with ! here — say !play 4"), 1);
+    assert_int_equal(w->n, 1);
+    clear(w);
+    say(w, "bob", "#t", "play 4"); /* again at once: nothing */
+    say(w, "bob", "#t", "tendido   now");
+    assert_int_equal(w->n, 0);
+    say(w, "ann", "#t", "tendido now"); /* another player: their own hint */
+    assert_int_equal(
+        count(w, STORE_MSG_ROOM, "#t", "ann: commands start with ! here — say !tendido now"), 1);
+    clear(w);
+    static const char *const chat[] = {"hello", "7h",  "k",     "play with me",
+                                       "as",    "p 4", "score", "i play 4"};
+    for (size_t i = 0; i < sizeof chat / sizeof chat[0]; i++)
+        say(w, actor, "#t", chat[i]); /* conversation is never answered */
+    say(w, "zed", "#t", "play 4");    /* not a player */
+    say(w, "ann", "#u", "play 4");    /* a table that has not started */
+    say(w, "ann", "#none", "play 4"); /* no game */
+    assert_int_equal(w->n, 0);
+    g = game_of(w, "#t");
+    char *after = malloc(PZ_SAVE_MAX);
+    assert_true(pz_save(g, after, PZ_SAVE_MAX) > 0);
+    assert_string_equal(before, after); /* a hint plays nothing */
+    pz_free(g);
+    w->now += 299;
+    say(w, "bob", "#t", "play 4"); /* not yet five minutes */
+    assert_int_equal(w->n, 0);
+    w->now += 1;
+    say(w, "bob", "#t", "play 4"); /* five minutes later: told again */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "bob: commands start with !"), 1);
+    free(before);
+    free(after);
+    free_world(w);
+}
+
+static void test_a_player_in_two_games_is_shown_their_command_with_a_room(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#a", 2, "");
+    start_game(w, "#b", 2, "");
+    clear(w);
+    say(w, "ann", NULL, "play 7");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "you play in #a and #b: say play 7 #a"), 1);
+    start_game(w, "#c", 2, "");
+    clear(w);
+    say(w, "ann", NULL, "  tendido   now ");
+    assert_int_equal(
+        count(w, STORE_MSG_PRIVATE, "ann", "you play in #a, #b and #c: say tendido now #a"), 1);
+    clear(w); /* an answer about a room named privately names it */
+    say(w, "ann", NULL, "table #b");
+    say(w, "ann", NULL, "turn #c");
+    assert_int_equal(w->n, 2);
+    assert_int_equal(strncmp(w->msg[0].text, "#b: ", 4), 0);
+    assert_int_equal(strncmp(w->msg[1].text, "#c: ", 4), 0);
+    free_world(w);
+}
+
+static void test_top_and_stats_count_every_point_of_the_side(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "to 21");
+    int steps = 0;
+    while (play_one(w, "#t"))
+        assert_true(++steps < 5000);
+    store_game row;
+    store_stats top[2];
+    int n = 0;
+    assert_int_equal(store_stats_top(w->st, NET, "#t", top, 2, &n), 0);
+    assert_int_equal(n, 2);
+    /* The last game of the room, finished: its final scores. */
+    sqlite3 *raw;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(w->path, &raw), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_prepare_v2(raw, "SELECT id FROM games ORDER BY id DESC LIMIT 1", -1, &st, NULL),
+        SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(raw);
+    assert_int_equal(store_game_get(w->st, id, &row), 0);
+    pz_game *g;
+    assert_int_equal(pz_restore(&g, row.state, strlen(row.state), NULL, 0), 0);
+    for (int i = 0; i < n; i++) {
+        int seat = strcmp(top[i].player, NICKS[0]) == 0 ? 0 : 1;
+        assert_int_equal(top[i].points, pz_get_score(g, pz_side_of(g, seat)));
+        assert_int_equal(top[i].games, 1);
+    }
+    clear(w);
+    say(w, "ann", "#t", "!top");
+    char want[200];
+    snprintf(want, sizeof want, "1. %s (1 win, %d point%s)", top[0].nick, top[0].points,
+             top[0].points == 1 ? "" : "s");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", want), 1);
+    clear(w);
+    say(w, "ann", "#t", "!stats");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "ann in #t: 1 game, "), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "1 games"), 0);
+    pz_free(g);
+    store_game_fini(&row);
+    free_world(w);
+}
+
+static void test_partners_both_count_their_sides_points(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 4, "partners to 11");
+    int steps = 0;
+    while (play_one(w, "#t"))
+        assert_true(++steps < 5000);
+    store_stats s[4];
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(store_stats_get(w->st, NET, "#t", NICKS[i], &s[i]), 0);
+    assert_int_equal(s[0].points, s[2].points); /* partners sit opposite */
+    assert_int_equal(s[1].points, s[3].points);
+    assert_true(s[0].points + s[1].points > 0);
+    assert_true(s[0].wins == s[2].wins && s[1].wins == s[3].wins && s[0].wins != s[1].wins);
+    free_world(w);
+}
+
+static void test_rules_in_a_room_with_a_game_say_its_target(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "to treinta y uno manual");
+    clear(w);
+    say(w, "cat", "#t", "!rules");
+    assert_true(count(w, STORE_MSG_PRIVATE, "cat", "the first side to reach 31 points wins") == 1);
+    assert_true(count(w, STORE_MSG_PRIVATE, "cat", "This game: first to 31") == 1);
+    assert_true(count(w, STORE_MSG_PRIVATE, "cat", "manual") >= 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "61"), 0);
+    expect_players_words(w);
+    clear(w);
+    say(w, "cat", NULL, "rules end #t");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "reach 31 points"), 1);
+    clear(w);
+    say(w, "cat", "#other", "!rules");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "reach 61 points"), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "This game"), 0);
+    free_world(w);
+}
+
+static void test_new_takes_spanish_counts_and_refuses_a_target_out_of_range(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    say(w, "ann", "#t", "!new dos");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "opens a Porrazo table (up to 2 players"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "Say !join to sit"), 1);
+    clear(w);
+    say(w, "bob", "#t", "!new 3");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "say !join to sit"), 1);
+    clear(w);
+    say(w, "ann", "#u", "!new 2 to 500");
+    assert_int_equal(
+        count(w, STORE_MSG_ROOM, "#u", "the target must be between 11 and 121, not 500"), 1);
+    assert_null(game_of(w, "#u"));
+    say(w, "ann", "#u", "!new 2 target=10");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "not 10"), 1);
+    assert_null(game_of(w, "#u"));
+    free_world(w);
+}
+
+static void test_refused_moves_are_explained_with_nicks_not_seats(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "manual");
+    pz_game *g = game_of(w, "#t");
+    const char *dealer = NICKS[pz_get_dealer(g)], *other = NICKS[1 - pz_get_dealer(g)];
+    pz_free(g);
+    clear(w);
+    say(w, other, "#t", "!tendido now");
+    char want[80];
+    snprintf(want, sizeof want, "only the dealer, %s, chooses the tendido", dealer);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", want), 1);
+    say(w, other, "#t", "!arrange best");
+    say(w, dealer, "#t", "!play 7h");
+    say(w, other, "#t", "!claim ann");
+    say(w, other, "#t", "!claim bob");
+    say(w, dealer, "#t", "!ronda");
+    assert_true(count(w, STORE_MSG_ROOM, "#t", "you cannot claim against yourself") == 1);
+    expect_players_words(w);
+    say(w, dealer, "#t", "!tendido later");
+    clear(w);
+    g = game_of(w, "#t");
+    const char *actor = NICKS[pz_get_turn(g)], *idle = NICKS[1 - pz_get_turn(g)];
+    pz_free(g);
+    say(w, idle, "#t", "!play 7h");
+    snprintf(want, sizeof want, "it is %s's turn, not yours", actor);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", want), 1);
+    say(w, actor, "#t", "!claim bob");
+    say(w, actor, "#t", "!claim ann");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "claims are made after a deal ends"), 1);
+    expect_players_words(w);
+    free_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -759,6 +1209,16 @@ int main(void)
         cmocka_unit_test(test_a_full_database_is_answered_and_recovers),
         cmocka_unit_test(test_a_command_that_only_reads_is_answered_without_a_write),
         cmocka_unit_test(test_a_restart_announces_only_recent_games),
+        cmocka_unit_test(test_an_arrangement_by_bare_ranks_is_matched_to_the_tendido),
+        cmocka_unit_test(test_a_rank_missing_from_the_tendido_is_named_with_its_pairs),
+        cmocka_unit_test(test_as_plays_the_ace_of_spades_or_in_spanish_the_only_ace),
+        cmocka_unit_test(test_a_move_without_the_prefix_gets_one_hint_in_a_while),
+        cmocka_unit_test(test_a_player_in_two_games_is_shown_their_command_with_a_room),
+        cmocka_unit_test(test_top_and_stats_count_every_point_of_the_side),
+        cmocka_unit_test(test_partners_both_count_their_sides_points),
+        cmocka_unit_test(test_rules_in_a_room_with_a_game_say_its_target),
+        cmocka_unit_test(test_new_takes_spanish_counts_and_refuses_a_target_out_of_range),
+        cmocka_unit_test(test_refused_moves_are_explained_with_nicks_not_seats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

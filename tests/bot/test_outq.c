@@ -4,7 +4,8 @@
  * one message taken per target, parking, drops, marks written in one
  * batch (and kept when the store refuses them), with the caller's own
  * writes in the same transaction, loading only what is new,
- * volatile messages, purge, and a backlog far larger than one load.
+ * volatile messages, purge, a backlog far larger than one load, and the
+ * expander: lines rendered when taken, merged, dropped, given back.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -400,6 +401,152 @@ static void test_purge_forgets_a_targets_queue_in_memory_and_store(void **state)
     assert_null(outq_take(f->q, NULL, NULL));
 }
 
+/*
+ * A toy expander: "drop..." is obsolete; "+x" lines in a row are told in
+ * one ("+a+b+c"); "up..." is written in capitals; anything else as it is.
+ */
+static outq_expand_result toy_expand(void *arg, const outq_msg *m, char **text, int *merged)
+{
+    int *calls = arg;
+    (*calls)++;
+    if (strncmp(m->raw, "drop", 4) == 0)
+        return OUTQ_EXPAND_DROP;
+    if (m->raw[0] == '+') {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", m->raw);
+        int n = 0;
+        for (const outq_msg *k = m->next; k != NULL && k->raw[0] == '+'; k = k->next, n++)
+            strncat(buf, k->raw, sizeof buf - strlen(buf) - 1);
+        *merged = n;
+        *text = strdup(buf);
+        return OUTQ_EXPAND_TEXT;
+    }
+    if (strncmp(m->raw, "up", 2) == 0) {
+        *text = strdup(m->raw);
+        for (char *c = *text; *c; c++)
+            if (*c >= 'a' && *c <= 'z')
+                *c = (char)(*c - 'a' + 'A');
+        *merged = 0;
+        return OUTQ_EXPAND_TEXT;
+    }
+    return OUTQ_EXPAND_ASIS;
+}
+
+static int outbox_rows(fx *f)
+{
+    int n = -1;
+    assert_int_equal(store_outbox_count(f->st, "net", &n), 0);
+    return n;
+}
+
+static void test_lines_in_a_row_are_merged_and_all_marked_sent_with_the_one(void **state)
+{
+    fx *f = *state;
+    int calls = 0;
+    outq_set_expander(f->q, toy_expand, &calls);
+    add(f, "#c", 0, "+a");
+    add(f, "#c", 0, "+b");
+    add(f, "#c", 0, "+c");
+    add(f, "#c", 0, "plain");
+    add(f, "#c", 0, "+d");
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_count(f->q), 5);
+    outq_msg *m = outq_take(f->q, NULL, NULL);
+    assert_string_equal(m->text, "+a+b+c");
+    assert_string_equal(m->raw, "+a");
+    assert_int_equal(outq_target_count(f->q, "#c"), 5); /* not sent yet */
+    outq_sent(f->q, m);
+    assert_int_equal(outq_count(f->q), 2);
+    assert_int_equal(outq_flush_done(f->q), 0);
+    assert_int_equal(outbox_rows(f), 2); /* the three told in one line are gone */
+    expect_next(f, "plain");
+    expect_next(f, "+d");
+    assert_null(outq_take(f->q, NULL, NULL));
+    assert_int_equal(outq_flush_done(f->q), 0);
+    assert_int_equal(outbox_rows(f), 0);
+}
+
+static void test_a_merged_line_given_back_returns_its_lines_in_order(void **state)
+{
+    fx *f = *state;
+    int calls = 0;
+    outq_set_expander(f->q, toy_expand, &calls);
+    add(f, "#c", 0, "+a");
+    add(f, "#c", 0, "+b");
+    add(f, "#c", 0, "plain");
+    assert_int_equal(outq_load(f->q), 0);
+    outq_msg *m = outq_take(f->q, NULL, NULL);
+    assert_string_equal(m->text, "+a+b");
+    outq_untake(f->q, m); /* a disconnect: nothing was written */
+    assert_int_equal(outq_count(f->q), 3);
+    add(f, "#c", 0, "+late"); /* comes after "plain": not merged with "+a+b" */
+    assert_int_equal(outq_load(f->q), 0);
+    m = outq_take(f->q, NULL, NULL);
+    assert_string_equal(m->text, "+a+b"); /* rendered again when taken again */
+    outq_untake_all(f->q);
+    expect_next(f, "+a+b");
+    expect_next(f, "plain");
+    expect_next(f, "+late");
+    assert_int_equal(outq_count(f->q), 0);
+}
+
+static void test_an_obsolete_line_is_marked_sent_unwritten_and_the_next_offered(void **state)
+{
+    fx *f = *state;
+    int calls = 0;
+    outq_set_expander(f->q, toy_expand, &calls);
+    add(f, "#c", 0, "drop me");
+    add(f, "#c", 0, "up to date");
+    assert_int_equal(outq_load(f->q), 0);
+    outq_msg *m = outq_take(f->q, NULL, NULL);
+    assert_non_null(m);
+    assert_string_equal(m->text, "UP TO DATE");
+    assert_string_equal(m->raw, "up to date");
+    outq_sent(f->q, m);
+    assert_int_equal(outq_flush_done(f->q), 0);
+    assert_int_equal(outbox_rows(f), 0);
+    assert_int_equal(calls, 2);
+}
+
+static outq_verdict park_all(void *arg, const outq_msg *m)
+{
+    (void)arg;
+    (void)m;
+    return OUTQ_PARK;
+}
+
+static void test_a_parked_target_keeps_its_lines_and_renders_them_again(void **state)
+{
+    fx *f = *state;
+    int calls = 0;
+    outq_set_expander(f->q, toy_expand, &calls);
+    add(f, "#c", 0, "+a");
+    add(f, "#c", 0, "+b");
+    assert_int_equal(outq_load(f->q), 0);
+    assert_null(outq_take(f->q, park_all, NULL));
+    assert_int_equal(outq_count(f->q), 2);
+    outq_unpark_all(f->q);
+    add(f, "#c", 0, "+c");
+    assert_int_equal(outq_load(f->q), 0);
+    expect_next(f, "+a+b+c");
+    assert_int_equal(calls, 2);
+    assert_int_equal(outq_count(f->q), 0);
+}
+
+static void test_volatile_lines_merged_are_counted_out_with_the_one(void **state)
+{
+    fx *f = *state;
+    int calls = 0;
+    outq_set_expander(f->q, toy_expand, &calls);
+    assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "+x"), 0);
+    assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "+y"), 0);
+    expect_next(f, "+x+y");
+    assert_int_equal(outq_count(f->q), 0);
+    for (int i = 0; i < OUTQ_VOLATILE_MAX; i++) /* both were given back to the bound */
+        assert_int_equal(outq_add_volatile(f->q, "bob", STORE_MSG_PRIVATE, 0, "v"), 0);
+    assert_int_equal(outq_add_volatile(f->q, "bob", STORE_MSG_PRIVATE, 0, "v"), -1);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -418,6 +565,11 @@ int main(void)
         T(test_a_new_row_is_read_before_a_restarts_backlog_and_keeps_target_order),
         T(test_volatile_messages_are_bounded_and_never_touch_the_store),
         T(test_purge_forgets_a_targets_queue_in_memory_and_store),
+        T(test_lines_in_a_row_are_merged_and_all_marked_sent_with_the_one),
+        T(test_a_merged_line_given_back_returns_its_lines_in_order),
+        T(test_an_obsolete_line_is_marked_sent_unwritten_and_the_next_offered),
+        T(test_a_parked_target_keeps_its_lines_and_renders_them_again),
+        T(test_volatile_lines_merged_are_counted_out_with_the_one),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -126,14 +126,20 @@ class Workdir:
 def write_config(path, server, *, network=NETWORK, nick=BOT_NICK, channels=(CHANNEL,),
                  burst=20, line_ms=100, tls=False, port=None, ca_file=None,
                  owners=(), log_level="debug", reminder="off", private_notice=False,
-                 no_colour=(), irc_extra=None, bot_extra=None, database=None):
+                 no_colour=(), irc_extra=None, bot_extra=None, database=None,
+                 prompt_after="off"):
     """Writes a porrazo-bot configuration with one [irc NETWORK] section on
     server (an IRCd) and returns path. irc_extra / bot_extra: more keys,
-    {key: value} written as they are (e.g. {"sasl_password": "${PZ_X}"})."""
+    {key: value} written as they are (e.g. {"sasl_password": "${PZ_X}"}).
+    prompt_after "off" (the default here): the player to act is prompted
+    privately at every turn, which the scripted players rely on; None: the
+    bot's default (only players quiet for a while)."""
     # Scripted clients speak at machine speed: flood control is off unless
     # a test turns it on through bot_extra (test_irc_flooder.py).
     bot = {"name": "porrazo", "prefix": "!", "reminder": reminder,
            "log_level": log_level, "flood_commands": "0"}
+    if prompt_after is not None:
+        bot["prompt_after"] = prompt_after
     if database:
         bot["database"] = database
     if owners:
@@ -409,34 +415,41 @@ def make_player(server, nick, channel=CHANNEL, tls=False):
 
 
 def hand_cards(text):
-    """The cards and the table of a "Your hand" message: (deal, hand, table),
-    or None."""
+    """The cards and the table of a "Your hand" message or a "Your turn"
+    prompt: (deal, hand, table), or None."""
     m = re.match(r"Your hand in \S+ \(deal (\d+) of \d+\): (.*)$", text)
-    if not m:
+    p = None if m else re.match(
+        r"(?:Reminder: )?Your turn in \S+ \(deal (\d+) of \d+\)"
+        r"(?: — since your last play: .*? —)? hand (.*)$", text)
+    if not m and not p:
+        if re.match(r"(?:Reminder: )?Your turn in \S+.* you deal: choose the tendido first", text):
+            return None, [], None  # the dealer's hand waits for the choice (R4.2)
         return None
-    parts = m.group(2).split(" · ")
+    deal, rest = (int(m.group(1)), m.group(2)) if m else (int(p.group(1)), p.group(2))
+    parts = rest.split(" · ")
     hand = re.findall(CARD, parts[0])
     table = None
-    for p in parts[1:]:
-        if p.startswith("table: "):
-            table = re.findall(CARD, p[len("table: "):])
-    return int(m.group(1)), hand, table
+    for part in parts[1:]:
+        if part.startswith("table "):
+            table = re.findall(CARD, part[len("table "):])
+    return deal, hand, table
 
 
 def status_table(text):
-    """The table cards of a status line ("Table: ... · bob to play")."""
-    i = text.find("Table: ")
-    if i < 0:
-        return None
-    return re.findall(CARD, text[i + len("Table: "):].split(" · ")[0])
+    """The table cards of the state at the end of a line ("... · table 3♠
+    J♦ · bob to play", "ann: table empty · bob to play")."""
+    found = None
+    for m in re.finditer(r"(?:^|· |: )table ([^·]*)", text):
+        found = re.findall(CARD, m.group(1))
+    return found
 
 
 def is_status(text):
-    return any(rx.search(text) for rx in STATUS_RX) or text.startswith("Game over")
+    return any(rx.search(text) for rx in STATUS_RX) or "game over: " in text
 
 
 def is_game_end(text):
-    return text.startswith("Game over") or text.startswith("\U0001F3C6")
+    return "game over: " in text or "\U0001F3C6" in text
 
 
 class Event:
@@ -520,7 +533,7 @@ class IRCGame:
                 continue  # a CTCP reply is not game news
             ev = Event(t, kind, nick, text, m, len(self.events))
             self.events.append(ev)
-            if kind == "room" and re.match(r"Deal \d+ of \d+", text):
+            if kind == "room" and re.search(r"(?i)(?:^|· |New hand: )deal \d+ of \d+", text):
                 self.deal_lines.append(ev)
             self.table.read([ev.line()])
         return len(fresh)
@@ -587,7 +600,7 @@ class IRCGame:
         that is not a hand."""
         if e.kind == "room":
             return e.text.startswith(nick + ": ")
-        return same_name(e.nick, nick) and not e.text.startswith("Your hand")
+        return same_name(e.nick, nick) and not e.text.startswith(("Your hand", "Your turn", "Reminder: "))
 
     def is_a_reply(self, e):
         """A channel line answering one player ("ann: ..."), not news."""
@@ -789,7 +802,7 @@ def check_hands_at_every_deal(game):
     deals = game.deal_lines
     check(deals, "no deal was announced")
     for k, d in enumerate(deals):
-        number = int(re.match(r"Deal (\d+)", d.text).group(1))
+        number = int(re.search(r"(?i)deal (\d+) of", d.text).group(1))
         lo = deals[k - 1].time if k > 0 else float("-inf")
         hi = deals[k + 1].time if k + 1 < len(deals) else float("inf")
         for nick in game.nicks:

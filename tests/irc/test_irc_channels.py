@@ -245,8 +245,8 @@ def deal_on_ngircd(p1, p2, channel):
     p1.privmsg(channel, "!new 2")
     said(r"%s opens a Porrazo table" % p1.nick)
     p2.privmsg(channel, "!join")
-    dealer = re.search(r"(\S+) \(dealer\) chooses the tendido",
-                       strip_formatting(said(r"\(dealer\) chooses the tendido").text)).group(1)
+    dealer = re.search(r"(\S+) deals and chooses: ",
+                       strip_formatting(said(r"deals and chooses: ").text)).group(1)
     by_nick = {p1.nick: p1, p2.nick: p2}
     check(dealer in by_nick, "the dealer is %r" % dealer)
     by_nick[dealer].privmsg(channel, "!tendido now")
@@ -254,7 +254,7 @@ def deal_on_ngircd(p1, p2, channel):
     by_nick[dealer].privmsg(channel, "!arrange best")
     said(r"· \S+ to play\s*$")
     p1.privmsg(channel, "!table")
-    said(r"^%s: Table: " % p1.nick)
+    said(r"^%s: table " % p1.nick)
     return p1.find(("PRIVMSG", "NOTICE"), sender=BOT_NICK, target=channel, since=mark)
 
 

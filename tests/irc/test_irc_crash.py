@@ -20,7 +20,7 @@ At the end, with the outbox empty (read with sqlite3), for every game:
     what is on the table, the hand of the player to act; the final board
     when it ended) equals porrazo-replay's on the exported game;
   * no announcement is missing: every move of the exported game has its
-    "NICK plays CARD" line in the channel, in order (lines cut by a kill
+    "NICK CARD" segment in the channel, in order (lines cut by a kill
     may come twice), and no such line announces a move that is not in it.
 
 usage: test_irc_crash.py BOT REPLAY   (PZ_IRC_CRASH_SEED=N repeats a run)
@@ -46,7 +46,8 @@ CONFIGURED = CHANNELS[:16]  # config.c's CFG_LIST; the rest by invitation
 OPTIONS = "to 11"
 ROUNDS = 36
 SEED = 9191
-PLAYS = re.compile(r"^(\S+) plays ((?:10|[A2-9JQK])[♣♦♥♠])(?:[ .:]|$)")
+# A play's segment of a channel line ("ann 7♥ takes 7♣ · bob 3♠ · table ...")
+PLAYS = re.compile(r"^(\S+) ((?:10|[A2-9JQK])[♣♦♥♠])(?: |$)")
 SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
@@ -197,9 +198,12 @@ def check_announcements(game, scenario):
             if "play" in a and "seat" in a]
     got = []
     for e in game.events:
-        m = PLAYS.match(e.text) if e.kind == "room" else None
-        if m:
-            got.append("%s plays %s" % (m.group(1), card_code(m.group(2))))
+        if e.kind != "room":
+            continue
+        for seg in e.text.split(" · "):
+            m = PLAYS.match(seg)
+            if m and m.group(1) in seats:
+                got.append("%s plays %s" % (m.group(1), card_code(m.group(2))))
     it = iter(got)
     for i, w in enumerate(want):
         check(any(g == w for g in it), "%s: the announcement of move %d (%s) is missing or out "

@@ -680,8 +680,12 @@ class TestSendQueue(FakeServerTestCase):
         lines_a = [m for m in conn.wait_quiet(out, quiet=2.5 * line_ms / 1000 + 1.0)
                    if m.index >= mark_a]
         self.assertGreaterEqual(len(lines_a), 12, "help, rules, the deal: many lines")
-        for target in ("#porrazo", "ann", "bob"):
+        for target in ("#porrazo", "ann"):
             self.assertTrue([m for m in lines_a if m.target == target], "nothing to " + target)
+        # a hand to the player who does not deal (the dealer's waits for the
+        # tendido choice, R4.2, and the room says so)
+        self.assertTrue([m for m in lines_a if m.target in ("ann", "bob")
+                         and "Your hand" in m.text], "no hand dealt")
         # Private hands: ann's in her own message, never in the room.
         self.assertFalse([m for m in lines_a if m.target == "#porrazo" and "Your hand" in m.text])
         # The bucket was full: the first burst lines went at once, not paced.

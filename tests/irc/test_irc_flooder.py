@@ -93,7 +93,7 @@ def main(bot_exe, replay_exe):
                 waits.append(time.monotonic() - asked)
                 text = strip_formatting(r.text)
                 log("!turn answered in %.2f s: %s" % (waits[-1], text))
-                m = re.search(r"(\w+) \(dealer\) chooses the tendido", text)
+                m = re.search(r"(\w+) deals and chooses: ", text)
                 dealer = dealer or (m.group(1) if m else None)
             # A play while the flood goes on: announced, and in the record.
             check(dealer in ("ann", "bob"), "no dealer named in %r" % text)

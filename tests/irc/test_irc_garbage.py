@@ -226,9 +226,11 @@ def main(bot_exe, replay_exe):
                          pattern=r"^eve opens a Porrazo table", since=mark_k)
             fred.privmsg(CHANNEL, "!join")
             kib.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL,
-                         pattern=r"^Deal 1 of \d+", since=mark_k)
-            eve.wait_privmsg(sender=BOT_NICK, pattern=r"^Your hand in #porrazo", since=mark_e)
-            fred.wait_privmsg(sender=BOT_NICK, pattern=r"^Your hand in #porrazo", since=mark_f)
+                         pattern=r"^New hand: deal 1 of \d+", since=mark_k)
+            # the players' hands; the dealer's waits for the tendido choice (R4.2)
+            for p, since in ((eve, mark_e), (fred, mark_f)):
+                p.wait_privmsg(sender=BOT_NICK, pattern=r"^Your (hand|turn) in #porrazo",
+                               since=since)
             eve.privmsg(CHANNEL, "!stop")
             kib.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL,
                          pattern=r"^The game is abandoned", since=mark_k)
