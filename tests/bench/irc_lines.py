@@ -37,8 +37,11 @@ choices, arrangements) or --duration seconds passed, then waits for the
 bot to finish talking (at most --drain seconds).
 
 Printed per scenario (and per game with --games):
-  ch/play    the bot's channel lines from the first deal on, per card play
-             (every line: plays, deals, scores, replies)
+  ch/play    the bot's channel lines from the first deal on (every line:
+             plays, deals, scores, replies), per move: a card played, a
+             tendido choice or an arrangement -- each a command the channel
+             must show
+  ch/card    the same lines per card played
   priv/turn  private lines other than the deal's hands, per move
   deal ch    channel lines of a deal (the "Deal d of n" line, score lines,
              and state-only lines before the deal's first move), per deal
@@ -345,6 +348,7 @@ class Game:
         """A reply to the player whose command waits for its outcome."""
         if pend["kind"] == "play" and is_choice_question(text):
             self.questions += 1
+            pend["refused"] = "asked: capture or place?"
             cmd = self.say(pend["nick"], "!play %s capture" % ascii_card(pend["card"]),
                            "play", card=pend["card"])
             self.pending = cmd
@@ -403,8 +407,7 @@ class Game:
             return False
         pl = self.players[actor]
         if kind == "tendido":
-            d = pl.last_d or self.deal_no
-            word = "later" if d <= 1 else "now"
+            word = "later" if self.deal_no <= 1 else "now"
             self.pending = self.say(actor, "!tendido " + word, "tendido")
         elif kind == "arrange":
             self.pending = self.say(actor, "!arrange best", "arrange")
@@ -673,7 +676,8 @@ def game_figures(g, sent):
         hand_requests=g.hand_requests,
         channel_lines=c["lines"], lobby_lines=c["lobby_lines"], reply_lines=c["replies"],
         deals=c["deals"], deal_channel_lines=c["deal_lines"],
-        channel_lines_per_play=round(c["lines"] / g.plays, 3) if g.plays else None,
+        channel_lines_per_play=round(c["lines"] / g.moves, 3) if g.moves else None,
+        channel_lines_per_card_play=round(c["lines"] / g.plays, 3) if g.plays else None,
         private_lines=len(g.priv), private_deal_lines=priv_deal,
         private_lines_per_turn=round(priv_other / g.moves, 3) if g.moves else None,
         deal_lines_channel=round(c["deal_lines"] / c["deals"], 2) if c["deals"] else None,
@@ -707,7 +711,8 @@ def analyse(name, games, pace, sent, observer_events):
     relay = [f["relay_p95"] for f in per if f["relay_p95"] is not None]
     return dict(
         scenario=name, games=len(games), pace_s=pace, moves=moves, plays=plays,
-        channel_lines_per_play=round(ch / plays, 3) if plays else None,
+        channel_lines_per_play=round(ch / moves, 3) if moves else None,
+        channel_lines_per_card_play=round(ch / plays, 3) if plays else None,
         private_lines_per_turn=round(priv_other / moves, 3) if moves else None,
         deal_lines_channel=round(sum(f["deal_channel_lines"] for f in per) / deals, 2)
         if deals else None,
@@ -727,7 +732,7 @@ def fmt(x, spec="%.2f"):
 
 
 def print_table(results, per_game=False, out=sys.stdout):
-    head = ("scenario", "moves", "ch/play", "priv/turn", "deal ch", "deal priv",
+    head = ("scenario", "moves", "ch/play", "ch/card", "priv/turn", "deal ch", "deal priv",
             "lag med", "p95", "max", "q4/q1", "relay95", "deal8 s", "link")
     rows = []
 
@@ -735,6 +740,7 @@ def print_table(results, per_game=False, out=sys.stdout):
         d8 = r.get("deal8") or ([] if "deal_times" not in r else r["deal_times"])
         d8 = [d["seconds"] for d in d8] if d8 else []
         rows.append((label, "%d" % r["moves"], fmt(r["channel_lines_per_play"]),
+                     fmt(r["channel_lines_per_card_play"]),
                      fmt(r["private_lines_per_turn"]), fmt(r["deal_lines_channel"], "%.1f"),
                      fmt(r["deal_lines_private"], "%.1f"), fmt(r["lag_median"]),
                      fmt(r["lag_p95"]), fmt(r["lag_max"]), fmt(r["lag_growth"], "%.1f"),

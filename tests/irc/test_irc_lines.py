@@ -10,8 +10,9 @@ who know only what the bot says (tests/bench/irc_lines.py's players: their
 hand from the private deal line, the turn from the newest channel line's
 state part) and act as soon as the channel shows their turn. Checks, per
 game:
-  * at most 1.2 channel lines per card play (every bot line in the channel
-    from the first deal on);
+  * at most 1.2 channel lines per move (every bot line in the channel from
+    the first deal on, over the moves: cards played, tendido choices and
+    arrangements, each a command whose outcome the channel must show);
   * at most 2 channel lines per deal ("Deal d of n", score lines, and lines
     before the deal's first move);
   * one private line per player per deal (its hand), and no other private
@@ -34,6 +35,7 @@ usage: test_irc_lines.py BOT REPLAY
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -176,7 +178,8 @@ def check_states_current_when_written(g, bot, scenario, replayer):
         i = text.find(": >> PRIVMSG %s :" % g.channel)
         if i < 0:
             continue
-        body = il.strip_formatting(text.split(" :", 1)[1])
+        # the log shows control characters as "?": "?04" was a colour
+        body = re.sub(r"\?(?:\d{1,2}(?:,\d{1,2})?)?", "", text.split(" :", 1)[1])
         p = il.parse_channel(body, g.nicks)
         if p.reply_to or p.state is None or p.lobby:
             continue
@@ -191,8 +194,9 @@ def check_states_current_when_written(g, bot, scenario, replayer):
     return checked
 
 
-def check_private_lines(g):
-    """One private line per player per deal: its hand; nothing else."""
+def check_private_lines(g, n_deals):
+    """One private line per player per deal: its hand; nothing else. (The
+    last deal's dealer may still wait for its hand: the tendido choice.)"""
     deals = {}
     others = []
     for t, nick, kind, text, is_deal in g.priv:
@@ -205,6 +209,8 @@ def check_private_lines(g):
         got = deals.get(nick, [])
         # deal numbers in order; the same number twice = two lines for a deal
         dup = [d for i, d in enumerate(got) if i and got[i - 1] == d]
+        check(len(got) >= n_deals - 1, "%s: %s got %d private deal lines for %d deals: %s"
+              % (g.channel, nick, len(got), n_deals, got))
         check(not dup, "%s: %s got %d private lines for deal %s: %s" % (
             g.channel, nick, got.count(dup[0]) if dup else 0, dup[:1],
             [x[3] for x in g.priv if x[1] == nick and x[2] == "deal"][:4]))
@@ -281,14 +287,14 @@ def main(bot_exe, replay_exe):
             n_written = check_states_current_when_written(g, bot, scenario, replayer)
             check(regs == 1, "the bot registered %d times" % regs)
             check(f["channel_lines_per_play"] <= MAX_LINES_PER_PLAY,
-                  "%s: %.2f channel lines per play (%d lines, %d plays), over %.1f"
-                  % (g.channel, f["channel_lines_per_play"], f["channel_lines"], g.plays,
+                  "%s: %.2f channel lines per move (%d lines, %d moves), over %.1f"
+                  % (g.channel, f["channel_lines_per_play"], f["channel_lines"], g.moves,
                      MAX_LINES_PER_PLAY))
             check(f["deal_lines_channel"] <= MAX_DEAL_LINES,
                   "%s: %.1f channel lines per deal (%d lines, %d deals), over %d"
                   % (g.channel, f["deal_lines_channel"], f["deal_channel_lines"], f["deals"],
                      MAX_DEAL_LINES))
-            n_priv = check_private_lines(g)
+            n_priv = check_private_lines(g, f["deals"])
             summary.append("%s %d plays %d deals %.2f lines/play, %.1f per deal, %d hands, "
                            "%d+%d states checked, lag p95 %s s"
                            % (g.channel, g.plays, f["deals"], f["channel_lines_per_play"],
