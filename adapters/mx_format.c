@@ -158,12 +158,14 @@ const mx_person *mx_format_to_move(const char *text, size_t len, const mx_person
             bool tail = false;
             for (size_t t = 0; t < sizeof tails / sizeof tails[0] && !tail; t++)
                 tail = starts(text + s + nl, len - s - nl, tails[t]);
-            if (tail && (s < best_at || (s == best_at && nl > best_len))) {
+            /* the state ends the line: the last place wins ("· Ann's ronda
+               scores ... · Ann deals and chooses: ..."), the longer name at
+               the same place ("Annabel" over "Ann") */
+            if (tail && (best == NULL || s > best_at || (s == best_at && nl > best_len))) {
                 best = &people[p];
                 best_at = s;
                 best_len = nl;
             }
-            break; /* later places of this name cannot come first */
         }
     }
     if (best != NULL) {

@@ -62,7 +62,7 @@ typedef struct mx_format_out {
 /*
  * The person of people[0..npeople) whom text[0..len) tells to move (the
  * status phrases above, the name whole: not part of a longer word), or
- * NULL. When several match, the one whose name comes first in the text;
+ * NULL. When several match, the last in the text (the state ends a line);
  * a longer name wins over a shorter one at the same place. *at and *name_len
  * (when not NULL) get where the name is in text.
  */

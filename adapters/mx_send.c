@@ -255,8 +255,11 @@ static void flight_done(mx_net *n, mx_flight *f, const char *event)
 static int send_url(mx_net *n, const mx_flight *f, char *url, size_t cap)
 {
     char txn[64], etxn[3 * sizeof txn], room[3 * MX_ID_MAX], path[MX_URL_MAX];
-    int k = f->part > 0 ? snprintf(txn, sizeof txn, "%s.%d", f->m->txn, f->part)
-                        : snprintf(txn, sizeof txn, "%s", f->m->txn);
+    char merged[16] = "";
+    if (f->m->nmerged > 0) /* another text than a send of the bare message */
+        snprintf(merged, sizeof merged, "+%d", f->m->nmerged);
+    int k = f->part > 0 ? snprintf(txn, sizeof txn, "%s%s.%d", f->m->txn, merged, f->part)
+                        : snprintf(txn, sizeof txn, "%s%s", f->m->txn, merged);
     if (k < 0 || (size_t)k >= sizeof txn || mx__enc(f->room, room, sizeof room) != 0 ||
         mx__enc(txn, etxn, sizeof etxn) != 0)
         return -1;

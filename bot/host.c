@@ -906,7 +906,7 @@ static int announce_one(host *h, const store_due *d, int64_t now)
              c.row.status == STORE_PAUSED ? " (paused: say !resume to go on)" : "",
              live_state_token());
     if (c.row.status == STORE_PLAYING)
-        prompt_actor(&c);
+        prompt_if_quiet(&c); /* the room's line says whose turn it is */
     unload_game(&c);
     return c.failed;
 }

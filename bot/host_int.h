@@ -184,6 +184,9 @@ void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *force
 void prompt_actor(ctx *c);
 /* The same, as a reminder ("Reminder: Your turn in ..."). */
 void remind_actor(ctx *c);
+/* prompt_actor for a player quiet for prompt_quiet_secs (the others
+   follow the room). */
+void prompt_if_quiet(ctx *c);
 void cmd_game(ctx *c, const cmd *k); /* play, tendido, arrange, declare, claim */
 void cmd_info(ctx *c, const cmd *k); /* hand, table, score, turn */
 void cmd_vote(ctx *c, const cmd *k); /* pause, resume, stop */

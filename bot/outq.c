@@ -346,6 +346,7 @@ static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind
     memcpy(m->raw, text, len + 1);
     m->text = m->raw;
     m->merged = NULL;
+    m->nmerged = 0;
     m->expanded = NULL;
     link_msg(q, t, m, backlog ? AT_BACKLOG : AT_END);
     t->count++;
@@ -493,6 +494,7 @@ static void unexpand(const outq *q, tgt *t, outq_msg *m)
         link_msg(q, t, merged[n], AT_FRONT);
     }
     m->merged = NULL;
+    m->nmerged = 0;
     free(m->expanded);
     m->expanded = NULL;
     m->text = m->raw;
@@ -555,6 +557,7 @@ outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
                                                                   : OUTQ_SEND;
         if (v == OUTQ_SEND) {
             t->taken = unlink_head(t);
+            m->nmerged = merge;
             for (outq_msg **tail = &m->merged; merge-- > 0; tail = &(*tail)->merged)
                 *tail = unlink_head(t);
             unring(q, t);

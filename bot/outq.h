@@ -49,6 +49,13 @@ typedef struct outq_msg {
     const char *text;
     struct outq_msg *next;   /* outq's own; an expander may read it (later messages) */
     struct outq_msg *merged; /* outq's own: later messages told in this one's text */
+    /*
+     * How many messages the text tells besides this one (0: none). A
+     * protocol that makes sends idempotent by a transaction id (Matrix)
+     * puts it in the id: a message re-sent after a crash with more merged
+     * into it is a new send, not the one the server already has.
+     */
+    int nmerged;
     char *expanded;          /* outq's own: the expander's text, or NULL */
     char raw[];              /* the text as stored, NUL-terminated */
 } outq_msg;

@@ -212,6 +212,21 @@ void prompt_actor(ctx *c)
     prompt_kind(c, NULL, 'P');
 }
 
+static bool needs_prompt(const ctx *c, const recent *rec, int seat);
+
+void prompt_if_quiet(ctx *c)
+{
+    recent rec;
+    int seat = c->g != NULL ? actor_of(c->g) : -1;
+    if (seat < 0)
+        return;
+    int err = recent_load(c, &rec);
+    if (err != 0)
+        store_failed(c, err);
+    else if (needs_prompt(c, &rec, seat))
+        prompt_kind(c, &rec, 'P');
+}
+
 void remind_actor(ctx *c)
 {
     prompt_kind(c, NULL, 'R');

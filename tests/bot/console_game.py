@@ -5,7 +5,7 @@ lines and their own private messages. Used by the end-to-end tests and by
 the crash test (crash_test.py).
 
 A player acts on the latest status line ("... bob to play", "... alice
-(dealer) chooses the tendido", "... arranges the tendido") with the hand the
+deals and chooses: ...", "... arranges the tendido") with the hand the
 bot last sent it privately: it plays its first card (adding "capture" when
 the bot asks), says "tendido later" at the first deal of a hand and "now"
 otherwise, and "arrange best". The choices depend only on what the bot said,

@@ -422,8 +422,10 @@ def hand_cards(text):
         r"(?:Reminder: )?Your turn in \S+ \(deal (\d+) of \d+\)"
         r"(?: — since your last play: .*? —)? hand (.*)$", text)
     if not m and not p:
-        if re.match(r"(?:Reminder: )?Your turn in \S+.* you deal: choose the tendido first", text):
-            return None, [], None  # the dealer's hand waits for the choice (R4.2)
+        d = re.match(r"(?:Reminder: )?Your turn in \S+ \(deal (\d+) of \d+\).* you deal: "
+                     r"choose the tendido first", text)
+        if d:
+            return int(d.group(1)), [], None  # the dealer's hand waits for the choice (R4.2)
         return None
     deal, rest = (int(m.group(1)), m.group(2)) if m else (int(p.group(1)), p.group(2))
     parts = rest.split(" · ")

@@ -374,7 +374,7 @@ def server_says(conn, bot, line):
 def table_line(conn, since, bot):
     """ann's !table; the raw text of the bot's reply."""
     say(conn, "ann", "!table")
-    return wait_channel_line(conn, r"^ann: Table: ", since, bot)[1]
+    return wait_channel_line(conn, r"^ann: table ", since, bot)[1]
 
 
 def channel_mode_c_turns_colours_off_and_minus_c_back_on(work, bot_exe):
@@ -398,8 +398,8 @@ def channel_mode_c_turns_colours_off_and_minus_c_back_on(work, bot_exe):
         say(conn, "ann", "!new 2")
         wait_channel_line(conn, r"ann opens a Porrazo table", mark, bot)
         say(conn, "bob", "!join")
-        _, text = wait_channel_line(conn, r"\(dealer\) chooses the tendido", mark, bot)
-        dealer = re.search(r"(\S+) \(dealer\)", strip_formatting(text)).group(1)
+        _, text = wait_channel_line(conn, r"deals and chooses: ", mark, bot)
+        dealer = re.search(r"(\S+) deals and chooses: ", strip_formatting(text)).group(1)
         check(dealer in USERS, "the dealer is %r" % dealer)
         say(conn, dealer, "!tendido now")
         wait_channel_line(conn, r"lays the tendido", mark, bot)

@@ -141,16 +141,21 @@ class Db:
         self.path = path
 
     def _query(self, sql, args=()):
+        last = None
         for _ in range(200):
             try:
                 con = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True, timeout=5)
+                # the outbox's game lines hold the host's markers (bytes 0xFF,
+                # bot/live.c), which are not UTF-8
+                con.text_factory = lambda b: b.decode("utf-8", "replace")
                 try:
                     return con.execute(sql, args).fetchall()
                 finally:
                     con.close()
-            except sqlite3.OperationalError:
+            except sqlite3.OperationalError as e:
+                last = e
                 time.sleep(0.02)
-        raise AssertionError("cannot read %s" % self.path)
+        raise AssertionError("cannot read %s: %s" % (self.path, last))
 
     def seen(self, event_id):
         return bool(self._query("SELECT 1 FROM seen WHERE network = ? AND id = ?",
@@ -251,7 +256,9 @@ class MatrixGame:
 
     def collect(self):
         """The bot's new events in the room and the direct rooms, as console
-        lines (room first, then each player's direct room)."""
+        lines in the order the homeserver took them (origin_server_ts; the
+        room first, then each player's direct room, within a millisecond):
+        a player reads a hand sent before a play, then the play."""
         lines = []
         rooms = [(self.room, None)] + [(self.dm_of(uid), name) for name, uid in
                                        self.users.items()]
@@ -266,9 +273,10 @@ class MatrixGame:
                     continue
                 self.events.append((room, ev))
                 body = ev["content"].get("body", "")
-                lines.append("-> %s: %s" % (name, body) if name else
-                             "#console <porrazo> %s" % body)
-        return lines
+                lines.append((ev.get("origin_server_ts", 0), len(lines),
+                              "-> %s: %s" % (name, body) if name else
+                              "#console <porrazo> %s" % body))
+        return [text for _, _, text in sorted(lines)]
 
     def step(self, line):
         if self.before_hook is not None:
@@ -292,8 +300,9 @@ class MatrixGame:
 # -- checks shared by the Matrix game tests ---------------------------------------
 
 def txn_outbox_id(txn):
-    """The outbox id in a transaction id "pz<instance>-<id>[.<part>]"."""
-    m = re.match(r"pz[0-9a-f]*-(\d+)(?:\.(\d+))?$", txn)
+    """The outbox id in a transaction id "pz<instance>-<id>[+<merged>][.<part>]"
+    (+N: N lines waiting behind it told in the same event)."""
+    m = re.match(r"pz[0-9a-f]*-(\d+)(?:\+\d+)?(?:\.(\d+))?$", txn)
     check(m is not None, "transaction id %r is not the outbox's" % txn)
     return int(m.group(1)), int(m.group(2) or 0)
 
