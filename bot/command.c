@@ -54,6 +54,7 @@ static const struct verb_words {
     [CMD_PLAYERS] = {"players", "jugadores who seats teams"},
     [CMD_DEADLINE] = {"deadline", "plazo"},
     [CMD_PURGE] = {"purge", "purgar vaciar"},
+    [CMD_PROMPTS] = {"prompts", "prompt avisos aviso"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -63,6 +64,8 @@ static const struct verb_words {
 #define NOW_WORDS "now ahora ya"
 #define LATER_WORDS "later luego despues"
 #define BEST_WORDS "best mejor"
+#define ON_WORDS "on yes si always siempre"
+#define OFF_WORDS "off no auto normal"
 #define LTR_WORDS "ltr l2r left izq izquierda left-to-right izquierda-a-derecha"
 #define RTL_WORDS "rtl r2l right der derecha right-to-left derecha-a-izquierda"
 
@@ -555,6 +558,23 @@ static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
+/* prompts on|off */
+static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
+{
+    if (n == 1 && cmd_is_word(w[0], ON_WORDS)) {
+        c->on = true;
+        return CMD_OK;
+    }
+    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
+        c->on = false;
+        return CMD_OK;
+    }
+    return cmd_fail(r,
+                    "say %sprompts on (a private message at each of your turns) or %sprompts "
+                    "off (only when you have been away a while)",
+                    r->p, r->p);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The line                                                                 */
 
@@ -584,6 +604,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_deadline(w, n, c, r);
     case CMD_PURGE:
         return parse_purge(w, n, c, r);
+    case CMD_PROMPTS:
+        return parse_prompts(w, n, c, r);
     default:
         return n == 0 ? CMD_OK
                       : cmd_fail(r, "%s takes nothing after it: say just %s%s", name, r->p, name);

@@ -49,7 +49,8 @@ typedef enum cmd_verb {
     CMD_TOP,      /* top: the best players here */
     CMD_PLAYERS,  /* players / who: seats and teams */
     CMD_DEADLINE, /* deadline OFF|DURATION: the creator sets the turn time */
-    CMD_PURGE     /* purge TARGET: an owner empties a channel's or a player's queue */
+    CMD_PURGE,    /* purge TARGET: an owner empties a channel's or a player's queue */
+    CMD_PROMPTS   /* prompts on|off: a private prompt at every turn, or only after a while */
 } cmd_verb;
 
 /*
@@ -70,6 +71,7 @@ typedef struct cmd {
     cmd_card card;           /* PLAY */
     pz_mode mode;            /* PLAY: ANY unless "capture"/"place" was said */
     bool now;                /* TENDIDO */
+    bool on;                 /* PROMPTS */
     bool best;               /* ARRANGE */
     cmd_card row[4];         /* ARRANGE when !best: four cards; a bare rank (suit -1) is
                                 matched to the tendido by the host */

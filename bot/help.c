@@ -78,6 +78,11 @@ static const help_cmd COMMANDS[] = {
     {"help", "ayuda", "help [command]", "the commands, or one command in detail", "help play"},
     {"stats", "estadisticas", "stats [NICK]", "games played and won, here", "stats alice"},
     {"top", "ranking mejores", "top", "the best players here", "top"},
+    {"prompts", "avisos", "prompts on|off",
+     "on: a private message at each of your turns (your hand, the table, what happened); "
+     "off: only when you have not played for a while, since the room's line says whose turn "
+     "it is",
+     "prompts on"},
     {"purge", "purgar vaciar", "purge #channel|NICK",
      "owners only: forget every message still queued to a channel or a player", "purge #porrazo"},
 };
@@ -193,8 +198,10 @@ static void help_list(const char *p, render_lines *out)
                "Declare: %sronda · %srondine · %sclaim NICK — Game: %spause · %sresume · "
                "%sstop · %sdeadline 10m",
                p, p, p, p, p, p, p);
-    render_add(out, "More: %srules [topic] · %sstats [NICK] · %stop · %shelp COMMAND for details",
-               p, p, p, p);
+    render_add(out,
+               "More: %srules [topic] · %sstats [NICK] · %stop · %sprompts on|off · %shelp "
+               "COMMAND for details",
+               p, p, p, p, p);
 }
 
 /*

@@ -597,6 +597,9 @@ static void dispatch(ctx *c, const cmd *k)
     case CMD_PURGE:
         cmd_purge(c, k);
         return;
+    case CMD_PROMPTS:
+        cmd_prompts(c, k);
+        return;
     default:
         break;
     }

@@ -187,6 +187,10 @@ void remind_actor(ctx *c);
 /* prompt_actor for a player quiet for prompt_quiet_secs (the others
    follow the room). */
 void prompt_if_quiet(ctx *c);
+/* prompts on|off: the sender's choice, kept in the store's kv (scope
+   PROMPTS_SCOPE, key "network\x1fplayer"). */
+#define PROMPTS_SCOPE "prompts"
+void cmd_prompts(ctx *c, const cmd *k);
 void cmd_game(ctx *c, const cmd *k); /* play, tendido, arrange, declare, claim */
 void cmd_info(ctx *c, const cmd *k); /* hand, table, score, turn */
 void cmd_vote(ctx *c, const cmd *k); /* pause, resume, stop */

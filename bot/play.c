@@ -232,16 +232,56 @@ void remind_actor(ctx *c)
     prompt_kind(c, NULL, 'R');
 }
 
+/* The kv key of a player's prompts preference on the context's network. */
+static void prompts_key(const ctx *c, const char *player, char *key, size_t cap)
+{
+    if (snprintf(key, cap, "%s\x1f%s", c->network, player) >= (int)cap)
+        key[0] = '\0';
+}
+
+/* Whether player asked for a prompt at every turn (prompts on). */
+static bool wants_every_prompt(const ctx *c, const char *player)
+{
+    char key[2 * STORE_ID_MAX + 2], value[8];
+    prompts_key(c, player, key, sizeof key);
+    return key[0] != '\0' && store_kv_get(c->h->st, PROMPTS_SCOPE, key, value, sizeof value) == 0 &&
+           strcmp(value, "on") == 0;
+}
+
+void cmd_prompts(ctx *c, const cmd *k)
+{
+    char key[2 * STORE_ID_MAX + 2];
+    prompts_key(c, c->m->sender, key, sizeof key);
+    if (key[0] == '\0') {
+        reply(c, "your name is too long for me to keep that");
+        return;
+    }
+    int err = store_kv_set(c->h->st, PROMPTS_SCOPE, key, k->on ? "on" : "off");
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    int quiet = c->h->cfg.prompt_quiet_secs;
+    if (k->on || quiet <= 0)
+        reply(c, "you get a private message at each of your turns");
+    else
+        reply(c,
+              "you get a private message at your turn only when you have not played for "
+              "%d min; the room's line says whose turn it is",
+              (quiet + 59) / 60);
+}
+
 /*
  * Whether the seat to act gets a private prompt: a player who acted in
  * this game less than prompt_quiet_secs ago is following the room, where
  * the line of the last play says whose turn it is; one who has been quiet
- * longer (or never acted, since the game's start) gets one line privately.
+ * longer (or never acted, since the game's start), or who said prompts
+ * on, gets one line privately.
  */
 static bool needs_prompt(const ctx *c, const recent *rec, int seat)
 {
     int quiet = c->h->cfg.prompt_quiet_secs;
-    if (quiet <= 0)
+    if (quiet <= 0 || (seat < c->nseats && wants_every_prompt(c, c->seats[seat].player)))
         return true;
     int64_t last = recent_acted(rec, seat);
     if (last == 0)

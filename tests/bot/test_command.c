@@ -105,6 +105,7 @@ static const char *const ALIASES[] = {
     [CMD_PLAYERS] = "players|jugadores|who|seats|teams",
     [CMD_DEADLINE] = "deadline off|plazo 10m",
     [CMD_PURGE] = "purge bob|purgar #porrazo|vaciar alice",
+    [CMD_PROMPTS] = "prompts on|avisos off|prompt siempre",
 };
 
 /*
@@ -127,7 +128,7 @@ static void test_every_verb_and_alias_parses_in_channel_and_in_private(void **st
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_PURGE; v++) {
+    for (int v = CMD_NEW; v <= CMD_PROMPTS; v++) {
         int count = 0;
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece); count++) {
             assert_true((size_t)snprintf(line, sizeof line, "!%s", piece) < sizeof line);
@@ -143,7 +144,7 @@ static void test_verbs_are_understood_in_any_case(void **state)
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_PURGE; v++) {
+    for (int v = CMD_NEW; v <= CMD_PROMPTS; v++) {
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';
@@ -160,15 +161,31 @@ static void test_verbs_are_understood_in_any_case(void **state)
 static void test_every_verb_has_its_canonical_english_name(void **state)
 {
     (void)state;
-    static const char *const names[] = {"new",     "join",    "leave",   "start",    "kick",
-                                        "play",    "hand",    "table",   "score",    "turn",
-                                        "tendido", "arrange", "declare", "claim",    "pause",
-                                        "resume",  "stop",    "options", "rules",    "help",
-                                        "stats",   "top",     "players", "deadline", "purge"};
-    for (int v = CMD_NEW; v <= CMD_PURGE; v++)
+    static const char *const names[] = {
+        "new",   "join",    "leave",    "start",   "kick",    "play",    "hand",
+        "table", "score",   "turn",     "tendido", "arrange", "declare", "claim",
+        "pause", "resume",  "stop",     "options", "rules",   "help",    "stats",
+        "top",   "players", "deadline", "purge",   "prompts"};
+    for (int v = CMD_NEW; v <= CMD_PROMPTS; v++)
         assert_string_equal(cmd_verb_name((cmd_verb)v), names[v]);
     assert_string_equal(cmd_verb_name((cmd_verb)99), "unknown");
     assert_string_equal(cmd_verb_name((cmd_verb)-1), "unknown");
+}
+
+static void test_prompts_takes_on_or_off_and_nothing_else(void **state)
+{
+    (void)state;
+    assert_true(parse_ok("!prompts on", true).on);
+    assert_true(parse_ok("avisos siempre", false).on);
+    assert_false(parse_ok("prompts off", false).on);
+    assert_false(parse_ok("!avisos no", true).on);
+    char error[CMD_ERROR_MAX];
+    cmd c;
+    assert_int_equal(cmd_parse("!prompts", 8, true, "!", &c, error, sizeof error), CMD_ERROR);
+    assert_non_null(strstr(error, "!prompts on"));
+    assert_int_equal(cmd_parse("prompts maybe", 13, false, "!", &c, error, sizeof error),
+                     CMD_ERROR);
+    assert_non_null(strstr(error, "prompts off"));
 }
 
 static void test_purge_takes_one_channel_or_nick(void **state)
@@ -1117,6 +1134,7 @@ int main(void)
         cmocka_unit_test(test_verbs_are_understood_in_any_case),
         cmocka_unit_test(test_every_verb_has_its_canonical_english_name),
         cmocka_unit_test(test_purge_takes_one_channel_or_nick),
+        cmocka_unit_test(test_prompts_takes_on_or_off_and_nothing_else),
         cmocka_unit_test(test_single_letter_verbs_win_over_cards_of_that_letter),
         cmocka_unit_test(test_verbs_without_arguments_refuse_words_after_them),
         cmocka_unit_test(test_an_unknown_verb_suggests_the_closest_verb),

@@ -354,6 +354,42 @@ static void test_quiet_players_are_prompted_privately_and_active_ones_are_not(vo
     free_world(w);
 }
 
+static void test_a_player_who_asked_for_prompts_gets_one_at_every_turn(void **state)
+{
+    (void)state;
+    world *w = new_world(120);
+    start_game(w, 2, "");
+    char text[64];
+    const char *who;
+    while (!in_play(w)) {
+        assert_true(next_move(w, text, sizeof text, &who));
+        say(w, who, ROOM, text);
+    }
+    say(w, "ann", NULL, "prompts on");
+    assert_non_null(strstr(w->msg[w->n - 1].text, "each of your turns"));
+    int before = w->n;
+    for (int i = 0; i < 6 && next_move(w, text, sizeof text, &who); i++)
+        say(w, who, ROOM, text); /* everyone plays at once: nobody is quiet */
+    /* ann's turns came after bob's plays: a prompt each time, bob none */
+    assert_true(count(w, STORE_MSG_PRIVATE, "ann", "Your turn in #t") >= 2);
+    for (int k = before; k < w->n; k++)
+        if (w->msg[k].kind == STORE_MSG_PRIVATE && strcmp(w->msg[k].target, "bob") == 0)
+            assert_null(strstr(w->msg[k].text, "Your turn"));
+    say(w, "ann", NULL, "prompts off");
+    assert_non_null(strstr(w->msg[w->n - 1].text, "only when you have not played for 2 min"));
+    before = w->n;
+    int ann_turns = 0;
+    for (int i = 0; i < 4 && next_move(w, text, sizeof text, &who); i++) {
+        say(w, who, ROOM, text);
+        ann_turns += strcmp(who, "bob") == 0; /* ann's turn comes next */
+    }
+    assert_true(ann_turns >= 1); /* she had turns, and no prompt for them: */
+    for (int k = before; k < w->n; k++)
+        if (w->msg[k].kind == STORE_MSG_PRIVATE && strcmp(w->msg[k].target, "ann") == 0)
+            assert_null(strstr(w->msg[k].text, "Your turn"));
+    free_world(w);
+}
+
 static void test_a_prompt_whose_turn_has_passed_is_never_sent(void **state)
 {
     (void)state;
@@ -433,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_a_turn_answer_made_needless_by_a_newer_line_is_never_sent),
         cmocka_unit_test(test_names_are_the_ones_players_have_when_a_line_is_sent),
         cmocka_unit_test(test_quiet_players_are_prompted_privately_and_active_ones_are_not),
+        cmocka_unit_test(test_a_player_who_asked_for_prompts_gets_one_at_every_turn),
         cmocka_unit_test(test_a_prompt_whose_turn_has_passed_is_never_sent),
         cmocka_unit_test(test_a_deal_is_one_room_line_and_one_private_line_each),
     };
