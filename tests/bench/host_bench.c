@@ -321,7 +321,7 @@ static int measure(const hb_opts *o, long games, const char *run_path)
     hb_adapter a = {0};
     host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
     hb_samples s;
-    if (h == NULL || hb_adapter_init(&a, st, HB_NETWORK) != 0 || samples_alloc(&s, o->samples) != 0)
+    if (h == NULL || hb_adapter_init(&a, st, HB_NETWORK, h) != 0 || samples_alloc(&s, o->samples) != 0)
         return 1;
     uint64_t rng = o->seed ^ (uint64_t)games * UINT64_C(0x9E3779B97F4A7C15);
     int64_t clock_spent = 0;
@@ -423,7 +423,7 @@ static int measure_restart(const hb_opts *o, long games, const char *run_path)
     int64_t t_announced = hb_now_ns();
     /* As in the bot: the adapter starts, and its first turn (a first part
        of the backlog read and sent) comes before any command can arrive. */
-    bool have_adapter = hb_adapter_init(&a, st, HB_NETWORK) == 0;
+    bool have_adapter = hb_adapter_init(&a, st, HB_NETWORK, h) == 0;
     int rc = have_adapter && hb_adapter_turn(&a) >= 0 ? 0 : -1;
     int64_t t_ready = 0;
     if (rc == 0) {

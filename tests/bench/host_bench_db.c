@@ -63,7 +63,7 @@ static int sock_write(hb_adapter *a, const char *p, size_t n)
     return 0;
 }
 
-int hb_adapter_init(hb_adapter *a, store *st, const char *network)
+int hb_adapter_init(hb_adapter *a, store *st, const char *network, host *h)
 {
     int fds[2];
     memset(a, 0, sizeof *a);
@@ -79,6 +79,7 @@ int hb_adapter_init(hb_adapter *a, store *st, const char *network)
         fprintf(stderr, "porrazo-bench: cannot set up the bench adapter\n");
         return -1;
     }
+    outq_set_expander(a->q, host_expand, h); /* lines rendered when sent, as in the bot */
     return 0;
 }
 
@@ -243,7 +244,7 @@ int hb_build_db(const char *path, const char *network, long count, const char *i
     store *st = hb_open_store(tmp);
     hb_adapter a = {0};
     host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
-    int rc = h != NULL ? hb_adapter_init(&a, st, network) : -1;
+    int rc = h != NULL ? hb_adapter_init(&a, st, network, h) : -1;
     int64_t t0 = hb_now_ns(), step = count >= 10 ? count / 10 : 1;
     for (long k = 1; rc == 0 && k <= count; k++) {
         hb_names n;

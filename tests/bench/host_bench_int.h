@@ -38,8 +38,9 @@ typedef struct hb_adapter {
     long sent; /* lines written */
 } hb_adapter;
 
-/* Makes the socketpair and the queue of network over st. 0 or -1 (said). */
-int hb_adapter_init(hb_adapter *a, store *st, const char *network);
+/* Makes the socketpair and the queue of network over st, whose lines h
+   renders when they are taken (as the bot's adapters do). 0 or -1 (said). */
+int hb_adapter_init(hb_adapter *a, store *st, const char *network, host *h);
 void hb_adapter_fini(hb_adapter *a);
 /*
  * One turn in the real adapters' order: outq_load, every message taken
