@@ -810,8 +810,38 @@ static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, 
     return finish(&c);
 }
 
-int host_handle(host *h, const host_msg *m, int64_t now)
+/*
+ * Writes nick into out[STORE_ID_MAX] as text fit for players' lines: each
+ * byte of invalid UTF-8 and each control character as '?', cut whole at
+ * the cap. A network's nicks are text already; this keeps a bad one from
+ * reaching a line (or a marker of live.c) as raw bytes.
+ */
+static const char *clean_nick(const char *nick, char out[STORE_ID_MAX])
 {
+    size_t n = nick != NULL ? strlen(nick) : 0, len = 0;
+    for (size_t i = 0; i < n;) {
+        size_t k = text_utf8_len(nick + i, n - i);
+        if (len + (k > 0 ? k : 1) >= STORE_ID_MAX)
+            break;
+        if (k == 0 || (k == 1 && ((unsigned char)nick[i] < 0x20 || nick[i] == 0x7F))) {
+            out[len++] = '?';
+            i++;
+        } else {
+            memcpy(out + len, nick + i, k);
+            len += k;
+            i += k;
+        }
+    }
+    out[len] = '\0';
+    return out;
+}
+
+int host_handle(host *h, const host_msg *msg, int64_t now)
+{
+    char nick[STORE_ID_MAX];
+    host_msg clean = *msg;
+    clean.nick = clean_nick(msg->nick != NULL ? msg->nick : msg->sender, nick);
+    const host_msg *m = &clean;
     cmd k;
     char error[CMD_ERROR_MAX];
     bool in_room = m->room != NULL && m->room[0] != '\0';
@@ -990,7 +1020,8 @@ int host_returned(host *h, const char *network, const char *room, const char *pl
 
 int host_rename(host *h, const char *network, const char *player, const char *nick)
 {
-    rename_arg a = {h, network, player, nick, 0};
+    char clean[STORE_ID_MAX];
+    rename_arg a = {h, network, player, clean_nick(nick, clean), 0};
     if (store_begin(h->st) != 0)
         return -1;
     int err = store_games_of_player(h->st, network, player, rename_in, &a);

@@ -49,6 +49,11 @@ render_names live_names(const ctx *c, live_nicks *buf)
                          MARK);
         if (k < 0 || (size_t)k >= sizeof buf->nick[i]) /* cannot happen: sized for it */
             snprintf(buf->nick[i], sizeof buf->nick[i], "%cn%d%c", MARK, i, MARK);
+        /* a nick is text, so never holds 0xFF; should bytes from a network
+           ever do, they must not end the marker early */
+        for (char *p = buf->nick[i] + 3; p[0] != '\0' && p[1] != '\0'; p++)
+            if (*p == MARK)
+                *p = '?';
         n.nick[i] = buf->nick[i];
     }
     return n;

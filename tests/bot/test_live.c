@@ -311,6 +311,27 @@ static void test_names_are_the_ones_players_have_when_a_line_is_sent(void **stat
     free_world(w);
 }
 
+static void test_a_nick_with_a_marker_byte_cannot_break_a_line(void **state)
+{
+    (void)state;
+    world *w = new_world(120);
+    say(w, "ann", ROOM, "!new 2");
+    host_msg m = {NET, ROOM, "bad", "b\xFF\xFF" "d", "!join", 5, NULL, false};
+    assert_int_equal(host_handle(w->h, &m, w->now), 0);
+    drain(w); /* drain() fails on any 0xFF reaching a player */
+    char text[64];
+    const char *who;
+    while (!in_play(w)) {
+        assert_true(next_move(w, text, sizeof text, &who));
+        host_msg mv = {NET, ROOM, strcmp(who, "ann") == 0 ? "ann" : "bad", who, text,
+                       strlen(text), NULL, false};
+        assert_int_equal(host_handle(w->h, &mv, w->now), 0);
+        drain(w);
+    }
+    assert_non_null(strstr(last_room_line(w), " to play"));
+    free_world(w);
+}
+
 static void test_quiet_players_are_prompted_privately_and_active_ones_are_not(void **state)
 {
     (void)state;
@@ -468,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_plays_waiting_to_be_sent_go_out_as_one_line),
         cmocka_unit_test(test_a_turn_answer_made_needless_by_a_newer_line_is_never_sent),
         cmocka_unit_test(test_names_are_the_ones_players_have_when_a_line_is_sent),
+        cmocka_unit_test(test_a_nick_with_a_marker_byte_cannot_break_a_line),
         cmocka_unit_test(test_quiet_players_are_prompted_privately_and_active_ones_are_not),
         cmocka_unit_test(test_a_player_who_asked_for_prompts_gets_one_at_every_turn),
         cmocka_unit_test(test_a_prompt_whose_turn_has_passed_is_never_sent),
