@@ -18,11 +18,12 @@
 /* ---- Lines to the server ------------------------------------------------ */
 
 /*
- * Queues one protocol line on the wire (registration, PONG, JOIN, QUIT, a
- * message's line), logged; it leaves at the end of the loop turn (flush).
- * Returns 0, or an irc_wire error (logged): the link is down or ending.
+ * Queues one protocol line on the wire (a line of the send queue, or
+ * registration, PONG, JOIN, QUIT...), logged; it leaves at the end of the
+ * loop turn (flush). Returns 0, or an irc_wire error (logged): the link is
+ * down or ending.
  */
-int irc__send_line(irc_net *n, const char *line)
+static int wire_line(irc_net *n, const char *line)
 {
     size_t len = strlen(line);
     int r = irc_wire_send(n->wire, line, len);
@@ -34,6 +35,16 @@ int irc__send_line(irc_net *n, const char *line)
         else
             log_msg(LOG_DEBUG, "%s: >> %s", n->c.name, shown);
     }
+    return r;
+}
+
+/* A line that does not come from the send queue: the server counts it
+   too, so the queue's pacing does (irc_out_charge). */
+int irc__send_line(irc_net *n, const char *line)
+{
+    int r = wire_line(n, line);
+    if (r == 0)
+        irc_out_charge(&n->q, loop_now(n->env.loop), line, strlen(line) + 2); /* CR LF */
     return r;
 }
 
@@ -210,7 +221,7 @@ static void send_queue(irc_net *n)
     while (lines < IRC_FLUSH_LINES_MAX && wire_has_room(n)) {
         if (irc_out_next(&n->q, now, buf, sizeof buf, &sent) == 1) {
             buf[sent.len - 2] = '\0'; /* without CR LF */
-            if (irc__send_line(n, buf) != 0)
+            if (wire_line(n, buf) != 0)
                 break; /* the link is ending: link_down gives its message back */
             line_sent(n, &sent);
             lines++;
@@ -371,6 +382,7 @@ static void proto_events(irc_net *n, int ev)
     const char *diag = ircp_diag(n->proto);
     if (ev & IRCP_EV_WELCOME) {
         log_msg(LOG_INFO, "%s: registered as %s", n->c.name, ircp_nick(n->proto));
+        irc_out_welcome(&n->q, loop_now(n->env.loop));
         ircp_backoff_up(&n->backoff, loop_now(n->env.loop));
         irc__outbox_wake(n);
         irc__join_all(n);
@@ -392,6 +404,24 @@ static void proto_events(irc_net *n, int ev)
                 n->c.name, diag);
 }
 
+/*
+ * What the pacing learns from a server line: its version (RPL_MYINFO, 004:
+ * "<me> <server> <version> ...") picks the model of pace = auto, and an
+ * error numeric costs a penalty on ngircd.
+ */
+static void pace_learn(irc_net *n, const ircp_msg *m)
+{
+    const char *c = m->command;
+    if (strcmp(c, "004") == 0 && m->nparams >= 3) {
+        if (irc_out_server_version(&n->q, ircp_param(m, 2)) == 1)
+            log_msg(LOG_INFO, "%s: the server runs %s: pacing as %s", n->c.name, ircp_param(m, 2),
+                    irc_out_pace_name(irc_out_model(&n->q)));
+    } else if ((c[0] == '4' || c[0] == '5') && c[1] >= '0' && c[1] <= '9' && c[2] >= '0' &&
+               c[2] <= '9' && c[3] == '\0') {
+        irc_out_error_reply(&n->q, loop_now(n->env.loop));
+    }
+}
+
 static void on_line(void *arg, const char *line, size_t len)
 {
     irc_net *n = arg;
@@ -406,6 +436,7 @@ static void on_line(void *arg, const char *line, size_t len)
         log_msg(LOG_DEBUG, "%s: ignoring a line: %s", n->c.name, ircp_strerror(ev));
         return;
     }
+    pace_learn(n, &n->msg);
     if (irc__wants_bridge(&n->msg)) {
         char why[256];
         if (irc_bridge_deliver(n->bridge, &n->msg) < 0 &&
@@ -510,8 +541,10 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
     char sub[IRC_WIRE_WHY_MAX];
     irc_wire_config wc = {c->host, c->port, c->tls, c->tls_verify, opt(c->ca_file), 0};
     irc_wire_callbacks cb = {on_connected, on_line, on_closed};
-    if (irc_out_init(&n->q, c->burst, c->line_ms) != 0) {
-        snprintf(why, why_len, "[irc %s]: burst or line_ms out of range", c->name);
+    irc_out_pace pace;
+    if (irc_out_pace_parse(c->pace, &pace) != 0 ||
+        irc_out_init_pace(&n->q, pace, c->burst, c->line_ms) != 0) {
+        snprintf(why, why_len, "[irc %s]: pace, burst or line_ms out of range", c->name);
         free(n);
         return -1;
     }

@@ -1,13 +1,17 @@
 /*
  * irc_out.c — the send queue of irc_out (see irc_out.h): one FIFO of ready
- * raw lines per target, a token bucket that paces them, and the choice of
- * the next line (priority first, then round robin across targets).
+ * raw lines per target, the pacing models that say when the next line may
+ * go, and the choice of the next line (priority first, then round robin
+ * across targets).
  *
- * The bucket holds credit in milliseconds: it gains one per millisecond
- * elapsed up to burst * line_ms, and each line costs line_ms. Lines are
- * built whole when a message is pushed ("PRIVMSG target :text\r\n"), so
- * sending is a copy. Each target keeps the last line sent to it until the
- * next one, for a 707 requeue. Not here: the text rules (irc_out_text.c),
+ * Pacing keeps the books of every model at once — three token buckets
+ * (custom, the default's, InspIRCd's, Solanum's), ngircd's windows over the
+ * lines sent lately and its penalty time — so that switching models when
+ * the server says its version is exact; only the model in effect decides.
+ * adapters/PACING.md derives each from the server's source. Lines are built
+ * whole when a message is pushed ("PRIVMSG target :text\r\n"), so sending
+ * is a copy. Each target keeps the last line sent to it until the next
+ * one, for a 707 requeue. Not here: the text rules (irc_out_text.c),
  * sockets, clocks.
  */
 #include "irc_out.h"
@@ -148,21 +152,265 @@ static irc_out_target *target_get(irc_out *q, const char *name, int *err)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Pacing models (adapters/PACING.md)                                       */
+
+/* Bucket units. CUSTOM and the default: ms of their interval (a line costs
+   line_ms, or IRC_OUT_LINE_MS_DEFAULT; 1 gained a ms). InspIRCd: tenths of
+   a penalty ms (a PRIVMSG's 1000 ms are 10000; 900 let go a second are 9 a
+   ms). Solanum: 1/5000 of a line (1.8 lines a second are 9 a ms). */
+#define INSP_UNIT 10
+#define INSP_GAIN (IRC_OUT_INSPIRCD_DECAY * INSP_UNIT / 1000)
+#define SOL_LINE 5000
+#define SOL_GAIN (SOL_LINE * IRC_OUT_SOLANUM_PER_10S / 10000)
+_Static_assert(INSP_GAIN * 1000 == IRC_OUT_INSPIRCD_DECAY * INSP_UNIT, "a whole gain a ms");
+_Static_assert(SOL_GAIN * 10000 == SOL_LINE * IRC_OUT_SOLANUM_PER_10S, "a whole gain a ms");
+_Static_assert(IRC_OUT_NGIRCD_LINES_MS <= IRC_OUT_NGIRCD_WINDOW_MS, "one window holds both");
+
+/* What a command costs besides its bytes: InspIRCd's penalty in ms
+   (Command::Penalty: 1 s unless the command sets its own; a PONG to the
+   server's PING, NICK and USER at registration cost nothing) and the
+   penalty time ngircd adds (parse.c's command table). Not listed: 1000, 0. */
+typedef struct cmd_cost {
+    const char *cmd;
+    int inspircd_ms, ngircd_ms;
+} cmd_cost;
+
+static const cmd_cost cmd_costs[] = {
+    {"PONG", 0, 0},
+    {"NICK", 0, 0},
+    {"USER", 0, 0},
+    {"PASS", 0, 0},
+    {"JOIN", 2000, 0},
+    {"PART", 5000, 0},
+    {"MODE", 1000, IRC_OUT_NGIRCD_SLOW_MS},
+    {"WHO", 1000, IRC_OUT_NGIRCD_SLOW_MS},
+    {"WHOIS", 2000, IRC_OUT_NGIRCD_SLOW_MS},
+    {"NAMES", 1000, IRC_OUT_NGIRCD_SLOW_MS},
+    {"TOPIC", 2000, IRC_OUT_NGIRCD_SLOW_MS},
+};
+
+/* Whether s starts with word (any case) followed by the end, a space, CR or LF. */
+static int starts_with_word(const char *s, size_t len, const char *word)
+{
+    size_t n = strlen(word);
+    if (len < n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if ((c >= 'a' && c <= 'z' ? (char)(c - 32) : c) != word[i])
+            return 0;
+    }
+    return len == n || s[n] == ' ' || s[n] == '\r' || s[n] == '\n';
+}
+
+/* The costs of the line of len bytes (it starts with its command). */
+static cmd_cost cost_of(const char *line, size_t len)
+{
+    for (size_t i = 0; i < sizeof cmd_costs / sizeof cmd_costs[0]; i++)
+        if (starts_with_word(line, len, cmd_costs[i].cmd))
+            return cmd_costs[i];
+    return (cmd_cost){NULL, 1000, 0};
+}
+
+static void bucket_fill(irc_out_bucket *b, int64_t cap, int64_t gain)
+{
+    b->cap = cap;
+    b->level = cap;
+    b->gain = gain;
+}
+
+/* b's level at now (the last refill was at q->clock_ms; a clock that went
+   back gains nothing). */
+static int64_t bucket_level(const irc_out_bucket *b, const irc_out *q, int64_t now)
+{
+    if (!q->clock_set || now <= q->clock_ms || b->level >= b->cap)
+        return b->level;
+    if (now - q->clock_ms >= (b->cap - b->level + b->gain - 1) / b->gain)
+        return b->cap;
+    return b->level + (now - q->clock_ms) * b->gain;
+}
+
+/* The first ms from now on when b holds cost. */
+static int64_t bucket_ready(const irc_out_bucket *b, const irc_out *q, int64_t cost, int64_t now)
+{
+    int64_t level = bucket_level(b, q, now);
+    return level >= cost ? now : now + (cost - level + b->gain - 1) / b->gain;
+}
+
+/* Brings every bucket up to now. */
+static void pace_refill(irc_out *q, int64_t now)
+{
+    irc_out_bucket *all[] = {&q->custom, &q->fallback, &q->inspircd, &q->solanum};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        all[i]->level = bucket_level(all[i], q, now);
+    q->clock_ms = now;
+    q->clock_set = 1;
+}
+
+/* The k-th line (or merged lines) remembered, oldest first. */
+static const irc_out_recent *recent_at(const irc_out *q, size_t k)
+{
+    return &q->recent[(q->recent_first + k) % IRC_OUT_RECENT_MAX];
+}
+
+/*
+ * Remembers a line of len bytes sent at now. Lines out of every window go;
+ * when all IRC_OUT_RECENT_MAX are in use, the two oldest merge into one
+ * that keeps the later time and the first line of the older, so windows
+ * never count less than the lines sent.
+ */
+static void recent_add(irc_out *q, int64_t now, size_t len)
+{
+    while (q->nrecent > 0 && recent_at(q, 0)->at_ms + IRC_OUT_NGIRCD_WINDOW_MS <= now) {
+        q->recent_first = (q->recent_first + 1) % IRC_OUT_RECENT_MAX;
+        q->nrecent--;
+    }
+    if (q->nrecent == IRC_OUT_RECENT_MAX) {
+        const irc_out_recent *a = recent_at(q, 0);
+        irc_out_recent *b = &q->recent[(q->recent_first + 1) % IRC_OUT_RECENT_MAX];
+        b->bytes += a->bytes;
+        b->first = a->first;
+        b->lines += a->lines;
+        q->recent_first = (q->recent_first + 1) % IRC_OUT_RECENT_MAX;
+        q->nrecent--;
+    }
+    int64_t at = now;
+    if (q->nrecent > 0 && recent_at(q, q->nrecent - 1)->at_ms > at)
+        at = recent_at(q, q->nrecent - 1)->at_ms; /* a clock that went back: keep the order */
+    irc_out_recent *r = &q->recent[(q->recent_first + q->nrecent) % IRC_OUT_RECENT_MAX];
+    r->at_ms = at;
+    r->bytes = r->first = (uint32_t)len;
+    r->lines = 1;
+    q->nrecent++;
+}
+
+/*
+ * The first ms from t on when a line of len bytes keeps ngircd's byte
+ * count: in the window of IRC_OUT_NGIRCD_WINDOW_MS that ends with it, the
+ * bytes of every line but the window's first (which ngircd does not count)
+ * stay within IRC_OUT_NGIRCD_BYTES. A line alone always may go.
+ */
+static int64_t bytes_ready(const irc_out *q, size_t len, int64_t t)
+{
+    size_t k = 0;
+    while (k < q->nrecent && recent_at(q, k)->at_ms + IRC_OUT_NGIRCD_WINDOW_MS <= t)
+        k++;
+    uint64_t sum = len;
+    for (size_t j = k; j < q->nrecent; j++)
+        sum += recent_at(q, j)->bytes;
+    for (int64_t when = t;; k++) {
+        if (k == q->nrecent || sum - recent_at(q, k)->first <= IRC_OUT_NGIRCD_BYTES)
+            return when;
+        sum -= recent_at(q, k)->bytes;
+        when = recent_at(q, k)->at_ms + IRC_OUT_NGIRCD_WINDOW_MS; /* when it leaves */
+    }
+}
+
+/* The first ms from t on when one more line makes at most
+   IRC_OUT_NGIRCD_LINES within IRC_OUT_NGIRCD_LINES_MS (ngircd handles 3
+   commands a read and penalizes the rest). */
+static int64_t lines_ready(const irc_out *q, int64_t t)
+{
+    size_t k = 0;
+    while (k < q->nrecent && recent_at(q, k)->at_ms + IRC_OUT_NGIRCD_LINES_MS <= t)
+        k++;
+    uint64_t count = 1;
+    for (size_t j = k; j < q->nrecent; j++)
+        count += recent_at(q, j)->lines;
+    int64_t when = t;
+    for (; count > IRC_OUT_NGIRCD_LINES; k++) {
+        count -= recent_at(q, k)->lines;
+        when = recent_at(q, k)->at_ms + IRC_OUT_NGIRCD_LINES_MS;
+    }
+    return when;
+}
+
+/* The first ms from t on when ngircd's counts let a line of len bytes go:
+   bytes always, lines and its penalty time for the NGIRCD model. Each
+   test, once passed, stays passed while nothing is sent. */
+static int64_t ngircd_ready(const irc_out *q, size_t len, int64_t t, int whole)
+{
+    if (whole && q->hold_until > t)
+        t = q->hold_until;
+    for (;;) {
+        int64_t next = bytes_ready(q, len, t);
+        if (whole)
+            next = lines_ready(q, next);
+        if (next == t)
+            return t;
+        t = next;
+    }
+}
+
+/* The first ms from t on when the model lets a line of len bytes with the
+   costs c go. */
+static int64_t pace_ready(const irc_out *q, const cmd_cost *c, size_t len, int64_t t)
+{
+    switch (q->model) {
+    case IRC_OUT_PACE_NGIRCD:
+        return ngircd_ready(q, len, t, 1);
+    case IRC_OUT_PACE_INSPIRCD:
+        return bucket_ready(&q->inspircd, q, (int64_t)c->inspircd_ms * INSP_UNIT, t);
+    case IRC_OUT_PACE_SOLANUM:
+        return bucket_ready(&q->solanum, q, SOL_LINE, t);
+    case IRC_OUT_PACE_CUSTOM:
+        return bucket_ready(&q->custom, q, q->line_ms, t);
+    case IRC_OUT_PACE_AUTO:
+        break;
+    }
+    return ngircd_ready(q, len, bucket_ready(&q->fallback, q, IRC_OUT_LINE_MS_DEFAULT, t), 0);
+}
+
+/* Adds ms to ngircd's penalty time as it does: from now, or from the end
+   of the penalty already running. */
+static void hold(irc_out *q, int64_t now, int64_t ms)
+{
+    q->hold_until = (q->hold_until > now ? q->hold_until : now) + ms;
+}
+
+/* Counts a line of len bytes with costs c sent at now in every model's
+   books; queued: one of the queue's (the custom buckets count only those). */
+static void pace_record(irc_out *q, const cmd_cost *c, size_t len, int queued, int64_t now)
+{
+    pace_refill(q, now);
+    if (queued) {
+        q->custom.level -= q->line_ms;
+        q->fallback.level -= IRC_OUT_LINE_MS_DEFAULT;
+    }
+    q->inspircd.level -= (int64_t)c->inspircd_ms * INSP_UNIT;
+    q->solanum.level -= SOL_LINE;
+    recent_add(q, now, len);
+    if (c->ngircd_ms > 0)
+        hold(q, now, c->ngircd_ms);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Life cycle and settings                                                  */
 
 /* Starts an empty queue (irc_out.h). */
-int irc_out_init(irc_out *q, int burst, int64_t line_ms)
+int irc_out_init_pace(irc_out *q, irc_out_pace pace, int burst, int64_t line_ms)
 {
-    if (burst < 1 || burst > IRC_OUT_BURST_MAX || line_ms < 0 || line_ms > IRC_OUT_LINE_MS_MAX)
+    if ((unsigned)pace > IRC_OUT_PACE_CUSTOM || burst < 1 || burst > IRC_OUT_BURST_MAX ||
+        line_ms < 0 || line_ms > IRC_OUT_LINE_MS_MAX)
         return IRC_OUT_EINVAL;
     memset(q, 0, sizeof *q);
+    q->pace = pace;
+    q->model = pace;
     q->line_ms = line_ms;
-    q->cap_ms = burst * line_ms;
-    q->level_ms = q->cap_ms;
+    bucket_fill(&q->custom, burst * line_ms, 1);
+    bucket_fill(&q->fallback, IRC_OUT_BURST_DEFAULT * IRC_OUT_LINE_MS_DEFAULT, 1);
+    bucket_fill(&q->inspircd, IRC_OUT_INSPIRCD_CAP * INSP_UNIT, INSP_GAIN);
+    bucket_fill(&q->solanum, IRC_OUT_SOLANUM_BURST * SOL_LINE, SOL_GAIN);
     q->nick_len = DEFAULT_NICK_LEN;
     q->user_len = DEFAULT_USER_LEN;
     q->host_len = 0;
     return 0;
+}
+
+/* The fixed token bucket (irc_out.h). */
+int irc_out_init(irc_out *q, int burst, int64_t line_ms)
+{
+    return irc_out_init_pace(q, IRC_OUT_PACE_CUSTOM, burst, line_ms);
 }
 
 /* Drops every line, pause and last sent line (irc_out.h). */
@@ -182,6 +430,74 @@ void irc_out_clear(irc_out *q)
 void irc_out_fini(irc_out *q)
 {
     irc_out_clear(q);
+}
+
+static const char *const pace_names[] = {"auto", "ngircd", "inspircd", "solanum", "custom"};
+
+/* The name of a pace (irc_out.h). */
+const char *irc_out_pace_name(irc_out_pace pace)
+{
+    return (unsigned)pace <= IRC_OUT_PACE_CUSTOM ? pace_names[pace] : "unknown";
+}
+
+/* The pace called name (irc_out.h). */
+int irc_out_pace_parse(const char *name, irc_out_pace *pace)
+{
+    for (size_t i = 0; i < sizeof pace_names / sizeof pace_names[0]; i++)
+        if (strcmp(name, pace_names[i]) == 0) {
+            *pace = (irc_out_pace)i;
+            return 0;
+        }
+    return IRC_OUT_EINVAL;
+}
+
+/* The model in effect (irc_out.h). */
+irc_out_pace irc_out_model(const irc_out *q)
+{
+    return q->model;
+}
+
+/* Takes the model the server's version names, under pace auto (irc_out.h). */
+int irc_out_server_version(irc_out *q, const char *version)
+{
+    static const struct {
+        const char *prefix; /* upper case */
+        irc_out_pace model;
+    } known[] = {{"NGIRCD", IRC_OUT_PACE_NGIRCD},
+                 {"INSPIRCD", IRC_OUT_PACE_INSPIRCD},
+                 {"SOLANUM", IRC_OUT_PACE_SOLANUM},
+                 {"CHARYBDIS", IRC_OUT_PACE_SOLANUM}};
+    if (q->pace != IRC_OUT_PACE_AUTO)
+        return 0;
+    irc_out_pace model = IRC_OUT_PACE_AUTO;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        size_t n = strlen(known[i].prefix);
+        if (strlen(version) >= n && starts_with_word(version, n, known[i].prefix))
+            model = known[i].model;
+    }
+    if (model == q->model)
+        return 0;
+    q->model = model;
+    return 1;
+}
+
+/* Counts a line sent outside the queue (irc_out.h). */
+void irc_out_charge(irc_out *q, int64_t now_ms, const char *line, size_t len)
+{
+    cmd_cost c = cost_of(line, len);
+    pace_record(q, &c, len, 0, now_ms);
+}
+
+/* Registered: ngircd's penalty for it (irc_out.h). */
+void irc_out_welcome(irc_out *q, int64_t now_ms)
+{
+    hold(q, now_ms, IRC_OUT_NGIRCD_WELCOME_MS);
+}
+
+/* An error reply: ngircd's penalty for it (irc_out.h). */
+void irc_out_error_reply(irc_out *q, int64_t now_ms)
+{
+    hold(q, now_ms, IRC_OUT_NGIRCD_ERROR_MS);
 }
 
 /* Sets the prefix lengths for the next pushes (irc_out.h). */
@@ -344,23 +660,6 @@ int irc_out_push(irc_out *q, const char *target, irc_out_kind kind, int priority
 /* ------------------------------------------------------------------------ */
 /* Sending                                                                  */
 
-/* The bucket's credit at now, which is not before the last refill. */
-static int64_t bucket_level(const irc_out *q, int64_t now_ms)
-{
-    if (!q->clock_set || now_ms <= q->clock_ms)
-        return q->level_ms;
-    int64_t level = q->level_ms + (now_ms - q->clock_ms);
-    return level < q->cap_ms ? level : q->cap_ms;
-}
-
-/* Refills the bucket up to now (a clock that went back refills nothing). */
-static void bucket_refill(irc_out *q, int64_t now_ms)
-{
-    q->level_ms = bucket_level(q, now_ms);
-    q->clock_ms = now_ms;
-    q->clock_set = 1;
-}
-
 /* The index of the target to serve at now, or -1: the highest priority at
    the head of a queue not paused, the first from the cursor on a tie. */
 static long target_pick(const irc_out *q, int64_t now_ms)
@@ -377,16 +676,33 @@ static long target_pick(const irc_out *q, int64_t now_ms)
     return best;
 }
 
-/* Hands out the next line when the bucket allows (irc_out.h). */
+/* The earliest end after t of the pause of a target with lines, or -1. */
+static int64_t next_unpause(const irc_out *q, int64_t t)
+{
+    int64_t next = -1;
+    for (size_t i = 0; i < q->ntargets; i++) {
+        const irc_out_target *x = q->targets[i];
+        if (x->head != NULL && x->paused_until > t && (next < 0 || x->paused_until < next))
+            next = x->paused_until;
+    }
+    return next;
+}
+
+/* The first ms from t on when the model lets line l go. */
+static int64_t line_ready(const irc_out *q, const irc_out_line *l, int64_t t)
+{
+    cmd_cost c = cost_of(l->raw, l->len);
+    return pace_ready(q, &c, l->len, t);
+}
+
+/* Hands out the next line when the model allows (irc_out.h). */
 int irc_out_next(irc_out *q, int64_t now_ms, char *buf, size_t cap, irc_out_sent *sent)
 {
     if (cap < IRC_OUT_LINE_MAX + 1)
         return IRC_OUT_ENO_SPACE;
-    bucket_refill(q, now_ms);
-    if (q->level_ms < q->line_ms)
-        return 0;
+    pace_refill(q, now_ms);
     long i = target_pick(q, now_ms);
-    if (i < 0)
+    if (i < 0 || line_ready(q, q->targets[i]->head, now_ms) > now_ms)
         return 0;
     irc_out_target *t = q->targets[i];
     irc_out_line *l = t->head;
@@ -401,34 +717,44 @@ int irc_out_next(irc_out *q, int64_t now_ms, char *buf, size_t cap, irc_out_sent
     l->reported = l->reported || l->last;
     free(t->last_sent);
     t->last_sent = l;
-    q->level_ms -= q->line_ms;
+    cmd_cost c = cost_of(l->raw, l->len);
+    pace_record(q, &c, l->len, 1, now_ms);
     q->cursor = (size_t)i + 1; /* the next one's turn */
     q->nlines--;
     return 1;
 }
 
-/* Milliseconds until a line may go (irc_out.h). */
+/*
+ * Milliseconds until a line may go (irc_out.h): the line picked changes
+ * only when a pause ends, and the model's answer for a line, once yes,
+ * stays yes while nothing is sent; so from now, each stretch between pause
+ * ends asks the model about the line picked there.
+ */
 int64_t irc_out_wait_ms(const irc_out *q, int64_t now_ms)
 {
-    int64_t ready = -1;
-    for (size_t i = 0; i < q->ntargets; i++) {
-        const irc_out_target *t = q->targets[i];
-        if (t->head == NULL)
-            continue;
-        int64_t at = t->paused_until > now_ms ? t->paused_until : now_ms;
-        ready = ready < 0 || at < ready ? at : ready;
+    for (int64_t t = now_ms;;) {
+        long i = target_pick(q, t);
+        int64_t next = next_unpause(q, t);
+        if (i >= 0) {
+            int64_t ready = line_ready(q, q->targets[i]->head, t);
+            if (next < 0 || ready < next)
+                return ready - now_ms;
+        }
+        if (next < 0)
+            return -1;
+        t = next;
     }
-    if (ready < 0)
-        return -1;
-    int64_t credit_at = now_ms + irc_out_bucket_wait_ms(q, now_ms);
-    return (credit_at > ready ? credit_at : ready) - now_ms;
 }
 
-/* Milliseconds until the bucket allows one line (irc_out.h). */
+/* Milliseconds until the model allows the next line, or a short one
+   (irc_out.h). */
 int64_t irc_out_bucket_wait_ms(const irc_out *q, int64_t now_ms)
 {
-    int64_t level = bucket_level(q, now_ms);
-    return level >= q->line_ms ? 0 : q->line_ms - level;
+    long i = target_pick(q, now_ms);
+    if (i >= 0)
+        return line_ready(q, q->targets[i]->head, now_ms) - now_ms;
+    cmd_cost c = cost_of("PRIVMSG", 7);
+    return pace_ready(q, &c, IRC_OUT_PROBE_LEN, now_ms) - now_ms;
 }
 
 /* Puts the last line sent to target back and pauses it (irc_out.h). */

@@ -2,8 +2,10 @@
  * irc_out.h — the outgoing side of an IRC connection, as a pure module: text
  * made safe for a raw line, mIRC colours for the suits, messages split into
  * lines that fit in 512 bytes once the server adds its prefix, a send queue
- * with flood control (token bucket, fair across targets, priority first,
- * requeue on 707 ERR_TARGCHANGE) and the CTCP VERSION answer.
+ * with flood control (paced by what the server counts: ngircd, InspIRCd,
+ * Solanum or a fixed token bucket, see adapters/PACING.md; fair across
+ * targets, priority first, requeue on 707 ERR_TARGCHANGE) and the CTCP
+ * VERSION answer.
  *
  * It opens no socket and reads no clock: the caller passes the time in
  * milliseconds from any monotonic source, writes the lines irc_out_next()
@@ -38,6 +40,22 @@
 #define IRC_OUT_BURST_MAX 1000       /* the largest burst irc_out_init takes */
 #define IRC_OUT_LINE_MS_DEFAULT 1500 /* then one line per this many ms */
 #define IRC_OUT_LINE_MS_MAX 60000    /* the longest interval irc_out_init takes */
+
+/* The pacing models' figures: adapters/PACING.md derives each from the
+   server's source, with its safety margin. */
+#define IRC_OUT_NGIRCD_WINDOW_MS 1100  /* ngircd counts bytes per second of its clock: 1 s + 0.1 */
+#define IRC_OUT_NGIRCD_BYTES 230       /* bytes a window may hold besides its first line (256) */
+#define IRC_OUT_NGIRCD_LINES 3         /* lines one read may hold (MAX_COMMANDS) ... */
+#define IRC_OUT_NGIRCD_LINES_MS 300    /* ... counted over this many ms */
+#define IRC_OUT_NGIRCD_WELCOME_MS 1000 /* its penalty for registering */
+#define IRC_OUT_NGIRCD_ERROR_MS 2000   /* its penalty for each error reply */
+#define IRC_OUT_NGIRCD_SLOW_MS 1000    /* its penalty for MODE, WHO, WHOIS, NAMES, TOPIC */
+#define IRC_OUT_INSPIRCD_CAP 8000      /* InspIRCd: penalty ms we let build up (threshold 10 s) */
+#define IRC_OUT_INSPIRCD_DECAY 900     /* ... and let go per second (commandrate 1000) */
+#define IRC_OUT_SOLANUM_BURST 4        /* Solanum: lines at once (client_flood_burst_max 5) */
+#define IRC_OUT_SOLANUM_PER_10S 18     /* ... then this many per 10 s (2 a second) */
+#define IRC_OUT_RECENT_MAX 64          /* lines remembered for the windows (older ones merge) */
+#define IRC_OUT_PROBE_LEN 64           /* irc_out_bucket_wait_ms's line when none is picked */
 #define IRC_OUT_CTCP_MS_DEFAULT 10000
 #define IRC_OUT_VERSION_MAX 128 /* bytes of the version a CTCP VERSION answers, NUL incl. */
 
@@ -126,13 +144,53 @@ int irc_out_split(const char *text, size_t budget, irc_out_part *parts, size_t m
 typedef struct irc_out_line irc_out_line;
 typedef struct irc_out_target irc_out_target;
 
+/*
+ * How the queue paces its lines (adapters/PACING.md has each server's
+ * rules, from its source, and the margins):
+ *   NGIRCD    bytes per second of the server's clock (the first line of a
+ *             second free), at most 3 lines per read, and the penalty time
+ *             it adds after registering, an error reply or MODE;
+ *   INSPIRCD  its command penalty: 1 s a PRIVMSG, 2 s a JOIN..., let go at
+ *             commandrate; fake lag from 10 s on;
+ *   SOLANUM   lines: a burst of 5, then 2 a second (also charybdis);
+ *   CUSTOM    burst lines, then one per line_ms (only the queue's lines);
+ *   AUTO      the safe default (CUSTOM's 4 + one per 1.5 s, and ngircd's
+ *             byte count) until irc_out_server_version names a model.
+ */
+typedef enum irc_out_pace {
+    IRC_OUT_PACE_AUTO = 0,
+    IRC_OUT_PACE_NGIRCD = 1,
+    IRC_OUT_PACE_INSPIRCD = 2,
+    IRC_OUT_PACE_SOLANUM = 3,
+    IRC_OUT_PACE_CUSTOM = 4
+} irc_out_pace;
+
+/* A token bucket: level gains gain units a ms up to cap (each model's own
+   units, irc_out.c); a line may go when level holds its cost. */
+typedef struct irc_out_bucket {
+    int64_t level, cap, gain;
+} irc_out_bucket;
+
+/* Lines sent lately (for ngircd's windows); a merged entry holds several. */
+typedef struct irc_out_recent {
+    int64_t at_ms;  /* when its last line went */
+    uint32_t bytes; /* all its bytes, CR LF included */
+    uint32_t first; /* the bytes of its first line */
+    uint32_t lines;
+} irc_out_recent;
+
 /* A send queue in caller memory. Read it only through the functions. */
 typedef struct irc_out {
-    int64_t line_ms;  /* one line per this many ms once the burst is spent */
-    int64_t level_ms; /* token bucket: credit in ms, up to burst * line_ms */
-    int64_t cap_ms;
+    irc_out_pace pace;  /* as configured */
+    irc_out_pace model; /* in effect: AUTO is the safe default */
+    int64_t line_ms;    /* CUSTOM: one line per this many ms once the burst is spent */
+    /* Every model keeps its books from the start, so a switch is exact. */
+    irc_out_bucket custom, fallback, inspircd, solanum;
     int64_t clock_ms; /* the time of the last refill */
     int clock_set;
+    int64_t hold_until; /* ngircd's penalty time: nothing before */
+    irc_out_recent recent[IRC_OUT_RECENT_MAX];
+    size_t recent_first, nrecent;
     size_t nick_len, user_len, host_len; /* the prefix the server adds */
     irc_out_target *targets[IRC_OUT_TARGETS_MAX];
     size_t ntargets;
@@ -141,17 +199,58 @@ typedef struct irc_out {
 } irc_out;
 
 /*
- * Starts an empty queue in *q that sends burst lines back to back, then one
- * every line_ms (IRC_OUT_BURST_DEFAULT and IRC_OUT_LINE_MS_DEFAULT are well
- * inside ngircd, InspIRCd and Libera limits; line_ms 0 means no limit). The
- * bucket starts full. The prefix assumed is a 30-byte nick, an 11-byte user
- * and an unknown host. Returns 0, or IRC_OUT_EINVAL (burst outside
- * 1..IRC_OUT_BURST_MAX, line_ms outside 0..IRC_OUT_LINE_MS_MAX) with *q
- * untouched. Pair with irc_out_fini.
+ * Starts an empty queue in *q paced by pace (IRC_OUT_PACE_AUTO: the safe
+ * default until irc_out_server_version names the server); burst and
+ * line_ms shape IRC_OUT_PACE_CUSTOM: burst lines back to back, then one
+ * every line_ms (line_ms 0 means no limit), and are checked whatever the
+ * pace. Every bucket starts full, no window holds a line. The prefix
+ * assumed is a 30-byte nick, an 11-byte user and an unknown host. Returns
+ * 0, or IRC_OUT_EINVAL (pace unknown, burst outside 1..IRC_OUT_BURST_MAX,
+ * line_ms outside 0..IRC_OUT_LINE_MS_MAX) with *q untouched. Pair with
+ * irc_out_fini.
  */
+int irc_out_init_pace(irc_out *q, irc_out_pace pace, int burst, int64_t line_ms);
+/* irc_out_init_pace(q, IRC_OUT_PACE_CUSTOM, burst, line_ms): the fixed token bucket. */
 int irc_out_init(irc_out *q, int burst, int64_t line_ms);
 /* Frees every line and target of q (as irc_out_clear). */
 void irc_out_fini(irc_out *q);
+
+/* The name of pace ("auto", "ngircd", "inspircd", "solanum", "custom"), or
+   "unknown". Never NULL. */
+const char *irc_out_pace_name(irc_out_pace pace);
+/* The pace called name (as irc_out_pace_name writes it): 0 and *pace, or
+   IRC_OUT_EINVAL with *pace untouched. */
+int irc_out_pace_parse(const char *name, irc_out_pace *pace);
+/* The model in effect: the configured pace, or for IRC_OUT_PACE_AUTO the
+   one the server's version named (IRC_OUT_PACE_AUTO: the safe default). */
+irc_out_pace irc_out_model(const irc_out *q);
+
+/*
+ * With pace IRC_OUT_PACE_AUTO, takes the model named by the server's
+ * version (RPL_MYINFO's third parameter; a case-insensitive prefix):
+ * "ngircd" NGIRCD, "InspIRCd" INSPIRCD, "solanum" or "charybdis" SOLANUM,
+ * anything else the safe default. Any other pace stays. Every model has
+ * kept its books all along, so the new one starts exact. Returns 1 when
+ * the model in effect changed, else 0.
+ */
+int irc_out_server_version(irc_out *q, const char *version);
+
+/*
+ * Counts a line of len bytes (CR LF included) written to the server at
+ * now_ms outside the queue (registration, PONG, JOIN, MODE...): the
+ * servers count those too, so the queue's next lines wait for them. The
+ * custom bucket (and the default's) counts only the queue's lines, as
+ * before. line starts with its command; it needs no NUL within len.
+ */
+void irc_out_charge(irc_out *q, int64_t now_ms, const char *line, size_t len);
+
+/* We are registered (001) at now_ms: ngircd leaves our input unread for a
+   second then (IRC_OUT_NGIRCD_WELCOME_MS). */
+void irc_out_welcome(irc_out *q, int64_t now_ms);
+
+/* The server answered an error numeric (400-599) at now_ms: ngircd leaves
+   our input unread for IRC_OUT_NGIRCD_ERROR_MS more. */
+void irc_out_error_reply(irc_out *q, int64_t now_ms);
 
 /*
  * Sets the lengths of our nick, user and host (0: unknown, counted as
@@ -186,9 +285,9 @@ typedef struct irc_out_sent {
 } irc_out_sent;
 
 /*
- * When the token bucket allows a line at now_ms, takes the next one —
- * highest priority first among the targets that are not paused, round robin
- * among targets of equal priority — and writes it, raw with its CRLF, into
+ * Takes the next line — highest priority first among the targets that are
+ * not paused, round robin among targets of equal priority — when the model
+ * in effect lets it go at now_ms, and writes it, raw with its CRLF, into
  * buf[cap] (cap at least IRC_OUT_LINE_MAX + 1). Returns 1 and *sent; 0 when
  * nothing may go now (see irc_out_wait_ms); IRC_OUT_ENO_SPACE for a small
  * buf, with q untouched. The line is kept as its target's last sent line
@@ -203,9 +302,11 @@ int irc_out_next(irc_out *q, int64_t now_ms, char *buf, size_t cap, irc_out_sent
 int64_t irc_out_wait_ms(const irc_out *q, int64_t now_ms);
 
 /*
- * Milliseconds from now_ms until the token bucket holds the credit of one
- * line, whatever is queued: 0 now (always 0 with line_ms 0). A caller that
- * feeds the queue one message at a time asks it before choosing the next.
+ * Milliseconds from now_ms until the model lets the line go that
+ * irc_out_next would take at now_ms, or, when no target may send now
+ * (nothing queued, or paused), a PRIVMSG of IRC_OUT_PROBE_LEN bytes: 0
+ * now (always 0 for CUSTOM with line_ms 0). A caller that feeds the queue
+ * one message at a time asks it before choosing the next.
  */
 int64_t irc_out_bucket_wait_ms(const irc_out *q, int64_t now_ms);
 
@@ -221,7 +322,8 @@ int irc_out_requeue(irc_out *q, const char *target, int64_t now_ms, int64_t dela
 /*
  * On disconnect: drops every queued line, without reporting any tag (their
  * outbox rows stay unsent and are pushed again after reconnecting), every
- * pause and every last sent line. The bucket and the prefix are kept.
+ * pause and every last sent line. The pacing (buckets, windows, model) and
+ * the prefix are kept.
  */
 void irc_out_clear(irc_out *q);
 

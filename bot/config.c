@@ -189,6 +189,16 @@ static const char *check_log_level(const char *s)
     return "must be error, warn, info or debug";
 }
 
+/* The pacing models of adapters/irc_out.h (irc_out_pace_name). */
+static const char *check_pace(const char *s)
+{
+    static const char *const paces[] = {"auto", "ngircd", "inspircd", "solanum", "custom"};
+    for (size_t i = 0; i < sizeof paces / sizeof paces[0]; i++)
+        if (strcmp(s, paces[i]) == 0)
+            return NULL;
+    return "must be auto, ngircd, inspircd, solanum or custom";
+}
+
 /* "NETWORK:ID": a network name, a colon, an id without spaces. */
 static const char *check_owner(const char *s)
 {
@@ -305,6 +315,7 @@ static const key_def irc_keys[] = {
     LIST(cfg_irc, no_colour, 0, check_channel, NULL),
     BOOL(cfg_irc, join_on_invite),
     BOOL(cfg_irc, private_notice),
+    STR(cfg_irc, pace, F_NONEMPTY, check_pace, NULL),
     INT(cfg_irc, burst, 1, 1000),    /* irc_out's IRC_OUT_BURST_MAX */
     INT(cfg_irc, line_ms, 0, 60000), /* 0: no pacing (a server that exempts the bot) */
 };
@@ -380,6 +391,7 @@ void cfg_defaults(cfg *c)
         irc->tls = true;
         irc->tls_verify = true;
         SET_LIT(irc->realname, "Porrazo card game bot");
+        SET_LIT(irc->pace, "auto");
         irc->burst = 4;
         irc->line_ms = 1500;
     }
@@ -658,6 +670,14 @@ static int finish_irc(parser *p)
         irc->port = irc->tls ? 6697 : 6667;
     if (set_on(p, "username") == 0)
         memcpy(irc->username, irc->nick, strlen(irc->nick) + 1); /* both hold 31 bytes */
+    int custom_key = set_on(p, "burst") != 0 ? set_on(p, "burst") : set_on(p, "line_ms");
+    if (custom_key != 0 && set_on(p, "pace") == 0)
+        SET_LIT(irc->pace, "custom"); /* as before pace existed */
+    else if (custom_key != 0 && strcmp(irc->pace, "custom") != 0)
+        return fail(p, custom_key,
+                    "%s has %s but pace = %s; burst and line_ms shape only pace = custom: "
+                    "remove them or write pace = custom",
+                    p->title, set_on(p, "burst") != 0 ? "burst" : "line_ms", irc->pace);
     bool user = irc->sasl_user[0] != '\0', pass = irc->sasl_password[0] != '\0';
     if (user != pass)
         return fail(p, set_on(p, user ? "sasl_user" : "sasl_password"),

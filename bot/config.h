@@ -62,7 +62,9 @@ typedef struct cfg_irc {
     int nno_colour;
     bool join_on_invite; /* default false */
     bool private_notice; /* private messages by NOTICE (default PRIVMSG) */
-    int burst;           /* send queue: lines at once (4) */
+    char pace[16];       /* send queue's model: auto, ngircd, inspircd, solanum, custom ("auto";
+                            "custom" when burst or line_ms is given without it) */
+    int burst;           /* pace custom: lines at once (4) */
     int line_ms;         /* then one line per line_ms (1500) */
 } cfg_irc;
 

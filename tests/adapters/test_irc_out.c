@@ -2,9 +2,12 @@
  * test_irc_out.c — the outgoing side of IRC (adapters/irc_out.h) with a
  * fake clock: CR/LF/NUL stripping and format-string safety, suit colours,
  * splitting at the exact byte limit with multi-byte characters and colour
- * codes at every boundary, the token bucket, fairness between targets,
- * priority, 707 requeue, tags reported after the last part, the queue's
- * cap, and the CTCP VERSION answer with its rate limit.
+ * codes at every boundary, the token bucket, the pacing models (ngircd,
+ * InspIRCd, Solanum, the default and the switch between them, each checked
+ * against the server's own counting replayed at every phase of its clock),
+ * fairness between targets, priority, 707 requeue, tags reported after the
+ * last part, the queue's cap, and the CTCP VERSION answer with its rate
+ * limit.
  *
  * The checks of split lines use their own small parsers of UTF-8 and mIRC
  * codes, so a line is judged by what an IRC client would read, not by the
@@ -890,6 +893,476 @@ static void test_init_and_next_refuse_bad_arguments(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Pacing models                                                            */
+
+#define DRAIN_MAX 256
+
+/* A queue paced by pace whose prefix leaves room for lines of up to 505
+   bytes. */
+static void open_paced(irc_out *q, irc_out_pace pace)
+{
+    assert_int_equal(irc_out_init_pace(q, pace, IRC_OUT_BURST_DEFAULT, IRC_OUT_LINE_MS_DEFAULT), 0);
+    assert_int_equal(irc_out_set_prefix(q, 1, 1, 1), 0);
+}
+
+/* Queues one PRIVMSG to target whose raw line is len bytes, CR LF included. */
+static void push_len(irc_out *q, const char *target, size_t len, int64_t tag)
+{
+    char text[IRC_OUT_LINE_MAX];
+    size_t overhead = strlen("PRIVMSG  :\r\n") + strlen(target);
+    assert_true(len > overhead && len - overhead < sizeof text);
+    memset(text, 'x', len - overhead);
+    text[len - overhead] = '\0';
+    assert_int_equal(irc_out_push(q, target, IRC_OUT_PRIVMSG, 0, 0, text, tag), 1);
+}
+
+/* Sends every queued line as soon as the queue allows, from now on, each
+   at the time irc_out_wait_ms names (where irc_out_next must agree);
+   writes the times and lengths; returns how many. */
+static size_t drain(irc_out *q, int64_t now, int64_t *at, size_t *len)
+{
+    char buf[IRC_OUT_LINE_MAX + 1];
+    irc_out_sent s;
+    size_t n = 0;
+    for (int64_t wait; (wait = irc_out_wait_ms(q, now)) >= 0;) {
+        if (wait > 0)
+            expect_nothing(q, now + wait - 1);
+        now += wait;
+        assert_int_equal(irc_out_next(q, now, buf, sizeof buf, &s), 1);
+        assert_true(n < DRAIN_MAX);
+        at[n] = now;
+        len[n++] = s.len;
+    }
+    return n;
+}
+
+/* floor(a / b) for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/*
+ * ngircd 26.1's counting (conn.c: Read_Request, Handle_Buffer) of lines
+ * sent at at[] with len[] bytes, its clock's seconds starting at phase ms:
+ * 1 when it would add a penalty. Each line is one read (lines of the same
+ * ms: one read); the first read of a second is not counted (bps is reset
+ * after adding it), the others add up, and 256 (COMMAND_LEN / 2) is a
+ * penalty; so is a read of more than 3 lines (MAX_COMMANDS).
+ */
+static int ngircd_penalizes(const int64_t *at, const size_t *len, size_t n, int64_t phase)
+{
+    int64_t second = INT64_MIN;
+    uint64_t bps = 0;
+    for (size_t i = 0, same = 0; i < n; i++) {
+        same = i > 0 && at[i] == at[i - 1] ? same + 1 : 1;
+        int64_t s = floor_div(at[i] - phase, 1000);
+        if (s != second) {
+            second = s;
+            bps = 0;
+        } else {
+            bps += len[i];
+        }
+        if (bps >= 256 || same > 3)
+            return 1;
+    }
+    return 0;
+}
+
+/* InspIRCd 3's penalty (command_parse.cpp, users.cpp, usermanager.cpp)
+   over lines of 1000 ms each at at[], let go by 1000 once a second at
+   phase: 1 when a line would wait (fake lag) or reach the threshold of 10 s
+   (Excess Flood without fake lag). A tick at a line's very ms comes after it. */
+static int inspircd_lags(const int64_t *at, size_t n, int64_t phase)
+{
+    int64_t penalty = 0, tick = at[0] + floor_div(phase - at[0], 1000) * 1000;
+    for (size_t i = 0; i < n; i++) {
+        for (; tick < at[i]; tick += 1000)
+            penalty = penalty > 1000 ? penalty - 1000 : 0;
+        if (penalty >= 10000 || penalty + 1000 >= 10000)
+            return 1;
+        penalty += 1000;
+    }
+    return 0;
+}
+
+/* Solanum's count (packet.c: parse_client_queued, flood_recalc): each line
+   one more, 2 less once a second at phase, a line waits when 5 are
+   counted (client_flood_burst_max). 1 when a line would wait. */
+static int solanum_lags(const int64_t *at, size_t n, int64_t phase)
+{
+    int64_t count = 0, tick = at[0] + floor_div(phase - at[0], 1000) * 1000;
+    for (size_t i = 0; i < n; i++) {
+        for (; tick < at[i]; tick += 1000)
+            count = count > 2 ? count - 2 : 0;
+        if (count >= 5)
+            return 1;
+        count++;
+    }
+    return 0;
+}
+
+static void test_ngircd_lets_a_line_and_another_130_bytes_go_per_window(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    for (int k = 0; k < 6; k++)
+        push_len(&q, "#a", 150, k);
+    assert_int_equal(drain(&q, T0, at, len), 6);
+    /* Two at once: ngircd does not count the first read of a second, and
+       150 bytes are within IRC_OUT_NGIRCD_BYTES; a third would make 300. */
+    int64_t want[] = {T0, T0, T0 + 1100, T0 + 1100, T0 + 2200, T0 + 2200};
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(at[k], want[k]);
+    irc_out_fini(&q);
+}
+
+static void test_ngircd_sends_a_line_longer_than_its_budget_alone(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    push_len(&q, "#a", 500, 1);
+    push_len(&q, "#a", 40, 2);
+    push_len(&q, "#a", 500, 3);
+    assert_int_equal(drain(&q, T0, at, len), 3);
+    assert_int_equal(at[0], T0);                            /* first in its window: not counted */
+    assert_int_equal(at[1], T0);                            /* 40 counted */
+    assert_int_equal(at[2], T0 + IRC_OUT_NGIRCD_WINDOW_MS); /* 540 would be: alone, later */
+    for (int64_t phase = 0; phase < 1000; phase++)
+        assert_false(ngircd_penalizes(at, len, 3, phase));
+    irc_out_fini(&q);
+}
+
+static void test_ngircd_sends_three_short_lines_a_read_and_counts_their_bytes(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    for (int k = 0; k < 9; k++)
+        push_len(&q, "#a", 31, k);
+    assert_int_equal(drain(&q, T0, at, len), 9);
+    /* 3 lines per 300 ms, and in 1100 ms the bytes of all but the first
+       line within 230: 7 more lines of 31 (217), the 8th waits. */
+    int64_t want[] = {T0, T0, T0, T0 + 300, T0 + 300, T0 + 300, T0 + 600, T0 + 600, T0 + 1100};
+    for (int k = 0; k < 9; k++)
+        assert_int_equal(at[k], want[k]);
+    irc_out_fini(&q);
+}
+
+static void test_ngircd_waits_out_its_penalties_for_welcome_errors_and_mode(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    irc_out_welcome(&q, T0);
+    push_len(&q, "#a", 40, 1);
+    assert_int_equal(irc_out_wait_ms(&q, T0), IRC_OUT_NGIRCD_WELCOME_MS);
+    irc_out_error_reply(&q, T0 + 500); /* adds to the penalty still running */
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 500), 2500);
+    expect_nothing(&q, T0 + 2999);
+    take(&q, T0 + 3000, buf);
+    irc_out_charge(&q, T0 + 3000, "MODE #a\r\n", 9);
+    push_len(&q, "#a", 40, 2);
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 3000), IRC_OUT_NGIRCD_SLOW_MS);
+    irc_out_error_reply(&q, T0 + 9000); /* long after: from then */
+    assert_int_equal(irc_out_wait_ms(&q, T0 + 9000), IRC_OUT_NGIRCD_ERROR_MS);
+    irc_out_fini(&q);
+}
+
+static void test_ngircd_counts_lines_sent_outside_the_queue(void **state)
+{
+    (void)state;
+    irc_out q;
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    irc_out_charge(&q, T0, "PONG :irc.example.org\r\n", 23);
+    irc_out_charge(&q, T0, "JOIN #a,#b,#c\r\n", 15);
+    irc_out_charge(&q, T0, "PRIVMSG x :hello\r\n", 18);
+    push_len(&q, "#a", 40, 1);
+    assert_int_equal(irc_out_wait_ms(&q, T0), IRC_OUT_NGIRCD_LINES_MS); /* a 4th in a read */
+    push_len(&q, "#b", 300, 2);
+    irc_out_fini(&q);
+}
+
+static void test_inspircd_lets_eight_lines_go_then_one_per_1112_ms(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    open_paced(&q, IRC_OUT_PACE_INSPIRCD);
+    for (int k = 0; k < 12; k++)
+        push_len(&q, "#a", 400, k); /* InspIRCd counts commands, not bytes */
+    assert_int_equal(drain(&q, T0, at, len), 12);
+    for (int k = 0; k < 8; k++)
+        assert_int_equal(at[k], T0);
+    /* 1000 penalty ms a line, 900 let go a second. */
+    assert_int_equal(at[8], T0 + 1112);
+    assert_int_equal(at[9], T0 + 2223);
+    assert_int_equal(at[11], T0 + 4445);
+    irc_out_fini(&q);
+}
+
+static void test_inspircd_charges_a_join_two_lines_and_a_pong_nothing(void **state)
+{
+    (void)state;
+    irc_out q;
+    open_paced(&q, IRC_OUT_PACE_INSPIRCD);
+    for (int k = 0; k < 3; k++)
+        irc_out_charge(&q, T0, "JOIN #a\r\n", 9); /* 6 s of penalty */
+    irc_out_charge(&q, T0, "PONG :x\r\n", 9);
+    push_len(&q, "#a", 40, 1);
+    push_len(&q, "#a", 40, 2);
+    push_len(&q, "#a", 40, 3);
+    char buf[IRC_OUT_LINE_MAX + 1];
+    take(&q, T0, buf);
+    take(&q, T0, buf);
+    expect_nothing(&q, T0);
+    assert_int_equal(irc_out_wait_ms(&q, T0), 1112);
+    irc_out_fini(&q);
+}
+
+static void test_solanum_lets_four_lines_go_then_eighteen_per_ten_seconds(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    open_paced(&q, IRC_OUT_PACE_SOLANUM);
+    for (int k = 0; k < 40; k++)
+        push_len(&q, "#a", 60, k);
+    assert_int_equal(drain(&q, T0, at, len), 40);
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(at[k], T0);
+    assert_int_equal(at[4], T0 + 556); /* 1.8 lines a second */
+    size_t in_ten = 0;
+    for (int k = 0; k < 40; k++)
+        in_ten += at[k] <= T0 + 10000;
+    assert_int_equal(in_ten, 4 + 18);
+    irc_out_fini(&q);
+}
+
+static void test_solanum_counts_every_line_sent_outside_the_queue(void **state)
+{
+    (void)state;
+    irc_out q;
+    open_paced(&q, IRC_OUT_PACE_SOLANUM);
+    for (int k = 0; k < 4; k++)
+        irc_out_charge(&q, T0, "PONG :x\r\n", 9);
+    push_len(&q, "#a", 40, 1);
+    assert_int_equal(irc_out_wait_ms(&q, T0), 556);
+    irc_out_fini(&q);
+}
+
+static void test_custom_ignores_lines_sent_outside_the_queue_as_before(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    assert_int_equal(irc_out_init(&q, 2, 1000), 0);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_CUSTOM);
+    for (int k = 0; k < 10; k++)
+        irc_out_charge(&q, T0, "JOIN #a\r\n", 9);
+    irc_out_welcome(&q, T0);
+    irc_out_error_reply(&q, T0);
+    irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "one", 1);
+    irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "two", 2);
+    take(&q, T0, buf);
+    take(&q, T0, buf);
+    assert_int_equal(irc_out_server_version(&q, "ngircd-26.1"), 0); /* configured: stays */
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_CUSTOM);
+    irc_out_fini(&q);
+}
+
+static void test_the_default_sends_short_lines_exactly_as_the_old_bucket(void **state)
+{
+    (void)state;
+    irc_out def, old;
+    int64_t at_def[DRAIN_MAX], at_old[DRAIN_MAX];
+    size_t len_def[DRAIN_MAX], len_old[DRAIN_MAX];
+    uint64_t seed = 7;
+    open_paced(&def, IRC_OUT_PACE_AUTO);
+    assert_int_equal(irc_out_model(&def), IRC_OUT_PACE_AUTO);
+    assert_int_equal(irc_out_init(&old, IRC_OUT_BURST_DEFAULT, IRC_OUT_LINE_MS_DEFAULT), 0);
+    assert_int_equal(irc_out_set_prefix(&old, 1, 1, 1), 0);
+    for (int k = 0; k < 30; k++) {
+        size_t n = 20 + rnd(&seed) % 57; /* short: 4 lines of 76 count 228 bytes */
+        push_len(&def, "#a", n, k);
+        push_len(&old, "#a", n, k);
+    }
+    assert_int_equal(drain(&def, T0, at_def, len_def), 30);
+    assert_int_equal(drain(&old, T0, at_old, len_old), 30);
+    assert_memory_equal(at_def, at_old, sizeof at_def[0] * 30);
+    irc_out_fini(&def);
+    irc_out_fini(&old);
+}
+
+static void test_the_default_keeps_long_lines_within_ngircds_byte_count(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    open_paced(&q, IRC_OUT_PACE_AUTO);
+    for (int k = 0; k < 4; k++)
+        push_len(&q, "#a", 300, k);
+    assert_int_equal(drain(&q, T0, at, len), 4);
+    assert_int_equal(at[0], T0);
+    assert_int_equal(at[1], T0 + 1100);
+    assert_int_equal(at[2], T0 + 2200);
+    assert_int_equal(at[3], T0 + 3300);
+    for (int64_t phase = 0; phase < 1000; phase++)
+        assert_false(ngircd_penalizes(at, len, 4, phase));
+    irc_out_fini(&q);
+}
+
+static void test_auto_switches_from_the_default_when_the_server_names_itself(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_paced(&q, IRC_OUT_PACE_AUTO);
+    for (int k = 0; k < 6; k++)
+        push_len(&q, "#a", 31, k);
+    for (int k = 0; k < 4; k++)
+        take(&q, T0, buf); /* the default: the old burst of 4 */
+    assert_int_equal(irc_out_wait_ms(&q, T0), IRC_OUT_LINE_MS_DEFAULT);
+    assert_int_equal(irc_out_server_version(&q, "unknownd-1.2"), 0);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_AUTO);
+    assert_int_equal(irc_out_server_version(&q, "ngircd-26.1"), 1);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_NGIRCD);
+    assert_int_equal(irc_out_server_version(&q, "ngIRCd-27"), 0); /* the same model */
+    /* ngircd's books were kept: 4 lines in this ms, so 300 ms. */
+    assert_int_equal(irc_out_wait_ms(&q, T0), IRC_OUT_NGIRCD_LINES_MS);
+    take(&q, T0 + IRC_OUT_NGIRCD_LINES_MS, buf);
+    assert_int_equal(irc_out_server_version(&q, "InspIRCd-3"), 1);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_INSPIRCD);
+    assert_int_equal(irc_out_server_version(&q, "solanum-1.0-dev"), 1);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_SOLANUM);
+    /* Solanum's books: 5 lines in 300 ms, 2.3 over its 4: 7300 / 9 ms. */
+    assert_int_equal(irc_out_wait_ms(&q, T0 + IRC_OUT_NGIRCD_LINES_MS), 812);
+    assert_int_equal(irc_out_server_version(&q, "charybdis-4.1"), 0);
+    assert_int_equal(irc_out_server_version(&q, "hybrid-8"), 1);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_AUTO);
+    irc_out_clear(&q); /* a disconnect keeps the model and the books */
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_AUTO);
+    irc_out_fini(&q);
+}
+
+static void test_bucket_wait_asks_about_the_line_that_would_go(void **state)
+{
+    (void)state;
+    irc_out q;
+    char buf[IRC_OUT_LINE_MAX + 1];
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    push_len(&q, "#a", 200, 1);
+    take(&q, T0, buf);
+    assert_int_equal(irc_out_bucket_wait_ms(&q, T0), 0); /* a short line fits: 64 */
+    push_len(&q, "#a", 300, 2); /* over the budget: alone, once the first left */
+    assert_int_equal(irc_out_bucket_wait_ms(&q, T0), IRC_OUT_NGIRCD_WINDOW_MS);
+    assert_int_equal(irc_out_wait_ms(&q, T0), IRC_OUT_NGIRCD_WINDOW_MS);
+    irc_out_fini(&q);
+}
+
+static void test_an_eight_player_deal_takes_under_10_s_on_ngircd(void **state)
+{
+    (void)state;
+    irc_out q;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    char nick[16];
+    open_paced(&q, IRC_OUT_PACE_NGIRCD);
+    irc_out_welcome(&q, T0 - 60000);
+    push_len(&q, "#porrazo", 100, 0);
+    for (int k = 0; k < 8; k++) {
+        snprintf(nick, sizeof nick, "player%d", k);
+        push_len(&q, nick, 150, 1 + k);
+    }
+    push_len(&q, "#porrazo", 100, 9);
+    assert_int_equal(drain(&q, T0, at, len), 10);
+    assert_int_equal(at[9], T0 + 4 * IRC_OUT_NGIRCD_WINDOW_MS); /* two lines a window: 4.4 s */
+    for (int64_t phase = 0; phase < 1000; phase++)
+        assert_false(ngircd_penalizes(at, len, 10, phase));
+    irc_out_fini(&q);
+}
+
+/* Random lines pushed at random times to one of a few targets and drained
+   under pace: the times they went at, in at[] and len[]; returns how many. */
+static size_t random_traffic(irc_out_pace pace, uint64_t seed, int64_t *at, size_t *len)
+{
+    irc_out q;
+    char target[8];
+    open_paced(&q, pace);
+    int64_t now = T0;
+    size_t n = 0;
+    for (int round = 0; round < 8; round++) {
+        int lines = 1 + (int)(rnd(&seed) % 12);
+        for (int k = 0; k < lines; k++) {
+            snprintf(target, sizeof target, "#t%d", (int)(rnd(&seed) % 3));
+            push_len(&q, target, 20 + rnd(&seed) % 480, round * 100 + k);
+            if (rnd(&seed) % 4 == 0)
+                irc_out_charge(&q, now, "PONG :irc.example.org\r\n", 23);
+        }
+        size_t got = drain(&q, now, at + n, len + n);
+        now = (got > 0 ? at[n + got - 1] : now) + (int64_t)(rnd(&seed) % 3000);
+        n += got;
+    }
+    irc_out_fini(&q);
+    return n;
+}
+
+static void test_random_traffic_never_trips_the_servers_own_counts_at_any_phase(void **state)
+{
+    (void)state;
+    int64_t at[DRAIN_MAX];
+    size_t len[DRAIN_MAX];
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        size_t n = random_traffic(IRC_OUT_PACE_NGIRCD, seed, at, len);
+        for (int64_t phase = 0; phase < 1000; phase += 7)
+            if (ngircd_penalizes(at, len, n, phase))
+                fail_msg("ngircd would penalize seed %llu at phase %lld", (unsigned long long)seed,
+                         (long long)phase);
+        n = random_traffic(IRC_OUT_PACE_INSPIRCD, seed, at, len);
+        for (int64_t phase = 0; phase < 1000; phase += 7)
+            if (inspircd_lags(at, n, phase))
+                fail_msg("InspIRCd would lag seed %llu at phase %lld", (unsigned long long)seed,
+                         (long long)phase);
+        n = random_traffic(IRC_OUT_PACE_SOLANUM, seed, at, len);
+        for (int64_t phase = 0; phase < 1000; phase += 7)
+            if (solanum_lags(at, n, phase))
+                fail_msg("Solanum would lag seed %llu at phase %lld", (unsigned long long)seed,
+                         (long long)phase);
+    }
+}
+
+static void test_pace_names_read_back_and_bad_ones_are_refused(void **state)
+{
+    (void)state;
+    irc_out q;
+    irc_out_pace p = IRC_OUT_PACE_CUSTOM;
+    for (int i = IRC_OUT_PACE_AUTO; i <= IRC_OUT_PACE_CUSTOM; i++) {
+        assert_int_equal(irc_out_pace_parse(irc_out_pace_name((irc_out_pace)i), &p), 0);
+        assert_int_equal(p, i);
+    }
+    assert_int_equal(irc_out_pace_parse("Auto", &p), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_pace_parse("", &p), IRC_OUT_EINVAL);
+    assert_int_equal(p, IRC_OUT_PACE_CUSTOM);
+    assert_string_equal(irc_out_pace_name((irc_out_pace)9), "unknown");
+    assert_int_equal(irc_out_init_pace(&q, (irc_out_pace)5, 4, 1500), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_init_pace(&q, IRC_OUT_PACE_NGIRCD, 0, 1500), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_init_pace(&q, IRC_OUT_PACE_AUTO, 4, 1500), 0);
+    irc_out_fini(&q);
+}
+
+/* ------------------------------------------------------------------------ */
 /* CTCP                                                                     */
 
 static void test_ctcp_version_is_answered_at_most_once_per_interval(void **state)
@@ -1009,6 +1482,23 @@ int main(void)
         cmocka_unit_test(test_push_refuses_bad_targets_long_texts_and_a_huge_prefix),
         cmocka_unit_test(test_an_empty_text_queues_nothing),
         cmocka_unit_test(test_init_and_next_refuse_bad_arguments),
+        cmocka_unit_test(test_ngircd_lets_a_line_and_another_130_bytes_go_per_window),
+        cmocka_unit_test(test_ngircd_sends_a_line_longer_than_its_budget_alone),
+        cmocka_unit_test(test_ngircd_sends_three_short_lines_a_read_and_counts_their_bytes),
+        cmocka_unit_test(test_ngircd_waits_out_its_penalties_for_welcome_errors_and_mode),
+        cmocka_unit_test(test_ngircd_counts_lines_sent_outside_the_queue),
+        cmocka_unit_test(test_inspircd_lets_eight_lines_go_then_one_per_1112_ms),
+        cmocka_unit_test(test_inspircd_charges_a_join_two_lines_and_a_pong_nothing),
+        cmocka_unit_test(test_solanum_lets_four_lines_go_then_eighteen_per_ten_seconds),
+        cmocka_unit_test(test_solanum_counts_every_line_sent_outside_the_queue),
+        cmocka_unit_test(test_custom_ignores_lines_sent_outside_the_queue_as_before),
+        cmocka_unit_test(test_the_default_sends_short_lines_exactly_as_the_old_bucket),
+        cmocka_unit_test(test_the_default_keeps_long_lines_within_ngircds_byte_count),
+        cmocka_unit_test(test_auto_switches_from_the_default_when_the_server_names_itself),
+        cmocka_unit_test(test_bucket_wait_asks_about_the_line_that_would_go),
+        cmocka_unit_test(test_an_eight_player_deal_takes_under_10_s_on_ngircd),
+        cmocka_unit_test(test_random_traffic_never_trips_the_servers_own_counts_at_any_phase),
+        cmocka_unit_test(test_pace_names_read_back_and_bad_ones_are_refused),
         cmocka_unit_test(test_ctcp_version_is_answered_at_most_once_per_interval),
         cmocka_unit_test(test_other_ctcp_requests_are_ignored_and_use_no_allowance),
         cmocka_unit_test(test_plain_text_and_a_late_01_are_not_ctcp),

@@ -217,6 +217,7 @@ static void test_irc_section_sets_every_key(void **state)
     assert_true(i->private_notice);
     assert_int_equal(i->burst, 20);
     assert_int_equal(i->line_ms, 100);
+    assert_string_equal(i->pace, "custom"); /* burst and line_ms without pace */
     free(c);
 }
 
@@ -233,6 +234,7 @@ static void test_irc_port_follows_tls_and_username_the_nick_unless_given(void **
     assert_false(c->irc[1].tls);
     assert_string_equal(c->irc[0].username, "porrazo");
     assert_string_equal(c->irc[0].realname, "Porrazo card game bot");
+    assert_string_equal(c->irc[0].pace, "auto");
     assert_int_equal(c->irc[0].burst, 4);
     assert_int_equal(c->irc[0].line_ms, 1500);
     assert_false(c->irc[0].join_on_invite);
@@ -324,9 +326,9 @@ static void test_example_file_shows_every_key(void **state)
                                        "username",       "realname",      "server_password",
                                        "sasl_user",      "sasl_password", "nickserv_password",
                                        "channels",       "no_colour",     "join_on_invite",
-                                       "private_notice", "burst",         "line_ms",
-                                       "homeserver",     "user",          "password",
-                                       "access_token",   "allow_invites"};
+                                       "private_notice", "pace",          "burst",
+                                       "line_ms",        "homeserver",    "user",
+                                       "password",       "access_token",  "allow_invites"};
     size_t len;
     char *text = read_example(&len), line[64];
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -602,6 +604,53 @@ static void test_integers_are_held_to_their_ranges(void **state)
     int_case(irc, "line_ms", "60000", 60000, LINE_MS);
     int_case(irc, "line_ms", "-1", 0, BAD);
     int_case(irc, "line_ms", "60001", 0, BAD);
+}
+
+static void test_pace_names_a_model_and_burst_or_line_ms_alone_mean_custom(void **state)
+{
+    (void)state;
+    static const char *const paces[] = {"auto", "ngircd", "inspircd", "solanum", "custom"};
+    char text[256];
+    cfg *c = new_cfg();
+    for (size_t i = 0; i < sizeof paces / sizeof paces[0]; i++) {
+        print_to(text, sizeof text, "[irc x]\n" IRC_MIN "pace = %s\n", paces[i]);
+        parse_ok(c, text);
+        assert_string_equal(c->irc[0].pace, paces[i]);
+    }
+    parse_ok(c, "[irc x]\n" IRC_MIN "burst = 20\n");
+    assert_string_equal(c->irc[0].pace, "custom");
+    assert_int_equal(c->irc[0].burst, 20);
+    assert_int_equal(c->irc[0].line_ms, 1500);
+    parse_ok(c, "[irc x]\n" IRC_MIN "line_ms = 0\n");
+    assert_string_equal(c->irc[0].pace, "custom");
+    assert_int_equal(c->irc[0].line_ms, 0);
+    parse_ok(c, "[irc x]\n" IRC_MIN "pace = custom\nburst = 2\nline_ms = 700\n");
+    assert_string_equal(c->irc[0].pace, "custom");
+    assert_int_equal(c->irc[0].burst, 2);
+    assert_int_equal(c->irc[0].line_ms, 700);
+    parse_ok(c, "[irc a]\n" IRC_MIN "burst = 9\n[irc b]\n" IRC_MIN);
+    assert_string_equal(c->irc[0].pace, "custom");
+    assert_string_equal(c->irc[1].pace, "auto"); /* per network */
+    free(c);
+}
+
+static void test_bad_paces_and_burst_beside_another_pace_are_refused(void **state)
+{
+    (void)state;
+    refused("[irc x]\n" IRC_MIN "pace = fast\n", 5,
+            "pace must be auto, ngircd, inspircd, solanum or custom", NULL);
+    refused("[irc x]\n" IRC_MIN "pace = NGIRCD\n", 5, "pace must be auto, ngircd", NULL);
+    refused("[irc x]\n" IRC_MIN "pace =\n", 5, "pace is empty", NULL);
+    refused("[irc x]\n" IRC_MIN "pace = auto solanum\n", 5, "pace must be", NULL);
+    refused("[irc x]\n" IRC_MIN "pace = ngircd\nburst = 10\n", 6,
+            "[irc x] has burst but pace = ngircd; burst and line_ms shape only pace = custom",
+            NULL);
+    refused("[irc x]\n" IRC_MIN "line_ms = 100\npace = auto\n", 5,
+            "[irc x] has line_ms but pace = auto; burst and line_ms shape only pace = custom: "
+            "remove them or write pace = custom",
+            NULL);
+    refused("[irc x]\n" IRC_MIN "pace = custom\nburst = 0\n", 6,
+            "burst must be a whole number from 1 to 1000", NULL);
 }
 
 static void test_durations_are_read_by_cmd_parse_duration(void **state)
@@ -1061,6 +1110,8 @@ int main(void)
         cmocka_unit_test(test_lists_hold_sixteen_entries_and_refuse_seventeen),
         cmocka_unit_test(test_booleans_take_six_words_in_any_case),
         cmocka_unit_test(test_integers_are_held_to_their_ranges),
+        cmocka_unit_test(test_pace_names_a_model_and_burst_or_line_ms_alone_mean_custom),
+        cmocka_unit_test(test_bad_paces_and_burst_beside_another_pace_are_refused),
         cmocka_unit_test(test_durations_are_read_by_cmd_parse_duration),
         cmocka_unit_test(test_bot_values_are_checked),
         cmocka_unit_test(test_irc_values_are_checked),
