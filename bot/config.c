@@ -23,6 +23,7 @@
 #define NAME_MAX_BYTES 31            /* a network's name */
 #define MAX_KEYS 24                  /* keys of the largest section */
 #define ECHO_MAX 40                  /* bytes of a misspelt key compared with known ones */
+#define ERRORS_MAX 50                /* errors reported before the reader gives up */
 
 #if defined(__GNUC__)
 #define CFG_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -72,15 +73,22 @@ typedef struct section_def {
 
 struct parser {
     cfg *c;
+    cfg *scratch; /* what a broken section's keys fill, so they are checked too */
     const char *file;
-    char *why;
+    char *why; /* the first error */
     size_t why_len;
-    int line;               /* the line being read, from 1 */
+    cfg_report_fn report; /* every error and warning, or NULL */
+    void *report_arg;
+    int nerrors, nwarnings;
+    bool skip;       /* true after a header that cannot be read: lines up to the next are skipped */
+    int owners_line; /* where [bot] set owners; 0: not set */
+    int line;        /* the line being read, from 1 */
     const section_def *sec; /* NULL before the first header */
     void *base;             /* the struct the section's keys fill */
     int sec_line;           /* the line of its header */
     char title[48];         /* "[irc libera]", for messages */
     int key_line[MAX_KEYS]; /* where each key of the section was set; 0: not yet */
+    bool key_bad[MAX_KEYS]; /* its value was in error (and reported) */
     int bot_line;           /* the line of [bot]; 0: not seen */
 };
 
@@ -159,22 +167,42 @@ static void mark_cut(char *buf, size_t size, int n)
         memcpy(buf + size - 4, "...", 4);
 }
 
-/* Records "FILE:LINE: message" (line > 0) or "FILE: message" as the error
- * (when p->why can hold one) and returns -1. */
+/* Hands "FILE:LINE: message" (line > 0) or "FILE: message" to p->report,
+ * counts it, and copies the first error into p->why when it can hold one. */
+static void emit(parser *p, cfg_level level, int line, const char *fmt, va_list ap)
+{
+    char msg[CFG_WHY_MAX], full[CFG_WHY_MAX + 64];
+    mark_cut(msg, sizeof msg, vsnprintf(msg, sizeof msg, fmt, ap));
+    int n = line > 0 ? snprintf(full, sizeof full, "%s:%d: %s", p->file, line, msg)
+                     : snprintf(full, sizeof full, "%s: %s", p->file, msg);
+    mark_cut(full, sizeof full, n);
+    if (level == CFG_ERROR && p->nerrors++ == 0 && p->why != NULL && p->why_len > 0)
+        mark_cut(p->why, p->why_len, snprintf(p->why, p->why_len, "%s", full));
+    if (level == CFG_WARNING)
+        p->nwarnings++;
+    if (p->report != NULL)
+        p->report(p->report_arg, level, full);
+}
+
+/* Records an error (see emit()) and returns -1. */
 static int fail(parser *p, int line, const char *fmt, ...) CFG_PRINTF(3, 4);
 static int fail(parser *p, int line, const char *fmt, ...)
 {
-    char msg[CFG_WHY_MAX];
     va_list ap;
     va_start(ap, fmt);
-    mark_cut(msg, sizeof msg, vsnprintf(msg, sizeof msg, fmt, ap));
+    emit(p, CFG_ERROR, line, fmt, ap);
     va_end(ap);
-    if (p->why == NULL || p->why_len == 0)
-        return -1;
-    int n = line > 0 ? snprintf(p->why, p->why_len, "%s:%d: %s", p->file, line, msg)
-                     : snprintf(p->why, p->why_len, "%s: %s", p->file, msg);
-    mark_cut(p->why, p->why_len, n);
     return -1;
+}
+
+/* Records a warning: the file is valid, but probably not what was meant. */
+static void warn(parser *p, int line, const char *fmt, ...) CFG_PRINTF(3, 4);
+static void warn(parser *p, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(p, CFG_WARNING, line, fmt, ap);
+    va_end(ap);
 }
 
 /* ---- checks of string values ------------------------------------- */
@@ -356,6 +384,14 @@ static int set_on(const parser *p, const char *name)
 {
     const key_def *k = find_key(p->sec, name);
     return k != NULL ? p->key_line[k - p->sec->keys] : 0;
+}
+
+/* True when the current section set key name to a value in error: checks
+ * across keys then hold their peace, the error is already reported. */
+static bool set_bad(const parser *p, const char *name)
+{
+    const key_def *k = find_key(p->sec, name);
+    return k != NULL && p->key_bad[k - p->sec->keys];
 }
 
 /* The field of k in the current section's struct. */
@@ -653,64 +689,17 @@ static int set_key(parser *p, const char *key, const char *raw)
         return fail(p, p->line, "%s is set twice in %s (first on line %d); keep one of them",
                     k->name, p->title, p->key_line[i]);
     p->key_line[i] = p->line;
+    if (p->base == &p->c->bot && strcmp(k->name, "owners") == 0)
+        p->owners_line = p->line;
     char value[LINE_MAX_BYTES + 1];
-    if (decode_value(p, k, raw, value, sizeof value) != 0)
+    if (decode_value(p, k, raw, value, sizeof value) != 0 || store_value(p, k, value) != 0) {
+        p->key_bad[i] = true; /* checks across keys take it as given */
         return -1;
-    return store_value(p, k, value);
+    }
+    return 0;
 }
 
 /* ---- sections ---------------------------------------------------- */
-
-/* Checks of an [irc NAME] section as a whole, and defaults that depend on
- * other keys: the port on tls, the user name on the nick. */
-static int finish_irc(parser *p)
-{
-    cfg_irc *irc = p->base;
-    if (set_on(p, "port") == 0)
-        irc->port = irc->tls ? 6697 : 6667;
-    if (set_on(p, "username") == 0)
-        memcpy(irc->username, irc->nick, strlen(irc->nick) + 1); /* both hold 31 bytes */
-    int custom_key = set_on(p, "burst") != 0 ? set_on(p, "burst") : set_on(p, "line_ms");
-    if (custom_key != 0 && set_on(p, "pace") == 0)
-        SET_LIT(irc->pace, "custom"); /* as before pace existed */
-    else if (custom_key != 0 && strcmp(irc->pace, "custom") != 0)
-        return fail(p, custom_key,
-                    "%s has %s but pace = %s; burst and line_ms shape only pace = custom: "
-                    "remove them or write pace = custom",
-                    p->title, set_on(p, "burst") != 0 ? "burst" : "line_ms", irc->pace);
-    bool user = irc->sasl_user[0] != '\0', pass = irc->sasl_password[0] != '\0';
-    if (user != pass)
-        return fail(p, set_on(p, user ? "sasl_user" : "sasl_password"),
-                    "%s has %s but no %s; SASL needs both (or neither)", p->title,
-                    user ? "sasl_user" : "sasl_password", user ? "sasl_password" : "sasl_user");
-    return 0;
-}
-
-/* Checks of a [matrix NAME] section as a whole: a way to log in. */
-static int finish_matrix(parser *p)
-{
-    const cfg_matrix *m = p->base;
-    if (m->password[0] == '\0' && m->access_token[0] == '\0')
-        return fail(p, p->sec_line,
-                    "%s has neither access_token nor password; add a line such as "
-                    "access_token = ${PORRAZO_MATRIX_TOKEN}",
-                    p->title);
-    return 0;
-}
-
-/* Ends the current section (if any): its required keys, then its finish. */
-static int finish_section(parser *p)
-{
-    if (p->sec == NULL)
-        return 0;
-    for (size_t i = 0; i < p->sec->nkeys; i++) {
-        const key_def *k = &p->sec->keys[i];
-        if ((k->flags & F_REQUIRED) != 0 && p->key_line[i] == 0)
-            return fail(p, p->sec_line, "%s has no %s; add a line such as %s = %s", p->title,
-                        k->name, k->name, k->example);
-    }
-    return p->sec->finish != NULL ? p->sec->finish(p) : 0;
-}
 
 /* True when some [irc] or [matrix] section is already called name. */
 static int network_exists(const cfg *c, const char *name)
@@ -722,6 +711,117 @@ static int network_exists(const cfg *c, const char *name)
         if (strcmp(c->matrix[i].name, name) == 0)
             return 1;
     return 0;
+}
+
+/* True when host names this machine (a loopback address), where a password
+ * sent in clear or a certificate not checked exposes nothing. */
+static int is_loopback(const char *host)
+{
+    return ascii_casecmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 ||
+           strcmp(host, "::1") == 0 || strcmp(host, "[::1]") == 0;
+}
+
+/* Checks of an [irc NAME] section as a whole, and defaults that depend on
+ * other keys: the port on tls, the user name on the nick. Warns about
+ * passwords sent where they could be read on the way. */
+static int finish_irc(parser *p)
+{
+    cfg_irc *irc = p->base;
+    int rc = 0;
+    if (set_on(p, "port") == 0)
+        irc->port = irc->tls ? 6697 : 6667;
+    if (set_on(p, "username") == 0)
+        memcpy(irc->username, irc->nick, strlen(irc->nick) + 1); /* both hold 31 bytes */
+    int custom_key = set_on(p, "burst") != 0 ? set_on(p, "burst") : set_on(p, "line_ms");
+    if (custom_key != 0 && set_on(p, "pace") == 0)
+        SET_LIT(irc->pace, "custom"); /* as before pace existed */
+    else if (custom_key != 0 && strcmp(irc->pace, "custom") != 0)
+        rc = fail(p, custom_key,
+                  "%s has %s but pace = %s; burst and line_ms shape only pace = custom: "
+                  "remove them or write pace = custom",
+                  p->title, set_on(p, "burst") != 0 ? "burst" : "line_ms", irc->pace);
+    bool user = irc->sasl_user[0] != '\0' || set_bad(p, "sasl_user"),
+         pass = irc->sasl_password[0] != '\0' || set_bad(p, "sasl_password");
+    if (user != pass)
+        rc = fail(p, set_on(p, user ? "sasl_user" : "sasl_password"),
+                  "%s has %s but no %s; SASL needs both (or neither)", p->title,
+                  user ? "sasl_user" : "sasl_password", user ? "sasl_password" : "sasl_user");
+    bool secret = pass || irc->server_password[0] != '\0' || irc->nickserv_password[0] != '\0';
+    if (secret && !irc->tls && !is_loopback(irc->host))
+        warn(p, set_on(p, "tls"),
+             "%s sends its password in clear (tls = false) to another machine; anyone on the "
+             "way can read it: use tls = true if the server offers it",
+             p->title);
+    if (irc->tls && !irc->tls_verify && !is_loopback(irc->host))
+        warn(p, set_on(p, "tls_verify"),
+             "%s does not check the server's certificate (tls_verify = false), so anyone on "
+             "the way can pose as the server; for a private CA give ca_file instead",
+             p->title);
+    return rc;
+}
+
+/* Checks of a [matrix NAME] section as a whole: a way to log in. Warns
+ * about a password or token sent over plain http to another machine. */
+static int finish_matrix(parser *p)
+{
+    const cfg_matrix *m = p->base;
+    if (m->password[0] == '\0' && m->access_token[0] == '\0' && !set_bad(p, "password") &&
+        !set_bad(p, "access_token"))
+        return fail(p, p->sec_line,
+                    "%s has neither access_token nor password; add a line such as "
+                    "access_token = ${PORRAZO_MATRIX_TOKEN}",
+                    p->title);
+    char host[CFG_STR];
+    if (strncmp(m->homeserver, "http://", 7) == 0) {
+        size_t n = strcspn(m->homeserver + 7, ":/");
+        memcpy(host, m->homeserver + 7, n); /* n < CFG_STR - 7 */
+        host[n] = '\0';
+        if (!is_loopback(host))
+            warn(p, set_on(p, "homeserver"),
+                 "%s logs in over http://, so its password or token can be read on the way; "
+                 "use https://",
+                 p->title);
+    }
+    return 0;
+}
+
+/* Warns about owners whose network no section defines (they could never
+ * act as owners): at the end of the file, when every network is known. */
+static void check_owners(parser *p)
+{
+    const cfg *c = p->c;
+    for (int i = 0; i < c->bot.nowners; i++) {
+        const char *o = c->bot.owners[i];
+        char net[NAME_MAX_BYTES + 1];
+        size_t n = strcspn(o, ":"); /* check_owner() made it < sizeof net */
+        memcpy(net, o, n);
+        net[n] = '\0';
+        if (!network_exists(c, net) && strcmp(net, "console") != 0)
+            warn(p, p->owners_line,
+                 "entry %d of owners names the network %s, which no [irc NAME] or "
+                 "[matrix NAME] section defines; that owner can act only once the section "
+                 "exists",
+                 i + 1, net);
+    }
+}
+
+/* Ends the current section (if any): every required key missing, then its
+ * finish (only when nothing is missing: its checks read those keys). */
+static int finish_section(parser *p)
+{
+    int rc = 0;
+    if (p->sec == NULL)
+        return 0;
+    for (size_t i = 0; i < p->sec->nkeys; i++) {
+        const key_def *k = &p->sec->keys[i];
+        if ((k->flags & F_REQUIRED) != 0 && p->key_line[i] == 0)
+            rc = fail(p, p->sec_line, "%s has no %s; add a line such as %s = %s", p->title, k->name,
+                      k->name, k->example);
+    }
+    if (rc == 0 && p->sec->finish != NULL)
+        rc = p->sec->finish(p);
+    p->sec = NULL;
+    return rc;
 }
 
 /* Takes the next network slot of sec's kind for [KIND name]; returns the
@@ -752,30 +852,54 @@ static void *open_network(parser *p, const section_def *sec, const char *name)
     return NULL;
 }
 
-/* Makes [KIND name] the current section. */
+/* A fresh struct of sec's kind in p->scratch, for the keys of a section
+ * whose header is wrong: they are read and checked, then dropped. NULL
+ * when out of memory. */
+static void *scratch_section(parser *p, const section_def *sec)
+{
+    if (p->scratch == NULL && (p->scratch = malloc(sizeof *p->scratch)) == NULL)
+        return NULL;
+    cfg_defaults(p->scratch);
+    return sec == &sections[0]   ? (void *)&p->scratch->bot
+           : sec == &sections[1] ? (void *)&p->scratch->irc[0]
+                                 : (void *)&p->scratch->matrix[0];
+}
+
+/* Makes [KIND name] the current section. After an error in the header its
+ * keys still are read, into p->scratch. */
 static int open_section(parser *p, const section_def *sec, const char *name)
 {
     void *base = &p->c->bot;
+    int rc = 0;
     if (sec != &sections[0]) {
         base = open_network(p, sec, name);
-        if (base == NULL)
-            return -1;
     } else if (*name != '\0') {
-        return fail(p, p->line, "[bot] takes no name; write [bot]");
+        fail(p, p->line, "[bot] takes no name; write [bot]");
+        base = NULL;
     } else if (p->bot_line != 0) {
-        return fail(p, p->line, "[bot] appears twice (first on line %d); merge the two",
-                    p->bot_line);
+        fail(p, p->line, "[bot] appears twice (first on line %d); merge the two", p->bot_line);
+        base = NULL;
     } else {
         p->bot_line = p->line;
     }
+    if (base == NULL) {
+        rc = -1;
+        base = scratch_section(p, sec);
+        if (!is_network_name(name))
+            name = sec == &sections[0] ? "" : "NAME";
+    }
     int n = snprintf(p->title, sizeof p->title, "[%s%s%s]", sec->kind, *name ? " " : "", name);
-    if (n < 0 || (size_t)n >= sizeof p->title)
-        return fail(p, p->line, "the section name is too long");
+    if (base == NULL || n < 0 || (size_t)n >= sizeof p->title) {
+        p->skip = true; /* out of memory: nothing to read the keys into */
+        return -1;
+    }
     p->sec = sec;
+    p->skip = false;
     p->base = base;
     p->sec_line = p->line;
     memset(p->key_line, 0, sizeof p->key_line);
-    return 0;
+    memset(p->key_bad, 0, sizeof p->key_bad);
+    return rc;
 }
 
 /* Reads a header line s ("[KIND NAME]", trimmed): ends the section before
@@ -785,8 +909,11 @@ static int parse_header(parser *p, char *s)
     static const char how[] = "a section header is [bot], [irc NAME] or [matrix NAME], "
                               "alone on its line";
     char *end = strchr(s, ']');
-    if (end == NULL || *trim(end + 1) != '\0')
-        return fail(p, p->line, "%s", how);
+    if (end == NULL || *trim(end + 1) != '\0') {
+        int rc = finish_section(p);
+        p->skip = true; /* its lines belong to no section we know */
+        return fail(p, p->line, "%s", how) | rc;
+    }
     *end = '\0';
     char *kind = trim(s + 1), *name = kind;
     while (*name != '\0' && !is_blank(*name))
@@ -794,11 +921,11 @@ static int parse_header(parser *p, char *s)
     if (*name != '\0')
         *name++ = '\0';
     name = trim(name);
-    if (finish_section(p) != 0)
-        return -1;
+    int rc = finish_section(p);
+    p->skip = true; /* until a section opens */
     for (size_t i = 0; i < COUNT(sections); i++)
         if (strcmp(kind, sections[i].kind) == 0)
-            return open_section(p, &sections[i], name);
+            return open_section(p, &sections[i], name) | rc;
     for (size_t i = 0; i < COUNT(sections); i++) /* not quoted back: see unknown_key() */
         if (distance(kind, sections[i].kind) <= 1)
             return fail(p, p->line, "unknown section; did you mean [%s%s]?", sections[i].kind,
@@ -816,6 +943,8 @@ static int parse_line(parser *p, char *line)
         return 0;
     if (*s == '[')
         return parse_header(p, s);
+    if (p->skip)
+        return 0; /* under a header already reported */
     char *eq = strchr(s, '=');
     if (eq == NULL)
         return fail(p, p->line,
@@ -833,7 +962,9 @@ static int parse_line(parser *p, char *line)
 }
 
 /* Reads every line of text (len bytes): LF or CRLF line ends, an optional
- * UTF-8 byte order mark. Does not end the last section. */
+ * UTF-8 byte order mark. A line in error is reported and the next one
+ * read, up to ERRORS_MAX errors. Does not end the last section. Returns 0,
+ * or -1 when the reader gave up. */
 static int parse_text(parser *p, const char *text, size_t len)
 {
     char line[LINE_MAX_BYTES + 1];
@@ -845,59 +976,103 @@ static int parse_text(parser *p, const char *text, size_t len)
         p->line++;
         if (n > 0 && start[n - 1] == '\r')
             n--;
-        if (n > LINE_MAX_BYTES)
-            return fail(p, p->line, "the line is longer than %d bytes; shorten it", LINE_MAX_BYTES);
-        if (memchr(start, '\0', n) != NULL)
-            return fail(p, p->line, "the line contains a NUL byte; is this a text file?");
-        memcpy(line, start, n);
-        line[n] = '\0';
-        if (parse_line(p, line) != 0)
-            return -1;
+        if (p->nerrors >= ERRORS_MAX)
+            return fail(p, p->line, "more than %d errors; stopping here: fix these first",
+                        ERRORS_MAX);
+        if (n > LINE_MAX_BYTES) {
+            fail(p, p->line, "the line is longer than %d bytes; shorten it", LINE_MAX_BYTES);
+        } else if (memchr(start, '\0', n) != NULL) {
+            fail(p, p->line, "the line contains a NUL byte; is this a text file?");
+        } else {
+            memcpy(line, start, n);
+            line[n] = '\0';
+            (void)parse_line(p, line); /* its errors are counted in p */
+        }
     }
     return 0;
 }
 
 /* ---- the API ----------------------------------------------------- */
 
-/* Parses text over the defaults into a heap copy; *c changes only on
- * success. See config.h. */
-int cfg_parse(cfg *c, const char *name, const char *text, size_t len, char *why, size_t why_len)
+/* Parses text over the defaults into a heap copy, going on after errors;
+ * *c changes only when there is none. Returns the number of errors. */
+static int parse(parser *p, cfg *c, const char *text, size_t len)
 {
     cfg *tmp = malloc(sizeof *tmp);
-    parser p = {.c = tmp, .file = name != NULL ? name : "config", .why = why, .why_len = why_len};
-    if (tmp == NULL)
-        return fail(&p, 0, "out of memory reading the configuration");
+    if (tmp == NULL) {
+        fail(p, 0, "out of memory reading the configuration");
+        return p->nerrors;
+    }
     cfg_defaults(tmp);
-    int rc = parse_text(&p, text != NULL ? text : "", text != NULL ? len : 0);
-    if (rc == 0)
-        rc = finish_section(&p);
-    if (rc == 0)
+    p->c = tmp;
+    if (parse_text(p, text != NULL ? text : "", text != NULL ? len : 0) == 0) {
+        finish_section(p);
+        check_owners(p);
+    }
+    if (p->nerrors == 0)
         *c = *tmp;
+    free(p->scratch);
     free(tmp);
-    return rc;
+    return p->nerrors;
 }
 
-/* Reads the whole file at path (at most FILE_MAX_BYTES) and parses it. */
-int cfg_load(cfg *c, const char *path, char *why, size_t why_len)
+/* See config.h. */
+int cfg_parse(cfg *c, const char *name, const char *text, size_t len, char *why, size_t why_len)
 {
-    parser p = {.file = path, .why = why, .why_len = why_len};
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return fail(&p, 0, "cannot open: %s", strerror(errno));
+    parser p = {.file = name != NULL ? name : "config", .why = why, .why_len = why_len};
+    return parse(&p, c, text, len) == 0 ? 0 : -1;
+}
+
+/* See config.h. */
+int cfg_parse_all(cfg *c, const char *name, const char *text, size_t len, cfg_report_fn report,
+                  void *arg, int *nwarnings)
+{
+    parser p = {.file = name != NULL ? name : "config", .report = report, .report_arg = arg};
+    int n = parse(&p, c, text, len);
+    if (nwarnings != NULL)
+        *nwarnings = p.nwarnings;
+    return n;
+}
+
+/* Reads the whole file at p->file (at most FILE_MAX_BYTES) and parses it;
+ * returns the number of errors. */
+static int load(parser *p, cfg *c)
+{
+    FILE *f = fopen(p->file, "rb");
+    if (f == NULL) {
+        fail(p, 0, "cannot open: %s", strerror(errno));
+        return p->nerrors;
+    }
     char *buf = malloc(FILE_MAX_BYTES + 1);
     errno = 0;
     size_t n = buf != NULL ? fread(buf, 1, FILE_MAX_BYTES + 1, f) : 0;
     int err = buf == NULL ? ENOMEM : ferror(f) ? (errno != 0 ? errno : EIO) : 0;
     fclose(f);
-    int rc;
     if (err != 0)
-        rc = fail(&p, 0, "cannot read: %s", strerror(err));
+        fail(p, 0, "cannot read: %s", strerror(err));
     else if (n > FILE_MAX_BYTES)
-        rc = fail(&p, 0, "the file is larger than 1 MiB; is it the right file?");
+        fail(p, 0, "the file is larger than 1 MiB; is it the right file?");
     else
-        rc = cfg_parse(c, path, buf, n, why, why_len);
+        parse(p, c, buf, n);
     free(buf);
-    return rc;
+    return p->nerrors;
+}
+
+/* See config.h. */
+int cfg_load(cfg *c, const char *path, char *why, size_t why_len)
+{
+    parser p = {.file = path, .why = why, .why_len = why_len};
+    return load(&p, c) == 0 ? 0 : -1;
+}
+
+/* See config.h. */
+int cfg_load_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int *nwarnings)
+{
+    parser p = {.file = path, .report = report, .report_arg = arg};
+    int n = load(&p, c);
+    if (nwarnings != NULL)
+        *nwarnings = p.nwarnings;
+    return n;
 }
 
 /* Compares network exactly and id ignoring ASCII case with each owner

@@ -92,8 +92,9 @@ void cfg_defaults(cfg *c);
 /*
  * Reads and validates the file at path over the defaults. Returns 0, or -1
  * with why = "FILE:LINE: what is wrong and how to fix it" (the first
- * error). Unknown sections and keys, bad values, missing required keys
- * (irc: host, nick, at least one channel; matrix: homeserver, user, and a
+ * error; cfg_load_all() gives them all; warnings are not reported).
+ * Unknown sections and keys, bad values, missing required keys (irc:
+ * host, nick, at least one channel; matrix: homeserver, user, and a
  * password or access_token), duplicate network names and unset ${VARS}
  * are errors.
  */
@@ -101,6 +102,30 @@ int cfg_load(cfg *c, const char *path, char *why, size_t why_len);
 
 /* Same as cfg_load() from a string (name is used in messages). */
 int cfg_parse(cfg *c, const char *name, const char *text, size_t len, char *why, size_t why_len);
+
+/* How bad a message of cfg_load_all() is: an error makes the file unusable;
+ * a warning is a valid setting that is probably not what was meant (a
+ * password sent in clear, an owner on a network no section defines). */
+typedef enum cfg_level { CFG_ERROR, CFG_WARNING } cfg_level;
+
+/* Receives each message of cfg_load_all(): "FILE:LINE: what is wrong and
+ * how to fix it" (or "FILE: ..."), valid only during the call. */
+typedef void (*cfg_report_fn)(void *arg, cfg_level level, const char *msg);
+
+/*
+ * Like cfg_load(), but goes on after an error (with the next line, or the
+ * next section after a header it cannot use; a section whose header is in
+ * error still has its keys checked) and hands every error and warning to
+ * report (NULL: none), as they are found, up to 50 errors. Returns the
+ * number of errors: 0 when *c was filled (warnings allowed); *c is
+ * untouched otherwise. *nwarnings (when not NULL) gets the number of
+ * warnings.
+ */
+int cfg_load_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int *nwarnings);
+
+/* Same as cfg_load_all() from a string (name is used in messages). */
+int cfg_parse_all(cfg *c, const char *name, const char *text, size_t len, cfg_report_fn report,
+                  void *arg, int *nwarnings);
 
 /* True when "NETWORK:ID" is listed in owners (case-insensitive ID). */
 bool cfg_is_owner(const cfg *c, const char *network, const char *id);

@@ -1,7 +1,8 @@
 /*
  * main.c — porrazo-bot: reads the configuration, opens the database and
  * runs the host on the networks of the configuration (IRC, Matrix), on the console
- * (--console), or exports a game as a porrazo-replay scenario (--export).
+ * (--console), exports a game as a porrazo-replay scenario (--export), or
+ * only checks a configuration file (--check-config).
  *
  * Fatal errors happen only here, at start-up, each with a message that
  * says what to fix. Not here: games, commands, protocols.
@@ -24,7 +25,10 @@
 #include "mx.h"
 #include "store.h"
 
-#define VERSION "0.1.0"
+#ifndef PZ_VERSION
+#error "PZ_VERSION (the project's version) comes from the top CMakeLists.txt"
+#endif
+#define VERSION PZ_VERSION
 
 static volatile int stop_requested;
 static loop *running_loop; /* set while the networks run: signals stop it */
@@ -42,6 +46,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: porrazo-bot --config FILE [--db FILE] [--seed N]\n"
                "       porrazo-bot --console [--config FILE] [--db FILE] [--seed N]\n"
                "       porrazo-bot --export GAME_ID [--config FILE] [--db FILE]\n"
+               "       porrazo-bot --check-config FILE\n"
                "       porrazo-bot --help | --version\n"
                "\n"
                "  (no mode)    run on the IRC and Matrix networks of the configuration file\n"
@@ -51,12 +56,16 @@ static void usage(FILE *f)
                "  --db         the SQLite database (overrides [bot] database)\n"
                "  --seed N     every new game uses seed N (tests, demos; default: the\n"
                "               operating system's random source)\n"
-               "  --export ID  print game ID as a porrazo-replay scenario\n");
+               "  --export ID  print game ID as a porrazo-replay scenario\n"
+               "  --check-config FILE\n"
+               "               list every error and warning of FILE, then exit: 0 when it\n"
+               "               has no error, 1 otherwise (opens no database, no network)\n"
+               "  --version    print porrazo-bot VERSION\n");
 }
 
 typedef struct args {
     bool console, has_seed;
-    const char *config, *db;
+    const char *config, *db, *check;
     uint64_t seed;
     long long export_id;
 } args;
@@ -85,6 +94,8 @@ static int parse_args(int argc, char **argv, args *a)
             a->console = true;
         } else if (strcmp(o, "--config") == 0 && more) {
             a->config = argv[++i];
+        } else if (strcmp(o, "--check-config") == 0 && more) {
+            a->check = argv[++i];
         } else if (strcmp(o, "--db") == 0 && more) {
             a->db = argv[++i];
         } else if (strcmp(o, "--seed") == 0 && more && parse_u64(argv[i + 1], &a->seed) == 0) {
@@ -106,6 +117,39 @@ static int parse_args(int argc, char **argv, args *a)
         }
     }
     return 0;
+}
+
+/* Where report_config() writes, and what it puts before each line. */
+typedef struct config_report {
+    FILE *out;
+    const char *prefix; /* before each line: "" or "porrazo-bot: " */
+} config_report;
+
+/* Writes one error or warning of the configuration (cfg_report_fn). */
+static void report_config(void *arg, cfg_level level, const char *msg)
+{
+    const config_report *r = arg;
+    fprintf(r->out, "%s%s: %s\n", r->prefix, level == CFG_ERROR ? "error" : "warning", msg);
+}
+
+/*
+ * --check-config FILE: every error and warning of FILE on standard output,
+ * then a summary line. Returns the exit status: 0 without errors, else 1.
+ */
+static int check_config(const char *path)
+{
+    static cfg c;
+    config_report r = {stdout, ""};
+    int nwarn = 0, nerr = cfg_load_all(&c, path, report_config, &r, &nwarn);
+    if (nerr == 0 && c.nirc == 0 && c.nmatrix == 0) {
+        printf("warning: %s: no [irc NAME] or [matrix NAME] section, so porrazo-bot --config "
+               "would refuse to start; the file is usable with --console only\n",
+               path);
+        nwarn++;
+    }
+    printf("%s: %d error%s, %d warning%s%s\n", path, nerr, nerr == 1 ? "" : "s", nwarn,
+           nwarn == 1 ? "" : "s", nerr == 0 ? ": the configuration is valid" : "");
+    return nerr == 0 ? 0 : 1;
 }
 
 static bool owner_check(void *arg, const char *network, const char *player)
@@ -287,11 +331,12 @@ int main(int argc, char **argv)
     int r = parse_args(argc, argv, &a);
     if (r != 0)
         return r == 1 ? 0 : 2;
+    if (a.check != NULL)
+        return check_config(a.check);
     cfg_defaults(&c);
-    if (a.config != NULL && cfg_load(&c, a.config, why, sizeof why) != 0) {
-        fprintf(stderr, "porrazo-bot: %s\n", why);
-        return 2;
-    }
+    config_report rep = {stderr, "porrazo-bot: "};
+    if (a.config != NULL && cfg_load_all(&c, a.config, report_config, &rep, NULL) != 0)
+        return 2; /* every error is written */
     if (a.db != NULL)
         snprintf(c.bot.database, sizeof c.bot.database, "%s", a.db);
     log_set_level(log_level_named(c.bot.log_level));

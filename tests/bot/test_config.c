@@ -2,7 +2,8 @@
  * test_config.c — the configuration reader (bot/config.c): defaults, every
  * key of every section, every error with its exact "FILE:LINE:" prefix,
  * ${VARS} from the environment, quotes, lists, the example file shipped in
- * config/, and cfg_is_owner(). Secrets are checked never to appear in an
+ * config/, cfg_is_owner(), and every error and warning of a file reported
+ * in one run (cfg_parse_all, cfg_load_all). Secrets are checked never to appear in an
  * error message, whatever the mistake on their line. Texts are parsed from
  * exact heap copies, so a read past the end shows under valgrind or ASan.
  */
@@ -1086,6 +1087,248 @@ static void test_random_edits_of_the_example_never_break_the_reader(void **state
     free(text);
 }
 
+/* ---- every error in one run (cfg_parse_all, cfg_load_all) ---------- */
+
+/* What cfg_parse_all() reported: each message with its level. */
+typedef struct reports {
+    int n;
+    cfg_level level[64];
+    char msg[64][CFG_WHY_MAX + 64];
+} reports;
+
+/* cfg_report_fn that keeps every message in a reports. */
+static void keep_report(void *arg, cfg_level level, const char *msg)
+{
+    reports *r = arg;
+    assert_true(r->n < 64);
+    r->level[r->n] = level;
+    print_to(r->msg[r->n], sizeof r->msg[r->n], "%s", msg);
+    r->n++;
+}
+
+/* cfg_parse_all() of text as "t.conf" from an exact heap copy; returns its
+ * error count, the messages in *r and the warnings in *nwarn. */
+static int parse_all(cfg *c, const char *text, reports *r, int *nwarn)
+{
+    size_t len = strlen(text);
+    char *copy = malloc(len > 0 ? len : 1);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    memset(r, 0, sizeof *r);
+    int n = cfg_parse_all(c, "t.conf", copy, len, keep_report, r, nwarn);
+    free(copy);
+    return n;
+}
+
+/* Asserts that message i of r has level and starts "t.conf:LINE: " and
+ * contains part. */
+static void reported(const reports *r, int i, cfg_level level, int line, const char *part)
+{
+    char prefix[32];
+    print_to(prefix, sizeof prefix, "t.conf:%d: ", line);
+    assert_true(i < r->n);
+    if (r->level[i] != level || strncmp(r->msg[i], prefix, strlen(prefix)) != 0 ||
+        strstr(r->msg[i], part) == NULL)
+        fail_msg("message %d: want %s \"%s...%s\", got %s \"%s\"", i,
+                 level == CFG_ERROR ? "error" : "warning", prefix, part,
+                 r->level[i] == CFG_ERROR ? "error" : "warning", r->msg[i]);
+}
+
+static void test_several_errors_are_all_reported_in_one_run(void **state)
+{
+    (void)state;
+    static const char text[] = "[bot]\n"                        /* 1 */
+                               "max_games = lots\n"             /* 2 */
+                               "log_levle = info\n"             /* 3 */
+                               "[irc libera]\n"                 /* 4 */
+                               "host = irc.libera.chat\n"       /* 5 */
+                               "nick = 9lives\n"                /* 6 */
+                               "channels = #porrazo, bad one\n" /* 7 */
+                               "tls = maybe\n"                  /* 8 */
+                               "no equals here\n"               /* 9 */
+                               "[matrix m]\n"                   /* 10 */
+                               "user = @bot:example.org\n";     /* 11 */
+    cfg *c = new_cfg(), *before = new_cfg();
+    reports r;
+    int nwarn = -1;
+    assert_int_equal(parse_all(c, text, &r, &nwarn), 7);
+    assert_int_equal(nwarn, 0);
+    assert_int_equal(r.n, 7);
+    reported(&r, 0, CFG_ERROR, 2, "max_games must be a whole number");
+    reported(&r, 1, CFG_ERROR, 3, "did you mean log_level?");
+    reported(&r, 2, CFG_ERROR, 6, "nick is not a valid IRC nick");
+    reported(&r, 3, CFG_ERROR, 7, "entry 2 of channels");
+    reported(&r, 4, CFG_ERROR, 8, "tls must be true or false");
+    reported(&r, 5, CFG_ERROR, 9, "this line has no '='");
+    reported(&r, 6, CFG_ERROR, 10, "[matrix m] has no homeserver; add a line such as");
+    assert_memory_equal(c, before, sizeof *c);
+    free(c);
+    free(before);
+}
+
+static void test_cfg_parse_still_gives_the_first_of_several_errors(void **state)
+{
+    (void)state;
+    refused("[bot]\nmax_games = lots\nprefix =\n[irx x]\n", 2, "max_games", NULL);
+}
+
+static void test_a_section_whose_header_is_in_error_still_has_its_keys_checked(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    reports r;
+    assert_int_equal(parse_all(c,
+                               "[irc a]\n" IRC_MIN         /* 1-4 */
+                               "[irc a]\n" IRC_MIN         /* 5-8 */
+                               "port = 99999\n"            /* 9 */
+                               "[bot]\n"                   /* 10 */
+                               "[bot]\n"                   /* 11 */
+                               "prefix = toolongprefix\n", /* 12 */
+                               &r, NULL),
+                     4);
+    reported(&r, 0, CFG_ERROR, 5, "a network called a is already defined");
+    reported(&r, 1, CFG_ERROR, 9, "port must be a whole number");
+    reported(&r, 2, CFG_ERROR, 11, "[bot] appears twice (first on line 10)");
+    reported(&r, 3, CFG_ERROR, 12, "prefix is too long");
+    free(c);
+}
+
+static void test_lines_under_an_unknown_section_are_skipped_up_to_the_next(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    reports r;
+    assert_int_equal(parse_all(c,
+                               "[irx x]\n"          /* 1 */
+                               "whatever = 1\n"     /* 2: skipped */
+                               "junk\n"             /* 3: skipped */
+                               "[bot\n"             /* 4 */
+                               "nick = x\n"         /* 5: skipped */
+                               "[bot]\n"            /* 6 */
+                               "reminder = soon\n", /* 7 */
+                               &r, NULL),
+                     3);
+    reported(&r, 0, CFG_ERROR, 1, "unknown section; did you mean [irc NAME]?");
+    reported(&r, 1, CFG_ERROR, 4, "a section header is [bot]");
+    reported(&r, 2, CFG_ERROR, 7, "reminder must be a duration");
+    free(c);
+}
+
+static void test_a_value_in_error_is_not_also_reported_missing(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    reports r;
+    unsetenv("PZ_TEST_UNSET_VARIABLE");
+    assert_int_equal(parse_all(c,
+                               "[irc a]\n" IRC_MIN                           /* 1-4 */
+                               "sasl_user = bot\n"                           /* 5 */
+                               "sasl_password = ${PZ_TEST_UNSET_VARIABLE}\n" /* 6 */
+                               "[matrix m]\n"                                /* 7 */
+                               "homeserver = https://example.org\n"          /* 8 */
+                               "user = @bot:example.org\n"                   /* 9 */
+                               "access_token = \"" SECRET "\n",              /* 10 */
+                               &r, NULL),
+                     2);
+    reported(&r, 0, CFG_ERROR, 6, "PZ_TEST_UNSET_VARIABLE is not set");
+    reported(&r, 1, CFG_ERROR, 10, "no closing quote");
+    for (int i = 0; i < r.n; i++)
+        assert_null(strstr(r.msg[i], SECRET));
+    free(c);
+}
+
+static void test_lines_too_long_or_with_nul_bytes_do_not_stop_the_reading(void **state)
+{
+    (void)state;
+    char text[6000];
+    int n = snprintf(text, sizeof text, "[bot]\nname = %05000d\nprefix = ?\n", 1);
+    assert_true(n > 0 && (size_t)n < sizeof text);
+    memcpy(text + n, "x\0y\nmax_games = 0\n", 18);
+    size_t len = (size_t)n + 18;
+    cfg *c = new_cfg();
+    reports r;
+    memset(&r, 0, sizeof r);
+    char *copy = malloc(len);
+    assert_non_null(copy);
+    memcpy(copy, text, len);
+    assert_int_equal(cfg_parse_all(c, "t.conf", copy, len, keep_report, &r, NULL), 3);
+    free(copy);
+    reported(&r, 0, CFG_ERROR, 2, "longer than 4096 bytes");
+    reported(&r, 1, CFG_ERROR, 4, "NUL byte");
+    reported(&r, 2, CFG_ERROR, 5, "max_games must be a whole number");
+    free(c);
+}
+
+static void test_the_reader_gives_up_after_fifty_errors(void **state)
+{
+    (void)state;
+    char text[4096];
+    size_t len = 0;
+    len += (size_t)snprintf(text, sizeof text, "[bot]\n");
+    for (int i = 0; i < 80; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "junk %d\n", i);
+    assert_true(len < sizeof text);
+    cfg *c = new_cfg();
+    reports r;
+    assert_int_equal(parse_all(c, text, &r, NULL), 51);
+    reported(&r, 49, CFG_ERROR, 51, "no '='");
+    reported(&r, 50, CFG_ERROR, 52, "more than 50 errors; stopping here");
+    free(c);
+}
+
+static void test_warnings_leave_the_file_valid(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    reports r;
+    int nwarn = 0;
+    assert_int_equal(parse_all(c,
+                               "[bot]\n"                                       /* 1 */
+                               "owners = a:alice, gone:bob, console:ann\n"     /* 2 */
+                               "[irc a]\n" IRC_MIN                             /* 3-6 */
+                               "tls = false\n"                                 /* 7 */
+                               "nickserv_password = x\n"                       /* 8 */
+                               "[irc b]\n" IRC_MIN                             /* 9-12 */
+                               "tls_verify = no\n"                             /* 13 */
+                               "[irc local]\n"                                 /* 14 */
+                               "host = 127.0.0.1\nnick = p\nchannels = #p\n"   /* 15-17 */
+                               "tls = false\nserver_password = x\n"            /* 18-19 */
+                               "[matrix m]\n"                                  /* 20 */
+                               "homeserver = http://matrix.example.org:8008\n" /* 21 */
+                               "user = @bot:example.org\npassword = x\n"       /* 22-23 */
+                               "[matrix here]\n"                               /* 24 */
+                               "homeserver = http://localhost:8008\n"          /* 25 */
+                               "user = @bot:localhost\npassword = x\n",        /* 26-27 */
+                               &r, &nwarn),
+                     0);
+    assert_int_equal(nwarn, 4);
+    assert_int_equal(r.n, 4);
+    reported(&r, 0, CFG_WARNING, 7, "[irc a] sends its password in clear");
+    reported(&r, 1, CFG_WARNING, 13, "[irc b] does not check the server's certificate");
+    reported(&r, 2, CFG_WARNING, 21, "[matrix m] logs in over http://");
+    reported(&r, 3, CFG_WARNING, 2, "entry 2 of owners names the network gone");
+    assert_int_equal(c->nirc, 3);
+    assert_int_equal(c->nmatrix, 2);
+    free(c);
+}
+
+static void test_load_all_reports_a_missing_file_once(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg(), *before = new_cfg();
+    reports r;
+    memset(&r, 0, sizeof r);
+    int nwarn = -1;
+    assert_int_equal(cfg_load_all(c, "/nonexistent/porrazo.conf", keep_report, &r, &nwarn), 1);
+    assert_int_equal(nwarn, 0);
+    assert_int_equal(r.n, 1);
+    assert_string_equal(r.msg[0],
+                        "/nonexistent/porrazo.conf: cannot open: No such file or directory");
+    assert_memory_equal(c, before, sizeof *c);
+    free(c);
+    free(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1134,6 +1377,15 @@ int main(void)
         cmocka_unit_test(test_a_short_message_buffer_is_cut_and_terminated),
         cmocka_unit_test(test_is_owner_compares_network_exactly_and_id_without_case),
         cmocka_unit_test(test_random_edits_of_the_example_never_break_the_reader),
+        cmocka_unit_test(test_several_errors_are_all_reported_in_one_run),
+        cmocka_unit_test(test_cfg_parse_still_gives_the_first_of_several_errors),
+        cmocka_unit_test(test_a_section_whose_header_is_in_error_still_has_its_keys_checked),
+        cmocka_unit_test(test_lines_under_an_unknown_section_are_skipped_up_to_the_next),
+        cmocka_unit_test(test_a_value_in_error_is_not_also_reported_missing),
+        cmocka_unit_test(test_lines_too_long_or_with_nul_bytes_do_not_stop_the_reading),
+        cmocka_unit_test(test_the_reader_gives_up_after_fifty_errors),
+        cmocka_unit_test(test_warnings_leave_the_file_valid),
+        cmocka_unit_test(test_load_all_reports_a_missing_file_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
