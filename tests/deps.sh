@@ -15,6 +15,8 @@ pz_install_packages() {
         "${missing[@]}" >&2
 }
 
-# What building and testing porrazo needs.
+# What building and testing porrazo needs (systemd, man-db, groff-base and
+# dpkg-dev for tests/install/: systemd-analyze, man, groff, dpkg-shlibdeps).
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
-    libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl)
+    libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl
+    systemd man-db groff-base dpkg-dev)

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# install_tree.sh BUILD SOURCE VERSION — cmake --install BUILD into a
+# scratch DESTDIR with prefix /usr/local, checked file by file: exactly
+# the expected files, binaries executable and answering --version, the
+# documents equal to their sources, the unit naming the installed binary,
+# and each man page rendered by man and groff without a warning.
+. "$(dirname "$0")/lib.sh"
+build=$1 src=$2 version=$3
+need man man-db
+need groff groff-base
+
+root=$scratch/root prefix=/usr/local
+DESTDIR=$root cmake --install "$build" --prefix "$prefix" > "$scratch/install.log" ||
+    fail "cmake --install failed: $(cat "$scratch/install.log")"
+p=$root$prefix
+expected=(
+    bin/porrazo-bot
+    bin/porrazo-replay
+    etc/porrazo/porrazo.conf.example
+    lib/systemd/system/porrazo-bot.service
+    share/doc/porrazo/LICENSE
+    share/doc/porrazo/README.md
+    share/doc/porrazo/porrazo.conf.example
+    share/man/man1/porrazo-bot.1
+    share/man/man1/porrazo-replay.1
+    share/man/man5/porrazo.conf.5
+)
+got=$(cd "$root" && find . -type f -o -type l | sed 's|^\./||' | sort)
+want=$(printf "${prefix#/}/%s\n" "${expected[@]}" | sort)
+[ "$got" = "$want" ] || fail "installed files differ:
+$(diff <(echo "$want") <(echo "$got"))"
+
+for b in porrazo-bot porrazo-replay; do
+    [ -x "$p/bin/$b" ] || fail "bin/$b is not executable"
+done
+[ "$("$p/bin/porrazo-bot" --version)" = "porrazo-bot $version" ] ||
+    fail "installed porrazo-bot --version: $("$p/bin/porrazo-bot" --version)"
+echo '{"players": 2, "seed": 7}' | "$p/bin/porrazo-replay" - | tail -1 | grep -q '"event": *"state"' ||
+    fail "installed porrazo-replay does not run a scenario"
+
+cmp "$src/LICENSE" "$p/share/doc/porrazo/LICENSE" || fail "LICENSE differs"
+cmp "$src/README.md" "$p/share/doc/porrazo/README.md" || fail "README.md differs"
+for f in etc/porrazo/porrazo.conf.example share/doc/porrazo/porrazo.conf.example; do
+    cmp "$src/config/porrazo.example.conf" "$p/$f" || fail "$f differs from the example"
+    [ "$(stat -c %a "$p/$f")" = 644 ] || fail "$f is not mode 644"
+done
+
+unit=$p/lib/systemd/system/porrazo-bot.service
+grep -qxF "ExecStart=$prefix/bin/porrazo-bot --config /etc/porrazo/porrazo.conf --db /var/lib/porrazo/porrazo.db" "$unit" ||
+    fail "the unit does not start $prefix/bin/porrazo-bot: $(grep ExecStart "$unit")"
+! grep -q '@[A-Z_]*@' "$unit" || fail "the unit has an unreplaced @VAR@"
+
+for page in man1/porrazo-bot.1 man1/porrazo-replay.1 man5/porrazo.conf.5; do
+    f=$p/share/man/$page
+    grep -qF "porrazo-bot $version" "$f" || fail "$page does not carry version $version"
+    warnings=$(MANWIDTH=80 man -l --warnings "$f" 2>&1 >/dev/null) || fail "man -l $page failed"
+    [ -z "$warnings" ] || fail "man -l $page warns: $warnings"
+    warnings=$(groff -man -ww -z "$f" 2>&1) || fail "groff $page failed"
+    [ -z "$warnings" ] || fail "groff $page warns: $warnings"
+    [ "$(MANWIDTH=80 man -l "$f" 2>/dev/null | wc -l)" -gt 20 ] || fail "$page renders almost nothing"
+done
+echo "install: ${#expected[@]} files under DESTDIR$prefix as expected; man pages render cleanly"
