@@ -376,6 +376,30 @@ static void on_connected(void *arg)
     arm_tick(n);
 }
 
+/* SASL did not log us in, and the network goes on: one line says how it
+   goes on (IDENTIFY to the services target, or without an account). */
+static void sasl_failed(irc_net *n)
+{
+    const char *how = "going on without an account (no nickserv_password)";
+    if (n->c.nickserv_password[0] != '\0')
+        how = n->c.nickserv_target[0] != '\0'
+                  ? "IDENTIFY to nickserv_target follows after registration"
+                  : "going on without an account (no nickserv_target to IDENTIFY to)";
+    log_msg(LOG_WARN, "[irc %s]: SASL log-in failed (%s): %s", n->c.name,
+            ircp_sasl_failure(n->proto), how);
+}
+
+/* SASL failed and require_sasl is set: this network closes for good, the
+   others and the games go on. */
+static void sasl_stop(irc_net *n)
+{
+    log_msg(LOG_ERROR,
+            "[irc %s]: SASL log-in failed (%s): stopping this network, as require_sasl "
+            "says",
+            n->c.name, ircp_sasl_failure(n->proto));
+    irc_net_quit(n, "SASL log-in failed");
+}
+
 /* Acts on what irc_proto noticed in a line or on its timer. */
 static void proto_events(irc_net *n, int ev)
 {
@@ -393,15 +417,21 @@ static void proto_events(irc_net *n, int ev)
     }
     if (ev & IRCP_EV_LOGGED_IN)
         log_msg(LOG_INFO, "%s: logged in as %s", n->c.name, ircp_account(n->proto));
+    if (ev & IRCP_EV_IDENTIFY)
+        log_msg(LOG_INFO, "[irc %s]: not logged in by SASL: identifying by IDENTIFY to %s",
+                n->c.name, n->c.nickserv_target);
+    if (ev & IRCP_EV_SASL_STOP) {
+        sasl_stop(n);
+        return;
+    }
     if (ev & IRCP_EV_SASL_FAILED)
-        log_msg(LOG_WARN, "%s: SASL log-in failed: %s", n->c.name, diag);
+        sasl_failed(n);
     if (ev & IRCP_EV_NICK_GIVEUP)
         link_down(n, "every configured nick is taken or refused");
     else if (ev & IRCP_EV_DEAD)
         link_down(n, "the server stopped answering (ping timeout)");
     else if (ev & IRCP_EV_ERROR)
-        log_msg(n->quitting ? LOG_INFO : LOG_WARN, "%s: the server is closing the link: %s",
-                n->c.name, diag);
+        log_msg(n->quitting ? LOG_INFO : LOG_WARN, "%s: %s", n->c.name, diag);
 }
 
 /*
@@ -504,6 +534,8 @@ static int make_proto(irc_net *n, char *why, size_t why_len)
     pc.sasl_user = opt(n->c.sasl_user);
     pc.sasl_pass = opt(n->c.sasl_password);
     pc.nickserv_pass = opt(n->c.nickserv_password);
+    pc.nickserv_target = opt(n->c.nickserv_target);
+    pc.require_sasl = n->c.require_sasl;
     char sub[200];
     if (ircp_new(&pc, &n->proto, sub, sizeof sub) != 0) {
         /* irc_proto names its fields; the operator knows the config keys. */
@@ -561,6 +593,12 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
         irc_net_free(n);
         return -1;
     }
+    if (c->nickserv_password[0] != '\0' && c->nickserv_target[0] == '\0')
+        log_msg(LOG_WARN,
+                "[irc %s]: nickserv_password is set but nickserv_target is not, so the bot "
+                "never sends IDENTIFY (anyone holding the nick NickServ would read it); set "
+                "nickserv_target = NickServ@services.example.net to the services' full address",
+                c->name);
     for (int i = 0; i < c->nchannels; i++)
         (void)irc__chan_add(n, c->channels[i], true);
     irc__load_invited(n);

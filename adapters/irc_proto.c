@@ -101,6 +101,23 @@ static const char *config_names(ircp *p, const ircp_config *cfg)
     return NULL;
 }
 
+/*
+ * True when s ("" allowed: none) can be the target of a private IDENTIFY: a
+ * nick, or nick@server, never a channel or a list of targets.
+ */
+static bool valid_target(const char *s)
+{
+    if (s[0] == '\0')
+        return true;
+    char nick[IRCP_NICK_MAX];
+    size_t n = strcspn(s, "@");
+    if (n >= sizeof nick || strchr(s, ',') != NULL || (s[n] == '@' && s[n + 1] == '\0'))
+        return false;
+    memcpy(nick, s, n);
+    nick[n] = '\0';
+    return valid_nick(nick);
+}
+
 /* Copies the credentials and numbers of cfg into p. Returns NULL or what is wrong. */
 static const char *config_secrets(ircp *p, const ircp_config *cfg)
 {
@@ -116,6 +133,13 @@ static const char *config_secrets(ircp *p, const ircp_config *cfg)
         return "nickserv_user: too long, or holds spaces or control characters";
     if (!copy_text(p->nickserv_pass, sizeof p->nickserv_pass, cfg->nickserv_pass, false))
         return "nickserv_pass: too long, or holds spaces or control characters";
+    if (!copy_text(p->nickserv_target, sizeof p->nickserv_target, cfg->nickserv_target, false) ||
+        !valid_target(p->nickserv_target))
+        return "nickserv_target: must be a nick, or nick@server such as "
+               "NickServ@services.libera.chat";
+    p->require_sasl = cfg->require_sasl;
+    if (p->require_sasl && p->sasl_user[0] == '\0')
+        return "require_sasl: set, but sasl_user is not: give the account to log in with";
     if (cfg->nicklen < 0 || cfg->nicklen >= IRCP_NICK_MAX)
         return "nicklen: must be 0 (default) or 1..63";
     if (cfg->ping_idle_ms < 0 || cfg->ping_timeout_ms < 0 || cfg->cap_timeout_ms < 0)
@@ -404,16 +428,34 @@ static int cap_end(ircp *p)
     return push(p, "CAP END");
 }
 
-/* SASL will not log us in: notes it when SASL was configured. Returns the event or 0. */
+/*
+ * SASL will not log us in: notes why when SASL was configured. Returns the
+ * events (with IRCP_EV_SASL_STOP under require_sasl, and registration then
+ * stays on hold: no CAP END, no IDENTIFY), or 0.
+ */
 static int sasl_lost(ircp *p, const char *why)
 {
     if (p->sasl_user[0] == '\0' || p->sasl_ok || p->sasl_failed)
         return 0;
     p->sasl_failed = true;
-    ircp__diag(p, "SASL: %s; %s", why,
-               p->nickserv_pass[0] ? "NickServ IDENTIFY after registration"
-                                   : "no NickServ fallback configured");
-    return IRCP_EV_SASL_FAILED;
+    size_t n = strlen(why) < sizeof p->sasl_why ? strlen(why) : sizeof p->sasl_why - 1;
+    memcpy(p->sasl_why, why, n);
+    p->sasl_why[n] = '\0';
+    ircp__diag(p, "SASL log-in failed (%s)", p->sasl_why);
+    if (!p->require_sasl)
+        return IRCP_EV_SASL_FAILED;
+    p->sasl_stop = true;
+    return IRCP_EV_SASL_FAILED | IRCP_EV_SASL_STOP;
+}
+
+/* After a SASL failure (ev): ends the CAP negotiation, unless require_sasl
+   holds registration back. Returns ev or an error. */
+static int sasl_end(ircp *p, int ev)
+{
+    if (p->sasl_stop)
+        return ev;
+    int err = cap_end(p);
+    return err < 0 ? err : ev;
 }
 
 /* The last CAP LS line arrived: request what we want of the offer, or end. */
@@ -422,6 +464,8 @@ static int after_ls(ircp *p)
     int ev = 0;
     if (!(p->caps_offered & IRCP_CAP_SASL))
         ev |= sasl_lost(p, "the server offers no SASL PLAIN");
+    if (p->sasl_stop)
+        return ev;
     if (p->caps_offered == 0) {
         int err = cap_end(p);
         return err < 0 ? err : ev;
@@ -440,9 +484,7 @@ static int after_ack(ircp *p)
         p->reg = REG_SASL_START;
         return push(p, "AUTHENTICATE PLAIN");
     }
-    int ev = sasl_lost(p, "the server did not grant sasl");
-    int err = cap_end(p);
-    return err < 0 ? err : ev;
+    return sasl_end(p, sasl_lost(p, "the server did not grant sasl"));
 }
 
 /* CAP NEW after negotiation: request a newly offered account capability. */
@@ -474,9 +516,7 @@ static int on_cap(ircp *p, const ircp_msg *m)
     }
     if (ircp__ascii_eq(sub, "NAK") && p->reg == REG_CAP_REQ) {
         ircp__diag(p, "the server refused CAP REQ :%s", list);
-        int ev = sasl_lost(p, "CAP REQ refused");
-        int err = cap_end(p);
-        return err < 0 ? err : ev;
+        return sasl_end(p, sasl_lost(p, "CAP REQ refused"));
     }
     if (ircp__ascii_eq(sub, "NEW"))
         return on_cap_new(p, list);
@@ -525,9 +565,7 @@ static int on_authenticate(ircp *p, const ircp_msg *m)
         return 0;
     int err = push(p, "AUTHENTICATE *");
     int ev = sasl_lost(p, "unexpected AUTHENTICATE challenge");
-    if (err == 0)
-        err = cap_end(p);
-    return err < 0 ? err : ev;
+    return err < 0 ? err : sasl_end(p, ev);
 }
 
 /* 903 RPL_SASLSUCCESS. */
@@ -546,12 +584,7 @@ static int on_sasl_failed(ircp *p, const ircp_msg *m)
 {
     if (!in_sasl(p))
         return 0;
-    char why[32];
-    if (snprintf(why, sizeof why, "failed with %s", m->command) >= (int)sizeof why)
-        why[0] = '\0';
-    int ev = sasl_lost(p, why);
-    int err = cap_end(p);
-    return err < 0 ? err : ev;
+    return sasl_end(p, sasl_lost(p, m->command));
 }
 
 /* 900 RPL_LOGGEDIN "nick nick!user@host account :text" and 901 RPL_LOGGEDOUT. */
@@ -579,29 +612,37 @@ static int on_cap_refused(ircp *p, const ircp_msg *m)
         p->reg = REG_WAIT_WELCOME; /* no CAP END for a server that knows no CAP */
         return ev;
     }
-    int err = cap_end(p);
-    return err < 0 ? err : ev;
+    return sasl_end(p, ev);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Registration, PING, ERROR                                                */
 
-/* 001: registered under the nick it names; IDENTIFY if SASL did not log us in. */
+/*
+ * 001: registered under the nick it names; IDENTIFY if SASL did not log us
+ * in, and only to the configured services target: a bare "NickServ" on a
+ * network without services may be anybody. Ignored after a SASL failure
+ * under require_sasl (the adapter is closing the link).
+ */
 static int on_welcome(ircp *p, const ircp_msg *m)
 {
+    if (p->sasl_stop)
+        return 0;
     int ev = set_nick(p, ircp_param(m, 0));
     if (p->reg == REG_DONE)
         return ev;
     p->reg = REG_DONE;
     ev |= IRCP_EV_WELCOME;
     ircp__diag(p, "registered as %s", p->nick);
-    if (!p->sasl_ok && p->account[0] == '\0' && p->nickserv_pass[0] != '\0') {
+    if (!p->sasl_ok && p->account[0] == '\0' && p->nickserv_pass[0] != '\0' &&
+        p->nickserv_target[0] != '\0') {
         bool u = p->nickserv_user[0] != '\0';
-        int err = push(p, "PRIVMSG NickServ :IDENTIFY %s%s%s", u ? p->nickserv_user : "",
-                       u ? " " : "", p->nickserv_pass);
+        int err = push(p, "PRIVMSG %s :IDENTIFY %s%s%s", p->nickserv_target,
+                       u ? p->nickserv_user : "", u ? " " : "", p->nickserv_pass);
         if (err < 0)
             return err;
-        ircp__diag(p, "registered as %s; identifying to NickServ", p->nick);
+        ircp__diag(p, "registered as %s; identifying to %s", p->nick, p->nickserv_target);
+        ev |= IRCP_EV_IDENTIFY;
     }
     return ev;
 }
@@ -669,7 +710,8 @@ int ircp_connect(ircp *p, int64_t now_ms)
     ircp__wipe(p->queue, sizeof p->queue);
     p->qhead = p->qlen = 0;
     p->caps_offered = p->caps_enabled = 0;
-    p->sasl_ok = p->sasl_failed = false;
+    p->sasl_ok = p->sasl_failed = p->sasl_stop = false;
+    p->sasl_why[0] = '\0';
     p->nick_try = 0;
     memcpy(p->nick, p->cfg_nick, sizeof p->nick);
     p->account[0] = p->diag[0] = '\0';
@@ -696,13 +738,15 @@ int ircp_tick(ircp *p, int64_t now_ms)
     int ev = 0, err = 0;
     if (p->reg == REG_IDLE)
         return 0;
-    if (p->reg < REG_WAIT_WELCOME && now_ms >= p->cap_deadline_ms) {
+    if (p->reg < REG_WAIT_WELCOME && !p->sasl_stop && now_ms >= p->cap_deadline_ms) {
         if (in_sasl(p))
             err = push(p, "AUTHENTICATE *");
-        ev |= sasl_lost(p, "no answer in time");
-        ircp__diag(p, "CAP/SASL unanswered for %lld ms: ending negotiation",
-                   (long long)p->cap_timeout_ms);
-        if (err == 0)
+        int lost = sasl_lost(p, "no answer in time");
+        ev |= lost;
+        if (lost == 0)
+            ircp__diag(p, "CAP/SASL unanswered for %lld ms: ending negotiation",
+                       (long long)p->cap_timeout_ms);
+        if (err == 0 && !p->sasl_stop)
             err = cap_end(p);
     }
     if (p->ping_out && now_ms - p->ping_sent_ms >= p->timeout_ms) {
@@ -724,7 +768,7 @@ int64_t ircp_next_tick(const ircp *p)
     if (p->reg == REG_IDLE)
         return INT64_MAX;
     int64_t t = p->ping_out ? p->ping_sent_ms + p->timeout_ms : p->last_rx_ms + p->idle_ms;
-    if (p->reg < REG_WAIT_WELCOME && p->cap_deadline_ms < t)
+    if (p->reg < REG_WAIT_WELCOME && !p->sasl_stop && p->cap_deadline_ms < t)
         t = p->cap_deadline_ms;
     return t;
 }
@@ -758,4 +802,9 @@ const char *ircp_account(const ircp *p)
 const char *ircp_diag(const ircp *p)
 {
     return p->diag;
+}
+
+const char *ircp_sasl_failure(const ircp *p)
+{
+    return p->sasl_failed ? p->sasl_why : "";
 }

@@ -5,7 +5,8 @@
  * It parses server lines (message tags skipped, never interpreted), runs
  * registration (CAP LS 302, CAP REQ of sasl / account-notify /
  * extended-join only, SASL PLAIN, CAP END, NickServ IDENTIFY as the
- * fallback), tracks our own nick (433 and friends, 001, NICK) and the
+ * fallback, to the configured services target only), tracks our own
+ * nick (433 and friends, 001, NICK) and the
  * server's ISUPPORT (CHANTYPES, NICKLEN, CASEMAPPING), maps nicks to
  * services accounts for stable player ids, answers PING and detects a dead
  * link, and computes the reconnect back-off. It masks secrets in lines it
@@ -45,6 +46,7 @@
 #define IRCP_NICK_TRIES_MAX 32 /* nicks tried in one registration before giving up */
 #define IRCP_ACCOUNTS_MAX 256  /* nick -> account entries kept (least recently used go) */
 #define IRCP_QUEUE_MAX 32      /* queued lines to send */
+#define IRCP_TARGET_MAX 128    /* nickserv_target ("NickServ@services.libera.chat"), NUL included */
 #define IRCP_ID_MAX 72         /* a player id ("a:account" or "n:nick"), NUL included */
 #define IRCP_DIAG_MAX 160      /* a diagnostic message, NUL included */
 #define IRCP_LOG_MAX 1024      /* holds any line we send as ircp_log_line renders it */
@@ -124,7 +126,8 @@ const char *ircp_param(const ircp_msg *m, int i);
  * the final CR LF is dropped, and secrets become "***": the argument of
  * PASS, IDENTIFY and OPER's password, AUTHENTICATE payloads (anything but
  * "+", "*", "PLAIN", "EXTERNAL"), and everything after the first word of
- * a PRIVMSG or NOTICE to NickServ or of a NICKSERV / NS command. Returns
+ * a PRIVMSG or NOTICE to NickServ, of an IDENTIFY to any target but a
+ * channel, or of a NICKSERV / NS command. Returns
  * 0, or IRCP_ENOSPACE when the rendering was cut short (still masked).
  */
 int ircp_log_line(const char *line, size_t len, char *out, size_t cap);
@@ -144,11 +147,14 @@ typedef struct ircp_config {
     const char *sasl_user;                     /* SASL PLAIN account; none: no SASL */
     const char *sasl_pass;                     /* its password (required with sasl_user) */
     const char *nickserv_pass;                 /* IDENTIFY fallback when SASL did not log in */
-    const char *nickserv_user; /* "IDENTIFY user pass" if set, else "IDENTIFY pass" */
-    int nicklen;               /* NICKLEN before ISUPPORT; 0: IRCP_NICKLEN_DEFAULT */
-    int64_t ping_idle_ms;      /* 0: IRCP_PING_IDLE_MS */
-    int64_t ping_timeout_ms;   /* 0: IRCP_PING_TIMEOUT_MS */
-    int64_t cap_timeout_ms;    /* 0: IRCP_CAP_TIMEOUT_MS */
+    const char *nickserv_user;   /* "IDENTIFY user pass" if set, else "IDENTIFY pass" */
+    const char *nickserv_target; /* where IDENTIFY goes ("NickServ@services.libera.chat");
+                                    none: never IDENTIFY, whoever holds the nick NickServ */
+    bool require_sasl;           /* a SASL failure ends registration: IRCP_EV_SASL_STOP */
+    int nicklen;                 /* NICKLEN before ISUPPORT; 0: IRCP_NICKLEN_DEFAULT */
+    int64_t ping_idle_ms;        /* 0: IRCP_PING_IDLE_MS */
+    int64_t ping_timeout_ms;     /* 0: IRCP_PING_TIMEOUT_MS */
+    int64_t cap_timeout_ms;      /* 0: IRCP_CAP_TIMEOUT_MS */
 } ircp_config;
 
 /* Flags returned by ircp_feed, ircp_handle and ircp_tick (0: nothing to report). */
@@ -159,7 +165,9 @@ enum ircp_event {
     IRCP_EV_SASL_FAILED = 1 << 3, /* SASL did not log in (NickServ follows if configured) */
     IRCP_EV_NICK_GIVEUP = 1 << 4, /* every nick refused: disconnect and back off */
     IRCP_EV_DEAD = 1 << 5,        /* no answer to our PING in time: reconnect */
-    IRCP_EV_ERROR = 1 << 6        /* the server sent ERROR: it is closing the link */
+    IRCP_EV_ERROR = 1 << 6,       /* the server sent ERROR: it is closing the link */
+    IRCP_EV_SASL_STOP = 1 << 7,   /* SASL failed and require_sasl: close, do not reconnect */
+    IRCP_EV_IDENTIFY = 1 << 8     /* 001 without SASL: IDENTIFY went to nickserv_target */
 };
 
 /*
@@ -233,6 +241,12 @@ const char *ircp_account(const ircp *p);
 
 /* The last notable thing the session noticed, for a log; "" if none. No secrets. */
 const char *ircp_diag(const ircp *p);
+
+/*
+ * Why SASL did not log us in on this connection, for a log ("904", "the
+ * server offers no SASL"), or "" while it has not failed. No secrets.
+ */
+const char *ircp_sasl_failure(const ircp *p);
 
 /* ------------------------------------------------------------------------ */
 /* ISUPPORT, case mapping, accounts and player ids (irc_proto_users.c)      */

@@ -50,6 +50,8 @@ struct ircp {
     char sasl_pass[IRCP_SECRET_MAX];
     char nickserv_user[IRCP_ACCOUNT_MAX];
     char nickserv_pass[IRCP_SECRET_MAX];
+    char nickserv_target[IRCP_TARGET_MAX]; /* "" : no IDENTIFY at all */
+    bool require_sasl;
     int cfg_nicklen;
     int64_t idle_ms, timeout_ms, cap_timeout_ms;
 
@@ -62,7 +64,9 @@ struct ircp {
     enum ircp_reg reg;
     unsigned caps_offered, caps_enabled;
     bool sasl_ok, sasl_failed;
-    int nick_try; /* index of the nick candidate last sent */
+    bool sasl_stop;    /* SASL failed with require_sasl: registration stays on hold */
+    char sasl_why[48]; /* why SASL failed, for ircp_sasl_failure */
+    int nick_try;      /* index of the nick candidate last sent */
     char nick[IRCP_NICK_MAX];
     char account[IRCP_ACCOUNT_MAX];
     int64_t cap_deadline_ms;

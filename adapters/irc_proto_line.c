@@ -272,11 +272,13 @@ static size_t secret_at(const char *s, size_t len)
     }
     if (span_is(s, c, ce, "PRIVMSG") || span_is(s, c, ce, "NOTICE")) {
         size_t te = word_end(s, len, a);
-        if (!is_nickserv(s, a, te))
-            return len;
         size_t t = skip_spaces(s, len, te);
         if (t < len && s[t] == ':')
             t++;
+        /* NickServ, or IDENTIFY to any services target that is not a channel */
+        bool channel = s[a] == '#' || s[a] == '&';
+        if (!is_nickserv(s, a, te) && (channel || !span_is(s, t, word_end(s, len, t), "IDENTIFY")))
+            return len;
         return after_word(s, len, t);
     }
     return len;

@@ -339,6 +339,8 @@ static const key_def irc_keys[] = {
     STR(cfg_irc, sasl_user, 0, NULL, NULL),
     STR(cfg_irc, sasl_password, 0, NULL, NULL),     /* secret */
     STR(cfg_irc, nickserv_password, 0, NULL, NULL), /* secret */
+    STR(cfg_irc, nickserv_target, F_NOSPACE, NULL, NULL),
+    BOOL(cfg_irc, require_sasl),
     LIST(cfg_irc, channels, F_REQUIRED, check_channel, "#porrazo"),
     LIST(cfg_irc, no_colour, 0, check_channel, NULL),
     BOOL(cfg_irc, join_on_invite),

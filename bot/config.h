@@ -56,6 +56,8 @@ typedef struct cfg_irc {
     char sasl_user[CFG_STR];
     char sasl_password[CFG_STR];     /* secret */
     char nickserv_password[CFG_STR]; /* secret */
+    char nickserv_target[CFG_STR];   /* IDENTIFY goes only there; "" : never IDENTIFY */
+    bool require_sasl;               /* a SASL failure stops this network (default false) */
     char channels[CFG_LIST][64];
     int nchannels;
     char no_colour[CFG_LIST][64]; /* channels where colours are off */

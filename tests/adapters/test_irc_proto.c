@@ -34,6 +34,7 @@ static const ircp_config base_config = {
     .sasl_pass = SASL_PASS,
     .nickserv_user = "porrazo",
     .nickserv_pass = "nspass99",
+    .nickserv_target = "NickServ",
 };
 
 /* A session over cfg, connected at time 0 with the registration lines drained. */
@@ -399,7 +400,8 @@ static void test_sasl_failure_falls_back_to_nickserv_identify_after_registration
         expect_lines(p, "CAP END", NULL);
         assert_int_equal(feed(p, ":irc.test 904 porrazo :SASL authentication failed"), 0);
         expect_lines(p, NULL); /* one CAP END, however many numerics follow */
-        assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME);
+        assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"),
+                         IRCP_EV_WELCOME | IRCP_EV_IDENTIFY);
         expect_lines(p, "PRIVMSG NickServ :IDENTIFY porrazo nspass99", NULL);
         ircp_free(p);
     }
@@ -422,14 +424,112 @@ static void test_a_refused_request_or_a_server_without_cap_still_registers(void 
     p = session(&cfg);
     assert_int_equal(feed(p, ":irc.test 421 porrazo CAP :Unknown command"), IRCP_EV_SASL_FAILED);
     expect_lines(p, NULL); /* no CAP END to a server that knows no CAP */
-    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME);
+    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME | IRCP_EV_IDENTIFY);
     expect_lines(p, "PRIVMSG NickServ :IDENTIFY nspass99", NULL);
     ircp_free(p);
 
     p = session(&cfg); /* no CAP at all: 001 comes straight away */
-    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME);
+    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME | IRCP_EV_IDENTIFY);
     assert_true(ircp_registered(p));
     ircp_free(p);
+}
+
+static void test_identify_goes_only_to_the_configured_services_target(void **state)
+{
+    (void)state;
+    ircp_config cfg = base_config;
+    cfg.sasl_user = cfg.sasl_pass = NULL;
+    cfg.nickserv_target = "NickServ@services.test";
+    ircp *p = session(&cfg);
+    feed(p, ":irc.test CAP * LS :multi-prefix");
+    expect_lines(p, "CAP END", NULL);
+    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME | IRCP_EV_IDENTIFY);
+    expect_lines(p, "PRIVMSG NickServ@services.test :IDENTIFY porrazo nspass99", NULL);
+    ircp_free(p);
+
+    /* No target: a password but no IDENTIFY at all, to nobody. */
+    cfg.nickserv_target = NULL;
+    p = session(&cfg);
+    feed(p, ":irc.test CAP * LS :multi-prefix");
+    expect_lines(p, "CAP END", NULL);
+    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME);
+    expect_lines(p, NULL);
+    ircp_free(p);
+
+    /* A channel, a list or a half address would hand the password round. */
+    static const char *const bad[] = {"#services",      "&x",       "NickServ,ann", "NickServ@",
+                                      "@services.test", "Nick Serv"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char why[IRCP_DIAG_MAX];
+        cfg.nickserv_target = bad[i];
+        p = NULL;
+        assert_int_equal(ircp_new(&cfg, &p, why, sizeof why), IRCP_ECONFIG);
+        assert_null(p);
+        assert_non_null(strstr(why, "nickserv_target"));
+    }
+}
+
+/* A require_sasl session fed server lines up to a SASL failure (the last
+   line), which must stop it: no CAP END, no IDENTIFY at 001. */
+static void check_sasl_stop(const char *const *lines, size_t n, const char *why)
+{
+    ircp_config cfg = base_config;
+    cfg.require_sasl = true;
+    ircp *p = session(&cfg);
+    char got[IRCP_OUT_MAX + 1];
+    for (size_t i = 0; i + 1 < n; i++)
+        feed(p, lines[i]);
+    while (ircp_pop(p, got, sizeof got) > 0)
+        assert_string_not_equal(got, "CAP END");
+    assert_string_equal(ircp_sasl_failure(p), "");
+    assert_int_equal(feed(p, lines[n - 1]), IRCP_EV_SASL_FAILED | IRCP_EV_SASL_STOP);
+    while (ircp_pop(p, got, sizeof got) > 0)
+        if (strcmp(got, "CAP END") == 0 || strstr(got, "IDENTIFY") != NULL)
+            fail_msg("'%s' after a SASL failure under require_sasl", got);
+    assert_string_equal(ircp_sasl_failure(p), why);
+    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), 0);
+    expect_lines(p, NULL);
+    assert_false(ircp_registered(p));
+    assert_int_equal(ircp_tick(p, 10 * IRCP_CAP_TIMEOUT_MS) & IRCP_EV_SASL_FAILED, 0);
+    ircp_free(p);
+}
+
+static void test_require_sasl_stops_registration_at_any_sasl_failure(void **state)
+{
+    (void)state;
+    const char *const refused[] = {":irc.test CAP * LS :sasl", ":irc.test CAP * ACK :sasl",
+                                   "AUTHENTICATE +", ":irc.test 904 porrazo :failed"};
+    check_sasl_stop(refused, 4, "904");
+    const char *const no_sasl[] = {":irc.test CAP * LS :multi-prefix account-notify"};
+    check_sasl_stop(no_sasl, 1, "the server offers no SASL PLAIN");
+    const char *const no_cap[] = {":irc.test 421 porrazo CAP :Unknown command"};
+    check_sasl_stop(no_cap, 1, "the server does not support CAP");
+
+    /* No answer in time is a failure too. */
+    ircp_config cfg = base_config;
+    cfg.require_sasl = true;
+    ircp *p = session(&cfg);
+    assert_int_equal(ircp_tick(p, IRCP_CAP_TIMEOUT_MS), IRCP_EV_SASL_FAILED | IRCP_EV_SASL_STOP);
+    expect_lines(p, NULL);
+    ircp_free(p);
+
+    /* Logged in: require_sasl changes nothing. */
+    p = session(&cfg);
+    feed(p, ":irc.test CAP * LS :sasl");
+    feed(p, ":irc.test CAP * ACK :sasl");
+    feed(p, "AUTHENTICATE +");
+    assert_int_equal(feed(p, ":irc.test 903 porrazo :ok"), 0);
+    expect_lines(p, "CAP REQ :sasl", "AUTHENTICATE PLAIN", "AUTHENTICATE " SASL_B64, "CAP END",
+                 NULL);
+    assert_int_equal(feed(p, ":irc.test 001 porrazo :Welcome"), IRCP_EV_WELCOME);
+    ircp_free(p);
+
+    /* require_sasl without an account to log in with cannot work. */
+    char why[IRCP_DIAG_MAX];
+    cfg.sasl_user = cfg.sasl_pass = NULL;
+    p = NULL;
+    assert_int_equal(ircp_new(&cfg, &p, why, sizeof why), IRCP_ECONFIG);
+    assert_non_null(strstr(why, "require_sasl"));
 }
 
 static void test_an_unexpected_challenge_aborts_sasl_and_ends_negotiation(void **state)
@@ -525,7 +625,8 @@ static void test_welcome_gives_the_real_nick_and_later_refusals_keep_it(void **s
     feed(p, ":irc.test 433 * porrazo :Nickname is already in use");
     expect_lines(p, "NICK pzbot", NULL);
     assert_string_equal(ircp_nick(p), "pzbot");
-    assert_int_equal(feed(p, ":irc.test 001 PzBot :Welcome"), IRCP_EV_WELCOME | IRCP_EV_NICK);
+    assert_int_equal(feed(p, ":irc.test 001 PzBot :Welcome"),
+                     IRCP_EV_WELCOME | IRCP_EV_NICK | IRCP_EV_IDENTIFY);
     assert_string_equal(ircp_nick(p), "PzBot");
     expect_lines(p, "PRIVMSG NickServ :IDENTIFY porrazo nspass99", NULL);
     assert_int_equal(feed(p, ":irc.test 433 PzBot porrazo :Nickname is already in use"), 0);
@@ -843,6 +944,8 @@ static void test_log_lines_mask_pass_authenticate_identify_and_oper(void **state
         {"PRIVMSG NickServ :IDENTIFY porrazo nspass99", "PRIVMSG NickServ :IDENTIFY ***"},
         {"privmsg nickserv@services.test :identify nspass99",
          "privmsg nickserv@services.test :identify ***"},
+        {"PRIVMSG ns@services.test :IDENTIFY porrazo nspass99",
+         "PRIVMSG ns@services.test :IDENTIFY ***"},
         {"NOTICE NICKSERV :GHOST porrazo nspass99", "NOTICE NICKSERV :GHOST ***"},
         {"NICKSERV IDENTIFY nspass99", "NICKSERV IDENTIFY ***"},
         {"NS identify nspass99", "NS identify ***"},
@@ -1050,6 +1153,8 @@ int main(void)
             test_sasl_payloads_are_cut_at_400_bytes_with_a_plus_after_a_full_last_piece),
         cmocka_unit_test(test_sasl_failure_falls_back_to_nickserv_identify_after_registration),
         cmocka_unit_test(test_a_refused_request_or_a_server_without_cap_still_registers),
+        cmocka_unit_test(test_identify_goes_only_to_the_configured_services_target),
+        cmocka_unit_test(test_require_sasl_stops_registration_at_any_sasl_failure),
         cmocka_unit_test(test_an_unexpected_challenge_aborts_sasl_and_ends_negotiation),
         cmocka_unit_test(test_an_unanswered_negotiation_is_ended_by_the_timer),
         cmocka_unit_test(test_caps_offered_later_are_requested_and_deleted_caps_are_dropped),

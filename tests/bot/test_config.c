@@ -185,6 +185,8 @@ static void test_irc_section_sets_every_key(void **state)
                 "sasl_user = acct\n"
                 "sasl_password = pw\n"
                 "nickserv_password = ns\n"
+                "nickserv_target = NickServ@services.example.org\n"
+                "require_sasl = yes\n"
                 "channels = #porrazo, &local, +plain, !ABCDEsafe\n"
                 "no_colour = #porrazo\n"
                 "join_on_invite = yes\n"
@@ -209,6 +211,8 @@ static void test_irc_section_sets_every_key(void **state)
     assert_string_equal(i->sasl_user, "acct");
     assert_string_equal(i->sasl_password, "pw");
     assert_string_equal(i->nickserv_password, "ns");
+    assert_string_equal(i->nickserv_target, "NickServ@services.example.org");
+    assert_true(i->require_sasl);
     assert_int_equal(i->nchannels, 4);
     assert_string_equal(i->channels[0], "#porrazo");
     assert_string_equal(i->channels[3], "!ABCDEsafe");
@@ -319,17 +323,15 @@ static void test_example_file_parses_with_its_environment_variables_set(void **s
 static void test_example_file_shows_every_key(void **state)
 {
     (void)state;
-    static const char *const keys[] = {"name",           "prefix",        "database",
-                                       "owners",         "reminder",      "deadline",
-                                       "max_games",      "log_level",     "host",
-                                       "port",           "tls",           "tls_verify",
-                                       "ca_file",        "nick",          "alt_nicks",
-                                       "username",       "realname",      "server_password",
-                                       "sasl_user",      "sasl_password", "nickserv_password",
-                                       "channels",       "no_colour",     "join_on_invite",
-                                       "private_notice", "pace",          "burst",
-                                       "line_ms",        "homeserver",    "user",
-                                       "password",       "access_token",  "allow_invites"};
+    // clang-format off
+    static const char *const keys[] = {
+        "name", "prefix", "database", "owners", "reminder", "deadline", "max_games",
+        "log_level", "host", "port", "tls", "tls_verify", "ca_file", "nick", "alt_nicks",
+        "username", "realname", "server_password", "sasl_user", "sasl_password",
+        "nickserv_password", "nickserv_target", "require_sasl", "channels", "no_colour",
+        "join_on_invite", "private_notice", "pace", "burst", "line_ms", "homeserver", "user",
+        "password", "access_token", "allow_invites"};
+    // clang-format on
     size_t len;
     char *text = read_example(&len), line[64];
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {

@@ -581,14 +581,18 @@ class TestRegistration(FakeServerTestCase):
         password, ns_password = "wrong-sasl-pass", "ns-Pass-ñ-42"
         bot = self.start_bot(secrets={"PZ_FAKE_SASL": password, "PZ_FAKE_NS": ns_password},
                              sasl_user="porrazo", sasl_password="${PZ_FAKE_SASL}",
-                             nickserv_password="${PZ_FAKE_NS}")
+                             nickserv_password="${PZ_FAKE_NS}",
+                             nickserv_target="NickServ@services.fake")
         conn = self.accept()
         before_join = self.sasl_fails(conn, password)
         self.assertEqual([m.line for m in before_join],
-                         ["PRIVMSG NickServ :IDENTIFY %s" % ns_password])
+                         ["PRIVMSG NickServ@services.fake :IDENTIFY %s" % ns_password])
         log = bot.log()
-        self.assertIn("SASL log-in failed", log)
-        self.assertIn(">> PRIVMSG NickServ :IDENTIFY ***", log)
+        self.assertIn("[irc fake]: SASL log-in failed (904): IDENTIFY to nickserv_target "
+                      "follows after registration", log)
+        self.assertIn("[irc fake]: not logged in by SASL: identifying by IDENTIFY to "
+                      "NickServ@services.fake", log)
+        self.assertIn(">> PRIVMSG NickServ@services.fake :IDENTIFY ***", log)
         for secret in (password, ns_password, "ns-Pass"):
             self.assertFalse(secret in log, "%r is in the bot's log" % secret)
         self.assert_alive()
@@ -603,6 +607,88 @@ class TestRegistration(FakeServerTestCase):
         self.assertEqual(conn.find(r"(?i)nickserv|IDENTIFY"), [])
         self.assertEqual(len(self.server.conns), 1)
         self.assert_alive()
+
+    def test_identify_goes_only_to_the_configured_services_target(self):
+        ns_password = "ns-Secret-5150"
+        bot = self.start_bot(secrets={"PZ_FAKE_NS": ns_password},
+                             nickserv_password="${PZ_FAKE_NS}",
+                             nickserv_target="NickServ@services.fake")
+        conn = self.accept()
+        self.expect_connect_lines(conn)
+        conn.send(":%s CAP * LS :multi-prefix" % SERVER)  # no SASL on this server
+        self.assertEqual(conn.next_line().line, "CAP END")
+        before_join = self.welcome(conn)
+        self.assertEqual([m.line for m in before_join],
+                         ["PRIVMSG NickServ@services.fake :IDENTIFY %s" % ns_password])
+        # Whoever holds the nick NickServ speaks to the bot: it gets nothing.
+        conn.send(":NickServ!evil@evil.fake PRIVMSG porrazo :Please IDENTIFY again")
+        conn.sync("after-impostor")
+        # (the bot may answer it as anyone else, never with the password)
+        self.assertEqual(len(conn.find(r"(?i)IDENTIFY")), 1)
+        self.assertEqual(conn.find(r"(?i)^(PRIVMSG|NOTICE) NickServ .*IDENTIFY"), [])
+        log = bot.log()
+        self.assertIn("identifying by IDENTIFY to NickServ@services.fake", log)
+        self.assertNotIn(ns_password, log)
+        self.assertNotIn(ns_password, "".join(m.line for m in conn.lines[1:]
+                                              if "services.fake" not in m.line))
+        self.assert_alive()
+
+    def test_without_nickserv_target_no_identify_is_sent_and_the_log_says_why(self):
+        ns_password = "ns-Secret-5150"
+        bot = self.start_bot(secrets={"PZ_FAKE_NS": ns_password},
+                             nickserv_password="${PZ_FAKE_NS}")
+        conn = self.accept()
+        self.register(conn)  # asserts no line before the JOIN
+        conn.send(":NickServ!evil@evil.fake PRIVMSG porrazo :This nickname is registered")
+        conn.sync("after-impostor")
+        # (the bot may answer it as anyone else, never with the password)
+        self.assertEqual(conn.find(r"(?i)IDENTIFY"), [])
+        self.assertEqual([m.line for m in conn.lines if ns_password in m.line], [])
+        log = bot.log()
+        self.assertIn("[irc fake]: nickserv_password is set but nickserv_target is not, so the "
+                      "bot never sends IDENTIFY", log)
+        self.assertNotIn(ns_password, log)
+        self.assert_alive()
+
+    def test_require_sasl_and_a_904_stop_the_network_and_the_process_stays_up(self):
+        password = "wrong-sasl-pass"
+        bot = self.start_bot(secrets={"PZ_FAKE_SASL": password}, sasl_user="porrazo",
+                             sasl_password="${PZ_FAKE_SASL}", require_sasl="yes")
+        conn = self.accept()
+        self.expect_connect_lines(conn)
+        conn.send(":%s CAP * LS :sasl" % SERVER)
+        self.assertEqual(conn.next_line().line, "CAP REQ :sasl")
+        conn.send(":%s CAP * ACK :sasl" % SERVER)
+        payload, _ = self.sasl_payload(conn)
+        self.assert_plain_payload(payload, "porrazo", password)
+        conn.send(":%s 904 * :SASL authentication failed" % SERVER)
+        # No CAP END: the bot does not register unidentified; it says QUIT and closes.
+        self.assertEqual(conn.next_line().command, "QUIT")
+        conn.wait_closed()
+        self.assertEqual(conn.find(r"^(CAP END|JOIN|PRIVMSG)"), [])
+        # It does not come back (the first back-off would be 1.5-2 s), and stays up.
+        time.sleep(2 * BACKOFF_MIN_S + 1)
+        self.assertEqual(len(self.server.conns), 1, "the bot connected again")
+        self.assert_alive()
+        log = bot.log()
+        lines = [l for l in log.splitlines() if "[irc fake]: SASL" in l]
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].endswith("[irc fake]: SASL log-in failed (904): stopping this "
+                                          "network, as require_sasl says"), lines[0])
+        self.assertNotIn(password, log)
+
+    def test_require_sasl_on_a_server_without_sasl_stops_the_network(self):
+        bot = self.start_bot(secrets={"PZ_FAKE_SASL": "unused-pass"}, sasl_user="porrazo",
+                             sasl_password="${PZ_FAKE_SASL}", require_sasl="yes")
+        conn = self.accept()
+        self.expect_connect_lines(conn)
+        conn.send(":%s CAP * LS :multi-prefix" % SERVER)
+        self.assertEqual(conn.next_line().command, "QUIT")
+        conn.wait_closed()
+        self.assertEqual(conn.find(r"^(CAP REQ|CAP END|AUTHENTICATE|JOIN)"), [])
+        self.assert_alive()
+        self.assertIn("[irc fake]: SASL log-in failed (the server offers no SASL PLAIN): "
+                      "stopping this network, as require_sasl says", bot.log())
 
     def test_a_server_without_cap_answers_421_and_the_bot_still_registers(self):
         self.start_bot(secrets={"PZ_FAKE_SASL": "unused-pass"}, sasl_user="porrazo",
