@@ -82,7 +82,8 @@ int console_drain(outq *q, FILE *out, const char *bot_name)
             outq_sent(q, m);
         }
     } while (rc == 1);
-    qsort(lines, n, sizeof *lines, by_seq);
+    if (n > 1)
+        qsort(lines, n, sizeof *lines, by_seq);
     for (size_t i = 0; i < n; i++) {
         if (result == 0 && (fprintf(out, "%s\n", lines[i].text) < 0 || fflush(out) != 0))
             result = -1;
