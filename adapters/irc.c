@@ -327,6 +327,16 @@ static void on_hook(loop_hook *h, void *arg)
         log_msg(LOG_INFO, "%s: the outbox is read and marked again", n->c.name);
         n->store_failed = false;
     }
+    size_t count = outq_count(n->outq);
+    int watch = outq_watch_check(&n->backlog, count, loop_now(n->env.loop));
+    if (watch > 0)
+        log_msg(LOG_WARN,
+                "[irc %s]: the send queue has held over %d messages for %d s (%zu now): the "
+                "server takes lines more slowly than the games make them%s",
+                n->c.name, OUTQ_WATCH_COUNT, OUTQ_WATCH_MS / 1000, count,
+                irc_wire_connected(n->wire) ? "" : " (and the bot is not connected)");
+    else if (watch < 0)
+        log_msg(LOG_INFO, "[irc %s]: the send queue is back to %zu messages", n->c.name, count);
 }
 
 /* ---- The link --------------------------------------------------------- */
@@ -568,6 +578,7 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
     n->c = *c;
     snprintf(n->scope, sizeof n->scope, "irc:%s", c->name);
     ircp_backoff_init(&n->backoff);
+    outq_watch_init(&n->backlog);
     ircp_rng_seed(&n->rng, env->seed ^ (uint64_t)(uintptr_t)n);
     irc_out_ctcp_init(&n->ctcp, IRC_OUT_CTCP_MS_DEFAULT);
     char sub[IRC_WIRE_WHY_MAX];

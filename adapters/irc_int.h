@@ -64,6 +64,8 @@ struct irc_net {
     bool load_wait;    /* reading the outbox failed: again when the retry timer fires */
     bool marks_wait;   /* marking messages sent failed: again when the retry timer fires */
     bool store_failed; /* a store failure was logged; the next success says so */
+    /* the outbox staying long above its threshold */
+    outq_watch backlog;
     bool started, quitting, closed;
     ircp_msg msg; /* the line being handled */
 };

@@ -431,7 +431,17 @@ static void on_quit_timer(loop_timer *t, void *arg)
 static void on_hook(loop_hook *h, void *arg)
 {
     (void)h;
-    mx__send_turn(arg);
+    mx_net *n = arg;
+    mx__send_turn(n);
+    size_t count = outq_count(n->q);
+    int watch = outq_watch_check(&n->backlog, count, loop_now(n->env.loop));
+    if (watch > 0)
+        log_msg(LOG_WARN,
+                "[matrix %s]: the send queue has held over %d messages for %d s (%zu now): the "
+                "homeserver takes messages more slowly than the games make them",
+                n->c.name, OUTQ_WATCH_COUNT, OUTQ_WATCH_MS / 1000, count);
+    else if (watch < 0)
+        log_msg(LOG_INFO, "[matrix %s]: the send queue is back to %zu messages", n->c.name, count);
 }
 
 int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, size_t why_len)
@@ -453,6 +463,7 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
     }
     n->env = *env;
     n->c = *c;
+    outq_watch_init(&n->backlog);
     snprintf(n->scope, sizeof n->scope, "matrix:%s", c->name);
     snprintf(n->base, sizeof n->base, "%s", c->homeserver);
     size_t bl = strlen(n->base);

@@ -163,6 +163,7 @@ struct mx_net {
     loop_timer unpark; /* parked queues asked again (MX_UNPARK_MS) */
     /* Sending (mx_send.c). */
     outq *q;                         /* the network's outbox in memory */
+    outq_watch backlog;              /* the outbox staying long above its threshold */
     mx_flight flights[MX_SENDS_MAX]; /* messages being sent */
     char ready_room[MX_ID_MAX];      /* the room the last OUTQ_SEND verdict chose */
     char (*seen)[MX_ID_MAX];         /* events sent, recorded as seen with the next flush */

@@ -106,6 +106,38 @@ void say_room(ctx *c, const char *room, const char *fmt, ...)
     queue(c, room, STORE_MSG_ROOM, 0, text);
 }
 
+void game_event(ctx *c, const char *fmt, ...)
+{
+    if (c->h->cfg.log_event == NULL || c->nevents >= CTX_EVENTS_MAX)
+        return;
+    char *line = c->events[c->nevents++];
+    int n = snprintf(line, CTX_EVENT_LEN, "game #%lld (%s %s) ", (long long)c->row.id, c->network,
+                     c->row.room);
+    if (n < 0 || n >= CTX_EVENT_LEN)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(line + n, CTX_EVENT_LEN - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+void events_flush(ctx *c)
+{
+    for (int i = 0; i < c->nevents; i++)
+        c->h->cfg.log_event(c->h->cfg.log_arg, c->events[i]);
+    c->nevents = 0;
+}
+
+void record_hint(const ctx *c, char *buf, size_t cap)
+{
+    long long id = (long long)c->row.id;
+    if (snprintf(buf, cap,
+                 "Game #%lld \xC2\xB7 its record: %sexport %lld (owners) or "
+                 "porrazo-bot --export %lld",
+                 id, c->h->prefix, id, id) >= (int)cap)
+        snprintf(buf, cap, "Game #%lld", id);
+}
+
 void say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
 {
     char text[1000];
@@ -661,6 +693,7 @@ static int finish(ctx *c)
         store_rollback(c->h->st);
         return err;
     }
+    events_flush(c);
     return 0;
 }
 

@@ -61,6 +61,14 @@ typedef struct host_config {
      */
     outq *(*outq_of)(void *arg, const char *network);
     void *outq_arg;
+    /*
+     * The operator's log of game events, one line each, with the game's
+     * id: opened, started, finished (with the scores), stopped or
+     * abandoned (and by whom). Called only once the event is committed;
+     * the line is valid during the call. NULL: not logged.
+     */
+    void (*log_event)(void *arg, const char *line);
+    void *log_arg;
 } host_config;
 
 /* A chat line addressed to the host. */

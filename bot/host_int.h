@@ -41,6 +41,9 @@ typedef struct settings {
     pz_options opt;
 } settings;
 
+#define CTX_EVENTS_MAX 4  /* game events of one call (a game stopped, another opened...) */
+#define CTX_EVENT_LEN 400 /* bytes of one game event line, NUL included */
+
 /* One call's view of a room: its game, seats and settings. */
 typedef struct ctx {
     host *h;
@@ -59,6 +62,9 @@ typedef struct ctx {
        messages (no write, no fsync), read in a read-only transaction. */
     outq *vq;
     bool vq_loaded; /* vq holds every committed row: replies stay in order */
+    /* game events for host_config.log_event, written once committed */
+    char events[CTX_EVENTS_MAX][CTX_EVENT_LEN];
+    int nevents;
 } ctx;
 
 /* ---- host.c ---- */
@@ -83,6 +89,20 @@ void reply(ctx *c, const char *fmt, ...)
     ;
 /* Queues every line of a render_lines to the game's room. */
 void say_lines(ctx *c, const render_lines *lines);
+
+/* Notes a game event of the loaded game for the operator's log: "game #ID
+   (NETWORK ROOM) " and the formatted text; logged by events_flush() once
+   the call's transaction is committed, forgotten if it is rolled back. */
+void game_event(ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Hands the call's game events to host_config.log_event, and forgets them. */
+void events_flush(ctx *c);
+/* Writes how to get the loaded game's record, for a room line: "Game #12 ·
+   its record: !export 12 (owners) or porrazo-bot --export 12". */
+void record_hint(const ctx *c, char *buf, size_t cap);
 
 /* Marks the call failed after a store error (rolled back later). */
 void store_failed(ctx *c, int err);
@@ -194,6 +214,9 @@ void cmd_prompts(ctx *c, const cmd *k);
 void cmd_game(ctx *c, const cmd *k); /* play, tendido, arrange, declare, claim */
 void cmd_info(ctx *c, const cmd *k); /* hand, table, score, turn */
 void cmd_vote(ctx *c, const cmd *k); /* pause, resume, stop */
+/* Stops the loaded game: the room is told why (who), the operator's log
+   by whom (by: "by ann (its creator)"). */
+void stop_game(ctx *c, const char *who, const char *by);
 /* Records the start of a new turn (deadline and reminders restart). */
 void new_turn(ctx *c);
 

@@ -141,10 +141,13 @@ void cmd_new(ctx *c, const cmd *k)
     snprintf(c->seats[0].player, sizeof c->seats[0].player, "%s", c->m->sender);
     snprintf(c->seats[0].nick, sizeof c->seats[0].nick, "%s", c->m->nick);
     write_seats(c);
-    char what[400];
+    char what[400], record[160];
     describe(c, what, sizeof what);
-    say_room(c, room, "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal.",
-             c->m->nick, what, c->h->prefix, c->m->nick, c->h->prefix);
+    record_hint(c, record, sizeof record);
+    say_room(c, room,
+             "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal. %s",
+             c->m->nick, what, c->h->prefix, c->m->nick, c->h->prefix, record);
+    game_event(c, "opened by %s (%s)", c->m->nick, what);
 }
 
 void cmd_join(ctx *c)
@@ -184,6 +187,7 @@ static void unseat(ctx *c, int i)
         write_seats(c);
         save_game(c);
         say_room(c, c->row.room, "%s leaves; the table is closed.", nick);
+        game_event(c, "abandoned: %s left and nobody is seated", nick);
         return;
     }
     if (seat_of(c, c->row.creator) < 0) { /* the creator left: the next runs it */
@@ -293,6 +297,14 @@ void cmd_start(ctx *c)
     c->row.seed = seed;
     c->row.status = STORE_PLAYING;
     write_seats(c);
+    char who[600];
+    size_t len = 0;
+    who[0] = '\0';
+    for (int i = 0; i < c->nseats && len < sizeof who; i++) {
+        int n = snprintf(who + len, sizeof who - len, "%s%s", i > 0 ? ", " : "", c->seats[i].nick);
+        len = n < 0 ? sizeof who : len + (size_t)n;
+    }
+    game_event(c, "started: %d players (%s)", c->nseats, who);
     cmd_players(c);
     new_turn(c);
     announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */

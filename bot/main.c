@@ -152,6 +152,13 @@ static int check_config(const char *path)
     return nerr == 0 ? 0 : 1;
 }
 
+/* The host's game events (host_config.log_event), at info. */
+static void log_game_event(void *arg, const char *line)
+{
+    (void)arg;
+    log_msg(LOG_INFO, "%s", line);
+}
+
 static bool owner_check(void *arg, const char *network, const char *player)
 {
     const cfg *c = arg;
@@ -389,7 +396,8 @@ int main(int argc, char **argv)
                       .restart_recent_secs = c.bot.restart_recent_secs,
                       .restart_announce_max = c.bot.restart_announce_max,
                       .outq_of = queue_of,
-                      .outq_arg = &all_queues};
+                      .outq_arg = &all_queues,
+                      .log_event = log_game_event};
     host *h;
     if (host_new(&h, st, &hc, why, sizeof why) != 0) {
         fprintf(stderr, "porrazo-bot: %s\n", why);

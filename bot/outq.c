@@ -729,3 +729,24 @@ size_t outq_targets(const outq *q)
 {
     return q->ntargets;
 }
+
+void outq_watch_init(outq_watch *w)
+{
+    w->above_since = -1;
+    w->warned = false;
+}
+
+int outq_watch_check(outq_watch *w, size_t count, int64_t now_ms)
+{
+    if (count <= OUTQ_WATCH_COUNT) {
+        bool was = w->warned;
+        outq_watch_init(w);
+        return was ? -1 : 0;
+    }
+    if (w->above_since < 0)
+        w->above_since = now_ms;
+    if (w->warned || now_ms - w->above_since < OUTQ_WATCH_MS)
+        return 0;
+    w->warned = true;
+    return 1;
+}

@@ -178,4 +178,28 @@ size_t outq_target_count(const outq *q, const char *target);
 /* Targets with messages queued. */
 size_t outq_targets(const outq *q);
 
+/*
+ * A watch on a queue's length for the operator: a queue that stays above
+ * OUTQ_WATCH_COUNT messages for OUTQ_WATCH_MS means the network takes
+ * lines more slowly than the games make them. Caller memory, zeroed to
+ * start.
+ */
+#define OUTQ_WATCH_COUNT 500
+#define OUTQ_WATCH_MS 60000
+typedef struct outq_watch {
+    int64_t above_since; /* when count went above the threshold; -1: it is not */
+    bool warned;         /* this episode was reported */
+} outq_watch;
+
+/* Starts a watch with the queue under the threshold. */
+void outq_watch_init(outq_watch *w);
+
+/*
+ * Notes the queue's count at now_ms. Returns 1 once per episode, when the
+ * count has stayed above OUTQ_WATCH_COUNT for OUTQ_WATCH_MS (warn); -1
+ * when it comes back to the threshold or under after a warning (the
+ * episode is over); 0 otherwise.
+ */
+int outq_watch_check(outq_watch *w, size_t count, int64_t now_ms);
+
 #endif /* PZ_OUTQ_H */

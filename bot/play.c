@@ -121,7 +121,8 @@ static void count_events(ctx *c, const pz_events *ev)
     }
 }
 
-/* The game is won: status, and a game (and maybe a win) for everyone. */
+/* The game is won: status, a game (and maybe a win) for everyone, the
+   room told where its record is, the operator's log the scores. */
 static void finish_game(ctx *c)
 {
     int winner = pz_get_winner(c->g);
@@ -133,6 +134,13 @@ static void finish_game(ctx *c)
         d.wins = pz_side_of(c->g, s) == winner;
         add_stats(c, s, &d);
     }
+    char record[160], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
+    record_hint(c, record, sizeof record);
+    say_room(c, c->row.room, "%s", record);
+    render_names names = names_of(c);
+    render_score_line(c->g, &names, score, sizeof score);
+    render_status(c->g, &names, status, sizeof status);
+    game_event(c, "finished: %s; %s", score, status);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -859,12 +867,16 @@ static bool vote(ctx *c, unsigned *votes, int seat, const char *what)
     return false;
 }
 
-static void stop_game(ctx *c, const char *who)
+/* Stops the loaded game: the room is told why (who), the operator's log
+   by whom (by). */
+void stop_game(ctx *c, const char *who, const char *by)
 {
+    bool lobby = c->row.status == STORE_LOBBY;
     c->row.status = STORE_STOPPED;
     save_game(c);
     say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
              c->h->prefix);
+    game_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }
 
 void cmd_vote(ctx *c, const cmd *k)
@@ -872,8 +884,11 @@ void cmd_vote(ctx *c, const cmd *k)
     int seat = seat_of(c, c->m->sender);
     bool boss = strcmp(c->row.creator, c->m->sender) == 0 || is_owner(c, c->m->sender);
     if (k->verb == CMD_STOP && boss) {
-        stop_game(c,
-                  c->row.status == STORE_LOBBY ? "the table is closed" : "stopped by its creator");
+        char by[STORE_ID_MAX + 32];
+        snprintf(by, sizeof by, "by %s (%s)", c->m->nick,
+                 strcmp(c->row.creator, c->m->sender) == 0 ? "its creator" : "an owner");
+        stop_game(
+            c, c->row.status == STORE_LOBBY ? "the table is closed" : "stopped by its creator", by);
         return;
     }
     if (seat < 0) {
@@ -886,7 +901,7 @@ void cmd_vote(ctx *c, const cmd *k)
     }
     if (k->verb == CMD_STOP) {
         if (vote(c, &c->set.stop_votes, seat, "abandon the game"))
-            stop_game(c, "by vote");
+            stop_game(c, "by vote", "by the players' vote");
     } else if (k->verb == CMD_PAUSE) {
         if (c->row.status == STORE_PAUSED) {
             reply(c, "the game is already paused");

@@ -123,6 +123,8 @@ int timers_tick(host *h, int64_t now)
             snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
             store_rollback(h->st);
             failed = -1;
+        } else {
+            events_flush(&c);
         }
         if (failed)
             break;

@@ -37,7 +37,17 @@ typedef struct world {
     int64_t now;
     int n; /* messages drained since the last clear */
     store_msg msg[MAX_MSGS];
+    char events[16][400]; /* host_config.log_event's lines since the last clear */
+    int nevents;
 } world;
+
+/* host_config.log_event: keeps the line. */
+static void on_event(void *arg, const char *line)
+{
+    world *w = arg;
+    assert_true(w->nevents < 16);
+    snprintf(w->events[w->nevents++], sizeof w->events[0], "%s", line);
+}
 
 static world *new_world(int reminder, int deadline)
 {
@@ -53,7 +63,9 @@ static world *new_world(int reminder, int deadline)
                      .deadline_secs = deadline,
                      .max_games = 10,
                      .fixed_seed = true,
-                     .seed = 4242};
+                     .seed = 4242,
+                     .log_event = on_event,
+                     .log_arg = w};
     assert_int_equal(host_new(&w->h, w->st, &c, why, sizeof why), 0);
     w->now = 1000000;
     return w;
@@ -374,6 +386,67 @@ static void replay_last_line(const char *scenario, char *last, size_t cap)
     const char *nl = strrchr(out, '\n');
     snprintf(last, cap, "%s", nl != NULL ? nl + 1 : out);
     free(out);
+}
+
+/* The index of the event line that starts with want, or -1. */
+static int event_at(const world *w, const char *want)
+{
+    for (int i = 0; i < w->nevents; i++)
+        if (strncmp(w->events[i], want, strlen(want)) == 0)
+            return i;
+    return -1;
+}
+
+static void test_game_events_are_logged_with_the_game_id_and_the_room_names_it(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    say(w, "ann", "#t", "!new 2 to 21");
+    assert_int_equal(w->nevents, 1);
+    assert_string_equal(w->events[0], "game #1 (t #t) opened by ann (up to 2 players \xC2\xB7 "
+                                      "first to 21)");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t",
+                           "ann says !start to deal. Game #1 \xC2\xB7 its record: !export 1 "
+                           "(owners) or porrazo-bot --export 1"),
+                     1);
+    say(w, "bob", "#t", "!join");
+    assert_int_equal(event_at(w, "game #1 (t #t) started: 2 players (ann, bob)"), 1);
+    w->nevents = 0;
+    clear(w);
+    int steps = 0;
+    while (play_one(w, "#t"))
+        assert_true(++steps < 5000);
+    assert_int_equal(w->nevents, 1);
+    assert_true(event_at(w, "game #1 (t #t) finished: ") == 0);
+    assert_non_null(strstr(w->events[0], "; game over: "));
+    store_game row;
+    assert_int_equal(store_game_get(w->st, 1, &row), 0);
+    pz_game *g;
+    assert_int_equal(pz_restore(&g, row.state, strlen(row.state), NULL, 0), 0);
+    char score[64];
+    snprintf(score, sizeof score, " %d", pz_get_score(g, 0));
+    assert_non_null(strstr(w->events[0], score));
+    pz_free(g);
+    store_game_fini(&row);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t",
+                           "Game #1 \xC2\xB7 its record: !export 1 (owners) or porrazo-bot "
+                           "--export 1"),
+                     1);
+
+    /* Stopped by its creator, by vote, and a lobby everyone left. */
+    w->nevents = 0;
+    say(w, "ann", "#t", "!new 2");
+    say(w, "bob", "#t", "!join");
+    say(w, "ann", "#t", "!stop");
+    assert_int_equal(event_at(w, "game #2 (t #t) stopped by ann (its creator)"), 2);
+    start_game(w, "#t", 3, "");
+    say(w, "bob", "#t", "!stop");
+    say(w, "cat", "#t", "!stop");
+    assert_true(event_at(w, "game #3 (t #t) stopped by the players' vote") > 0);
+    say(w, "ann", "#t", "!new 3");
+    say(w, "ann", "#t", "!leave");
+    assert_true(event_at(w, "game #4 (t #t) abandoned: ann left and nobody is seated") > 0);
+    free_world(w);
 }
 
 static void test_a_whole_game_replays_to_the_same_scores_from_its_export(void **state)
@@ -1198,6 +1271,7 @@ int main(void)
         cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),
         cmocka_unit_test(test_the_creator_stops_and_the_room_is_free_again),
         cmocka_unit_test(test_lobby_leave_kick_and_creator_handover),
+        cmocka_unit_test(test_game_events_are_logged_with_the_game_id_and_the_room_names_it),
         cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
         cmocka_unit_test(test_a_restart_tells_the_room_the_game_is_back),
         cmocka_unit_test(test_the_clock_is_rebuilt_when_the_reminder_time_changes),

@@ -547,12 +547,33 @@ static void test_volatile_lines_merged_are_counted_out_with_the_one(void **state
     assert_int_equal(outq_add_volatile(f->q, "bob", STORE_MSG_PRIVATE, 0, "v"), -1);
 }
 
+static void test_a_queue_above_its_threshold_for_a_minute_warns_once_per_episode(void **state)
+{
+    (void)state;
+    outq_watch w;
+    outq_watch_init(&w);
+    assert_int_equal(outq_watch_check(&w, OUTQ_WATCH_COUNT, 0), 0); /* at it: not above */
+    assert_int_equal(outq_watch_check(&w, OUTQ_WATCH_COUNT + 1, 1000), 0);
+    assert_int_equal(outq_watch_check(&w, 9000, 1000 + OUTQ_WATCH_MS - 1), 0);
+    assert_int_equal(outq_watch_check(&w, 9000, 1000 + OUTQ_WATCH_MS), 1);
+    assert_int_equal(outq_watch_check(&w, 9000, 1000 + 5 * OUTQ_WATCH_MS), 0); /* once */
+    assert_int_equal(outq_watch_check(&w, 12, 1000 + 6 * OUTQ_WATCH_MS), -1);  /* over */
+    assert_int_equal(outq_watch_check(&w, 12, 1000 + 7 * OUTQ_WATCH_MS), 0);
+    /* A dip under the threshold starts the minute again. */
+    assert_int_equal(outq_watch_check(&w, 600, 0), 0);
+    assert_int_equal(outq_watch_check(&w, 10, OUTQ_WATCH_MS / 2), 0);
+    assert_int_equal(outq_watch_check(&w, 600, OUTQ_WATCH_MS / 2 + 1), 0);
+    assert_int_equal(outq_watch_check(&w, 600, OUTQ_WATCH_MS + 1), 0);
+    assert_int_equal(outq_watch_check(&w, 600, OUTQ_WATCH_MS * 3 / 2 + 1), 1);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_every_target_gets_a_turn_however_long_one_backlog_is),
+        cmocka_unit_test(test_a_queue_above_its_threshold_for_a_minute_warns_once_per_episode),
         T(test_hands_go_before_other_lines_within_and_across_targets),
         T(test_a_backlog_of_hands_lets_one_other_line_through_every_five),
         T(test_a_target_gives_one_message_at_a_time),
