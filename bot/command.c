@@ -55,6 +55,11 @@ static const struct verb_words {
     [CMD_DEADLINE] = {"deadline", "plazo"},
     [CMD_PURGE] = {"purge", "purgar vaciar"},
     [CMD_PROMPTS] = {"prompts", "prompt avisos aviso"},
+    [CMD_GAMES] = {"games", "partidas juegos"},
+    [CMD_EXPORT] = {"export", "exportar record"},
+    [CMD_FSTOP] = {"fstop", "forcestop force-stop"},
+    [CMD_FLEAVE] = {"fleave", "forceleave force-leave"},
+    [CMD_SKIP] = {"skip", "saltar pasar"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -558,6 +563,48 @@ static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
+/* games [all] */
+static cmd_result parse_games(const word *w, int n, cmd *c, reply *r)
+{
+    if (n == 0)
+        return CMD_OK;
+    if (n == 1 && cmd_is_word(w[0], "all todas todos")) {
+        c->all = true;
+        return CMD_OK;
+    }
+    return cmd_fail(r, "say %sgames (this network's) or %sgames all", r->p, r->p);
+}
+
+/*
+ * export ID, fstop ID: a game's number, as the opening line names it ("12",
+ * or "#12", which cmd_parse took for a room name).
+ */
+static cmd_result parse_game_id(const word *w, int n, cmd *c, reply *r)
+{
+    const char *name = cmd_verb_name(c->verb);
+    word num = {NULL, 0};
+    if (n == 1)
+        num = w[0];
+    else if (n == 0 && c->room[0] == '#')
+        num = (word){c->room + 1, strlen(c->room + 1)};
+    if (num.n > 0 && num.s[0] == '#') {
+        num.s++;
+        num.n--;
+    }
+    int64_t id = 0;
+    size_t i = 0;
+    if (num.n > 0 && num.n <= 15)
+        for (; i < num.n && num.s[i] >= '0' && num.s[i] <= '9'; i++)
+            id = id * 10 + (num.s[i] - '0');
+    if (num.n == 0 || i != num.n || id <= 0)
+        return cmd_fail(r, "%s which game? its number, e.g. %s%s 12 (%sgames lists them)", name,
+                        r->p, name, r->p);
+    if (n == 0)
+        c->room[0] = '\0'; /* "#12" was the game, not a room */
+    c->game = id;
+    return CMD_OK;
+}
+
 /* prompts on|off */
 static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
 {
@@ -596,7 +643,13 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_KICK:
     case CMD_CLAIM:
     case CMD_STATS:
+    case CMD_FLEAVE:
         return parse_nick(w, n, c, r);
+    case CMD_GAMES:
+        return parse_games(w, n, c, r);
+    case CMD_EXPORT:
+    case CMD_FSTOP:
+        return parse_game_id(w, n, c, r);
     case CMD_HELP:
     case CMD_RULES:
         return parse_topic(w, n, prefix, c, r);

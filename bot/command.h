@@ -50,7 +50,12 @@ typedef enum cmd_verb {
     CMD_PLAYERS,  /* players / who: seats and teams */
     CMD_DEADLINE, /* deadline OFF|DURATION: the creator sets the turn time */
     CMD_PURGE,    /* purge TARGET: an owner empties a channel's or a player's queue */
-    CMD_PROMPTS   /* prompts on|off: a private prompt at every turn, or only after a while */
+    CMD_PROMPTS,  /* prompts on|off: a private prompt at every turn, or only after a while */
+    CMD_GAMES,    /* games [all]: an owner lists the active games (this network's, or all) */
+    CMD_EXPORT,   /* export ID: an owner gets a game's record */
+    CMD_FSTOP,    /* fstop ID: an owner stops any game */
+    CMD_FLEAVE,   /* fleave NICK: an owner takes a player out of a lobby, or stops their game */
+    CMD_SKIP      /* skip: an owner has the default move play the current turn */
 } cmd_verb;
 
 /*
@@ -85,6 +90,8 @@ typedef struct cmd {
     char option_name[CMD_OPTIONS_MAX][24];
     char option_value[CMD_OPTIONS_MAX][24];
     int deadline_secs; /* DEADLINE: 0 = off */
+    bool all;          /* GAMES: every network's, not only this one's */
+    int64_t game;      /* EXPORT, FSTOP: the game's id (> 0) */
 } cmd;
 
 typedef enum cmd_result {

@@ -85,6 +85,22 @@ static const help_cmd COMMANDS[] = {
      "prompts on"},
     {"purge", "purgar vaciar", "purge #channel|NICK",
      "owners only: forget every message still queued to a channel or a player", "purge #porrazo"},
+    {"games", "partidas juegos", "games [all]",
+     "owners only: the games under way on this network (all: on every network), each with "
+     "its number, room, players and whose turn it is, privately",
+     "games all"},
+    {"export", "exportar record", "export NUMBER",
+     "owners only: a game's record (its players, options, seed and every move, for "
+     "porrazo-replay), privately",
+     "export 12"},
+    {"fstop", "forcestop", "fstop NUMBER", "owners only: stop any game, wherever it is",
+     "fstop 12"},
+    {"fleave", "forceleave", "fleave NICK",
+     "owners only: take NICK out of the open table here; a game under way is stopped "
+     "instead",
+     "fleave bob"},
+    {"skip", "saltar pasar", "skip",
+     "owners only: the bot plays the current turn for the player who is to act", "skip"},
 };
 
 #define NCOMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
@@ -183,7 +199,7 @@ static void topic_echo(const char *topic, char buf[TOPIC_ECHO_MAX])
     buf[n] = '\0';
 }
 
-/* The list of commands, in four lines, each with the prefix. */
+/* The list of commands, in five lines, each with the prefix. */
 static void help_list(const char *p, render_lines *out)
 {
     render_add(out,
@@ -202,6 +218,10 @@ static void help_list(const char *p, render_lines *out)
                "More: %srules [topic] · %sstats [NICK] · %stop · %sprompts on|off · %shelp "
                "COMMAND for details",
                p, p, p, p, p);
+    render_add(out,
+               "Owners: %sgames [all] · %sexport NUMBER · %sfstop NUMBER · %sfleave NICK · "
+               "%sskip · %spurge #channel|NICK",
+               p, p, p, p, p, p);
 }
 
 /*

@@ -632,6 +632,21 @@ static void dispatch(ctx *c, const cmd *k)
     case CMD_PROMPTS:
         cmd_prompts(c, k);
         return;
+    case CMD_GAMES:
+        cmd_games(c, k);
+        return;
+    case CMD_EXPORT:
+        cmd_export(c, k);
+        return;
+    case CMD_FSTOP:
+        cmd_fstop(c, k);
+        return;
+    case CMD_FLEAVE:
+        cmd_fleave(c, k);
+        return;
+    case CMD_SKIP:
+        cmd_skip(c, k);
+        return;
     default:
         break;
     }
@@ -755,6 +770,8 @@ static bool only_reads(cmd_verb v)
     case CMD_TOP:
     case CMD_PLAYERS:
     case CMD_OPTIONS:
+    case CMD_GAMES:
+    case CMD_EXPORT:
         return true;
     default:
         return false;

@@ -69,6 +69,9 @@ typedef struct host_config {
      */
     void (*log_event)(void *arg, const char *line);
     void *log_arg;
+    /* Where an owner's export writes a game's record (mode 0600): the
+       database's folder. NULL: the record goes in private lines. */
+    const char *export_dir;
 } host_config;
 
 /* A chat line addressed to the host. */

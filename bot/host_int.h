@@ -186,9 +186,16 @@ void cmd_players(ctx *c);
 void cmd_options(ctx *c);
 void cmd_deadline(ctx *c, const cmd *k);
 
+/* ---- admin.c: the owners' commands (they check the sender is one) ---- */
+void cmd_games(ctx *c, const cmd *k);
+void cmd_export(ctx *c, const cmd *k);
+void cmd_fstop(ctx *c, const cmd *k);
+void cmd_fleave(ctx *c, const cmd *k);
+void cmd_skip(ctx *c, const cmd *k);
+
 /* ---- play.c ---- */
 /* Applies an engine action for the loaded game and announces it all;
-   `forced` names a player the clock played for. Returns the engine error
+   `forced` names a player the clock (or an owner's skip) played for. Returns the engine error
    (already explained to the sender) or 0. */
 int act(ctx *c, const pz_action *a, const char *forced);
 /*

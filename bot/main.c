@@ -379,6 +379,14 @@ int main(int argc, char **argv)
     }
     if (a.console)
         c.bot.flood_commands = 0; /* one trusted person speaks for every player */
+    /* An owner's export writes next to the database. */
+    char export_dir[sizeof c.bot.database];
+    snprintf(export_dir, sizeof export_dir, "%s", c.bot.database);
+    char *slash = strrchr(export_dir, '/');
+    if (slash == NULL)
+        snprintf(export_dir, sizeof export_dir, ".");
+    else
+        slash[slash == export_dir ? 1 : 0] = '\0';
     host_config hc = {.prefix = c.bot.prefix,
                       .bot_name = c.bot.name,
                       .reminder_secs = c.bot.reminder_secs,
@@ -397,7 +405,8 @@ int main(int argc, char **argv)
                       .restart_announce_max = c.bot.restart_announce_max,
                       .outq_of = queue_of,
                       .outq_arg = &all_queues,
-                      .log_event = log_game_event};
+                      .log_event = log_game_event,
+                      .export_dir = export_dir};
     host *h;
     if (host_new(&h, st, &hc, why, sizeof why) != 0) {
         fprintf(stderr, "porrazo-bot: %s\n", why);

@@ -353,7 +353,10 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
     render_lines seg = {0};
     int actor = seat_of_action(a);
     char head[48], text[1000];
-    if (forced != NULL && actor >= 0)
+    if (forced != NULL && actor >= 0 && c->m != NULL) /* an owner's skip */
+        render_add(&seg, "%s skips %s's turn, %s plays for them", c->m->nick, names.nick[actor],
+                   c->h->bot_name);
+    else if (forced != NULL && actor >= 0)
         render_add(&seg, "%s's time ran out, %s plays for them", names.nick[actor], c->h->bot_name);
     if (a != NULL && a->kind == PZ_ACT_TENDIDO && !a->now && actor >= 0)
         render_add(&seg, "%s keeps the tendido for later", names.nick[actor]);

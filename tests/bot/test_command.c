@@ -106,6 +106,11 @@ static const char *const ALIASES[] = {
     [CMD_DEADLINE] = "deadline off|plazo 10m",
     [CMD_PURGE] = "purge bob|purgar #porrazo|vaciar alice",
     [CMD_PROMPTS] = "prompts on|avisos off|prompt siempre",
+    [CMD_GAMES] = "games|partidas all|juegos todos",
+    [CMD_EXPORT] = "export 12|exportar #12|record 3",
+    [CMD_FSTOP] = "fstop 12|forcestop 7|force-stop #9",
+    [CMD_FLEAVE] = "fleave bob|forceleave ann|force-leave cat",
+    [CMD_SKIP] = "skip|saltar|pasar",
 };
 
 /*
@@ -128,7 +133,7 @@ static void test_every_verb_and_alias_parses_in_channel_and_in_private(void **st
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_PROMPTS; v++) {
+    for (int v = CMD_NEW; v <= CMD_SKIP; v++) {
         int count = 0;
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece); count++) {
             assert_true((size_t)snprintf(line, sizeof line, "!%s", piece) < sizeof line);
@@ -144,7 +149,7 @@ static void test_verbs_are_understood_in_any_case(void **state)
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_PROMPTS; v++) {
+    for (int v = CMD_NEW; v <= CMD_SKIP; v++) {
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';
@@ -162,14 +167,43 @@ static void test_every_verb_has_its_canonical_english_name(void **state)
 {
     (void)state;
     static const char *const names[] = {
-        "new",   "join",    "leave",    "start",   "kick",    "play",    "hand",
-        "table", "score",   "turn",     "tendido", "arrange", "declare", "claim",
-        "pause", "resume",  "stop",     "options", "rules",   "help",    "stats",
-        "top",   "players", "deadline", "purge",   "prompts"};
-    for (int v = CMD_NEW; v <= CMD_PROMPTS; v++)
+        "new",   "join",    "leave",   "start",   "kick",    "play",   "hand",    "table",
+        "score", "turn",    "tendido", "arrange", "declare", "claim",  "pause",   "resume",
+        "stop",  "options", "rules",   "help",    "stats",   "top",    "players", "deadline",
+        "purge", "prompts", "games",   "export",  "fstop",   "fleave", "skip"};
+    for (int v = CMD_NEW; v <= CMD_SKIP; v++)
         assert_string_equal(cmd_verb_name((cmd_verb)v), names[v]);
     assert_string_equal(cmd_verb_name((cmd_verb)99), "unknown");
     assert_string_equal(cmd_verb_name((cmd_verb)-1), "unknown");
+}
+
+static void test_owner_commands_take_a_game_number_or_a_nick(void **state)
+{
+    (void)state;
+    assert_false(parse_ok("!games", true).all);
+    assert_true(parse_ok("games all", false).all);
+    assert_int_equal(parse_ok("!export 12", true).game, 12);
+    cmd k = parse_ok("export #12", false);
+    assert_int_equal(k.game, 12);
+    assert_string_equal(k.room, "");
+    assert_int_equal(parse_ok("!fstop 123456789012345", true).game, 123456789012345LL);
+    assert_string_equal(parse_ok("!fleave bob", true).name, "bob");
+    k = parse_ok("fleave bob #porrazo", false);
+    assert_string_equal(k.name, "bob");
+    assert_string_equal(k.room, "#porrazo");
+    assert_int_equal(parse_ok("!skip", true).verb, CMD_SKIP);
+    assert_int_equal(parse_ok("skip #porrazo", false).verb, CMD_SKIP);
+    static const char *const bad[] = {"!export",       "!export 0",  "!export twelve",
+                                      "!export 12 13", "!export -3", "!fstop 1234567890123456",
+                                      "!games some",   "!fleave",    "!fleave a b",
+                                      "!skip now",     "!export #",  "!fstop #x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char error[CMD_ERROR_MAX];
+        cmd out;
+        if (cmd_parse(bad[i], strlen(bad[i]), true, "!", &out, error, sizeof error) != CMD_ERROR)
+            fail_msg("'%s' was not refused", bad[i]);
+        assert_true(error[0] != '\0');
+    }
 }
 
 static void test_prompts_takes_on_or_off_and_nothing_else(void **state)
@@ -1134,6 +1168,7 @@ int main(void)
         cmocka_unit_test(test_verbs_are_understood_in_any_case),
         cmocka_unit_test(test_every_verb_has_its_canonical_english_name),
         cmocka_unit_test(test_purge_takes_one_channel_or_nick),
+        cmocka_unit_test(test_owner_commands_take_a_game_number_or_a_nick),
         cmocka_unit_test(test_prompts_takes_on_or_off_and_nothing_else),
         cmocka_unit_test(test_single_letter_verbs_win_over_cards_of_that_letter),
         cmocka_unit_test(test_verbs_without_arguments_refuse_words_after_them),

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -683,6 +684,175 @@ static void test_an_owner_purges_a_targets_queue(void **state)
     free_world_and_queue(w);
 }
 
+/* The game of room as the store has it (its id and status). */
+static store_game row_of(world *w, int64_t id)
+{
+    store_game g;
+    assert_int_equal(store_game_get(w->st, id, &g), 0);
+    store_game_fini(&g);
+    return g;
+}
+
+static void test_an_owner_lists_the_active_games_privately(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.is_owner = only_root});
+    start_game(w, "#t", 2, "");
+    say(w, "cat", "#u", "!new 3");
+    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false};
+    assert_int_equal(host_handle(w->h, &other, w->now), 0);
+    pz_game *g = game_of(w, "#t");
+    char want[200];
+    snprintf(want, sizeof want, "#1 t #t, under way: ann, bob; %s to play", NICKS[pz_get_turn(g)]);
+    pz_free(g);
+    clear(w);
+    say(w, "cat", NULL, "games");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "only the bot's owners"), 1);
+    clear(w);
+    say(w, "root", "#t", "!games");
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", want), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "#2 t #u, open table: cat"), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "other"), 0);
+    clear(w);
+    say(w, "root", NULL, "games all");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "#3 other #x, open table: dan"), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", want), 1);
+    free_world(w);
+}
+
+static void test_an_owner_exports_a_record_to_a_file_only_the_bot_reads(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.is_owner = only_root, .export_dir = w->dir});
+    start_game(w, "#t", 2, "");
+    play_one(w, "#t");
+    clear(w);
+    say(w, "bob", NULL, "export 1");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "bob", "only the bot's owners"), 1);
+    clear(w);
+    say(w, "root", "#t", "!export #1");
+    char path[200], want[300];
+    snprintf(path, sizeof path, "%s/porrazo-game-1.json", w->dir);
+    snprintf(want, sizeof want, "is in %s, readable by the bot's user only", path);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", want), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    char *json, why[200];
+    assert_int_equal(host_export(w->st, 1, &json, why, sizeof why), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *got = calloc(1, strlen(json) + 2);
+    assert_int_equal(fread(got, 1, strlen(json) + 1, f), strlen(json));
+    fclose(f);
+    assert_string_equal(got, json);
+    free(got);
+    clear(w);
+    say(w, "root", NULL, "export 99");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "no record of game #99"), 1);
+
+    /* Without a folder: the record in private lines. */
+    reopen_host(w, (host_config){.is_owner = only_root});
+    clear(w);
+    say(w, "root", NULL, "export 1");
+    assert_true(w->n >= 1);
+    size_t len = 0;
+    for (int i = 0; i < w->n; i++) {
+        assert_int_equal(w->msg[i].kind, STORE_MSG_PRIVATE);
+        assert_string_equal(w->msg[i].target, "root");
+        assert_true(strlen(w->msg[i].text) <= 400);
+        len += strlen(w->msg[i].text);
+    }
+    assert_true(w->msg[0].text[0] == '{');
+    assert_true(len > strlen(json) / 2 && len <= strlen(json));
+    free(json);
+    free_world(w);
+}
+
+static void test_an_owner_stops_any_game_by_its_number(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.is_owner = only_root});
+    start_game(w, "#t", 2, "");
+    clear(w);
+    say(w, "bob", NULL, "fstop 1");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "bob", "only the bot's owners"), 1);
+    assert_int_equal(row_of(w, 1).status, STORE_PLAYING);
+    say(w, "root", NULL, "fstop 1");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "The game is abandoned (stopped by an owner)"),
+                     1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "game #1 in t #t is stopped"), 1);
+    assert_int_equal(row_of(w, 1).status, STORE_STOPPED);
+    clear(w);
+    say(w, "root", NULL, "fstop 1");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "game #1 in #t is over already"), 1);
+    say(w, "root", NULL, "fstop 42");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "there is no game #42"), 1);
+    free_world(w);
+}
+
+static void test_an_owner_takes_a_player_out_of_a_lobby_or_stops_the_game(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.is_owner = only_root});
+    say(w, "ann", "#t", "!new 3");
+    say(w, "bob", "#t", "!join");
+    clear(w);
+    say(w, "cat", "#t", "!fleave bob");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "only the bot's owners"), 1);
+    say(w, "root", "#t", "!fleave bob");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "bob leaves the table (1 seated)"), 1);
+    say(w, "root", "#t", "!fleave zed");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "nobody called zed"), 1);
+    start_game(w, "#u", 2, "");
+    clear(w);
+    say(w, "root", NULL, "fleave bob");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "which room?"), 1);
+    say(w, "root", NULL, "fleave bob #u");
+    assert_int_equal(
+        count(w, STORE_MSG_ROOM, "#u", "The game is abandoned (an owner took bob out)"), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "was under way"), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "it is stopped"), 1);
+    assert_null(game_of(w, "#u"));
+    free_world(w);
+}
+
+static void test_an_owner_skips_a_turn_with_the_default_move(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    reopen_host(w, (host_config){.is_owner = only_root});
+    say(w, "ann", "#t", "!new 2");
+    clear(w);
+    say(w, "root", "#t", "!skip");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "not dealt yet"), 1);
+    say(w, "bob", "#t", "!join");
+    int before = 0, after = 0;
+    assert_int_equal(store_action_count(w->st, 1, &before), 0);
+    clear(w);
+    say(w, "bob", "#t", "!skip");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "only the bot's owners"), 1);
+    pz_game *g = game_of(w, "#t");
+    char want[100];
+    snprintf(want, sizeof want, "root skips %s's turn, porrazo plays for them",
+             NICKS[pz_get_turn(g)]);
+    pz_free(g);
+    say(w, "root", "#t", "!skip");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", want), 1);
+    assert_int_equal(store_action_count(w->st, 1, &after), 0);
+    assert_int_equal(after, before + 1);
+    clear(w);
+    say(w, "root", NULL, "skip #t");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "root skips "), 1);
+    free_world(w);
+}
+
 /* The volatile messages in the_queue, concatenated. */
 static void take_volatile(char *buf, size_t cap)
 {
@@ -1279,6 +1449,11 @@ int main(void)
         cmocka_unit_test(test_a_flooding_player_is_ignored_and_told_once),
         cmocka_unit_test(test_replies_to_a_target_that_is_behind_are_bounded),
         cmocka_unit_test(test_an_owner_purges_a_targets_queue),
+        cmocka_unit_test(test_an_owner_lists_the_active_games_privately),
+        cmocka_unit_test(test_an_owner_exports_a_record_to_a_file_only_the_bot_reads),
+        cmocka_unit_test(test_an_owner_stops_any_game_by_its_number),
+        cmocka_unit_test(test_an_owner_takes_a_player_out_of_a_lobby_or_stops_the_game),
+        cmocka_unit_test(test_an_owner_skips_a_turn_with_the_default_move),
         cmocka_unit_test(test_a_locked_database_is_answered_and_loses_nothing),
         cmocka_unit_test(test_a_full_database_is_answered_and_recovers),
         cmocka_unit_test(test_a_command_that_only_reads_is_answered_without_a_write),

@@ -1,0 +1,321 @@
+/*
+ * admin.c — the owners' commands on games: games [all] (the active games,
+ * each with its number, room, players and whose turn it is), export ID (a
+ * game's record as a porrazo-replay scenario), fstop ID (stop any game),
+ * fleave NICK (out of a lobby; a game under way is stopped instead), skip
+ * (the engine's default move plays the current turn). Every reply goes
+ * to the owner privately; anyone else is told the command is the owners'.
+ *
+ * Not here: the players' commands (lobby.c, play.c), purge (host.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host_int.h"
+
+#define GAMES_LINE_MAX 380  /* bytes of one line of games' list */
+#define GAMES_LINES_MAX 6   /* lines of the list; the rest is counted */
+#define EXPORT_LINE_MAX 400 /* bytes of one line of a record sent in private lines */
+
+/* True for owners; else tells the sender the command is theirs. */
+static bool owner_only(ctx *c, const char *what)
+{
+    if (is_owner(c, c->m->sender))
+        return true;
+    reply(c, "only the bot's owners may %s", what);
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* games [all]                                                              */
+
+typedef struct games_list {
+    ctx *c;
+    const char *network; /* NULL: every network */
+    char line[GAMES_LINE_MAX + 1];
+    size_t len;
+    int lines, shown, more;
+} games_list;
+
+static const char *status_word(store_status s)
+{
+    return s == STORE_LOBBY ? "open table" : s == STORE_PAUSED ? "paused" : "under way";
+}
+
+/* Writes g's entry: "#12 libera #porrazo, under way: ann, bob; ann to play". */
+static void game_entry(games_list *l, store_game *g, char *out, size_t cap)
+{
+    store_seat seats[PZ_MAX_PLAYERS];
+    int n = 0, turn = -1;
+    (void)store_seats_get(l->c->h->st, g->id, seats, PZ_MAX_PLAYERS, &n);
+    pz_game *pg = NULL;
+    if (g->state != NULL && pz_restore(&pg, g->state, strlen(g->state), NULL, 0) == 0) {
+        turn = pz_get_turn(pg);
+        pz_free(pg);
+    }
+    size_t len = 0;
+    int k = snprintf(out, cap, "#%lld %s %s, %s:", (long long)g->id, g->network, g->room,
+                     status_word(g->status));
+    len = k < 0 ? cap : (size_t)k;
+    for (int i = 0; i < n && len < cap; i++) {
+        k = snprintf(out + len, cap - len, "%s %s", i > 0 ? "," : "", seats[i].nick);
+        len = k < 0 ? cap : len + (size_t)k;
+    }
+    if (g->status == STORE_PLAYING && turn >= 0 && turn < n && len < cap)
+        snprintf(out + len, cap - len, "; %s to play", seats[turn].nick);
+}
+
+/* Sends the line being built, if any. */
+static void games_flush(games_list *l)
+{
+    if (l->len == 0)
+        return;
+    say_private(l->c, l->c->m->sender, 0, "%s", l->line);
+    l->len = 0;
+    l->lines++;
+}
+
+static int games_one(void *arg, store_game *g)
+{
+    games_list *l = arg;
+    if (l->network != NULL && strcmp(g->network, l->network) != 0)
+        return 0;
+    if (l->lines >= GAMES_LINES_MAX) {
+        l->more++;
+        return 0;
+    }
+    char entry[GAMES_LINE_MAX + 1];
+    game_entry(l, g, entry, sizeof entry);
+    size_t n = strlen(entry);
+    if (l->len > 0 && l->len + 3 + n > GAMES_LINE_MAX) {
+        games_flush(l);
+        if (l->lines >= GAMES_LINES_MAX) {
+            l->more++;
+            return 0;
+        }
+    }
+    if (l->len > 0) {
+        memcpy(l->line + l->len, " | ", 3);
+        l->len += 3;
+    }
+    /* n <= GAMES_LINE_MAX, and the line was empty or it fits */
+    memcpy(l->line + l->len, entry, n + 1);
+    l->len += n;
+    l->shown++;
+    return 0;
+}
+
+void cmd_games(ctx *c, const cmd *k)
+{
+    if (!owner_only(c, "list every game"))
+        return;
+    games_list l = {.c = c, .network = k->all ? NULL : c->network};
+    int err = store_game_each_active(c->h->st, games_one, &l);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    games_flush(&l);
+    if (l.shown == 0)
+        say_private(c, c->m->sender, 0, "no game is open or under way%s%s", k->all ? "" : " on ",
+                    k->all ? "" : c->network);
+    else if (l.more > 0)
+        say_private(c, c->m->sender, 0, "... and %d more game%s", l.more, l.more == 1 ? "" : "s");
+}
+
+/* ------------------------------------------------------------------------ */
+/* export ID                                                                */
+
+/* Writes text to dir/porrazo-game-ID.json, readable by the bot's user
+   only, into path. 0, or -1 with errno set. */
+static int write_record(const char *dir, int64_t id, const char *text, char *path, size_t cap)
+{
+    int n = snprintf(path, cap, "%s/porrazo-game-%lld.json", dir, (long long)id);
+    if (n < 0 || (size_t)n >= cap) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    size_t len = strlen(text), done = 0;
+    int rc = fchmod(fd, 0600);
+    while (rc == 0 && done < len) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            rc = -1;
+        else
+            done += (size_t)w;
+    }
+    int saved = errno;
+    if (close(fd) != 0 && rc == 0)
+        return -1;
+    errno = saved;
+    return rc;
+}
+
+/* Sends text to the sender in lines of at most EXPORT_LINE_MAX bytes, cut
+   after a comma or a brace where it can. */
+static void send_record_lines(ctx *c, const char *text)
+{
+    size_t len = strlen(text);
+    for (size_t at = 0; at < len;) {
+        size_t n = len - at <= EXPORT_LINE_MAX ? len - at : EXPORT_LINE_MAX;
+        if (at + n < len)
+            for (size_t k = n; k > EXPORT_LINE_MAX / 2; k--)
+                if (text[at + k - 1] == ',' || text[at + k - 1] == '}') {
+                    n = k;
+                    break;
+                }
+        say_private(c, c->m->sender, 0, "%.*s", (int)n, text + at);
+        at += n;
+        while (at < len && (text[at] == '\n' || text[at] == ' '))
+            at++;
+    }
+}
+
+void cmd_export(ctx *c, const cmd *k)
+{
+    if (!owner_only(c, "export a game's record"))
+        return;
+    char *json = NULL, why[STORE_WHY_MAX];
+    if (host_export(c->h->st, k->game, &json, why, sizeof why) != 0) {
+        say_private(c, c->m->sender, 0, "no record of game #%lld: %s", (long long)k->game, why);
+        return;
+    }
+    const char *dir = c->h->cfg.export_dir;
+    char path[4096];
+    if (dir != NULL && dir[0] != '\0') {
+        if (write_record(dir, k->game, json, path, sizeof path) == 0)
+            say_private(c, c->m->sender, 0,
+                        "game #%lld's record (a porrazo-replay scenario, %zu bytes) is in %s, "
+                        "readable by the bot's user only",
+                        (long long)k->game, strlen(json), path);
+        else
+            say_private(c, c->m->sender, 0,
+                        "cannot write game #%lld's record in %s (%s): the operator can run "
+                        "porrazo-bot --export %lld",
+                        (long long)k->game, dir, strerror(errno), (long long)k->game);
+    } else {
+        send_record_lines(c, json);
+    }
+    free(json);
+}
+
+/* ------------------------------------------------------------------------ */
+/* fstop ID, fleave NICK, skip                                              */
+
+void cmd_fstop(ctx *c, const cmd *k)
+{
+    if (!owner_only(c, "stop any game"))
+        return;
+    store_game row;
+    int err = store_game_get(c->h->st, k->game, &row);
+    if (err == STORE_NOT_FOUND) {
+        reply(c, "there is no game #%lld", (long long)k->game);
+        return;
+    }
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    bool active =
+        row.status == STORE_LOBBY || row.status == STORE_PLAYING || row.status == STORE_PAUSED;
+    char network[STORE_ID_MAX], room[STORE_ID_MAX];
+    snprintf(network, sizeof network, "%s", row.network);
+    snprintf(room, sizeof room, "%s", row.room);
+    store_game_fini(&row);
+    if (!active) {
+        reply(c, "game #%lld in %s is over already", (long long)k->game, room);
+        return;
+    }
+    /* The game's own network: its room is told there. */
+    const char *here = c->network;
+    c->network = network;
+    if (load_game(c, room) > 0 && c->row.id == k->game) {
+        char by[STORE_ID_MAX + 32];
+        snprintf(by, sizeof by, "by %s (an owner, fstop)", c->m->nick);
+        stop_game(c, "stopped by an owner", by);
+    }
+    unload_game(c);
+    c->network = here;
+    if (!c->failed)
+        reply(c, "game #%lld in %s %s is stopped", (long long)k->game, network, room);
+}
+
+/* The room an owner's command is about: where it was said, or the room it
+   names; NULL (and the sender told) when neither. */
+static const char *room_of(ctx *c, const cmd *k)
+{
+    if (c->m->room != NULL && c->m->room[0] != '\0')
+        return c->m->room;
+    if (k->room[0] != '\0')
+        return k->room;
+    reply(c, "which room? say it there, or name it: %s #channel", cmd_verb_name(k->verb));
+    return NULL;
+}
+
+void cmd_fleave(ctx *c, const cmd *k)
+{
+    if (!owner_only(c, "take a player out"))
+        return;
+    const char *room = room_of(c, k);
+    if (room == NULL)
+        return;
+    if (load_game(c, room) <= 0) {
+        if (!c->failed)
+            reply(c, "there is no game in %s", room);
+        return;
+    }
+    int seat = seat_named(c, k->name);
+    if (seat < 0) {
+        reply(c, "nobody called %s sits at the table in %s", k->name, room);
+        return;
+    }
+    if (c->row.status == STORE_LOBBY) {
+        cmd_kick(c, k); /* an owner may manage any table */
+        return;
+    }
+    char nick[STORE_ID_MAX], by[2 * STORE_ID_MAX + 48], who[STORE_ID_MAX + 48];
+    snprintf(nick, sizeof nick, "%s", c->seats[seat].nick);
+    snprintf(by, sizeof by, "by %s (an owner, fleave %s)", c->m->nick, nick);
+    snprintf(who, sizeof who, "an owner took %s out", nick);
+    stop_game(c, who, by);
+    reply(c,
+          "the game in %s was under way, and a player cannot leave a game in progress: it "
+          "is stopped",
+          room);
+}
+
+void cmd_skip(ctx *c, const cmd *k)
+{
+    if (!owner_only(c, "play a turn for someone"))
+        return;
+    const char *room = room_of(c, k);
+    if (room == NULL)
+        return;
+    if (load_game(c, room) <= 0) {
+        if (!c->failed)
+            reply(c, "there is no game in %s", room);
+        return;
+    }
+    if (c->row.status != STORE_PLAYING || c->g == NULL) {
+        reply(c, "the game in %s is %s: there is no turn to play", room,
+              c->row.status == STORE_LOBBY ? "not dealt yet" : "paused");
+        return;
+    }
+    int actor = pz_get_turn(c->g);
+    pz_action a;
+    if (actor < 0 || actor >= c->nseats || pz_default_action(c->g, actor, &a) != 0) {
+        reply(c, "there is no turn to play in %s now", room);
+        return;
+    }
+    act(c, &a, c->seats[actor].nick); /* announced as played for them; saves the game */
+}
