@@ -252,6 +252,23 @@ static const char *check_nick(const char *s)
            "(not starting with a digit or -)";
 }
 
+/* Where NickServ IDENTIFY goes: a nick, or nick@server; never a channel or
+ * a list, which would hand the password round. */
+static const char *check_services(const char *s)
+{
+    char nick[32];
+    size_t n = strcspn(s, "@");
+    if (s[0] == '\0')
+        return NULL;
+    if (n > 0 && n < sizeof nick && strchr(s, ',') == NULL && !(s[n] == '@' && s[n + 1] == '\0')) {
+        memcpy(nick, s, n);
+        nick[n] = '\0';
+        if (check_nick(nick) == NULL)
+            return NULL;
+    }
+    return "must be the services' nick with their server, e.g. NickServ@services.libera.chat";
+}
+
 /* An IRC channel: #, &, + or ! and at least one more byte, no space or colon. */
 static const char *check_channel(const char *s)
 {
@@ -339,7 +356,7 @@ static const key_def irc_keys[] = {
     STR(cfg_irc, sasl_user, 0, NULL, NULL),
     STR(cfg_irc, sasl_password, 0, NULL, NULL),     /* secret */
     STR(cfg_irc, nickserv_password, 0, NULL, NULL), /* secret */
-    STR(cfg_irc, nickserv_target, F_NOSPACE, NULL, NULL),
+    STR(cfg_irc, nickserv_target, F_NOSPACE, check_services, "NickServ@services.libera.chat"),
     BOOL(cfg_irc, require_sasl),
     LIST(cfg_irc, channels, F_REQUIRED, check_channel, "#porrazo"),
     LIST(cfg_irc, no_colour, 0, check_channel, NULL),

@@ -870,6 +870,24 @@ static void test_missing_required_keys_are_reported_at_the_section_header(void *
             "[matrix m] has neither access_token nor password", NULL);
 }
 
+static void test_nickserv_target_is_a_nick_or_nick_at_server(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"#services", "NickServ,ann", "NickServ@", "@services.x",
+                                      "9lives"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "[irc x]\n" IRC_MIN "nickserv_target = %s\n", bad[i]);
+        refused(text, 5, "nickserv_target", NULL);
+    }
+    cfg *c = new_cfg();
+    char why[CFG_WHY_MAX];
+    const char *ok = "[irc x]\n" IRC_MIN "nickserv_target = NickServ@services.libera.chat\n";
+    assert_int_equal(parse_n(c, ok, strlen(ok), why, sizeof why), 0);
+    assert_string_equal(c->irc[0].nickserv_target, "NickServ@services.libera.chat");
+    free(c);
+}
+
 static void test_sasl_needs_both_its_user_and_its_password(void **state)
 {
     (void)state;
@@ -1368,6 +1386,7 @@ int main(void)
         cmocka_unit_test(test_lines_that_are_not_key_value_are_refused),
         cmocka_unit_test(test_lines_of_4096_bytes_are_read_and_longer_ones_refused),
         cmocka_unit_test(test_missing_required_keys_are_reported_at_the_section_header),
+        cmocka_unit_test(test_nickserv_target_is_a_nick_or_nick_at_server),
         cmocka_unit_test(test_sasl_needs_both_its_user_and_its_password),
         cmocka_unit_test(test_environment_variables_fill_values_written_as_dollar_braces),
         cmocka_unit_test(test_unset_or_empty_environment_variables_are_refused),
