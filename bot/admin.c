@@ -20,6 +20,7 @@
 
 #define GAMES_LINE_MAX 380  /* bytes of one line of games' list */
 #define GAMES_LINES_MAX 6   /* lines of the list; the rest is counted */
+#define GAMES_READ_MAX 200  /* the most recently active games looked at */
 #define EXPORT_LINE_MAX 400 /* bytes of one line of a record sent in private lines */
 
 /* True for owners; else tells the sender the command is theirs. */
@@ -34,9 +35,9 @@ static bool owner_only(ctx *c, const char *what)
 /* ------------------------------------------------------------------------ */
 /* games [all]                                                              */
 
+/* The list being built: entries joined by " | " into lines. */
 typedef struct games_list {
     ctx *c;
-    const char *network; /* NULL: every network */
     char line[GAMES_LINE_MAX + 1];
     size_t len;
     int lines, shown, more;
@@ -47,27 +48,36 @@ static const char *status_word(store_status s)
     return s == STORE_LOBBY ? "open table" : s == STORE_PAUSED ? "paused" : "under way";
 }
 
-/* Writes g's entry: "#12 libera #porrazo, under way: ann, bob; ann to play". */
-static void game_entry(games_list *l, store_game *g, char *out, size_t cap)
+/* Writes game id's entry: "#12 libera #porrazo, under way: ann, bob; ann
+   to play". 0, or a store_err. */
+static int game_entry(ctx *c, int64_t id, char *out, size_t cap)
 {
+    store_game g = {0}; /* state NULL: store_game_fini is safe whatever fails */
     store_seat seats[PZ_MAX_PLAYERS];
     int n = 0, turn = -1;
-    (void)store_seats_get(l->c->h->st, g->id, seats, PZ_MAX_PLAYERS, &n);
+    int err = store_game_get(c->h->st, id, &g);
+    if (err == 0)
+        err = store_seats_get(c->h->st, id, seats, PZ_MAX_PLAYERS, &n);
+    if (err != 0) {
+        store_game_fini(&g);
+        return err;
+    }
     pz_game *pg = NULL;
-    if (g->state != NULL && pz_restore(&pg, g->state, strlen(g->state), NULL, 0) == 0) {
+    if (g.state != NULL && pz_restore(&pg, g.state, strlen(g.state), NULL, 0) == 0) {
         turn = pz_get_turn(pg);
         pz_free(pg);
     }
-    size_t len = 0;
-    int k = snprintf(out, cap, "#%lld %s %s, %s:", (long long)g->id, g->network, g->room,
-                     status_word(g->status));
-    len = k < 0 ? cap : (size_t)k;
+    int k = snprintf(out, cap, "#%lld %s %s, %s:", (long long)g.id, g.network, g.room,
+                     status_word(g.status));
+    size_t len = k < 0 ? cap : (size_t)k;
     for (int i = 0; i < n && len < cap; i++) {
         k = snprintf(out + len, cap - len, "%s %s", i > 0 ? "," : "", seats[i].nick);
         len = k < 0 ? cap : len + (size_t)k;
     }
-    if (g->status == STORE_PLAYING && turn >= 0 && turn < n && len < cap)
+    if (g.status == STORE_PLAYING && turn >= 0 && turn < n && len < cap)
         snprintf(out + len, cap - len, "; %s to play", seats[turn].nick);
+    store_game_fini(&g);
+    return 0;
 }
 
 /* Sends the line being built, if any. */
@@ -80,42 +90,52 @@ static void games_flush(games_list *l)
     l->lines++;
 }
 
-static int games_one(void *arg, store_game *g)
+/* Adds one entry to the list, or counts it when the lines are used up. */
+static void games_add(games_list *l, const char *entry)
 {
-    games_list *l = arg;
-    if (l->network != NULL && strcmp(g->network, l->network) != 0)
-        return 0;
+    size_t n = strlen(entry);
+    if (l->len > 0 && l->len + 3 + n > GAMES_LINE_MAX)
+        games_flush(l);
     if (l->lines >= GAMES_LINES_MAX) {
         l->more++;
-        return 0;
-    }
-    char entry[GAMES_LINE_MAX + 1];
-    game_entry(l, g, entry, sizeof entry);
-    size_t n = strlen(entry);
-    if (l->len > 0 && l->len + 3 + n > GAMES_LINE_MAX) {
-        games_flush(l);
-        if (l->lines >= GAMES_LINES_MAX) {
-            l->more++;
-            return 0;
-        }
+        return;
     }
     if (l->len > 0) {
         memcpy(l->line + l->len, " | ", 3);
         l->len += 3;
     }
-    /* n <= GAMES_LINE_MAX, and the line was empty or it fits */
+    /* n < sizeof entry == sizeof l->line, and the line was empty or it fits */
     memcpy(l->line + l->len, entry, n + 1);
     l->len += n;
     l->shown++;
-    return 0;
 }
 
+/*
+ * games [all] (owners): the GAMES_READ_MAX most recently active games
+ * (this network's, or all), newest first, in at most GAMES_LINES_MAX
+ * private lines. Bounded whatever the number of games: the states read are
+ * those of the games shown.
+ */
 void cmd_games(ctx *c, const cmd *k)
 {
     if (!owner_only(c, "list every game"))
         return;
-    games_list l = {.c = c, .network = k->all ? NULL : c->network};
-    int err = store_game_each_active(c->h->st, games_one, &l);
+    store_due *latest = calloc(GAMES_READ_MAX, sizeof *latest);
+    int n = 0, active = 0;
+    int err = latest == NULL ? -1 : store_game_recent(c->h->st, 0, GAMES_READ_MAX, latest, &n);
+    if (err == 0)
+        err = store_game_count_active(c->h->st, &active);
+    games_list l = {.c = c};
+    char entry[GAMES_LINE_MAX + 1];
+    for (int i = 0; i < n && err == 0; i++) {
+        if (!k->all && strcmp(latest[i].network, c->network) != 0)
+            continue;
+        if (l.lines >= GAMES_LINES_MAX)
+            l.more++;
+        else if ((err = game_entry(c, latest[i].id, entry, sizeof entry)) == 0)
+            games_add(&l, entry);
+    }
+    free(latest);
     if (err != 0) {
         store_failed(c, err);
         return;
@@ -124,8 +144,9 @@ void cmd_games(ctx *c, const cmd *k)
     if (l.shown == 0)
         say_private(c, c->m->sender, 0, "no game is open or under way%s%s", k->all ? "" : " on ",
                     k->all ? "" : c->network);
-    else if (l.more > 0)
-        say_private(c, c->m->sender, 0, "... and %d more game%s", l.more, l.more == 1 ? "" : "s");
+    else if (l.more > 0 || active > n)
+        say_private(c, c->m->sender, 0, "%d more not shown (%d games open or under way in all)",
+                    l.more + (active > n ? active - n : 0), active);
 }
 
 /* ------------------------------------------------------------------------ */
