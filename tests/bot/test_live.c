@@ -190,6 +190,19 @@ static bool in_play(world *w)
     return play;
 }
 
+/* Opens a table of n players, fills it and plays the dealer's tendido
+   choices until a card is to be played. */
+static void start_playing(world *w, int n)
+{
+    char text[64];
+    const char *who;
+    start_game(w, n, "");
+    while (!in_play(w)) {
+        assert_true(next_move(w, text, sizeof text, &who));
+        say(w, who, ROOM, text);
+    }
+}
+
 static void test_each_play_is_one_room_line_with_the_state_after_it(void **state)
 {
     (void)state;
@@ -227,13 +240,9 @@ static void test_plays_waiting_to_be_sent_go_out_as_one_line(void **state)
 {
     (void)state;
     world *w = new_world(120);
-    start_game(w, 3, "");
+    start_playing(w, 3);
     char text[64];
     const char *who;
-    while (!in_play(w)) { /* past the tendido choice */
-        assert_true(next_move(w, text, sizeof text, &who));
-        say(w, who, ROOM, text);
-    }
     int before = w->n;
     char played[2][64];
     for (int i = 0; i < 2; i++) {
@@ -263,13 +272,9 @@ static void test_a_turn_answer_made_needless_by_a_newer_line_is_never_sent(void 
 {
     (void)state;
     world *w = new_world(120);
-    start_game(w, 2, "");
+    start_playing(w, 2);
     char text[64];
     const char *who;
-    while (!in_play(w)) {
-        assert_true(next_move(w, text, sizeof text, &who));
-        say(w, who, ROOM, text);
-    }
     int before = w->n;
     say_quietly(w, "bob", ROOM, "!turn");
     assert_true(next_move(w, text, sizeof text, &who));
@@ -290,13 +295,9 @@ static void test_names_are_the_ones_players_have_when_a_line_is_sent(void **stat
 {
     (void)state;
     world *w = new_world(120);
-    start_game(w, 2, "");
+    start_playing(w, 2);
     char text[64];
     const char *who;
-    while (!in_play(w)) {
-        assert_true(next_move(w, text, sizeof text, &who));
-        say(w, who, ROOM, text);
-    }
     assert_true(next_move(w, text, sizeof text, &who));
     say_quietly(w, who, ROOM, text); /* queued: "... · X to play" */
     const char *next = strcmp(who, "ann") == 0 ? "bob" : "ann";
@@ -336,13 +337,9 @@ static void test_quiet_players_are_prompted_privately_and_active_ones_are_not(vo
 {
     (void)state;
     world *w = new_world(120);
-    start_game(w, 2, "");
+    start_playing(w, 2);
     char text[64];
     const char *who;
-    while (!in_play(w)) {
-        assert_true(next_move(w, text, sizeof text, &who));
-        say(w, who, ROOM, text);
-    }
     /* both act within seconds: the room's line is enough */
     for (int i = 0; i < 2; i++) {
         assert_true(next_move(w, text, sizeof text, &who));
@@ -379,13 +376,9 @@ static void test_a_player_who_asked_for_prompts_gets_one_at_every_turn(void **st
 {
     (void)state;
     world *w = new_world(120);
-    start_game(w, 2, "");
+    start_playing(w, 2);
     char text[64];
     const char *who;
-    while (!in_play(w)) {
-        assert_true(next_move(w, text, sizeof text, &who));
-        say(w, who, ROOM, text);
-    }
     say(w, "ann", NULL, "prompts on");
     assert_non_null(strstr(w->msg[w->n - 1].text, "each of your turns"));
     int before = w->n;
@@ -415,13 +408,9 @@ static void test_a_prompt_whose_turn_has_passed_is_never_sent(void **state)
 {
     (void)state;
     world *w = new_world(120);
-    start_game(w, 2, "");
+    start_playing(w, 2);
     char text[64];
     const char *who;
-    while (!in_play(w)) {
-        assert_true(next_move(w, text, sizeof text, &who));
-        say(w, who, ROOM, text);
-    }
     w->now += 3600; /* everyone quiet: every turn is prompted */
     assert_true(next_move(w, text, sizeof text, &who));
     say_quietly(w, who, ROOM, text); /* prompts the next player... */
