@@ -30,8 +30,9 @@ A player acts when the channel shows it is its turn (a state line received
 after its game's previous command), but never before P seconds after its
 game's previous command. Every command is said in the channel.
 
-Scenarios: "1xP" one 2-player game, "4xP" four games at once (2 players,
-3 players, 4 partners "!new 4 partners", 8 players), for P = 5 and 2.5 s;
+Scenarios: "1xP" one 2-player game, "2xP" two games at once (2 players
+and 4 partners), "4xP" four games at once (2 players, 3 players, 4
+partners "!new 4 partners", 8 players), for P = 5 and 2.5 s;
 each runs until every game made --moves accepted moves (plays, tendido
 choices, arrangements) or --duration seconds passed, then waits for the
 bot to finish talking (at most --drain seconds).
@@ -47,14 +48,16 @@ Printed per scenario (and per game with --games):
              and state-only lines before the deal's first move), per deal
   deal priv  private deal lines per player per deal
   lag        from a play command sent to the first channel line showing
-             "NICK CARD" (median, p95, max); q4/q1 = median of the last
-             quarter of plays over that of the first quarter (the lag grows
-             when it is well over 1)
+             "NICK CARD" (median, p95, max); q1->q4 = the mean lag of the
+             first quarter of plays, then of the last quarter (the lag grows
+             when the second is well above the first)
   relay      how late ngircd relayed the bot's channel lines (its debug
              log's write stamp to the observer's arrival), p95
-  deal8      an 8-player deal: from the command that triggers it (the last
-             !join, or the deal's last play) to the last private hand
-             received and the channel told ("Deal d of n"), each deal, max
+  deals s    each deal: from the command that triggers it (the last !join,
+             or the deal's last play) to the last private hand received and
+             the channel told ("deal d of n"), in order; the scenario's row
+             shows the 8-player game's deals (the first one comes after the
+             lobby's lines: every "sits down" is queued before it)
   link       registrations of the bot, ERROR/QUIT seen, reconnections in
              its log
 
@@ -663,8 +666,8 @@ def game_figures(g, sent):
     other = [x["lag"] for x in g.cmds if x["kind"] in ("tendido", "arrange") and "lag" in x]
     q = max(1, len(lags) // 4)
     by_time = [x["lag"] for x in sorted(plays, key=lambda x: x["t"])]
-    q1 = statistics.median(by_time[:q]) if by_time else None
-    q4 = statistics.median(by_time[-q:]) if by_time else None
+    q1 = statistics.mean(by_time[:q]) if by_time else None
+    q4 = statistics.mean(by_time[-q:]) if by_time else None
     priv_deal = sum(1 for x in g.priv if x[4])
     priv_other = len(g.priv) - priv_deal
     med, p95, mx = stats(lags)
@@ -683,7 +686,6 @@ def game_figures(g, sent):
         deal_lines_channel=round(c["deal_lines"] / c["deals"], 2) if c["deals"] else None,
         deal_lines_private=round(priv_deal / (c["deals"] * g.n), 2) if c["deals"] else None,
         lag_median=med, lag_p95=p95, lag_max=mx, lag_q1=q1, lag_q4=q4,
-        lag_growth=round(q4 / q1, 2) if q1 and q4 is not None else None,
         other_lag_median=statistics.median(other) if other else None,
         relay_median=statistics.median(rl) if rl else None,
         relay_p95=stats(rl)[1], relay_max=stats(rl)[2],
@@ -704,8 +706,8 @@ def analyse(name, games, pace, sent, observer_events):
     allp = sorted((x["t"], x["lag"]) for g in games for x in g.cmds
                   if x["kind"] == "play" and "lag" in x)
     q = max(1, len(allp) // 4)
-    q1 = statistics.median([l for _, l in allp[:q]]) if allp else None
-    q4 = statistics.median([l for _, l in allp[-q:]]) if allp else None
+    q1 = statistics.mean([l for _, l in allp[:q]]) if allp else None
+    q4 = statistics.mean([l for _, l in allp[-q:]]) if allp else None
     med, p95, mx = stats(lags)
     deal8 = [d for f in per if f["game"].startswith("8p") for d in f["deal_times"]]
     relay = [f["relay_p95"] for f in per if f["relay_p95"] is not None]
@@ -718,7 +720,6 @@ def analyse(name, games, pace, sent, observer_events):
         if deals else None,
         deal_lines_private=round(priv_deal / seat_deals, 2) if seat_deals else None,
         deals=deals, lag_median=med, lag_p95=p95, lag_max=mx, lag_q1=q1, lag_q4=q4,
-        lag_growth=round(q4 / q1, 2) if q1 and q4 is not None else None,
         relay_p95=max(relay) if relay else None,
         deal8=deal8, refusals=sum(f["refusals"] for f in per),
         unconfirmed=sum(f["unconfirmed"] for f in per),
@@ -733,7 +734,7 @@ def fmt(x, spec="%.2f"):
 
 def print_table(results, per_game=False, out=sys.stdout):
     head = ("scenario", "moves", "ch/play", "ch/card", "priv/turn", "deal ch", "deal priv",
-            "lag med", "p95", "max", "q4/q1", "relay95", "deal8 s", "link")
+            "lag med", "p95", "max", "q1->q4", "relay95", "deals s", "link")
     rows = []
 
     def row(label, r, link):
@@ -743,7 +744,8 @@ def print_table(results, per_game=False, out=sys.stdout):
                      fmt(r["channel_lines_per_card_play"]),
                      fmt(r["private_lines_per_turn"]), fmt(r["deal_lines_channel"], "%.1f"),
                      fmt(r["deal_lines_private"], "%.1f"), fmt(r["lag_median"]),
-                     fmt(r["lag_p95"]), fmt(r["lag_max"]), fmt(r["lag_growth"], "%.1f"),
+                     fmt(r["lag_p95"]), fmt(r["lag_max"]),
+                     "%s->%s" % (fmt(r["lag_q1"], "%.1f"), fmt(r["lag_q4"], "%.1f")),
                      fmt(r["relay_p95"]),
                      "/".join("%.1f" % s for s in d8) if d8 else "-", link))
     for r in results:
@@ -764,6 +766,7 @@ def print_table(results, per_game=False, out=sys.stdout):
 
 SCENARIOS = {
     "1x5": (["2"], 5.0), "1x2.5": (["2"], 2.5),
+    "2x5": (["2", "4p"], 5.0), "2x2.5": (["2", "4p"], 2.5),
     "4x5": (["2", "3", "4p", "8"], 5.0), "4x2.5": (["2", "3", "4p", "8"], 2.5),
 }
 
@@ -773,7 +776,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bot", default="build/bin/porrazo-bot")
     ap.add_argument("--scenario", default="all",
-                    help="1x5, 1x2.5, 4x5, 4x2.5, all, or smoke (one 2-player game, "
+                    help="1x5, 1x2.5, 2x5, 2x2.5, 4x5, 4x2.5, all, or smoke (one 2-player game, "
                          "a few moves at P=1 s); comma-separated")
     ap.add_argument("--moves", type=int, default=40, help="accepted moves per game (40)")
     ap.add_argument("--duration", type=float, default=600,
@@ -793,7 +796,7 @@ def main():
         sys.exit("not an executable: %s" % args.bot)
     names = args.scenario.split(",")
     if names == ["all"]:
-        names = ["1x5", "1x2.5", "4x5", "4x2.5"]
+        names = ["1x5", "1x2.5", "2x5", "2x2.5", "4x5", "4x2.5"]
     results = []
     for name in names:
         if name == "smoke":
