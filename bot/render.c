@@ -176,12 +176,16 @@ void render_card(pz_card c, char buf[8])
         memcpy(buf, "??", 3); /* cannot happen: "10♠" is 5 bytes */
 }
 
-/* The word of rank r in the plural ("7s", "10s", "Ks"), into buf[8]. */
+/* The rank r in the plural, in words ("sevens", "jacks"), into buf[8]:
+   "7s" or "Js" would read as the seven or the jack of spades. */
 void rtext_rank_plural(int r, char buf[8])
 {
-    int n = r >= 0 && r < PZ_RANKS ? snprintf(buf, 8, "%ss", RANK_WORD[r]) : -1;
+    static const char *const PLURAL[PZ_RANKS] = {"aces",  "twos",   "threes", "fours", "fives",
+                                                 "sixes", "sevens", "eights", "nines", "tens",
+                                                 "jacks", "queens", "kings"};
+    int n = r >= 0 && r < PZ_RANKS ? snprintf(buf, 8, "%s", PLURAL[r]) : -1;
     if (n < 0 || n >= 8)
-        memcpy(buf, "?s", 3);
+        memcpy(buf, "cards", 6);
 }
 
 /* Appends cards[0..n) separated by spaces, "(empty)" for none. */

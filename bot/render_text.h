@@ -48,7 +48,7 @@ void rtext_line(render_lines *out, const rtext *b);
 const char *rtext_seat_name(const render_names *names, int seat, char tmp[16]);
 /* The word of rank r: "A", "2", ..., "10", "J", "Q", "K" ("?" if none). */
 const char *rtext_rank_word(int r);
-/* The rank in the plural ("7s", "10s", "Ks") into buf[8]. */
+/* The rank in the plural, in words ("sevens", "kings"), into buf[8]. */
 void rtext_rank_plural(int r, char buf[8]);
 /* "wins" for a side of one player, "win" for partners (R1.5). */
 const char *rtext_wins_word(const pz_game *g);

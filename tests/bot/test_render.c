@@ -423,7 +423,7 @@ static void test_a_porrazo_names_the_card_it_hits_and_its_owner(void **state)
                          "countered)");
     char status[RENDER_LINE_MAX];
     render_status(f->g, &f->names, status, sizeof status);
-    assert_string_equal(status, "table 5♠ · bob's porrazo on 7s is pending · carol to play");
+    assert_string_equal(status, "table 5♠ · bob's porrazo on sevens is pending · carol to play");
     expect_no_hand_shown(f);
     fx_free(f);
 }
@@ -451,7 +451,7 @@ static void test_a_counter_porrazo_takes_the_porrazo_and_warns_of_san_benito(voi
                          "(a fourth 7 would be a san benito!)");
     char status[RENDER_LINE_MAX];
     render_status(f->g, &f->names, status, sizeof status);
-    assert_non_null(strstr(status, "carol's counter porrazo on 7s is pending · alice to play"));
+    assert_non_null(strstr(status, "carol's counter porrazo on sevens is pending · alice to play"));
     fx_free(f);
 }
 
@@ -702,7 +702,7 @@ static void test_a_missed_declaration_can_be_claimed_for_points(void **state)
     assert_int_equal(pz_view_seat(f->g, 1, &v), 0);
     char hand[RENDER_LINE_MAX];
     render_hand(&v, "", hand, sizeof hand);
-    assert_non_null(strstr(hand, "you hold a ronda of 7s (say ronda to declare it)"));
+    assert_non_null(strstr(hand, "you hold a ronda of sevens (say ronda to declare it)"));
     assert_non_null(strstr(hand, "Your hand (deal 8 of 8): "));
     play_out_hand(f);
     int before = pz_get_score(f->g, 0);
