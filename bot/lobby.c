@@ -168,7 +168,12 @@ void cmd_join(ctx *c)
     snprintf(s->nick, sizeof s->nick, "%s", c->m->nick);
     c->nseats++;
     write_seats(c);
-    say_room(c, c->row.room, "%s sits down (%d of %d).", c->m->nick, c->nseats, c->set.max_players);
+    /* an event line of the game: joins waiting to be sent go out as one
+       line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
+    char head[48];
+    live_header(c, 'E', -1, head, sizeof head);
+    say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, c->m->nick, c->nseats,
+             c->set.max_players);
     if (c->nseats == c->set.max_players)
         cmd_start(c);
 }
