@@ -271,30 +271,33 @@ void cmd_fstop(ctx *c, const cmd *k)
         reply(c, "game #%lld in %s %s is stopped", (long long)k->game, network, room);
 }
 
-/* The room an owner's command is about: where it was said, or the room it
-   names; NULL (and the sender told) when neither. */
-static const char *room_of(ctx *c, const cmd *k)
+/* Loads the game of the room an owner's command is about (where it was
+   said, or the room it names) and returns the room; NULL, the sender told
+   why, when there is no such room or game. */
+static const char *load_room_game(ctx *c, const cmd *k)
 {
-    if (c->m->room != NULL && c->m->room[0] != '\0')
-        return c->m->room;
-    if (k->room[0] != '\0')
-        return k->room;
-    reply(c, "which room? say it there, or name it: %s #channel", cmd_verb_name(k->verb));
-    return NULL;
+    const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                       : k->room[0] != '\0'                        ? k->room
+                                                                   : NULL;
+    if (room == NULL) {
+        reply(c, "which room? say it there, or name it: %s #channel", cmd_verb_name(k->verb));
+        return NULL;
+    }
+    if (load_game(c, room) <= 0) {
+        if (!c->failed)
+            reply(c, "there is no game in %s", room);
+        return NULL;
+    }
+    return room;
 }
 
 void cmd_fleave(ctx *c, const cmd *k)
 {
     if (!owner_only(c, "take a player out"))
         return;
-    const char *room = room_of(c, k);
+    const char *room = load_room_game(c, k);
     if (room == NULL)
         return;
-    if (load_game(c, room) <= 0) {
-        if (!c->failed)
-            reply(c, "there is no game in %s", room);
-        return;
-    }
     int seat = seat_named(c, k->name);
     if (seat < 0) {
         reply(c, "nobody called %s sits at the table in %s", k->name, room);
@@ -319,14 +322,9 @@ void cmd_skip(ctx *c, const cmd *k)
 {
     if (!owner_only(c, "play a turn for someone"))
         return;
-    const char *room = room_of(c, k);
+    const char *room = load_room_game(c, k);
     if (room == NULL)
         return;
-    if (load_game(c, room) <= 0) {
-        if (!c->failed)
-            reply(c, "there is no game in %s", room);
-        return;
-    }
     if (c->row.status != STORE_PLAYING || c->g == NULL) {
         reply(c, "the game in %s is %s: there is no turn to play", room,
               c->row.status == STORE_LOBBY ? "not dealt yet" : "paused");

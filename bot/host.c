@@ -1042,8 +1042,7 @@ static int rename_in(void *arg, int64_t game, const char *room)
     return a->err = store_seats_set(a->h->st, game, seats, n);
 }
 
-int host_returned(host *h, const char *network, const char *room, const char *player,
-                  int64_t now)
+int host_returned(host *h, const char *network, const char *room, const char *player, int64_t now)
 {
     ctx c = {.h = h, .now = now, .network = network};
     if (store_begin(h->st) != 0) {
@@ -1052,12 +1051,7 @@ int host_returned(host *h, const char *network, const char *room, const char *pl
     }
     if (load_game(&c, room) > 0 && c.row.status == STORE_PLAYING && c.g != NULL) {
         int seat = seat_of(&c, player);
-        pz_phase ph = pz_get_phase(c.g);
-        int actor = ph == PZ_PHASE_PLAY ? pz_get_turn(c.g)
-                    : ph == PZ_PHASE_TENDIDO_CHOICE || ph == PZ_PHASE_ARRANGE
-                        ? pz_get_dealer(c.g)
-                        : -1;
-        if (seat >= 0 && seat == actor)
+        if (seat >= 0 && seat == actor_of(c.g))
             prompt_actor(&c);
     }
     unload_game(&c);

@@ -151,9 +151,9 @@ const char *live_state_token(void);
 
 /* ---- recent.c: what happened since a seat's last play ---- */
 
-#define RECENT_MAX 16          /* entries kept per game */
-#define RECENT_TEXT_MAX 400    /* bytes of one entry */
-#define RECENT_VALUE_MAX 7000  /* bytes of the stored record */
+#define RECENT_MAX 16         /* entries kept per game */
+#define RECENT_TEXT_MAX 400   /* bytes of one entry */
+#define RECENT_VALUE_MAX 7000 /* bytes of the stored record */
 typedef struct recent {
     int64_t acted[PZ_MAX_PLAYERS]; /* when each seat last acted; 0 never */
     int n;
@@ -206,6 +206,9 @@ int act(ctx *c, const pz_action *a, const char *forced);
  * the game.
  */
 void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced);
+/* The seat to act in g now: the turn in play, the dealer while the
+   tendido is chosen or arranged; -1 otherwise. */
+int actor_of(const pz_game *g);
 /* Sends the seat to act its private prompt: what happened since its last
    play, its hand, the table, what to do (rendered when sent). */
 void prompt_actor(ctx *c);

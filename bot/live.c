@@ -171,8 +171,8 @@ static void puts_(obuf *o, const char *s)
 
 /*
  * Appends body to o with its name tokens resolved (the nick now, else the
- * one it was written with) and its state token rendered (when the game is
- * known and show_state; else left out). An unfinished token is dropped.
+ * one it was written with) and its state token rendered (when the game's
+ * state could be read; else left out). An unfinished token is dropped.
  */
 static void expand_body(obuf *o, const char *body, const live_game *lg, const char *prefix)
 {
@@ -227,17 +227,6 @@ static bool hand_later(const outq_msg *m, int64_t game, int seat)
     return false;
 }
 
-/* Whether seat is the one to act in g now (play, choose, arrange). */
-static bool seat_to_act(const pz_game *g, int seat)
-{
-    pz_phase ph = pz_get_phase(g);
-    if (ph == PZ_PHASE_PLAY)
-        return pz_get_turn(g) == seat;
-    if (ph == PZ_PHASE_TENDIDO_CHOICE || ph == PZ_PHASE_ARRANGE)
-        return pz_get_dealer(g) == seat;
-    return false;
-}
-
 /* An 'E' line and the event lines of its game right behind it. */
 static outq_expand_result expand_events(const outq_msg *m, const live_head *h, const live_game *lg,
                                         const char *prefix, obuf *o, int *merged)
@@ -276,7 +265,7 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, o
         return OUTQ_EXPAND_DROP; /* the game is gone: nothing true to say */
     char line[LIVE_OUT_MAX];
     if (h->kind == 'P' || h->kind == 'R') {
-        if (!seat_to_act(lg->g, h->seat))
+        if (actor_of(lg->g) != h->seat)
             return OUTQ_EXPAND_DROP; /* the turn has passed */
         obuf since = {{0}, 0};
         expand_body(&since, h->body, lg, "");

@@ -175,7 +175,7 @@ static void send_hand(ctx *c, int seat)
 }
 
 /* The seat to act now (play, choose or arrange the tendido), or -1. */
-static int actor_of(const pz_game *g)
+int actor_of(const pz_game *g)
 {
     switch (pz_get_phase(g)) {
     case PZ_PHASE_PLAY:
