@@ -95,6 +95,12 @@ typedef struct host_msg {
      * then answered "it will be taken", not "try again".
      */
     bool retried;
+    /*
+     * True when the sender moderates the room (an IRC channel operator, a
+     * Matrix member at the room's moderator power level or above): they may
+     * do what a table's creator may (close, stop, kick).
+     */
+    bool moderator;
 } host_msg;
 
 /* Creates a host over an open store (not owned). 0, or -1 with why. */

@@ -36,10 +36,10 @@ static const char *say_prefix(const ctx *c)
     return msg_room(c)[0] != '\0' ? c->h->prefix : "";
 }
 
-/* The creator, or an owner, may manage the table. */
+/* The creator, a room moderator or an owner may manage the table. */
 static bool may_manage(ctx *c)
 {
-    if (strcmp(c->row.creator, c->m->sender) == 0 || is_owner(c, c->m->sender))
+    if (strcmp(c->row.creator, c->m->sender) == 0 || c->m->moderator || is_owner(c, c->m->sender))
         return true;
     reply(c, "only the table's creator can do that");
     return false;

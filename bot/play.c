@@ -885,13 +885,17 @@ void stop_game(ctx *c, const char *who, const char *by)
 void cmd_vote(ctx *c, const cmd *k)
 {
     int seat = seat_of(c, c->m->sender);
-    bool boss = strcmp(c->row.creator, c->m->sender) == 0 || is_owner(c, c->m->sender);
+    bool creator = strcmp(c->row.creator, c->m->sender) == 0;
+    bool boss = creator || c->m->moderator || is_owner(c, c->m->sender);
     if (k->verb == CMD_STOP && boss) {
-        char by[STORE_ID_MAX + 32];
-        snprintf(by, sizeof by, "by %s (%s)", c->m->nick,
-                 strcmp(c->row.creator, c->m->sender) == 0 ? "its creator" : "an owner");
-        stop_game(
-            c, c->row.status == STORE_LOBBY ? "the table is closed" : "stopped by its creator", by);
+        const char *role = creator            ? "its creator"
+                           : c->m->moderator ? "a moderator of the room"
+                                             : "an owner";
+        char by[STORE_ID_MAX + 48];
+        snprintf(by, sizeof by, "by %s (%s)", c->m->nick, role);
+        char why[64];
+        snprintf(why, sizeof why, "stopped by %s", role);
+        stop_game(c, c->row.status == STORE_LOBBY ? "the table is closed" : why, by);
         return;
     }
     if (seat < 0) {
