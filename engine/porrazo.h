@@ -599,6 +599,54 @@ typedef struct pz_view {
 int pz_view_seat(const pz_game *g, int seat, pz_view *v);
 
 /* ------------------------------------------------------------------------ */
+/* The public record of the hand (what any attentive player knows)          */
+
+/*
+ * Everything the table has seen this hand beyond the present state of
+ * pz_view: for computer players, which must know no more than a person
+ * paying attention. Card sets are bit masks (bit c for card c).
+ */
+typedef struct pz_record {
+    uint64_t gone;         /* cards won or otherwise out of play this hand */
+    uint64_t shown;        /* every card seen face up this hand (played, laid, tendido) */
+    int last_capturer;     /* the seat that captured last this hand, or -1 (R7.1) */
+    int first_play_done;   /* a card has been played in this deal */
+    /* Per seat: the cards it played in this deal and in the deal before. */
+    uint64_t played[PZ_MAX_PLAYERS];
+    uint64_t played_prev[PZ_MAX_PLAYERS];
+    /* Per seat: the holding it declared this deal and the deal before
+       (PZ_HOLD_NONE if none or not declared; ranks are never public), and
+       whether a claim on the deal before is still open against it. */
+    uint8_t declared[PZ_MAX_PLAYERS];
+    uint8_t declared_prev[PZ_MAX_PLAYERS];
+    bool claim_open;
+    /* The pending porrazo's cards (played + taken), public as they lie. */
+    int npending;
+    pz_card pending_cards[16];
+} pz_record;
+
+/*
+ * Fills *r with the public record of g's current hand. It holds no card
+ * that is in a hand or in the stock. Returns 0.
+ */
+int pz_public_record(const pz_game *g, pz_record *r);
+
+/*
+ * A complete game consistent with what one seat knows: the public state of
+ * v and r, with the hidden cards placed as the caller chose: hands[s] for
+ * every seat s other than v->seat (v->hand_count[s] cards each; the
+ * dealer's hidden hand too while hand_hidden) and stock (v->stock cards,
+ * top first). Holdings are those of the given hands; declarations, claims
+ * and the pending porrazo those of r. For searching: the caller samples
+ * the hidden cards, plays the sampled game out and throws it away. Returns
+ * 0 and *out, or PZ_EBAD_SETUP with a message when the cards do not fit
+ * (wrong counts, a card known to be elsewhere, a duplicate).
+ */
+int pz_new_determinized(pz_game **out, const pz_view *v, const pz_record *r,
+                        const pz_card hands[PZ_MAX_PLAYERS][PZ_CARDS], const pz_card *stock,
+                        uint64_t seed, char *why, size_t why_len);
+
+/* ------------------------------------------------------------------------ */
 /* Saving and restoring                                                     */
 
 /*

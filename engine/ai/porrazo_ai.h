@@ -1,0 +1,82 @@
+/*
+ * porrazo_ai.h — computer players for Porrazo: one entry point that chooses
+ * a seat's next action from what that seat may know.
+ *
+ * The module sits beside the rules engine under the same purity rules: C11
+ * and libc only, no I/O, no clock, no global state, no rand(). Randomness
+ * comes from the caller's seed; time comes as an iteration budget or as the
+ * caller's own deadline check (a callback polled between iterations), so
+ * the same inputs, seed and iteration budget always give the same action.
+ *
+ * A player never sees a pz_game. Its input is the seat's pz_view (what
+ * pz_view_seat() shows) and the hand's pz_record (pz_public_record(): what
+ * any attentive player at the table knows: cards gone from play, cards
+ * each seat played this deal and the deal before, declarations, the last
+ * capturer). The searching levels sample the hidden cards consistently
+ * with that information (determinization) and search the sampled games.
+ *
+ * Every function is reentrant: many players may think at once on as many
+ * threads, each with its own inputs. Not here: when a seat should act
+ * (the host asks), delays, names, threads.
+ */
+#ifndef PORRAZO_AI_H
+#define PORRAZO_AI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "porrazo.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The levels, weakest first. */
+typedef enum pzai_level {
+    PZAI_BEGINNER, /* sensible but fallible: some randomness, no look-ahead */
+    PZAI_GREEDY,   /* the best immediate score */
+    PZAI_EXPERT,   /* hand-written heuristics with look-ahead rules */
+    PZAI_STRONG,   /* information-set Monte Carlo tree search */
+    PZAI_LEVELS
+} pzai_level;
+
+/* "beginner", "greedy", "expert", "strong". */
+const char *pzai_level_name(pzai_level level);
+
+/* Parses a level name (case-insensitive); 0 and *out, or -1. */
+int pzai_level_parse(const char *name, pzai_level *out);
+
+/*
+ * How long a player may think. iterations 0: the level's default budget
+ * (for strong, tuned to about 100 ms on one core of the reference machine).
+ * stop, when not NULL, is polled between search iterations with stop_arg;
+ * a non-zero answer ends the search with the best action found so far.
+ * Levels that do not search ignore both.
+ */
+typedef struct pzai_budget {
+    int iterations;
+    int (*stop)(void *stop_arg);
+    void *stop_arg;
+} pzai_budget;
+
+/*
+ * Chooses the action of seat v->seat. v and r must come from the same game
+ * at the same moment (pz_view_seat() and pz_public_record()). budget may be
+ * NULL (the level's default).
+ *
+ * Returns 1 and writes *out (an action pz_apply() accepts for that seat:
+ * a play, the tendido choice, an arrangement, a declaration or a claim in
+ * manual mode), 0 when the seat has nothing to do now (not its turn and
+ * nothing worth claiming or declaring), or a negative PZ_E code for inputs
+ * that are not a seat's view of a game in progress. With the same inputs,
+ * level, seed and an iteration budget the answer is always the same; it
+ * never depends on anything the seat cannot see.
+ */
+int pzai_decide(const pz_view *v, const pz_record *r, pzai_level level, uint64_t seed,
+                const pzai_budget *budget, pz_action *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PORRAZO_AI_H */
