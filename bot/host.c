@@ -365,7 +365,7 @@ int seat_of(const ctx *c, const char *player)
 int seat_named(const ctx *c, const char *name)
 {
     for (int i = 0; i < c->nseats; i++)
-        if (strcasecmp(c->seats[i].nick, name) == 0)
+        if (strcasecmp(c->seats[i].nick, name) == 0 || strcmp(c->seats[i].player, name) == 0)
             return i;
     return -1;
 }

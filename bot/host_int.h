@@ -121,7 +121,8 @@ void unload_game(ctx *c);
 
 /* The seat of a player in the loaded game, or -1. */
 int seat_of(const ctx *c, const char *player);
-/* The seat whose nick is name (case-insensitive), or -1. */
+/* The seat whose nick is name (case-insensitive) or whose player id is name
+   exactly (a Matrix user id, an account), or -1. */
 int seat_named(const ctx *c, const char *name);
 /* The names of the seats for render.h. */
 render_names names_of(const ctx *c);
