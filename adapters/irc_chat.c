@@ -324,7 +324,7 @@ static void on_message(irc_net *n, const irc_bridge_event *ev)
     if (part_request(n, ch, id, ev->nick, text))
         return;
     host_msg m = {n->c.name, ch != NULL ? ch->name : NULL, id, ev->nick, text, strlen(text), NULL,
-                  false, false};
+                  false, false, NULL};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0)
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }

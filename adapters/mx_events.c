@@ -458,7 +458,7 @@ static void on_message(mx_net *n, mx_room *r, json_object *ev)
     if (part_request(n, r, private, sender, id, body))
         return;
     mx__display_name(n, r, sender, nick, sizeof nick);
-    host_msg m = {n->c.name, private ? NULL : r->id, sender, nick, body, strlen(body), id, true, false};
+    host_msg m = {n->c.name, private ? NULL : r->id, sender, nick, body, strlen(body), id, true, false, NULL};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
         n->batch_failed = true; /* rolled back: handled when the batch comes again */

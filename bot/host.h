@@ -101,6 +101,12 @@ typedef struct host_msg {
      * do what a table's creator may (close, stop, kick).
      */
     bool moderator;
+    /*
+     * Why the bot cannot reach the sender privately (a Matrix server that
+     * encrypts direct rooms: hands cannot be delivered), or NULL. Such a
+     * sender is told why and not seated.
+     */
+    const char *unreachable;
 } host_msg;
 
 /* Creates a host over an open store (not owned). 0, or -1 with why. */

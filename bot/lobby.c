@@ -45,6 +45,15 @@ static bool may_manage(ctx *c)
     return false;
 }
 
+/* A player whose hands could not be delivered is not seated: told why. */
+static bool refuse_unreachable(ctx *c)
+{
+    if (c->m->unreachable == NULL)
+        return false;
+    reply(c, "you cannot sit: %s", c->m->unreachable);
+    return true;
+}
+
 static void write_seats(ctx *c)
 {
     if (c->failed)
@@ -118,6 +127,8 @@ void cmd_new(ctx *c, const cmd *k)
               c->h->cfg.max_games);
         return;
     }
+    if (refuse_unreachable(c))
+        return;
     settings s;
     if (new_settings(c, k, &s) != 0)
         return;
@@ -162,6 +173,8 @@ void cmd_join(ctx *c)
         reply(c, "the table is full (%d players)", c->set.max_players);
         return;
     }
+    if (refuse_unreachable(c))
+        return;
     store_seat *s = &c->seats[c->nseats];
     s->seat = c->nseats;
     snprintf(s->player, sizeof s->player, "%s", c->m->sender);

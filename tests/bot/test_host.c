@@ -124,7 +124,7 @@ static void drain(world *w)
 /* nick says text in room (NULL: privately), then the outbox is drained. */
 static void say(world *w, const char *nick, const char *room, const char *text)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -132,7 +132,7 @@ static void say(world *w, const char *nick, const char *room, const char *text)
 /* As say(), for a line with an id: delivered again, it must act once. */
 static void say_once(world *w, const char *nick, const char *room, const char *text, const char *id)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false, false};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false, false, NULL};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -362,12 +362,31 @@ static void test_a_room_moderator_stops_a_game_they_do_not_play_in(void **state)
     say(w, "cat", "#t", "!stop"); /* neither seated nor a moderator */
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "abandoned"), 0);
     assert_non_null(game_of(w, "#t"));
-    host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true};
+    host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true, NULL};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
     assert_int_equal(
         count(w, STORE_MSG_ROOM, "#t", "abandoned (stopped by a moderator of the room)"), 1);
     assert_null(game_of(w, "#t"));
+    free_world(w);
+}
+
+static void test_a_player_the_bot_cannot_reach_privately_is_not_seated(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    const char *why = "this server encrypts direct rooms and the bot cannot send hands there";
+    host_msg open = {NET, "#t", "eve", "eve", "!new 2", 6, NULL, false, false, why};
+    assert_int_equal(host_handle(w->h, &open, w->now), 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you cannot sit: this server encrypts"), 1);
+    assert_null(game_of(w, "#t"));
+    say(w, "ann", "#t", "!new 2");
+    host_msg join = {NET, "#t", "eve", "eve", "!join", 5, NULL, false, false, why};
+    assert_int_equal(host_handle(w->h, &join, w->now), 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you cannot sit"), 2);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "eve sits down"), 0);
     free_world(w);
 }
 
@@ -638,15 +657,15 @@ static void test_replies_to_a_target_that_is_behind_are_bounded(void **state)
     (void)state;
     world *w = new_world(0, 0);
     reopen_host(w, (host_config){.backlog_max = 4});
-    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false, false};
+    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false, false, NULL};
     for (int i = 0; i < 20; i++)
         assert_int_equal(host_handle(w->h, &m, w->now), 0);
     int n = 0;
     assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
     assert_int_equal(n, 4);
     /* Game announcements are never held back. */
-    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false, false};
-    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false};
+    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false, false, NULL};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &open, w->now), 0);
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
@@ -718,7 +737,7 @@ static void test_an_owner_lists_the_active_games_privately(void **state)
     reopen_host(w, (host_config){.is_owner = only_root});
     start_game(w, "#t", 2, "");
     say(w, "cat", "#u", "!new 3");
-    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false, false};
+    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &other, w->now), 0);
     pz_game *g = game_of(w, "#t");
     char want[200];
@@ -896,7 +915,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     sqlite3 *other;
     assert_int_equal(sqlite3_open(w->path, &other), SQLITE_OK);
     assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false, false};
+    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &m, w->now), -1);
     assert_non_null(strstr(host_errmsg(w->h), "locked"));
     char text[2000];
@@ -906,7 +925,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     take_volatile(text, sizeof text);
     assert_string_equal(text, "");
     /* A command that only reads is answered even while the lock is held. */
-    host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false};
+    host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &turn, w->now + 2), 0);
     take_volatile(text, sizeof text);
     assert_non_null(strstr(text, "bob: "));
@@ -927,13 +946,13 @@ static void test_a_command_that_only_reads_is_answered_without_a_write(void **st
     say(w, "ann", "#t", "!new 2");
     /* An announcement committed and not yet read by the adapter's queue,
        then a reply that is never stored: it still comes after it. */
-    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     int rows = 0;
     assert_int_equal(store_outbox_count(w->st, NET, &rows), 0);
     assert_true(rows > 0);
-    host_msg hand = {NET, NULL, "ann", "ann", "hand", 4, NULL, false, false};
-    host_msg bad = {NET, "#t", "bob", "bob", "!frobnicate", 11, NULL, false, false};
+    host_msg hand = {NET, NULL, "ann", "ann", "hand", 4, NULL, false, false, NULL};
+    host_msg bad = {NET, "#t", "bob", "bob", "!frobnicate", 11, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &hand, w->now), 0);
     assert_int_equal(host_handle(w->h, &bad, w->now), 0);
     int after = 0;
@@ -983,7 +1002,7 @@ static void test_a_full_database_is_answered_and_recovers(void **state)
     int refused = -1;
     for (int i = 0; i < 200 && refused < 0; i++) {
         snprintf(room, sizeof room, "#f%d", i);
-        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false, false};
+        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false, false, NULL};
         if (host_handle(w->h, &m, w->now) != 0)
             refused = i;
         drain(w);
@@ -1459,6 +1478,7 @@ int main(void)
         cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),
         cmocka_unit_test(test_the_creator_stops_and_the_room_is_free_again),
         cmocka_unit_test(test_a_room_moderator_stops_a_game_they_do_not_play_in),
+        cmocka_unit_test(test_a_player_the_bot_cannot_reach_privately_is_not_seated),
         cmocka_unit_test(test_lobby_leave_kick_and_creator_handover),
         cmocka_unit_test(test_game_events_are_logged_with_the_game_id_and_the_room_names_it),
         cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
