@@ -169,6 +169,30 @@ static int check_play_state(const pz_game *g, char *why, size_t why_len)
     return 0;
 }
 
+/* The public record: each seat's played cards, in no other seat's, and this
+   deal's out of hands, stock and tendido. */
+static int check_played(const pz_game *g, char *why, size_t why_len)
+{
+    uint64_t now = 0, before = 0, hidden = 0;
+    for (int s = 0; s < g->players; s++)
+        for (int i = 0; i < g->nhand[s]; i++)
+            hidden |= UINT64_C(1) << g->hand[s][i];
+    for (int i = 0; i < g->nstock; i++)
+        hidden |= UINT64_C(1) << g->stock[i];
+    for (int i = 0; i < g->ntendido; i++)
+        hidden |= UINT64_C(1) << g->tendido[i];
+    for (int s = 0; s < PZ_MAX_PLAYERS; s++) {
+        uint64_t p = g->played[s], q = g->played_prev[s];
+        if ((p | q) & ~ALL_CARDS || (s >= g->players && (p | q) != 0))
+            FAIL("seat %d's played cards are out of range", s);
+        if (p & (now | hidden) || q & before)
+            FAIL("a card is played twice, or played and still held");
+        now |= p;
+        before |= q;
+    }
+    return 0;
+}
+
 /* The cards the stock must hold in this phase and deal (R2.3, R2.4, R4.1). */
 static int expected_stock(const pz_game *g)
 {
@@ -225,7 +249,8 @@ int pz__check(const pz_game *g, char *why, size_t why_len)
     int err;
     if ((err = check_fixed(g, why, why_len)) != 0 || (err = check_cards(g, why, why_len)) != 0 ||
         (err = check_sides(g, why, why_len)) != 0 ||
-        (err = check_play_state(g, why, why_len)) != 0 || (err = check_phase(g, why, why_len)) != 0)
+        (err = check_play_state(g, why, why_len)) != 0 ||
+        (err = check_played(g, why, why_len)) != 0 || (err = check_phase(g, why, why_len)) != 0)
         return err;
     return 0;
 }

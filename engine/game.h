@@ -84,6 +84,13 @@ struct pz_game {
     pz_holding hold[PZ_MAX_PLAYERS]; /* this deal */
     pz_holding prev[PZ_MAX_PLAYERS]; /* the deal before, for claims */
 
+    /* The public record (pz_public_record): bit c of played[s] is set when
+       seat s played card c in this deal; played_prev the same for the deal
+       before (kept across hands, like prev[], for R3.6 claims). Saved
+       games from before these were kept restore with both empty. */
+    uint64_t played[PZ_MAX_PLAYERS];
+    uint64_t played_prev[PZ_MAX_PLAYERS];
+
     pz_rng rng;
 };
 

@@ -611,23 +611,38 @@ typedef struct pz_record {
     uint64_t shown;        /* every card seen face up this hand (played, laid, tendido) */
     int last_capturer;     /* the seat that captured last this hand, or -1 (R7.1) */
     int first_play_done;   /* a card has been played in this deal */
-    /* Per seat: the cards it played in this deal and in the deal before. */
+    bool tendido_done;     /* the tendido was dealt this hand (R4.1) */
+    bool holdings_unknown; /* a position's first deal: no R3 this deal */
+    /* Per seat: the cards it played in this deal and in the deal before
+       (empty for a game restored from a document older than this record). */
     uint64_t played[PZ_MAX_PLAYERS];
     uint64_t played_prev[PZ_MAX_PLAYERS];
     /* Per seat: the holding it declared this deal and the deal before
-       (PZ_HOLD_NONE if none or not declared; ranks are never public), and
+       (PZ_HOLD_NONE if none or not declared; ranks are never announced), and
        whether a claim on the deal before is still open against it. */
     uint8_t declared[PZ_MAX_PLAYERS];
     uint8_t declared_prev[PZ_MAX_PLAYERS];
     bool claim_open;
-    /* The pending porrazo's cards (played + taken), public as they lie. */
+    /* Per seat: its holding in the deal before (kind and rank), as the cards
+       it played in that deal showed it, and whether a claim on it succeeded
+       (R3.6); PZ_HOLD_NONE for a position's first deal. */
+    uint8_t held_prev[PZ_MAX_PLAYERS];
+    uint8_t held_prev_rank[PZ_MAX_PLAYERS];
+    bool claimed_prev[PZ_MAX_PLAYERS];
+    /* The pending porrazo's cards (played + taken), public as they lie,
+       whether it left the table empty (R5.6) and the rank of the last card
+       it took (its limpia's value). */
     int npending;
     pz_card pending_cards[16];
+    bool pending_limpia;
+    int pending_last_rank;
 } pz_record;
 
 /*
- * Fills *r with the public record of g's current hand. It holds no card
- * that is in a hand or in the stock. Returns 0.
+ * Fills *r with the public record of g's current hand: only what every
+ * seat saw. gone, shown, played and the pending cards name no card that is
+ * in a hand, the stock or an unseen tendido; played_prev, in the first deal
+ * of a hand, names cards of the hand before (reshuffled since). Returns 0.
  */
 int pz_public_record(const pz_game *g, pz_record *r);
 

@@ -325,6 +325,8 @@ static void end_deal(ctx *c)
     if (!g->r3_off && pz__score_holdings(c))
         return;
     memcpy(g->prev, g->hold, sizeof g->prev);
+    memcpy(g->played_prev, g->played, sizeof g->played_prev);
+    memset(g->played, 0, sizeof g->played);
     g->claim_open = g->opt.declarations == PZ_DECL_MANUAL && !g->r3_off;
     if (!last) {
         deal_cards(c);
@@ -577,6 +579,7 @@ static int apply_play(ctx *c, const pz_action *a, char *why, size_t why_len)
 
     int seat = a->seat;
     remove_at(g->hand[seat], &g->nhand[seat], idx);
+    g->played[seat] |= UINT64_C(1) << a->card;
     g->first_play_done = 1;
     g->claim_open = 0;
     bool captured = kind != PLAY_LAY && kind != PLAY_PLACE;

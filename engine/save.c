@@ -11,8 +11,9 @@
  * are canonical two-character strings run together ("7HKS2C"), and the
  * generator's state is four 16-digit hex strings. Restoring checks syntax,
  * version, that every member is there once with a value of its type and
- * range, recomputes the derived counts (sides, D, L), then leaves the
- * consistency of the whole (each card in one place, seats, phase) to
+ * range (but "played" and "played_before", which documents written before
+ * the public record was kept lack: they then stay empty), recomputes the derived counts (sides, D,
+ * L), then leaves the consistency of the whole (each card in one place, seats, phase) to
  * pz__check(). Not here: the JSON grammar (json.c) and the rules.
  */
 #include <stdarg.h>
@@ -43,6 +44,7 @@ enum kind {
     K_PILES,    /* uint8_t per side, 0..52 */
     K_WON,      /* the uint64_t card mask as a card string in card order */
     K_HOLDINGS, /* pz_holding per seat, as objects */
+    K_PLAYED,   /* uint64_t card mask per seat, as K_WON; optional (older documents) */
     K_RNG       /* the four uint64_t as 16-digit lowercase hex strings */
 };
 
@@ -108,6 +110,8 @@ static const field TOP[] = {
     F("won", K_WON, 0, 0, G(won), 0),
     F("holdings", K_HOLDINGS, 0, 0, G(hold), 0),
     F("previous_holdings", K_HOLDINGS, 0, 0, G(prev), 0),
+    F("played", K_PLAYED, 0, 0, G(played), 0),
+    F("played_before", K_PLAYED, 0, 0, G(played_prev), 0),
     F("rng", K_RNG, 0, 0, G(rng), 0),
 };
 #define NTOP ((int)(sizeof TOP / sizeof TOP[0]))
@@ -239,6 +243,8 @@ static void put_array(pzj_out *o, const field *f, const struct pz_game *g, int n
             pzj_put_int(o, g->score[i]);
         else if (f->kind == K_PILES)
             pzj_put_int(o, g->pile[i]);
+        else if (f->kind == K_PLAYED)
+            put_won(o, ((const uint64_t *)((const char *)g + f->off))[i]);
         else
             put_object(o, HOLDING, COUNT(HOLDING),
                        (const pz_holding *)((const char *)g + f->off) + i, g);
@@ -305,7 +311,7 @@ static void put_value(pzj_out *o, const field *f, const void *base, const struct
     case K_PILES:
         put_array(o, f, g, sides);
         break;
-    default: /* K_HANDS, K_HOLDINGS */
+    default: /* K_HANDS, K_HOLDINGS, K_PLAYED */
         put_array(o, f, g, seats);
         break;
     }
@@ -508,17 +514,23 @@ static int read_cards(rd *c, const field *f, pz_card *cards, int max)
     return (int)n;
 }
 
-/* Reads the won cards into the game's card mask, each once. */
-static int read_won(rd *c, const field *f)
+/* Reads a card string into the card mask *mask, each card once. */
+static int read_mask(rd *c, const field *f, uint64_t *mask)
 {
     pz_card cards[PZ_CARDS];
     int n = read_cards(c, f, cards, PZ_CARDS);
     for (int i = 0; i < n; i++) {
-        if (c->g->won >> cards[i] & 1)
+        if (*mask >> cards[i] & 1)
             return bad(c, f->name, "names a card twice");
-        c->g->won |= UINT64_C(1) << cards[i];
+        *mask |= UINT64_C(1) << cards[i];
     }
     return n < 0 ? -1 : 0;
+}
+
+/* Entry i of "played" or "played_before": one seat's card mask. */
+static int item_played(rd *c, const field *f, int i)
+{
+    return read_mask(c, f, (uint64_t *)((char *)c->g + f->off) + i);
 }
 
 /*
@@ -661,7 +673,7 @@ static int read_value(rd *c, const field *f, void *base)
         *((unsigned char *)base + f->aux) = (unsigned char)(n < 0 ? 0 : n);
         return n < 0 ? -1 : 0;
     case K_WON:
-        return read_won(c, f);
+        return read_mask(c, f, &c->g->won);
     case K_HANDS:
         return read_array(c, f, PZ_MAX_PLAYERS, item_hand);
     case K_SCORES:
@@ -670,6 +682,8 @@ static int read_value(rd *c, const field *f, void *base)
         return read_array(c, f, PZ_MAX_SIDES, item_side);
     case K_HOLDINGS:
         return read_array(c, f, PZ_MAX_PLAYERS, item_holding);
+    case K_PLAYED:
+        return read_array(c, f, PZ_MAX_PLAYERS, item_played);
     case K_RNG:
         n = read_array(c, f, 4, item_rng);
         return n == 4 || n < 0 ? (int)n : bad(c, f->name, "must hold 4 hex strings");
@@ -717,7 +731,7 @@ static int read_members(rd *c, const field *t, int n, void *base, int *counts, u
         hint = i;
     }
     for (int i = 0; i < n; i++)
-        if (!(seen >> i & 1))
+        if (!(seen >> i & 1) && t[i].kind != K_PLAYED) /* older documents lack those */
             return bad(c, t[i].name, "is missing");
     return 0;
 }
@@ -760,8 +774,10 @@ static int check_document(rd *c)
     g->leftover = (uint8_t)pz__leftover_for(g->players);
     for (int i = 0; i < NTOP; i++) {
         const field *f = &TOP[i];
-        int per_seat = f->kind == K_HANDS || f->kind == K_HOLDINGS;
+        int per_seat = f->kind == K_HANDS || f->kind == K_HOLDINGS || f->kind == K_PLAYED;
         int want = per_seat ? g->players : g->sides;
+        if (f->kind == K_PLAYED && c->count[i] == 0)
+            continue; /* absent (an older document): nothing was recorded */
         if ((per_seat || f->kind == K_SCORES || f->kind == K_PILES) && c->count[i] != want)
             return bad(c, f->name, "has %d entries, not one per %s (%d)", c->count[i],
                        per_seat ? "seat" : "side", want);
