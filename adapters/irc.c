@@ -453,6 +453,7 @@ static void pace_learn(irc_net *n, const ircp_msg *m)
 {
     const char *c = m->command;
     if (strcmp(c, "004") == 0 && m->nparams >= 3) {
+        snprintf(n->server_version, sizeof n->server_version, "%s", ircp_param(m, 2));
         if (irc_out_server_version(&n->q, ircp_param(m, 2)) == 1)
             log_msg(LOG_INFO, "%s: the server runs %s: pacing as %s", n->c.name, ircp_param(m, 2),
                     irc_out_pace_name(irc_out_model(&n->q)));

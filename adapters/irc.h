@@ -66,6 +66,15 @@ bool irc_net_closed(const irc_net *n);
 /* Frees the adapter (the link is closed without QUIT if still open). */
 void irc_net_free(irc_net *n);
 
+/*
+ * Takes a reloaded configuration c for this network (same name) without
+ * dropping the link: channels added are joined and removed ones parted,
+ * colours, invites, NOTICE and pacing change at once; the link's own keys
+ * (server, TLS, nicks, passwords, SASL) wait for a restart, with a warning
+ * in the log naming them. Returns 0, or -1 (logged) with nothing changed.
+ */
+int irc_net_reconfigure(irc_net *n, const cfg_irc *c);
+
 /* The network's name (its id in the database). */
 const char *irc_net_name(const irc_net *n);
 

@@ -34,7 +34,7 @@ irc_chan *irc__chan_find(irc_net *n, const char *name)
 }
 
 /* Whether the configuration turns colours off in channel name. */
-static bool colour_off_in_config(irc_net *n, const char *name)
+bool irc__colour_off(irc_net *n, const char *name)
 {
     for (int i = 0; i < n->c.nno_colour; i++)
         if (ircp_casecmp(n->proto, n->c.no_colour[i], name) == 0)
@@ -52,7 +52,7 @@ int irc__chan_add(irc_net *n, const char *name, bool configured)
         ch = &n->chans[n->nchans++];
         memset(ch, 0, sizeof *ch);
         snprintf(ch->name, sizeof ch->name, "%s", name);
-        ch->colour = !colour_off_in_config(n, name);
+        ch->colour = !irc__colour_off(n, name);
     }
     ch->configured |= configured;
     return 0;
@@ -85,6 +85,13 @@ static void save_invited(irc_net *n)
     if (store_kv_set(n->env.store, n->scope, "invited", list) != 0)
         log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name,
                 store_errmsg(n->env.store));
+}
+
+void irc__chan_forget(irc_net *n, irc_chan *ch)
+{
+    chan_remove(n, ch);
+    save_invited(n);
+    irc__outbox_wake(n); /* messages held for it are dropped */
 }
 
 void irc__load_invited(irc_net *n)
@@ -299,9 +306,7 @@ static bool part_request(irc_net *n, irc_chan *here, const char *id, const char 
     snprintf(line, sizeof line, "PART %s :asked by %s", ch->name, nick);
     log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, ch->name, nick);
     irc__send_line(n, line);
-    chan_remove(n, ch);
-    save_invited(n);
-    irc__outbox_wake(n); /* messages held for it are dropped */
+    irc__chan_forget(n, ch);
     return true;
 }
 
@@ -323,8 +328,11 @@ static void on_message(irc_net *n, const irc_bridge_event *ev)
         return;
     if (part_request(n, ch, id, ev->nick, text))
         return;
-    host_msg m = {n->c.name, ch != NULL ? ch->name : NULL, id, ev->nick, text, strlen(text), NULL,
-                  false, false, NULL};
+    host_msg m = {n->c.name, ch != NULL ? ch->name : NULL,
+                  id,        ev->nick,
+                  text,      strlen(text),
+                  NULL,      false,
+                  false,     NULL};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0)
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }
@@ -398,7 +406,7 @@ static void modes_seen(irc_net *n, const char *chan, const char *modes)
         if (*m == '+' || *m == '-')
             plus = *m == '+';
         else if (*m == 'c') {
-            bool colour = !plus && !colour_off_in_config(n, ch->name);
+            bool colour = !plus && !irc__colour_off(n, ch->name);
             if (colour != ch->colour)
                 log_msg(LOG_INFO, "%s: colours %s in %s (mode %cc)", n->c.name,
                         colour ? "back on" : "off", ch->name, plus ? '+' : '-');

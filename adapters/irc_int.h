@@ -67,7 +67,8 @@ struct irc_net {
     /* the outbox staying long above its threshold */
     outq_watch backlog;
     bool started, quitting, closed;
-    ircp_msg msg; /* the line being handled */
+    ircp_msg msg;            /* the line being handled */
+    char server_version[64]; /* RPL_MYINFO's, for pace = auto after a reload */
 };
 
 /* irc.c */
@@ -82,6 +83,10 @@ void irc__on_event(void *arg, const irc_bridge_event *ev);
 bool irc__wants_bridge(const ircp_msg *m);
 void irc__join_all(irc_net *n);
 void irc__chans_down(irc_net *n);
+/* Forgets channel ch (left), saving the invited ones that remain. */
+void irc__chan_forget(irc_net *n, irc_chan *ch);
+/* Whether channel name has colours off in the configuration. */
+bool irc__colour_off(irc_net *n, const char *name);
 irc_chan *irc__chan_find(irc_net *n, const char *name);
 int irc__chan_add(irc_net *n, const char *name, bool configured);
 int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap);

@@ -407,6 +407,21 @@ int irc_out_init_pace(irc_out *q, irc_out_pace pace, int burst, int64_t line_ms)
     return 0;
 }
 
+/* A running queue's pacing changed (irc_out.h). */
+int irc_out_set_pace(irc_out *q, irc_out_pace pace, int burst, int64_t line_ms)
+{
+    if ((unsigned)pace > IRC_OUT_PACE_CUSTOM || burst < 1 || burst > IRC_OUT_BURST_MAX ||
+        line_ms < 0 || line_ms > IRC_OUT_LINE_MS_MAX)
+        return IRC_OUT_EINVAL;
+    q->pace = pace;
+    q->model = pace;
+    q->line_ms = line_ms;
+    q->custom.cap = burst * line_ms;
+    if (q->custom.level > q->custom.cap)
+        q->custom.level = q->custom.cap;
+    return 0;
+}
+
 /* The fixed token bucket (irc_out.h). */
 int irc_out_init(irc_out *q, int burst, int64_t line_ms)
 {

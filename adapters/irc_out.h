@@ -215,6 +215,16 @@ int irc_out_init(irc_out *q, int burst, int64_t line_ms);
 /* Frees every line and target of q (as irc_out_clear). */
 void irc_out_fini(irc_out *q);
 
+/*
+ * Changes the pacing of a running queue (a configuration reload): the
+ * lines queued and every model's books stay, so nothing is lost and no
+ * burst is granted twice. pace AUTO goes back to the safe default until
+ * irc_out_server_version names the server again (the caller passes the
+ * version it learned). A smaller custom bucket keeps at most its new cap.
+ * Returns 0, or IRC_OUT_EINVAL (as irc_out_init_pace) with *q untouched.
+ */
+int irc_out_set_pace(irc_out *q, irc_out_pace pace, int burst, int64_t line_ms);
+
 /* The name of pace ("auto", "ngircd", "inspircd", "solanum", "custom"), or
    "unknown". Never NULL. */
 const char *irc_out_pace_name(irc_out_pace pace);

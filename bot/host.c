@@ -951,6 +951,21 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
     return 0;
 }
 
+void host_reconfigure(host *h, const host_config *cfg)
+{
+    host_config old = h->cfg;
+    h->cfg = *cfg;
+    if (h->cfg.restart_recent_secs <= 0)
+        h->cfg.restart_recent_secs = old.restart_recent_secs;
+    if (h->cfg.restart_announce_max <= 0)
+        h->cfg.restart_announce_max = old.restart_announce_max;
+    if (h->cfg.max_games <= 0)
+        h->cfg.max_games = 100;
+    snprintf(h->prefix, sizeof h->prefix, "%s", cfg->prefix != NULL ? cfg->prefix : "!");
+    snprintf(h->bot_name, sizeof h->bot_name, "%s",
+             cfg->bot_name != NULL ? cfg->bot_name : "porrazo");
+}
+
 void host_free(host *h)
 {
     if (h == NULL)

@@ -29,8 +29,8 @@ typedef struct host_config {
     /* A player who acted in a game less than this long ago follows its
        room and is not prompted privately at their turn; 0: always. */
     int prompt_quiet_secs;
-    int deadline_secs;    /* default turn deadline of new games; 0 none */
-    int max_games;        /* active games at once over all rooms */
+    int deadline_secs; /* default turn deadline of new games; 0 none */
+    int max_games;     /* active games at once over all rooms */
     /* Owners may stop any game and remove anyone; NULL: nobody. */
     bool (*is_owner)(void *arg, const char *network, const char *player);
     void *owner_arg;
@@ -114,6 +114,14 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
 void host_free(host *h);
 
 /*
+ * Takes new settings (a configuration reload): prefix, name, reminders,
+ * prompts, deadlines of new games, the game limit, flood and backlog
+ * bounds, callbacks. Games under way keep their own settings; nothing is
+ * read or written.
+ */
+void host_reconfigure(host *h, const host_config *cfg);
+
+/*
  * Handles one line at time `now` (unix seconds). Replies and
  * announcements go to the outbox. Returns 0, or -1 when the store failed
  * (the line's effects were rolled back; host_errmsg says why, for the
@@ -144,8 +152,7 @@ int host_announce_restart(host *h, int64_t now);
  * netsplit): if it is their turn in the room's game, their turn prompt
  * goes to them again. Reads one game at most; 0 or -1 (store).
  */
-int host_returned(host *h, const char *network, const char *room, const char *player,
-                  int64_t now);
+int host_returned(host *h, const char *network, const char *room, const char *player, int64_t now);
 
 /* A player's display name changed on a network: seats keep the player. */
 int host_rename(host *h, const char *network, const char *player, const char *nick);

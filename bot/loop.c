@@ -173,6 +173,14 @@ void loop_stop(loop *l)
     errno = saved;
 }
 
+void loop_wake(loop *l)
+{
+    int saved = errno;
+    ssize_t n = write(l->wake[1], "", 1); /* a full pipe already holds one */
+    (void)n;
+    errno = saved;
+}
+
 /* Empties the wake-up pipe. */
 static void drain_wake(loop *l)
 {

@@ -119,6 +119,13 @@ int loop_run_once(loop *l, bool may_block);
  */
 void loop_stop(loop *l);
 
+/*
+ * Wakes a sleeping poll() of l for one more iteration (its hooks then run):
+ * how a signal handler or another thread hands the loop work it finds in
+ * a flag. Safe where loop_stop is.
+ */
+void loop_wake(loop *l);
+
 /* ---- Fds ----------------------------------------------------------------- */
 
 typedef struct loop_io loop_io;

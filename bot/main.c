@@ -23,6 +23,7 @@
 #include "log.h"
 #include "loop.h"
 #include "mx.h"
+#include "reload.h"
 #include "store.h"
 
 #ifndef PZ_VERSION
@@ -31,6 +32,7 @@
 #define VERSION PZ_VERSION
 
 static volatile int stop_requested;
+static volatile sig_atomic_t reload_requested;
 static loop *running_loop; /* set while the networks run: signals stop it */
 
 static void on_signal(int sig)
@@ -39,6 +41,15 @@ static void on_signal(int sig)
     stop_requested = 1;
     if (running_loop != NULL)
         loop_stop(running_loop);
+}
+
+/* SIGHUP: the loop reloads the configuration in its next iteration. */
+static void on_hangup(int sig)
+{
+    (void)sig;
+    reload_requested = 1;
+    if (running_loop != NULL)
+        loop_wake(running_loop);
 }
 
 static void usage(FILE *f)
@@ -205,7 +216,8 @@ typedef struct host_clock {
     host *h;
     loop_timer timer;
     loop_hook hook;
-    int64_t armed_for; /* unix seconds the timer is set for, or INT64_MAX */
+    int64_t armed_for;     /* unix seconds the timer is set for, or INT64_MAX */
+    reload_target *reload; /* what SIGHUP reloads; NULL: no file to reload */
 } host_clock;
 
 static void on_host_timer(loop_timer *t, void *arg)
@@ -221,6 +233,13 @@ static void on_host_hook(loop_hook *hk, void *arg)
 {
     (void)hk;
     host_clock *hc = arg;
+    if (reload_requested) {
+        reload_requested = 0;
+        if (hc->reload == NULL)
+            log_msg(LOG_WARN, "SIGHUP: no configuration file to reload (started without --config)");
+        else
+            (void)reload_config(hc->reload);
+    }
     int64_t now = (int64_t)time(NULL), next = host_next_tick(hc->h, now);
     if (next == hc->armed_for)
         return;
@@ -240,7 +259,7 @@ static void on_shutdown_timer(loop_timer *t, void *arg)
  * Runs every network of the configuration in one loop until SIGINT or
  * SIGTERM, then says goodbye to each. 0, or 1 after a start-up failure.
  */
-static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
+static int run_networks(cfg *c, host *h, store *st, uint64_t seed, reload_target *rt)
 {
     loop *l;
     if (loop_new(&l, NULL, NULL) != 0) {
@@ -276,7 +295,11 @@ static int run_networks(const cfg *c, host *h, store *st, uint64_t seed)
             r = 1;
         }
     }
-    host_clock hc = {h, {0}, {0}, INT64_MAX};
+    if (rt != NULL) {
+        rt->irc = nets;
+        rt->nirc = nnets;
+    }
+    host_clock hc = {h, {0}, {0}, INT64_MAX, rt};
     loop_timer_init(l, &hc.timer, on_host_timer, &hc);
     loop_hook_init(l, &hc.hook, on_host_hook, &hc);
     if (r == 0 && loop_hook_start(&hc.hook) == 0) {
@@ -387,26 +410,28 @@ int main(int argc, char **argv)
         snprintf(export_dir, sizeof export_dir, ".");
     else
         slash[slash == export_dir ? 1 : 0] = '\0';
-    host_config hc = {.prefix = c.bot.prefix,
-                      .bot_name = c.bot.name,
-                      .reminder_secs = c.bot.reminder_secs,
-                      .prompt_quiet_secs = c.bot.prompt_quiet_secs,
-                      .deadline_secs = c.bot.deadline_secs,
-                      .max_games = c.bot.max_games,
-                      .is_owner = owner_check,
-                      .owner_arg = &c,
-                      .fixed_seed = a.has_seed,
-                      .seed = a.seed,
-                      .flood_commands = c.bot.flood_commands,
-                      .flood_secs = c.bot.flood_secs,
-                      .flood_ignore_secs = c.bot.flood_ignore_secs,
-                      .backlog_max = c.bot.backlog_max,
-                      .restart_recent_secs = c.bot.restart_recent_secs,
-                      .restart_announce_max = c.bot.restart_announce_max,
-                      .outq_of = queue_of,
-                      .outq_arg = &all_queues,
-                      .log_event = log_game_event,
-                      .export_dir = export_dir};
+    static host_config hc;
+    reload_host_settings(&c, &hc);
+    hc = (host_config){.prefix = hc.prefix,
+                       .bot_name = hc.bot_name,
+                       .reminder_secs = hc.reminder_secs,
+                       .prompt_quiet_secs = hc.prompt_quiet_secs,
+                       .deadline_secs = hc.deadline_secs,
+                       .max_games = hc.max_games,
+                       .is_owner = owner_check,
+                       .owner_arg = &c,
+                       .fixed_seed = a.has_seed,
+                       .seed = a.seed,
+                       .flood_commands = hc.flood_commands,
+                       .flood_secs = hc.flood_secs,
+                       .flood_ignore_secs = hc.flood_ignore_secs,
+                       .backlog_max = hc.backlog_max,
+                       .restart_recent_secs = hc.restart_recent_secs,
+                       .restart_announce_max = hc.restart_announce_max,
+                       .outq_of = queue_of,
+                       .outq_arg = &all_queues,
+                       .log_event = log_game_event,
+                       .export_dir = export_dir};
     host *h;
     if (host_new(&h, st, &hc, why, sizeof why) != 0) {
         fprintf(stderr, "porrazo-bot: %s\n", why);
@@ -417,6 +442,7 @@ int main(int argc, char **argv)
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, on_hangup);
     outq *console_q = NULL;
     if (a.console && outq_new(&console_q, st, CONSOLE_NETWORK) != 0) {
         fprintf(stderr, "porrazo-bot: out of memory\n");
@@ -431,9 +457,11 @@ int main(int argc, char **argv)
     if (a.console &&
         console_run(h, console_q, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
         r = 1, fprintf(stderr, "porrazo-bot: cannot read or write the terminal\n");
-    else if (!a.console)
-        r = run_networks(&c, h, st,
-                         a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid());
+    else if (!a.console) {
+        reload_target rt = {a.config, a.db != NULL, &c, h, &hc, st, NULL, 0};
+        r = run_networks(&c, h, st, a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid(),
+                         a.config != NULL ? &rt : NULL);
+    }
     host_free(h);
     outq_free(console_q);
     store_close(st);

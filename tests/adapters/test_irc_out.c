@@ -307,6 +307,30 @@ static void test_push_colours_only_when_asked(void **state)
 /* ------------------------------------------------------------------------ */
 /* Splitting                                                                */
 
+static void test_a_new_pace_keeps_the_queued_lines_and_applies_at_once(void **state)
+{
+    (void)state;
+    irc_out q;
+    assert_int_equal(irc_out_init(&q, 2, 1000), 0);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(irc_out_push(&q, "#a", IRC_OUT_PRIVMSG, 0, 0, "line", i + 1), 1);
+    char buf[IRC_OUT_LINE_MAX + 1];
+    take(&q, 0, buf);
+    take(&q, 0, buf); /* the burst of 2 is spent */
+    expect_nothing(&q, 500);
+    assert_int_equal(irc_out_set_pace(&q, IRC_OUT_PACE_CUSTOM, 1, 100), 0);
+    assert_int_equal(irc_out_count(&q), 4); /* nothing lost */
+    take(&q, 600, buf);                     /* a line per 100 ms now */
+    expect_nothing(&q, 650);
+    take(&q, 700, buf);
+    assert_int_equal(irc_out_set_pace(&q, IRC_OUT_PACE_CUSTOM, 0, 100), IRC_OUT_EINVAL);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_CUSTOM);
+    assert_int_equal(irc_out_set_pace(&q, IRC_OUT_PACE_NGIRCD, 4, 1500), 0);
+    assert_int_equal(irc_out_model(&q), IRC_OUT_PACE_NGIRCD);
+    assert_int_equal(irc_out_count(&q), 2);
+    irc_out_fini(&q);
+}
+
 static void test_budget_counts_the_servers_prefix_and_the_command(void **state)
 {
     (void)state;
@@ -1457,6 +1481,7 @@ int main(void)
         cmocka_unit_test(test_colour_keeps_a_following_digit_or_comma_out_of_the_code),
         cmocka_unit_test(test_colour_refuses_a_small_buffer_and_leaves_it_untouched),
         cmocka_unit_test(test_push_colours_only_when_asked),
+        cmocka_unit_test(test_a_new_pace_keeps_the_queued_lines_and_applies_at_once),
         cmocka_unit_test(test_budget_counts_the_servers_prefix_and_the_command),
         cmocka_unit_test(test_split_fills_a_line_to_exactly_the_byte_limit),
         cmocka_unit_test(test_split_cuts_after_a_space_only_in_the_second_half_of_the_line),

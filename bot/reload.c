@@ -1,0 +1,114 @@
+/*
+ * reload.c — a running bot takes a new configuration file (see reload.h).
+ */
+#include "reload.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "log.h"
+
+/* Logs one message of the new file's check (cfg_report_fn). */
+static void log_config(void *arg, cfg_level level, const char *msg)
+{
+    (void)arg;
+    log_msg(level == CFG_ERROR ? LOG_ERROR : LOG_WARN, "reload: %s", msg);
+}
+
+void reload_host_settings(const cfg *c, host_config *hc)
+{
+    hc->prefix = c->bot.prefix;
+    hc->bot_name = c->bot.name;
+    hc->reminder_secs = c->bot.reminder_secs;
+    hc->prompt_quiet_secs = c->bot.prompt_quiet_secs;
+    hc->deadline_secs = c->bot.deadline_secs;
+    hc->max_games = c->bot.max_games;
+    hc->flood_commands = c->bot.flood_commands;
+    hc->flood_secs = c->bot.flood_secs;
+    hc->flood_ignore_secs = c->bot.flood_ignore_secs;
+    hc->backlog_max = c->bot.backlog_max;
+    hc->restart_recent_secs = c->bot.restart_recent_secs;
+    hc->restart_announce_max = c->bot.restart_announce_max;
+}
+
+/* The IRC section of c named name, or -1. */
+static int irc_named(const cfg *c, const char *name)
+{
+    for (int i = 0; i < c->nirc; i++)
+        if (strcmp(c->irc[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* The Matrix section of c named name, or -1. */
+static int matrix_named(const cfg *c, const char *name)
+{
+    for (int i = 0; i < c->nmatrix; i++)
+        if (strcmp(c->matrix[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Warns of the sections that only a restart adds, removes or changes. */
+static void warn_restart_only(const cfg *live, const cfg *next, bool db_from_args)
+{
+    for (int i = 0; i < live->nirc; i++)
+        if (irc_named(next, live->irc[i].name) < 0)
+            log_msg(LOG_WARN, "reload: [irc %s] is gone from the file; it runs until a restart",
+                    live->irc[i].name);
+    for (int i = 0; i < next->nirc; i++)
+        if (irc_named(live, next->irc[i].name) < 0)
+            log_msg(LOG_WARN, "reload: [irc %s] is new; it connects at the next restart",
+                    next->irc[i].name);
+    for (int i = 0; i < live->nmatrix; i++) {
+        int j = matrix_named(next, live->matrix[i].name);
+        if (j < 0)
+            log_msg(LOG_WARN, "reload: [matrix %s] is gone from the file; it runs until a restart",
+                    live->matrix[i].name);
+        else if (memcmp(&live->matrix[i], &next->matrix[j], sizeof next->matrix[j]) != 0)
+            log_msg(LOG_WARN, "reload: changes to [matrix %s] take effect at the next restart",
+                    live->matrix[i].name);
+    }
+    for (int i = 0; i < next->nmatrix; i++)
+        if (matrix_named(live, next->matrix[i].name) < 0)
+            log_msg(LOG_WARN, "reload: [matrix %s] is new; it connects at the next restart",
+                    next->matrix[i].name);
+    if (!db_from_args && strcmp(live->bot.database, next->bot.database) != 0)
+        log_msg(LOG_WARN, "reload: the database stays %s until a restart", live->bot.database);
+}
+
+int reload_config(reload_target *t)
+{
+    static cfg next; /* large: not on the stack; only the loop's thread reloads */
+    cfg_defaults(&next);
+    int nwarn = 0, nerr = cfg_load_all(&next, t->path, log_config, NULL, &nwarn);
+    if (nerr > 0) {
+        log_msg(LOG_ERROR,
+                "reload refused: %s has %d error%s (above); the running configuration stays",
+                t->path, nerr, nerr == 1 ? "" : "s");
+        return -1;
+    }
+    warn_restart_only(t->live, &next, t->db_from_args);
+    for (int i = 0; i < t->nirc; i++) {
+        int j = irc_named(&next, irc_net_name(t->irc[i]));
+        if (j >= 0 && irc_net_reconfigure(t->irc[i], &next.irc[j]) == 0)
+            t->live->irc[i] = next.irc[j];
+    }
+    char database[sizeof next.bot.database];
+    memcpy(database, t->live->bot.database, sizeof database);
+    int old_cap = t->live->bot.max_database_mb;
+    t->live->bot = next.bot;
+    memcpy(t->live->bot.database, database, sizeof database);
+    if (next.bot.max_database_mb != old_cap &&
+        store_set_max_bytes(t->store, (int64_t)next.bot.max_database_mb << 20) != 0) {
+        log_msg(LOG_WARN, "reload: cannot cap the database at %d MiB: %s; the cap stays",
+                next.bot.max_database_mb, store_errmsg(t->store));
+        t->live->bot.max_database_mb = old_cap;
+    }
+    log_set_level(log_level_named(t->live->bot.log_level));
+    reload_host_settings(t->live, t->hcfg);
+    host_reconfigure(t->host, t->hcfg);
+    log_msg(LOG_INFO, "configuration reloaded from %s (%d warning%s)", t->path, nwarn,
+            nwarn == 1 ? "" : "s");
+    return 0;
+}

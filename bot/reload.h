@@ -1,0 +1,45 @@
+/*
+ * reload.h — a running bot takes a new configuration file (SIGHUP).
+ *
+ * The file is read and checked whole first; with any error the reload is
+ * refused, every error is logged and the running configuration stays. A
+ * valid file is applied without dropping a connection or a game: the
+ * bot's settings (owners, prefix, name, reminders, prompts, deadlines of
+ * new games, flood and backlog bounds, the log level, the database's size
+ * cap) and each IRC network's channels, colours and pacing
+ * (irc_net_reconfigure). What needs a new connection or a new process (a
+ * network added or removed, a Matrix section changed, the database's path,
+ * an IRC link's server, nicks, passwords) waits for a restart, and the log
+ * names it. Not here: parsing (config.c), signals (main.c).
+ */
+#ifndef PZ_RELOAD_H
+#define PZ_RELOAD_H
+
+#include "config.h"
+#include "host.h"
+#include "irc.h"
+#include "mx.h"
+#include "store.h"
+
+/* What a reload changes: the live configuration and what runs from it. */
+typedef struct reload_target {
+    const char *path;  /* the configuration file given with --config */
+    bool db_from_args; /* --db named the database: the file's is not used */
+    cfg *live;         /* the configuration the process runs with (updated) */
+    host *host;        /* takes the new settings */
+    host_config *hcfg; /* the host's settings, rebuilt from live->bot */
+    store *store;      /* takes the new size cap */
+    irc_net **irc;     /* the running IRC networks, in live->irc order */
+    int nirc;
+} reload_target;
+
+/*
+ * Reads t->path and applies it as above, logging what changed. Returns 0
+ * when applied, -1 when refused (errors logged, nothing changed).
+ */
+int reload_config(reload_target *t);
+
+/* Fills the host settings that come from the [bot] section of c. */
+void reload_host_settings(const cfg *c, host_config *hc);
+
+#endif /* PZ_RELOAD_H */
