@@ -1,0 +1,297 @@
+/*
+ * test_ai.c — pzai_decide() for every level (engine/ai/porrazo_ai.h):
+ * - the leak test: two games that differ only in the cards a seat cannot
+ *   see (re-dealt among the other hands and the stock, counts kept) give
+ *   that seat the same view, the same record and, for every level with the
+ *   same seed and iteration budget, the same action;
+ * - the property test: random games (2 to 8 players, partnerships, every
+ *   option) with random levels at random seats: every action a player
+ *   returns is accepted by pz_apply(), every game ends within a bound, and
+ *   a player says 0 only when the rules give its seat nothing to do;
+ * - the level names, refused inputs, and the same answer for the same seed.
+ *
+ * PZ_AI_TEST_SCALE scales the loop counts (0.1 under valgrind and the
+ * sanitizers); strong searches with a small iteration budget here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "ai_test.h"
+#include "game.h" /* to re-deal the hidden cards of a real game */
+#include "porrazo_ai.h"
+
+#define STRONG_ITERATIONS 24 /* small: the test checks behaviour, not strength */
+#define MAX_STEPS 20000      /* actions in one game, at most */
+
+static const pzai_budget BUDGET = {STRONG_ITERATIONS, NULL, NULL};
+
+/* True when a and b are the same action (the fields their kind uses). */
+static bool same_action(const pz_action *a, const pz_action *b)
+{
+    if (a->kind != b->kind || a->seat != b->seat)
+        return false;
+    switch (a->kind) {
+    case PZ_ACT_PLAY:
+        return a->card == b->card && a->mode == b->mode;
+    case PZ_ACT_TENDIDO:
+        return a->now == b->now;
+    case PZ_ACT_ARRANGE:
+        return a->best == b->best &&
+               (a->best || (memcmp(a->row, b->row, 4) == 0 && a->direction == b->direction));
+    case PZ_ACT_CLAIM:
+        return a->claimed == b->claimed;
+    default:
+        return true;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The leak test                                                            */
+
+/* A copy of g with the cards seat cannot see re-dealt at random among the
+   places that hold them (other hands, the stock; its own hand while hidden). */
+static pz_game *redeal_hidden(const pz_game *g, int seat, uint64_t *rng)
+{
+    pz_game *h = pz_clone(g);
+    assert_non_null(h);
+    bool own_hidden = h->phase == PZ_PHASE_TENDIDO_CHOICE && seat == h->dealer;
+    pz_card pool[PZ_CARDS];
+    int n = 0;
+    for (int s = 0; s < h->players; s++)
+        if (s != seat || own_hidden)
+            for (int i = 0; i < h->nhand[s]; i++)
+                pool[n++] = h->hand[s][i];
+    for (int i = 0; i < h->nstock; i++)
+        pool[n++] = h->stock[i];
+    for (int i = n - 1; i > 0; i--) {
+        int j = at_below(rng, i + 1);
+        pz_card t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    n = 0;
+    for (int s = 0; s < h->players; s++)
+        if (s != seat || own_hidden)
+            for (int i = 0; i < h->nhand[s]; i++)
+                h->hand[s][i] = pool[n++];
+    for (int i = 0; i < h->nstock; i++)
+        h->stock[i] = pool[n++];
+    return h;
+}
+
+static void test_no_level_decides_on_cards_its_seat_cannot_see(void **state)
+{
+    (void)state;
+    uint64_t rng = 21;
+    long compared = 0, acted = 0;
+    for (int i = 0; i < at_scaled(150); i++) {
+        pz_setup s;
+        at_random_setup(&rng, 0, &s);
+        pz_game *g = at_new_game(&s);
+        if (!at_random_steps(g, &rng, 250)) {
+            pz_free(g);
+            continue;
+        }
+        int turn = pz_get_turn(g);
+        int seat = turn >= 0 && at_below(&rng, 4) != 0 ? turn : at_below(&rng, g->players);
+        pz_game *h = redeal_hidden(g, seat, &rng);
+        pz_view v1, v2;
+        pz_record r1, r2;
+        assert_int_equal(pz_view_seat(g, seat, &v1), 0);
+        assert_int_equal(pz_view_seat(h, seat, &v2), 0);
+        assert_int_equal(pz_public_record(g, &r1), 0);
+        assert_int_equal(pz_public_record(h, &r2), 0);
+        assert_memory_equal(&v1, &v2, sizeof v1); /* the view shows no hidden card */
+        assert_memory_equal(&r1, &r2, sizeof r1); /* nor does the record */
+        uint64_t seed = at_next(&rng);
+        for (int level = 0; level < PZAI_LEVELS; level++) {
+            pz_action a1, a2;
+            memset(&a1, 0, sizeof a1);
+            memset(&a2, 0, sizeof a2);
+            int rc1 = pzai_decide(&v1, &r1, (pzai_level)level, seed, &BUDGET, &a1);
+            int rc2 = pzai_decide(&v2, &r2, (pzai_level)level, seed, &BUDGET, &a2);
+            assert_int_equal(rc1, rc2);
+            assert_true(rc1 == 0 || rc1 == 1);
+            compared++;
+            if (rc1 == 1) {
+                acted++;
+                if (!same_action(&a1, &a2))
+                    fail_msg("level %s decided differently on re-dealt hidden cards",
+                             pzai_level_name((pzai_level)level));
+                pz_game *k = pz_clone(g);
+                char why[PZ_WHY_MAX] = "";
+                if (pz_apply(k, &a1, NULL, why, sizeof why) != 0)
+                    fail_msg("level %s chose a refused action: %s",
+                             pzai_level_name((pzai_level)level), why);
+                pz_free(k);
+            }
+        }
+        pz_free(h);
+        pz_free(g);
+    }
+    assert_true(acted > 0 && compared > acted);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The property test                                                        */
+
+/* One seat's turn to be asked: 1 when it acted (and pz_apply accepted). */
+static int ask(pz_game *g, int seat, pzai_level level, uint64_t seed)
+{
+    pz_view v;
+    pz_record r;
+    pz_action a, legal[PZ_LEGAL_MAX];
+    char why[PZ_WHY_MAX] = "";
+    assert_int_equal(pz_view_seat(g, seat, &v), 0);
+    assert_int_equal(pz_public_record(g, &r), 0);
+    int rc = pzai_decide(&v, &r, level, seed, &BUDGET, &a);
+    if (rc < 0)
+        fail_msg("level %s refused a real view: %s", pzai_level_name(level), pz_err_name(rc));
+    if (rc == 0) {
+        /* Nothing to do: the rules list nothing for this seat either. */
+        if (pz_legal_actions(g, seat, legal, PZ_LEGAL_MAX) != 0)
+            fail_msg("level %s said 0 for seat %d, which has %d things to do (first kind %d)",
+                     pzai_level_name(level), seat, pz_legal_actions(g, seat, legal, PZ_LEGAL_MAX),
+                     legal[0].kind);
+        return 0;
+    }
+    assert_int_equal(rc, 1);
+    assert_int_equal(a.seat, seat);
+    if (pz_apply(g, &a, NULL, why, sizeof why) != 0)
+        fail_msg("level %s chose an action the engine refused: %s", pzai_level_name(level), why);
+    return 1;
+}
+
+/* Plays one game of random levels to its end; returns the actions taken. */
+static int play_game(uint64_t *rng, int players, long *by_kind)
+{
+    pz_setup s;
+    at_random_setup(rng, players, &s);
+    pz_game *g = at_new_game(&s);
+    pzai_level level[PZ_MAX_PLAYERS];
+    for (int p = 0; p < s.players; p++)
+        level[p] = (pzai_level)at_below(rng, PZAI_LEVELS);
+    int steps = 0;
+    while (pz_get_phase(g) != PZ_PHASE_GAME_OVER) {
+        if (++steps > MAX_STEPS)
+            fail_msg("a game of %d players did not end in %d actions", s.players, MAX_STEPS);
+        int first = at_below(rng, s.players), acted = 0;
+        for (int k = 0; k < s.players && !acted; k++) {
+            int seat = (first + k) % s.players;
+            acted = ask(g, seat, level[seat], at_next(rng));
+        }
+        if (acted)
+            continue;
+        /* Nobody had anything to do: only between hands. */
+        assert_int_equal(pz_get_phase(g), PZ_PHASE_HAND_OVER);
+        pz_action next = pz_act_next_hand(NULL);
+        assert_int_equal(pz_apply(g, &next, NULL, NULL, 0), 0);
+    }
+    (void)by_kind;
+    pz_free(g);
+    return steps;
+}
+
+static void test_every_level_plays_only_legal_actions_and_every_game_ends(void **state)
+{
+    (void)state;
+    uint64_t rng = 22;
+    long steps = 0;
+    for (int i = 0; i < at_scaled(48); i++)
+        steps += play_game(&rng, 2 + i % 7, NULL);
+    assert_true(steps > 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Names, inputs, determinism                                               */
+
+static void test_level_names_read_back(void **state)
+{
+    (void)state;
+    pzai_level l;
+    for (int i = 0; i < PZAI_LEVELS; i++) {
+        assert_int_equal(pzai_level_parse(pzai_level_name((pzai_level)i), &l), 0);
+        assert_int_equal(l, i);
+    }
+    assert_int_equal(pzai_level_parse("StRoNg", &l), 0);
+    assert_int_equal(l, PZAI_STRONG);
+    assert_int_equal(pzai_level_parse("strongest", &l), -1);
+    assert_int_equal(pzai_level_parse("", &l), -1);
+    assert_int_equal(pzai_level_parse(NULL, &l), -1);
+    assert_string_equal(pzai_level_name(PZAI_LEVELS), "unknown");
+}
+
+static void test_inputs_that_are_not_a_seat_view_are_refused(void **state)
+{
+    (void)state;
+    uint64_t rng = 23;
+    pz_setup s;
+    at_random_setup(&rng, 3, &s);
+    pz_game *g = at_new_game(&s);
+    pz_view v;
+    pz_record r;
+    pz_action a;
+    assert_int_equal(pz_view_seat(g, 0, &v), 0);
+    assert_int_equal(pz_public_record(g, &r), 0);
+    assert_int_equal(pzai_decide(NULL, &r, PZAI_GREEDY, 1, NULL, &a), PZ_EINVALID_ACTION);
+    assert_int_equal(pzai_decide(&v, NULL, PZAI_GREEDY, 1, NULL, &a), PZ_EINVALID_ACTION);
+    assert_int_equal(pzai_decide(&v, &r, PZAI_LEVELS, 1, NULL, &a), PZ_EINVALID_ACTION);
+    pz_view bad = v;
+    bad.seat = 7;
+    assert_int_equal(pzai_decide(&bad, &r, PZAI_GREEDY, 1, NULL, &a), PZ_EINVALID_ACTION);
+    bad = v;
+    bad.table[0] = 99, bad.ntable = bad.ntable > 0 ? bad.ntable : 1;
+    assert_int_equal(pzai_decide(&bad, &r, PZAI_GREEDY, 1, NULL, &a), PZ_EINVALID_ACTION);
+    pz_record badr = r;
+    badr.gone |= UINT64_C(1) << 60;
+    assert_int_equal(pzai_decide(&v, &badr, PZAI_GREEDY, 1, NULL, &a), PZ_EINVALID_ACTION);
+    bad = v;
+    bad.hand_count[1]++; /* counts that do not add up */
+    bad.turn = bad.seat, bad.phase = PZ_PHASE_PLAY;
+    assert_true(pzai_decide(&bad, &r, PZAI_GREEDY, 1, NULL, &a) < 0);
+    pz_free(g);
+}
+
+static void test_the_same_seed_gives_the_same_action(void **state)
+{
+    (void)state;
+    uint64_t rng = 24;
+    for (int i = 0; i < at_scaled(40); i++) {
+        pz_setup s;
+        at_random_setup(&rng, 0, &s);
+        pz_game *g = at_new_game(&s);
+        if (at_random_steps(g, &rng, 200) && pz_get_turn(g) >= 0) {
+            pz_view v;
+            pz_record r;
+            assert_int_equal(pz_view_seat(g, pz_get_turn(g), &v), 0);
+            assert_int_equal(pz_public_record(g, &r), 0);
+            for (int level = 0; level < PZAI_LEVELS; level++) {
+                pz_action a, b;
+                memset(&a, 0, sizeof a);
+                memset(&b, 0, sizeof b);
+                assert_int_equal(pzai_decide(&v, &r, (pzai_level)level, 77, &BUDGET, &a), 1);
+                assert_int_equal(pzai_decide(&v, &r, (pzai_level)level, 77, &BUDGET, &b), 1);
+                assert_true(same_action(&a, &b));
+            }
+        }
+        pz_free(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_level_names_read_back),
+        cmocka_unit_test(test_inputs_that_are_not_a_seat_view_are_refused),
+        cmocka_unit_test(test_the_same_seed_gives_the_same_action),
+        cmocka_unit_test(test_no_level_decides_on_cards_its_seat_cannot_see),
+        cmocka_unit_test(test_every_level_plays_only_legal_actions_and_every_game_ends),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
