@@ -24,7 +24,7 @@
 
 #define SAMPLES 12         /* sampled deals per decision */
 #define TENDIDO_SAMPLES 16 /* sampled deals for the tendido choice */
-#define TENDIDO_NOW 3.0    /* expected points that make "now" worth it */
+#define TENDIDO_NOW 7.0    /* expected points that make "now" worth it */
 #define PARTNER_TRUST 0.5  /* how much a partner's best answer is counted */
 #define ROLLOUT_STEPS 64   /* plays at most in a played-out end of hand */
 

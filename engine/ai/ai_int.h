@@ -109,9 +109,12 @@ uint64_t pzai__unseen(const pz_view *v, const pz_record *r);
  * view and the record: in auto mode each seat's cards this deal (hand and
  * played) make exactly the holding it declared (none included); in
  * manual mode a declared holding is respected. When a bounded number of
- * tries finds no deal meeting every declaration, the seats are dealt one
- * at a time, each seat's declaration dropped if it still cannot be met
- * (so an inconsistent record never stalls a player). Returns 0, or
+ * whole deals finds none meeting every declaration, seats are dealt one at
+ * a time (declared ones first, in random order, each hand drawn until it
+ * meets its declaration or built around it), over a bounded number of
+ * passes (close to uniform, not exactly); only then is a declaration that
+ * cannot be met dropped (so an inconsistent record never stalls a player).
+ * Returns 0, or
  * PZ_EBAD_SETUP when the counts do not match the unseen cards.
  */
 int pzai__sample_cards(const pz_view *v, const pz_record *r, pzai_rng *rng,

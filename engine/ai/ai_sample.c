@@ -14,6 +14,7 @@
 
 #define JOINT_TRIES 32 /* whole deals tried before dealing seat by seat */
 #define SEAT_TRIES 64  /* hands tried for one seat's declaration */
+#define SEAT_PASSES 16 /* seat-by-seat deals tried before a declaration is dropped */
 
 int pzai__count(uint64_t m)
 {
@@ -116,15 +117,19 @@ static int make_plan(const pz_view *v, const pz_record *r, plan *p)
     return total == p->npool ? 0 : PZ_EBAD_SETUP;
 }
 
+/* Swaps pool[i] and pool[j]. */
+static void swap(pz_card *pool, int i, int j)
+{
+    pz_card t = pool[i];
+    pool[i] = pool[j];
+    pool[j] = t;
+}
+
 /* Moves a uniformly chosen n of pool[from..npool) to pool[from..from+n). */
 static void draw(pz_card *pool, int from, int npool, int n, pzai_rng *rng)
 {
-    for (int i = from; i < from + n && i < npool - 1; i++) {
-        int j = i + (int)pzai__rng_below(rng, (uint32_t)(npool - i));
-        pz_card t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
+    for (int i = from; i < from + n && i < npool - 1; i++)
+        swap(pool, i, i + (int)pzai__rng_below(rng, (uint32_t)(npool - i)));
 }
 
 /* True when place k's cards pool[at..at+count) make what it must. */
@@ -153,36 +158,79 @@ static bool deal_jointly(plan *p, pzai_rng *rng)
     return false;
 }
 
-/* The fallback: seats with a declaration first, one at a time, each hand
-   drawn until it meets its declaration (dropped after SEAT_TRIES). */
-static void deal_by_seat(plan *p, pzai_rng *rng)
+/*
+ * Builds place k's hand at pool[at..) around its declaration: a rank that
+ * can still make it, chosen at random, the cards of that rank it needs,
+ * then the rest at random. For declarations random hands rarely meet (a
+ * rondine among forty unseen cards); close to uniform, not exactly.
+ */
+static void construct(plan *p, int k, int at, pzai_rng *rng)
 {
-    int order[PZ_MAX_PLAYERS + 1], n = 0;
+    int want = p->want[k] == PZ_HOLD_FOUR ? 4 : p->want[k] == PZ_HOLD_RONDINE ? 3 : 2;
+    int ranks[PZ_RANKS], need[PZ_RANKS], n = 0;
+    for (int r = 0; r < PZ_RANKS; r++) {
+        int have = pzai__count(p->played[k] >> (4 * r) & 15), avail = 0;
+        for (int i = at; i < p->npool; i++)
+            avail += pz_card_rank(p->pool[i]) == r;
+        int more = want - have;
+        if (more >= 0 && more <= avail && more <= p->count[k])
+            ranks[n] = r, need[n++] = more;
+    }
+    int got = 0;
+    if (n > 0) {
+        int pick = (int)pzai__rng_below(rng, (uint32_t)n);
+        for (int i = at; i < p->npool && got < need[pick]; i++)
+            if (pz_card_rank(p->pool[i]) == ranks[pick])
+                swap(p->pool, i, at + got++);
+    }
+    draw(p->pool, at + got, p->npool, p->count[k] - got, rng);
+}
+
+/*
+ * The fallback: one pass dealing the seats with a declaration first, in a
+ * random order, one at a time, each hand drawn until it meets its
+ * declaration or built around it, then the others and the stock. Returns
+ * true when every declaration is met (else the last hand tried stays).
+ */
+static bool deal_by_seat(plan *p, pzai_rng *rng)
+{
+    int order[PZ_MAX_PLAYERS + 1], n = 0, start[PZ_MAX_PLAYERS + 1], at = 0;
+    bool all = true;
     for (int k = 0; k < p->nplaces; k++)
         if (p->want[k] >= 0)
             order[n++] = k;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)pzai__rng_below(rng, (uint32_t)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
     for (int k = 0; k < p->nplaces; k++)
         if (p->want[k] < 0)
             order[n++] = k;
-    pz_card dealt[PZ_CARDS];
-    int start[PZ_MAX_PLAYERS + 1], at = 0;
     for (int i = 0; i < n; i++) {
         int k = order[i];
-        for (int t = 0; t < SEAT_TRIES; t++) {
+        bool ok = false;
+        for (int t = 0; t < SEAT_TRIES && !ok; t++) {
             draw(p->pool, at, p->npool, p->count[k], rng);
-            if (meets(p, k, at))
-                break;
+            ok = meets(p, k, at);
         }
+        for (int t = 0; t < SEAT_TRIES && !ok && p->want[k] > PZ_HOLD_NONE; t++) {
+            construct(p, k, at, rng);
+            ok = meets(p, k, at);
+        }
+        all &= ok;
         start[k] = at;
         at += p->count[k];
     }
     /* Back to place order: hands first, the stock last. */
+    pz_card dealt[PZ_CARDS];
     memcpy(dealt, p->pool, (size_t)p->npool);
     at = 0;
     for (int k = 0; k < p->nplaces; k++) {
         memcpy(&p->pool[at], &dealt[start[k]], (size_t)p->count[k]);
         at += p->count[k];
     }
+    return all;
 }
 
 /* Deals the unseen cards; see ai_int.h. */
@@ -193,8 +241,9 @@ int pzai__sample_cards(const pz_view *v, const pz_record *r, pzai_rng *rng,
     int err = make_plan(v, r, &p);
     if (err != 0)
         return err;
-    if (!deal_jointly(&p, rng))
-        deal_by_seat(&p, rng);
+    bool ok = deal_jointly(&p, rng);
+    for (int pass = 0; pass < SEAT_PASSES && !ok; pass++)
+        ok = deal_by_seat(&p, rng);
     int at = 0;
     for (int k = 0; k < p.nplaces; k++) {
         pz_card *to = p.seat[k] >= 0 ? hands[p.seat[k]] : stock;
