@@ -7,7 +7,11 @@ with NickServ; a watcher with account-notify and extended-join sits in
 
   1. SASL PLAIN with the right password and require_sasl = yes: the bot
      logs in (900, "logged in as pzbot" in its log) and its JOIN carries
-     the account (extended-join).
+     the account (extended-join). Then the whole-game test of
+     test_irc_game.py on this network: two scripted players (ann, bob)
+     play a game to 11 with the bot at its default pacing (pace = auto
+     picks InspIRCd's model from 004); the final scores equal
+     porrazo-replay's on the exported game.
   2. A wrong SASL password and require_sasl = yes: the server answers 904,
      the bot logs "[irc test]: SASL log-in failed (904): stopping this
      network, as require_sasl says", never joins, and keeps running.
@@ -34,8 +38,8 @@ import time
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bot_irc import (BotProcess, Workdir, write_config, check, run_main,  # noqa: E402
-                     wait_bot_in_channel, scaled, CHANNEL)
+from bot_irc import (BotProcess, IRCGame, Workdir, write_config, check,  # noqa: E402
+                     check_scores_equal_replay, run_main, wait_bot_in_channel, scaled, CHANNEL)
 import client as irc_client  # noqa: E402
 
 SKIP = 77
@@ -89,7 +93,8 @@ class Services:
             subprocess.run([self.script, "stop"], env=self.env, capture_output=True, timeout=60)
             self.started = False
 
-    def client(self, nick, caps=()):
+    def client(self, nick, caps=(), tls=False):
+        check(not tls, "the services network has no TLS port")
         c = irc_client.IRCClient(self.host, self.port, nick)
         c.connect()
         if caps:
@@ -110,9 +115,9 @@ def register_account(services):
         c.quit()
 
 
-def run_bot(bot_exe, services, work, name, irc_extra):
+def run_bot(bot_exe, services, work, name, irc_extra, **kw):
     conf = write_config(work.path("%s.conf" % name), services, nick=NICK,
-                        irc_extra=irc_extra)
+                        irc_extra=irc_extra, **kw)
     return BotProcess(bot_exe, conf, work.path("%s.db" % name),
                       env={"PZ_TEST_SVC_PASSWORD": PASSWORD,
                            "PZ_TEST_SVC_WRONG": "not-" + PASSWORD}).start()
@@ -127,8 +132,25 @@ def stop_bot(bot, name):
     return text
 
 
+def play_a_game(bot_exe, replay_exe, services, bot, watcher, db):
+    """The whole-game test on this network; returns a summary."""
+    game = IRCGame(services, bot, ["ann", "bob"], observer=watcher, bot_nick=NICK)
+    t0 = time.monotonic()
+    game.open("to 11")
+    game.play_out()
+    game.finish()
+    board, state, n_actions = check_scores_equal_replay(game, bot_exe, replay_exe, db)
+    check(game.actions == n_actions, "%d actions accepted over IRC, %d in the exported game"
+          % (game.actions, n_actions))
+    pace = bot.find(r"pacing as inspircd")
+    check(pace, "the bot did not pace as InspIRCd (pace = auto)")
+    for c in game.clients.values():
+        c.quit()
+    return "%d actions in %.0f s, final %s = replay %s" % (
+        game.actions, time.monotonic() - t0, dict(board), state["scores"])
+
+
 def main(bot_exe, replay_exe):
-    del replay_exe
     with Workdir() as work:
         services = Services(tempfile.mkdtemp(prefix="pz-svc-", dir=work.path("")))
         services.start()
@@ -141,12 +163,14 @@ def main(bot_exe, replay_exe):
             mark = watcher.mark()
             bot = run_bot(bot_exe, services, work, "sasl",
                           {"sasl_user": NICK, "sasl_password": "${PZ_TEST_SVC_PASSWORD}",
-                           "require_sasl": "yes"})
+                           "require_sasl": "yes"}, burst=None, line_ms=None)
             try:
                 bot.wait_log(r"test: logged in as %s$" % NICK)
                 join = watcher.wait_for("JOIN", sender=NICK, target=CHANNEL, since=mark)
                 check(len(join.params) >= 2 and join.params[1] == NICK,
                       "sasl: the bot's JOIN does not carry its account: %s" % join.line)
+                played = play_a_game(bot_exe, replay_exe, services, bot, watcher,
+                                     work.path("sasl.db"))
             finally:
                 stop_bot(bot, "sasl")
             watcher.wait_for("QUIT", sender=NICK, since=mark)
@@ -190,9 +214,9 @@ def main(bot_exe, replay_exe):
             watcher.quit()
         finally:
             services.stop()
-    print("irc services: InspIRCd 3 + Atheme: SASL log-in (account on JOIN), a wrong password "
-          "with require_sasl stopped the network with the bot up, IDENTIFY to "
-          "NickServ@services.test logged it in")
+    print("irc services: InspIRCd 3 + Atheme: SASL log-in (account on JOIN) and a whole game "
+          "(%s), a wrong password with require_sasl stopped the network with the bot up, "
+          "IDENTIFY to NickServ@services.test logged it in" % played)
 
 
 if __name__ == "__main__":
