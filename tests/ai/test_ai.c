@@ -90,7 +90,7 @@ static void test_no_level_decides_on_cards_its_seat_cannot_see(void **state)
     (void)state;
     uint64_t rng = 21;
     long compared = 0, acted = 0;
-    for (int i = 0; i < at_scaled(150); i++) {
+    for (int i = 0; i < at_scaled(300); i++) {
         pz_setup s;
         at_random_setup(&rng, 0, &s);
         pz_game *g = at_new_game(&s);
@@ -141,8 +141,14 @@ static void test_no_level_decides_on_cards_its_seat_cannot_see(void **state)
 /* ------------------------------------------------------------------------ */
 /* The property test                                                        */
 
+/* What the players chose, for coverage: by action kind, plus plays by
+   mode and tendido choices by "now". */
+typedef struct tally {
+    long kind[PZ_ACT_NEXT_HAND + 1], mode[PZ_MODE_LAY + 1], now[2];
+} tally;
+
 /* One seat's turn to be asked: 1 when it acted (and pz_apply accepted). */
-static int ask(pz_game *g, int seat, pzai_level level, uint64_t seed)
+static int ask(pz_game *g, int seat, pzai_level level, uint64_t seed, tally *t)
 {
     pz_view v;
     pz_record r;
@@ -165,11 +171,16 @@ static int ask(pz_game *g, int seat, pzai_level level, uint64_t seed)
     assert_int_equal(a.seat, seat);
     if (pz_apply(g, &a, NULL, why, sizeof why) != 0)
         fail_msg("level %s chose an action the engine refused: %s", pzai_level_name(level), why);
+    t->kind[a.kind]++;
+    if (a.kind == PZ_ACT_PLAY)
+        t->mode[a.mode]++;
+    if (a.kind == PZ_ACT_TENDIDO)
+        t->now[a.now]++;
     return 1;
 }
 
 /* Plays one game of random levels to its end; returns the actions taken. */
-static int play_game(uint64_t *rng, int players, long *by_kind)
+static int play_game(uint64_t *rng, int players, tally *t)
 {
     pz_setup s;
     at_random_setup(rng, players, &s);
@@ -184,7 +195,7 @@ static int play_game(uint64_t *rng, int players, long *by_kind)
         int first = at_below(rng, s.players), acted = 0;
         for (int k = 0; k < s.players && !acted; k++) {
             int seat = (first + k) % s.players;
-            acted = ask(g, seat, level[seat], at_next(rng));
+            acted = ask(g, seat, level[seat], at_next(rng), t);
         }
         if (acted)
             continue;
@@ -193,7 +204,6 @@ static int play_game(uint64_t *rng, int players, long *by_kind)
         pz_action next = pz_act_next_hand(NULL);
         assert_int_equal(pz_apply(g, &next, NULL, NULL, 0), 0);
     }
-    (void)by_kind;
     pz_free(g);
     return steps;
 }
@@ -203,9 +213,18 @@ static void test_every_level_plays_only_legal_actions_and_every_game_ends(void *
     (void)state;
     uint64_t rng = 22;
     long steps = 0;
-    for (int i = 0; i < at_scaled(48); i++)
-        steps += play_game(&rng, 2 + i % 7, NULL);
+    tally t = {{0}, {0}, {0}};
+    for (int i = 0; i < at_scaled(120); i++)
+        steps += play_game(&rng, 2 + i % 7, &t);
     assert_true(steps > 0);
+    if (at_scaled(120) < 120)
+        return; /* a short run need not cover everything */
+    /* Every decision kind was made: plays captured, placed and laid, the
+       tendido taken now and later, arranged, declared, claimed. */
+    for (int k = PZ_ACT_PLAY; k <= PZ_ACT_CLAIM; k++)
+        assert_true(t.kind[k] > 0);
+    assert_true(t.mode[PZ_MODE_CAPTURE] > 0 && t.mode[PZ_MODE_PLACE] > 0);
+    assert_true(t.now[0] > 0 && t.now[1] > 0);
 }
 
 /* ------------------------------------------------------------------------ */
