@@ -117,6 +117,15 @@ int pzai__claim_or_declare(const pz_view *v, const pz_record *r, pz_action *out)
     return 0;
 }
 
+/* The beginner, first to play with a holding to declare (manual mode),
+   forgets to now and then and plays at once: the declaration is lost and
+   the other sides may claim it (R3.6). Drawn from the seed. */
+static bool beginner_forgets(const pz_view *v, pzai_level level, uint64_t seed)
+{
+    return level == PZAI_BEGINNER && v->phase == PZ_PHASE_PLAY && v->turn == v->seat &&
+           pzai__splitmix(&seed) % 4 == 0;
+}
+
 /* Chooses seat v->seat's action; see porrazo_ai.h. */
 int pzai_decide(const pz_view *v, const pz_record *r, pzai_level level, uint64_t seed,
                 const pzai_budget *budget, pz_action *out)
@@ -125,9 +134,10 @@ int pzai_decide(const pz_view *v, const pz_record *r, pzai_level level, uint64_t
         !record_ok(v, r))
         return PZ_EINVALID_ACTION;
     if (v->phase == PZ_PHASE_GAME_OVER)
-        return PZ_EGAME_OVER;
+        return 0; /* nothing to do, ever again */
     pz_action a;
-    if (pzai__claim_or_declare(v, r, &a)) {
+    if (pzai__claim_or_declare(v, r, &a) &&
+        !(a.kind == PZ_ACT_DECLARE && beginner_forgets(v, level, seed))) {
         *out = a;
         return 1;
     }

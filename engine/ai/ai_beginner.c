@@ -4,7 +4,9 @@
  * limpias, in-place cards) but judges them with a wobble drawn from the
  * seed, ignores what it leaves to the next player, now and then plays a
  * card at random, takes the tendido now or later on a whim and does not
- * always find the best arrangement. No look-ahead.
+ * always find the best arrangement. No look-ahead. When it is first to
+ * play with a holding to declare (manual mode), it sometimes forgets to
+ * declare (ai.c decides that, where declarations are made).
  *
  * Not here: claims and declarations (ai.c makes them for every level).
  */

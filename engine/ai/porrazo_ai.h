@@ -67,8 +67,12 @@ typedef struct pzai_budget {
  * Returns 1 and writes *out (an action pz_apply() accepts for that seat:
  * a play, the tendido choice, an arrangement, a declaration or a claim in
  * manual mode), 0 when the seat has nothing to do now (not its turn and
- * nothing worth claiming or declaring), or a negative PZ_E code for inputs
- * that are not a seat's view of a game in progress. With the same inputs,
+ * nothing worth claiming or declaring; the game over), or a negative PZ_E
+ * code for inputs that are not a seat's view and the record of one game
+ * (PZ_EINVALID_ACTION for NULL or out-of-range inputs, PZ_EBAD_SETUP when
+ * they do not add up, PZ_ENO_MEMORY). Claims and declarations come first:
+ * a seat to play with a holding to declare gets the declaration, then its
+ * play on the next call. With the same inputs,
  * level, seed and an iteration budget the answer is always the same; it
  * never depends on anything the seat cannot see.
  */
