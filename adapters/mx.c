@@ -210,11 +210,17 @@ static void on_whoami(mx_net *n, int status, json_object *b)
 
 /* ---- Filter, m.direct, sync ------------------------------------------------ */
 
-/* The filter: messages and membership, plus what says a room is encrypted or replaced. */
+/* The filter: messages and membership, plus what says a room is encrypted or
+   replaced, who moderates it and its name. Its id is kept under MX_FILTER_KEY,
+   which changes with the event types (an older bot's filter is not reused). */
+#define MX_FILTER_KEY "filter_id.2"
+#define MX_FILTER_STATE                                                                            \
+    "\"m.room.member\",\"m.room.encryption\",\"m.room.tombstone\",\"m.room.power_levels\","        \
+    "\"m.room.name\""
 static const char FILTER_JSON[] =
-    "{\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\","
-    "\"m.room.encryption\",\"m.room.encrypted\",\"m.room.tombstone\"],\"limit\":50},"
-    "\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.tombstone\"]},"
+    "{\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.encrypted\"," MX_FILTER_STATE
+    "],\"limit\":50},"
+    "\"state\":{\"types\":[" MX_FILTER_STATE "]},"
     "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}},"
     "\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]}}";
 
@@ -263,7 +269,7 @@ static void on_filter(mx_net *n, int status, json_object *b)
     const char *id = mx__str(b, "filter_id");
     if (status == 200 && id != NULL && strlen(id) < sizeof n->filter) {
         snprintf(n->filter, sizeof n->filter, "%s", id);
-        mx__kv_set(n, "filter_id", id);
+        mx__kv_set(n, MX_FILTER_KEY, id);
         log_msg(LOG_INFO, "%s: sync filter %s created", n->c.name, id);
     } else {
         log_msg(LOG_WARN,
@@ -281,7 +287,7 @@ static void on_direct_get(mx_net *n, int status, json_object *b)
     else if (status != 404)
         log_msg(LOG_WARN, "%s: cannot read m.direct (HTTP %d)", n->c.name, status);
     n->phase = MX_PH_SYNC;
-    mx__pending_resume(n);
+    mx__pending_resume(n, true);
     start_sync(n);
 }
 
@@ -355,7 +361,7 @@ static void on_sync(mx_net *n, int status, json_object *b)
     if (n->filter[0] != '\0') {
         log_msg(LOG_WARN, "%s: making the sync filter again", n->c.name);
         n->filter[0] = '\0';
-        mx__kv_set(n, "filter_id", "");
+        mx__kv_set(n, MX_FILTER_KEY, "");
         n->phase = MX_PH_FILTER;
         start_filter(n);
         return;
@@ -414,6 +420,9 @@ void mx__dispatch(mx_net *n, mx_call *c, int status, json_object *body)
         break;
     case MX_CALL_DIRECT_PUT:
         mx__on_direct_put(n, c, status, body);
+        break;
+    case MX_CALL_DM_CHECK:
+        mx__on_dm_check(n, c, status, body);
         break;
     case MX_CALL_KINDS:
         break;
@@ -504,10 +513,11 @@ int mx_net_start(mx_net *n)
     if (loop_hook_start(&n->hook) != 0)
         return -1;
     n->started = true;
+    mx__send_init(n);
     int pruned = 0;
     (void)store_seen_prune(n->env.store, (int64_t)time(NULL) - MX_SEEN_KEEP_S, &pruned);
     (void)mx__kv_get(n, "device_id", n->device, sizeof n->device);
-    (void)mx__kv_get(n, "filter_id", n->filter, sizeof n->filter);
+    (void)mx__kv_get(n, MX_FILTER_KEY, n->filter, sizeof n->filter);
     (void)mx__kv_get(n, "since", n->since, sizeof n->since);
     log_msg(LOG_INFO, "%s: connecting to %s as %s%s", n->c.name, n->base, n->c.user,
             n->since[0] ? " (resuming the sync)" : "");

@@ -28,6 +28,7 @@
 
 #include "command.h"
 #include "log.h"
+#include "mx_format.h"
 
 #define KEY_MAX (2 * MX_ID_MAX + 16)
 #define ENCRYPTED_TEXT                                                                             \
@@ -153,14 +154,27 @@ done:
     free(out);
 }
 
-/* Starts joining room (flags, user, event: the call's context). */
-static void join_room(mx_net *n, const char *room, int flags, const char *user, const char *event)
+/* Joins and leaves on the wire (or waiting to be retried). */
+static int moves_under_way(mx_net *n)
 {
-    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX], line[4 * MX_ID_MAX + 16];
-    snprintf(line, sizeof line, "J\t%s\t%d\t%s\t%s", room, flags, user != NULL ? user : "",
-             event != NULL ? event : "");
-    pending_edit(n, 'J', room, line);
-    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || mx__enc(room, enc, sizeof enc) != 0 ||
+    int k = 0;
+    for (int i = 0; i < MX_CALLS_MAX; i++)
+        k += n->calls[i].used &&
+             (n->calls[i].kind == MX_CALL_JOIN || n->calls[i].kind == MX_CALL_LEAVE);
+    return k;
+}
+
+/*
+ * Starts the request that joins room (flags, user, event: the call's
+ * context), unless one is under way or MX_JOINS_MAX joins and leaves are:
+ * then it waits in the kv record, and mx__pending_resume starts it when one
+ * is over.
+ */
+static void join_start(mx_net *n, const char *room, int flags, const char *user, const char *event)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
+    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
+        mx__enc(room, enc, sizeof enc) != 0 ||
         snprintf(path, sizeof path, "/rooms/%s/join", enc) >= (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
         return;
@@ -174,12 +188,21 @@ static void join_room(mx_net *n, const char *room, int flags, const char *user, 
     mx__call_go(n, c);
 }
 
-static void leave_room(mx_net *n, const char *room, const char *why)
+/* Records a join of room in the kv (kept until the homeserver answered) and starts it. */
+static void join_room(mx_net *n, const char *room, int flags, const char *user, const char *event)
 {
-    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX], line[2 * MX_ID_MAX + 16];
-    snprintf(line, sizeof line, "L\t%s\t0\t\t%s", room, why);
-    pending_edit(n, 'L', room, line);
-    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL ||
+    char line[4 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "J\t%s\t%d\t%s\t%s", room, flags, user != NULL ? user : "",
+             event != NULL ? event : "");
+    pending_edit(n, 'J', room, line);
+    join_start(n, room, flags, user, event);
+}
+
+/* Starts the request that leaves room, as join_start. */
+static void leave_start(mx_net *n, const char *room, const char *why)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
+    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
         mx__enc(room, enc, sizeof enc) != 0 ||
         snprintf(path, sizeof path, "/rooms/%s/leave", enc) >= (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
@@ -192,13 +215,22 @@ static void leave_room(mx_net *n, const char *room, const char *why)
     mx__call_go(n, c);
 }
 
-void mx__pending_resume(mx_net *n)
+/* Records a leave of room in the kv and starts it. */
+static void leave_room(mx_net *n, const char *room, const char *why)
+{
+    char line[2 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "L\t%s\t0\t\t%s", room, why);
+    pending_edit(n, 'L', room, line);
+    leave_start(n, room, why);
+}
+
+void mx__pending_resume(mx_net *n, bool restart)
 {
     char *buf = malloc(MX_PENDING_MAX);
     if (buf == NULL)
         return;
     (void)mx__kv_get(n, "pending", buf, MX_PENDING_MAX);
-    for (char *p = buf, *e; *p != '\0'; p = *e ? e + 1 : e) {
+    for (char *p = buf, *e; *p != '\0' && moves_under_way(n) < MX_JOINS_MAX; p = *e ? e + 1 : e) {
         e = p + strcspn(p, "\n");
         char save = *e, *f[5] = {0};
         *e = '\0';
@@ -211,13 +243,15 @@ void mx__pending_resume(mx_net *n)
             *q = '\0';
         }
         if (nf == 5 && id_ok(f[1]) && f[0][0] == 'J') {
-            log_msg(LOG_INFO, "%s: joining %s again (not confirmed before a restart)", n->c.name,
-                    f[1]);
-            join_room(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
+            if (restart)
+                log_msg(LOG_INFO, "%s: joining %s again (not confirmed before a restart)",
+                        n->c.name, f[1]);
+            join_start(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
         } else if (nf == 5 && id_ok(f[1]) && f[0][0] == 'L') {
-            log_msg(LOG_INFO, "%s: leaving %s again (not confirmed before a restart)", n->c.name,
-                    f[1]);
-            leave_room(n, f[1], f[4]);
+            if (restart)
+                log_msg(LOG_INFO, "%s: leaving %s again (not confirmed before a restart)",
+                        n->c.name, f[1]);
+            leave_start(n, f[1], f[4]);
         }
         *e = save;
     }
@@ -227,6 +261,8 @@ void mx__pending_resume(mx_net *n)
 void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
 {
     pending_edit(n, 'J', c->room, NULL);
+    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
+    mx__pending_resume(n, false);
     mx__send_unpark(n); /* queues parked while the bot joined */
     if (status != 200) {
         const char *err = mx__str(body, "error");
@@ -251,6 +287,8 @@ void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body)
 {
     (void)body;
     pending_edit(n, 'L', c->room, NULL);
+    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
+    mx__pending_resume(n, false);
     if (status != 200)
         log_msg(LOG_WARN, "%s: cannot leave %s (HTTP %d)", n->c.name, c->room, status);
     else
@@ -363,15 +401,15 @@ static void on_member(mx_net *n, mx_room *r, json_object *ev)
         if (strcmp(m, "invite") == 0 && by != NULL && strcmp(by, n->me) == 0 &&
             json_object_object_get_ex(content, "is_direct", &d) && json_object_get_boolean(d))
             mx__dm_set(n, user, r->id); /* a direct room the bot made; maybe not told yet */
-        if (mx__member_set(n, r, user, name != NULL ? name : "") && strcmp(m, "join") == 0) {
-            char shown[MX_ID_MAX];
-            mx__display_name(n, r, user, shown, sizeof shown);
-            if (host_rename(n->env.host, n->c.name, user, shown) != 0)
-                log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        }
+        char was[MX_ID_MAX], now[MX_ID_MAX];
+        bool changed = mx__member_set(n, r, user, name != NULL ? name : "", was, sizeof was);
+        mx__base_name(n, r, user, now, sizeof now);
+        mx__names_renamed(n, r, user, changed ? was : "", now);
     } else if (strcmp(m, "leave") == 0 || strcmp(m, "ban") == 0) {
-        char dm[MX_ID_MAX];
+        char dm[MX_ID_MAX], was[MX_ID_MAX];
+        mx__base_name(n, r, user, was, sizeof was);
         mx__member_remove(r, user);
+        mx__names_renamed(n, r, user, was, ""); /* a namesake is alone with the name again */
         mx__dm_user(n, r->id, dm, sizeof dm);
         if (strcmp(dm, user) == 0)
             mx__dm_forget(n, user, r->id);
@@ -388,6 +426,10 @@ static void on_state(mx_net *n, mx_room *r, json_object *ev)
         on_member(n, r, ev);
     else if (strcmp(type, "m.room.encryption") == 0)
         mark_encrypted(n, r);
+    else if (strcmp(type, "m.room.name") == 0)
+        mx__room_name_take(n, r, mx__obj(ev, "content"));
+    else if (strcmp(type, "m.room.power_levels") == 0)
+        mx__power_take(n, r, mx__obj(ev, "content"));
     else if (strcmp(type, "m.room.tombstone") == 0)
         on_tombstone(n, r, ev);
 }
@@ -458,7 +500,16 @@ static void on_message(mx_net *n, mx_room *r, json_object *ev)
     if (part_request(n, r, private, sender, id, body))
         return;
     mx__display_name(n, r, sender, nick, sizeof nick);
-    host_msg m = {n->c.name, private ? NULL : r->id, sender, nick, body, strlen(body), id, true, false, NULL};
+    host_msg m = {.network = n->c.name,
+                  .room = private ? NULL : r->id,
+                  .sender = sender,
+                  .nick = nick,
+                  .text = body,
+                  .len = strlen(body),
+                  .once = id,
+                  .retried = true,
+                  .moderator = !private && mx__is_moderator(n, r, sender),
+                  .unreachable = mx__unreachable(n, sender, private ? NULL : r->id)};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
         n->batch_failed = true; /* rolled back: handled when the batch comes again */

@@ -138,8 +138,8 @@ static size_t find(const char *s, size_t n, size_t from, const char *needle, siz
 const mx_person *mx_format_to_move(const char *text, size_t len, const mx_person *people,
                                    int npeople, size_t *at, size_t *name_len)
 {
-    static const char *const tails[] = {" to play", " deals and chooses: ",
-                                        " arranges the tendido"};
+    static const char *const tails[] = {" to play",
+                                        " deals and chooses: ", " arranges the tendido"};
     static const size_t lead = sizeof MIDDLE_DOT " " - 1;
     const mx_person *best = NULL;
     size_t best_at = len, best_len = 0;
@@ -175,6 +175,55 @@ const mx_person *mx_format_to_move(const char *text, size_t len, const mx_person
             *name_len = best_len;
     }
     return best;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Names                                                                    */
+
+/*
+ * Whether the character s[0..k) (valid UTF-8) is one a name never shows:
+ * C0 and C1 controls, DEL, the bidi controls U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069, the zero-width U+200B-U+200D, U+2060,
+ * U+FEFF, and the line and paragraph separators U+2028, U+2029.
+ */
+static bool hidden_char(const unsigned char *s, size_t k)
+{
+    if (k == 1)
+        return s[0] < 0x20 || s[0] == 0x7F;
+    if (k == 2)
+        return (s[0] == 0xC2 && s[1] < 0xA0) || (s[0] == 0xD8 && s[1] == 0x9C);
+    if (k != 3)
+        return false;
+    if (s[0] == 0xE2 && s[1] == 0x80)
+        return (s[2] >= 0x8B && s[2] <= 0x8F) || (s[2] >= 0xA8 && s[2] <= 0xAE);
+    if (s[0] == 0xE2 && s[1] == 0x81)
+        return s[2] == 0xA0 || (s[2] >= 0xA6 && s[2] <= 0xA9);
+    return s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF;
+}
+
+size_t mx_format_clean_name(const char *name, char *out, size_t cap)
+{
+    size_t k = 0, n = name != NULL ? strlen(name) : 0;
+    if (out == NULL || cap == 0)
+        return 0;
+    for (size_t i = 0; i < n && k + 1 < cap;) {
+        size_t len = text_utf8_len(name + i, n - i);
+        if (len == 0 || hidden_char((const unsigned char *)name + i, len)) {
+            i += len > 0 ? len : 1;
+            continue;
+        }
+        if (k + len + 1 > cap)
+            break;
+        memcpy(out + k, name + i, len);
+        k += len;
+        i += len;
+    }
+    out[k] = '\0';
+    size_t start = strspn(out, " ");
+    while (k > start && out[k - 1] == ' ')
+        out[--k] = '\0';
+    memmove(out, out + start, k - start + 1);
+    return k - start;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -228,6 +277,85 @@ static void sb_pill(sbuf *b, const mx_person *who, const char *name, size_t n)
     sb_str(b, "</a>");
 }
 
+/* A line of the score board at s[0..n) (up to a line break): a name, two
+   blanks or more, a score bar, the rest. */
+typedef struct bar_row {
+    size_t name_len; /* the name ends there (its padding after) */
+    size_t bar_at, bar_len;
+    size_t len; /* the line's length, its line break not included */
+} bar_row;
+
+/* Whether s[0..n) starts with a line of the score board (into *row). */
+static bool board_line(const char *s, size_t n, bar_row *row)
+{
+    const char *nl = memchr(s, '\n', n);
+    size_t len = nl != NULL ? (size_t)(nl - s) : n;
+    for (size_t i = 2; i < len; i++) {
+        size_t k =
+            s[i] == '[' && s[i - 1] == ' ' && s[i - 2] == ' ' ? score_bar(s + i, len - i) : 0;
+        if (k == 0)
+            continue;
+        size_t name = i;
+        while (name > 0 && s[name - 1] == ' ')
+            name--;
+        if (name == 0)
+            return false;
+        *row = (bar_row){name, i, k, len};
+        return true;
+    }
+    return false;
+}
+
+/* Appends one row of the score board's table (the line's bar in <code>). */
+static void sb_row(sbuf *b, const char *s, const bar_row *row)
+{
+    sb_str(b, "<tr><td>");
+    sb_escaped(b, s, row->name_len);
+    sb_str(b, "</td><td><code>");
+    sb_add(b, s + row->bar_at, row->bar_len);
+    sb_str(b, "</code></td><td>");
+    size_t rest = row->bar_at + row->bar_len;
+    while (rest < row->len && s[rest] == ' ')
+        rest++;
+    sb_escaped(b, s + rest, row->len - rest);
+    sb_str(b, "</td></tr>");
+}
+
+/* Appends the character(s) at text[i] (not a board line); returns how many. */
+static size_t sb_piece(sbuf *b, const char *text, size_t len, size_t i)
+{
+    const char *s = text + i;
+    size_t left = len - i, k;
+    bar_row row;
+    bool word_start = i == 0 || !is_alnum((unsigned char)text[i - 1]);
+    if ((k = score_bar(s, left)) > 0) {
+        sb_str(b, "<code>");
+        sb_add(b, s, k);
+        sb_str(b, "</code>");
+        return k;
+    }
+    if (word_start && (k = red_card(s, left)) > 0) {
+        sb_red(b, s, k);
+        return k;
+    }
+    if (red_suit(s, left)) {
+        sb_red(b, s, sizeof HEARTS - 1);
+        return sizeof HEARTS - 1;
+    }
+    if (s[0] == '\n') {
+        if (!board_line(s + 1, left - 1, &row)) /* a table starts a line of its own */
+            sb_str(b, "<br>");
+        return 1;
+    }
+    if (s[0] == ' ' && i > 0 && text[i - 1] == ' ') {
+        sb_str(b, "&nbsp;");
+        return 1;
+    }
+    k = text_utf8_len(s, left);
+    sb_escaped(b, s, k > 0 ? k : 1);
+    return k > 0 ? k : 1;
+}
+
 int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t pill_at,
                    size_t pill_len, char **html)
 {
@@ -235,37 +363,31 @@ int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t p
         (pill != NULL && (pill->user_id == NULL || pill_at > len || pill_len > len - pill_at)))
         return MX_FORMAT_EINVAL;
     sbuf b = {0};
+    bool table = false;
     sb_add(&b, "", 0);
     for (size_t i = 0; i < len;) {
-        const char *s = text + i;
-        size_t left = len - i, k;
-        bool word_start = i == 0 || !is_alnum((unsigned char)text[i - 1]);
+        bar_row row;
+        bool line_start = i == 0 || text[i - 1] == '\n';
+        if (line_start && board_line(text + i, len - i, &row) &&
+            (pill == NULL || pill_at >= i + row.len || pill_at + pill_len <= i)) {
+            sb_str(&b, table ? "" : "<table>");
+            table = true;
+            sb_row(&b, text + i, &row);
+            i += row.len + (i + row.len < len); /* and its line break */
+            continue;
+        }
+        if (table)
+            sb_str(&b, "</table>");
+        table = false;
         if (pill != NULL && i == pill_at && pill_len > 0) {
-            sb_pill(&b, pill, s, pill_len);
+            sb_pill(&b, pill, text + i, pill_len);
             i += pill_len;
-        } else if ((k = score_bar(s, left)) > 0) {
-            sb_str(&b, "<code>");
-            sb_add(&b, s, k);
-            sb_str(&b, "</code>");
-            i += k;
-        } else if (word_start && (k = red_card(s, left)) > 0) {
-            sb_red(&b, s, k);
-            i += k;
-        } else if (red_suit(s, left)) {
-            sb_red(&b, s, sizeof HEARTS - 1);
-            i += sizeof HEARTS - 1;
-        } else if (s[0] == '\n') {
-            sb_str(&b, "<br>");
-            i++;
-        } else if (s[0] == ' ' && i > 0 && text[i - 1] == ' ') {
-            sb_str(&b, "&nbsp;");
-            i++;
         } else {
-            k = text_utf8_len(s, left);
-            sb_escaped(&b, s, k > 0 ? k : 1);
-            i += k > 0 ? k : 1;
+            i += sb_piece(&b, text, len, i);
         }
     }
+    if (table)
+        sb_str(&b, "</table>");
     if (b.failed) {
         free(b.s);
         return MX_FORMAT_ENO_MEMORY;
@@ -318,8 +440,8 @@ static bool put_string(json_object *obj, const char *key, const char *s, size_t 
  * [at, at + nlen) when that lies inside; malloc'd into *json and its
  * length into *jlen. 0 or MX_FORMAT_ENO_MEMORY.
  */
-static int build(const char *t, size_t n, const mx_person *who, size_t at, size_t nlen, char **json,
-                 size_t *jlen)
+static int build(const char *type, const char *t, size_t n, const mx_person *who, size_t at,
+                 size_t nlen, char **json, size_t *jlen)
 {
     bool pill = who != NULL && at + nlen <= n;
     char *html = NULL;
@@ -329,7 +451,7 @@ static int build(const char *t, size_t n, const mx_person *who, size_t at, size_
     json_object *c = json_object_new_object(), *m = json_object_new_object();
     json_object *ids = pill ? json_object_new_array() : NULL;
     bool ok = c != NULL && m != NULL && (!pill || ids != NULL);
-    ok = ok && put_string(c, "msgtype", "m.notice", 8) && put_string(c, "body", t, n) &&
+    ok = ok && put_string(c, "msgtype", type, strlen(type)) && put_string(c, "body", t, n) &&
          put_string(c, "format", "org.matrix.custom.html", 22) &&
          put_string(c, "formatted_body", html, strlen(html));
     if (ok && pill) {
@@ -365,11 +487,12 @@ static int build(const char *t, size_t n, const mx_person *who, size_t at, size_
 }
 
 /* Whether the content of t[0..n) fits in cap; -1 out of memory. */
-static int fits(const char *t, size_t n, const mx_person *who, size_t at, size_t nlen, size_t cap)
+static int fits(const char *type, const char *t, size_t n, const mx_person *who, size_t at,
+                size_t nlen, size_t cap)
 {
     char *json;
     size_t l;
-    if (build(t, n, who, at, nlen, &json, &l) != 0)
+    if (build(type, t, n, who, at, nlen, &json, &l) != 0)
         return -1;
     free(json);
     return l <= cap;
@@ -390,8 +513,8 @@ static size_t char_start(const char *t, size_t i)
  * of the pill rather than inside it. 0 when not one character fits; -1
  * out of memory.
  */
-static long cut_at(const char *t, size_t n, const mx_person *who, size_t at, size_t nlen,
-                   size_t cap)
+static long cut_at(const char *type, const char *t, size_t n, const mx_person *who, size_t at,
+                   size_t nlen, size_t cap)
 {
     size_t lo = 0, hi = n; /* prefix lo fits (0 trivially); hi does not */
     while (hi - lo > 1) {
@@ -400,7 +523,7 @@ static long cut_at(const char *t, size_t n, const mx_person *who, size_t at, siz
             mid = lo + text_utf8_len(t + lo, n - lo);
         if (mid >= hi)
             break;
-        int f = fits(t, mid, who, at, nlen, cap);
+        int f = fits(type, t, mid, who, at, nlen, cap);
         if (f < 0)
             return -1;
         if (f)
@@ -432,12 +555,12 @@ void mx_format_out_fini(mx_format_out *out)
 }
 
 /* Appends the event of t[0..n) to out; 0 or an error. */
-static int push_part(mx_format_out *out, const char *t, size_t n, const mx_person *who, size_t at,
-                     size_t nlen)
+static int push_part(mx_format_out *out, const char *type, const char *t, size_t n,
+                     const mx_person *who, size_t at, size_t nlen)
 {
     if (out->n == MX_FORMAT_PARTS_MAX)
         return MX_FORMAT_ETOO_BIG;
-    int err = build(t, n, who, at, nlen, &out->content[out->n], &out->len[out->n]);
+    int err = build(type, t, n, who, at, nlen, &out->content[out->n], &out->len[out->n]);
     if (err == 0)
         out->n++;
     return err;
@@ -451,10 +574,17 @@ static bool blank(char c)
 int mx_format_notice(const char *text, size_t len, const mx_person *people, int npeople, size_t cap,
                      mx_format_out *out)
 {
+    return mx_format_message("m.notice", text, len, people, npeople, cap, out);
+}
+
+int mx_format_message(const char *type, const char *text, size_t len, const mx_person *people,
+                      int npeople, size_t cap, mx_format_out *out)
+{
     if (out == NULL)
         return MX_FORMAT_EINVAL;
     out->n = 0;
-    if (text == NULL || cap < MX_FORMAT_CONTENT_MIN || npeople < 0 ||
+    if (type == NULL || (strcmp(type, "m.notice") != 0 && strcmp(type, "m.text") != 0) ||
+        text == NULL || cap < MX_FORMAT_CONTENT_MIN || npeople < 0 ||
         (npeople > 0 && people == NULL))
         return MX_FORMAT_EINVAL;
     for (int i = 0; i < npeople; i++)
@@ -471,8 +601,8 @@ int mx_format_notice(const char *text, size_t len, const mx_person *people, int 
     do {
         size_t rest = n - start;
         size_t pat = who != NULL && at >= start ? at - start : SIZE_MAX / 2;
-        int f = fits(t + start, rest, who, pat, nlen, cap);
-        long p = f < 0 ? -1 : f ? (long)rest : cut_at(t + start, rest, who, pat, nlen, cap);
+        int f = fits(type, t + start, rest, who, pat, nlen, cap);
+        long p = f < 0 ? -1 : f ? (long)rest : cut_at(type, t + start, rest, who, pat, nlen, cap);
         if (p < 0) {
             err = MX_FORMAT_ENO_MEMORY;
             break;
@@ -485,7 +615,7 @@ int mx_format_notice(const char *text, size_t len, const mx_person *people, int 
         bool cut = end < rest;
         while (cut && end > 1 && blank(t[start + end - 1]))
             end--; /* the break itself goes with neither part */
-        err = push_part(out, t + start, end, who, pat, nlen);
+        err = push_part(out, type, t + start, end, who, pat, nlen);
         start += (size_t)p;
         while (cut && start < n && blank(t[start]))
             start++;

@@ -7,7 +7,9 @@
  * The HTML is the plain text escaped (& < > " '), with the red suits ♥ ♦
  * and the cards that carry them in <font color="#d00000"
  * data-mx-color="#d00000">, each score bar "[██░░]" in <code>, runs of
- * spaces kept (&nbsp;) and line breaks as <br>. The player to move, found
+ * spaces kept (&nbsp;) and line breaks as <br>; the lines of a score
+ * board ("NAME  [██░░] 12") become the rows of a <table> (name, bar in
+ * <code>, score), so the bars line up in a proportional font. The player to move, found
  * in the host's status phrases ("· NAME to play", "· NAME (dealer)
  * chooses the tendido", "· NAME arranges the tendido") among the people
  * given, becomes a pill <a href="https://matrix.to/#/USER">NAME</a> and
@@ -92,6 +94,24 @@ int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t p
  */
 int mx_format_notice(const char *text, size_t len, const mx_person *people, int npeople, size_t cap,
                      mx_format_out *out);
+
+/*
+ * mx_format_notice with the message type `type`: "m.notice" (what the bot
+ * says) or "m.text" (what should notify its reader: a private turn
+ * prompt). Another type: MX_FORMAT_EINVAL.
+ */
+int mx_format_message(const char *type, const char *text, size_t len, const mx_person *people,
+                      int npeople, size_t cap, mx_format_out *out);
+
+/*
+ * Writes name, cleaned for display, into out (cap bytes, NUL-terminated,
+ * cut between characters): without control characters, invalid UTF-8,
+ * bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069),
+ * zero-width characters (U+200B-U+200D, U+2060, U+FEFF), line and
+ * paragraph separators, and blanks at its ends. Returns its length (0
+ * when out is NULL or cap 0).
+ */
+size_t mx_format_clean_name(const char *name, char *out, size_t cap);
 
 /* Frees what *out holds and sets n to 0. */
 void mx_format_out_fini(mx_format_out *out);

@@ -26,7 +26,8 @@
 #define MX_SINCE_MAX 1024             /* bytes of a sync token, NUL included */
 #define MX_URL_MAX 2048               /* bytes of a request URL, NUL included */
 #define MX_CALLS_MAX 64               /* requests live or waiting to be retried */
-#define MX_PENDING_MAX 16384          /* bytes of the kv record of joins and leaves under way */
+#define MX_PENDING_MAX 131072         /* bytes of the kv record of joins and leaves under way */
+#define MX_JOINS_MAX 16               /* joins and leaves on the wire at once (the rest wait) */
 #define MX_CALLS_VITAL 4              /* slots kept for log-in and the sync */
 #define MX_SENDS_MAX 16               /* messages (so rooms) being sent at once */
 #define MX_DMS_MAX 8                  /* direct rooms being made at once */
@@ -43,6 +44,8 @@
 #define MX_RETRY_AFTER_MAX_MS 3600000 /* a longer Retry-After counts as an hour */
 #define MX_QUIT_POLL_MS 50            /* while quitting: how often the loop looks at the sends */
 #define MX_SEEN_KEEP_S (30 * 86400)   /* handled event ids are kept 30 days */
+#define MX_MERGE_TEXT_MAX 16000       /* bytes of the lines told in one event */
+#define MX_MODS_MAX 4096              /* bytes of a room's list of moderators */
 
 /* A doubling back-off with jitter. */
 typedef struct mx_backoff {
@@ -61,6 +64,7 @@ typedef enum mx_kind {
     MX_CALL_SEND,
     MX_CALL_CREATE_DM,
     MX_CALL_DIRECT_PUT,
+    MX_CALL_DM_CHECK,
     MX_CALL_KINDS
 } mx_kind;
 
@@ -104,6 +108,9 @@ typedef struct mx_room {
     char id[MX_ID_MAX];
     bool encrypted;
     char dm_user[MX_ID_MAX]; /* the player whose direct room this is, or "" */
+    char name[MX_ID_MAX];    /* m.room.name, cleaned; "" none or not read yet (see the kv) */
+    char *mods;     /* " @a:x @b:y ": its moderators (" * " everyone), malloc'd; NULL unknown */
+    bool forbidden; /* a send was refused (403): nothing is sent until its power levels change */
     mx_member *members;
     int nmembers, cap;
 } mx_room;
@@ -239,8 +246,10 @@ void mx__sync_next(mx_net *n);
 int mx__batch_begin(mx_net *n, json_object *sync);
 /* A /messages page arrived for a gap (res NULL: paging failed). */
 void mx__gap_page(mx_net *n, mx_call *c, json_object *page);
-/* Sends again the joins and leaves a restart interrupted (kv "pending"). */
-void mx__pending_resume(mx_net *n);
+/* Starts the joins and leaves of the kv record ("pending") that no request
+   carries — those a restart interrupted (restart: logged), or that waited
+   for MX_JOINS_MAX others to be over. */
+void mx__pending_resume(mx_net *n, bool restart);
 /* Handler of JOIN and LEAVE calls. */
 void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body);
@@ -252,11 +261,47 @@ void mx__batch_free(mx_net *n);
 mx_room *mx__room(mx_net *n, const char *id, bool create);
 void mx__room_forget(mx_net *n, const char *id);
 void mx__rooms_free(mx_net *n);
-/* Sets user's display name in room (cleaned); true when it changed from a known one. */
-bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name);
+/* Sets user's display name in room (cleaned); true when it changed from a known one.
+   was (may be NULL) gets the name it had before ("" none). */
+bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name, char *was,
+                    size_t was_cap);
 void mx__member_remove(mx_room *r, const char *user);
-/* The display name of user in room (a cache, then the kv, then the localpart). */
+/*
+ * Takes a room's m.room.power_levels content: its moderators are the users
+ * at the moderator level or above (the higher of the kick and state_default
+ * levels, 50 each when unset, at least 1), kept in r->mods and the kv
+ * ("mods:ROOM") for restarts. A change also lifts r->forbidden.
+ */
+void mx__power_take(mx_net *n, mx_room *r, json_object *content);
+/* Whether user moderates room r (as its last power levels said). */
+bool mx__is_moderator(mx_net *n, mx_room *r, const char *user);
+/* Takes a room's m.room.name content (kept in the kv "roomname:ROOM" too). */
+void mx__room_name_take(mx_net *n, mx_room *r, json_object *content);
+/* How text the bot sends names room: its name, else its id. */
+void mx__room_label(mx_net *n, const char *room, char *out, size_t cap);
+/*
+ * A copy of text (malloc'd; NULL out of memory) where each room id the bot
+ * knows a name for, after " in " ("Your hand in !abc:server"), is written
+ * as the room's name; other ids stay (they are what a player types).
+ */
+char *mx__room_names_in(mx_net *n, const char *text);
+/* Marks r as refusing the bot's messages (a 403 on send), or not. */
+void mx__forbidden_set(mx_net *n, mx_room *r, bool on);
+/* The name user has in room r (NULL: none) before any disambiguation: the
+   display name (a cache, then the kv), else the localpart of the id. */
+void mx__base_name(mx_net *n, mx_room *r, const char *user, char *out, size_t cap);
+/*
+ * The name user goes by in room r (NULL: none): the display name (a cache,
+ * then the kv), else the localpart; "NAME (USER)" when another member or
+ * a player seated at the room's game has the same name.
+ */
 void mx__display_name(mx_net *n, mx_room *r, const char *user, char *out, size_t cap);
+/*
+ * user's display name in r changed from `was` to `now` (cleaned; "" none):
+ * user and every member then or formerly called the same are renamed in
+ * the host (host_rename), since their disambiguation may have changed.
+ */
+void mx__names_renamed(mx_net *n, mx_room *r, const char *user, const char *was, const char *now);
 /* The direct room of user ("" none) from the kv, then m.direct. */
 void mx__dm_room(mx_net *n, const char *user, char *room, size_t cap);
 /* The player whose direct room room is ("" none). */
@@ -282,14 +327,25 @@ void mx__send_turn(mx_net *n);
 /* Writes the marks and event ids of what was sent: one transaction. 0 or a store_err
    (kept for the next call). */
 int mx__send_flush(mx_net *n);
+/* Puts the adapter's expander on the queue: the host renders each message
+   and the messages waiting behind it for the same room join its event. */
+void mx__send_init(mx_net *n);
 /* Parked queues are asked again: a join or a direct room finished. */
 void mx__send_unpark(mx_net *n);
 /* The timers of the outbox side (mx_net_new binds them). */
 void mx__on_wake(loop_timer *t, void *arg);
 void mx__on_unpark(loop_timer *t, void *arg);
-/* Handlers of SEND and CREATE_DM calls. */
+/* Handlers of SEND, CREATE_DM and DM_CHECK calls. */
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body);
+void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body);
+/*
+ * Why the bot cannot reach user privately (host_msg.unreachable), or NULL:
+ * the server encrypted a direct room the bot made (kv "e2e_dms") and user
+ * has no unencrypted one. In a room (NULL: a private line), the room is
+ * told once that private hands cannot be delivered on this server.
+ */
+const char *mx__unreachable(mx_net *n, const char *user, const char *room);
 /* Queues a notice of the adapter's own in the outbox ("" room: to a player). */
 int mx__say(mx_net *n, const char *room, const char *user, const char *text);
 

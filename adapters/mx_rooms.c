@@ -6,11 +6,15 @@
  * m.direct account data (as the homeserver has it, PUT back when the bot
  * adds or drops a room), and the room table.
  *
- * Display names are cleaned (no control characters, no invalid UTF-8, no
- * blanks at the ends, at most MX_ID_MAX - 1 bytes cut at a character) and
- * remembered in the kv ("name:ROOM USER"), so a restart that resumes the
- * sync, which does not repeat old member events, still names players as
- * they are named in the room. Not here: what events mean (mx_events.c).
+ * Display names are cleaned (mx_format_clean_name: no control, bidi or
+ * zero-width characters, no invalid UTF-8, no blanks at the ends, at most
+ * MX_ID_MAX - 1 bytes cut at a character) and remembered in the kv
+ * ("name:ROOM USER"), so a restart that resumes the sync, which does not
+ * repeat old member events, still names players as they are named in the
+ * room. A name that someone else in the room (a member, or a player
+ * seated at its game) also has is shown as clients show it, "Ann
+ * (@ann:example.org)", so seats and the pill of the player to move map to
+ * one user. Not here: what events mean (mx_events.c).
  */
 #include "mx_int.h"
 
@@ -19,7 +23,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "text.h"
+#include "mx_format.h"
 
 #define KEY_MAX (2 * MX_ID_MAX + 16)
 
@@ -47,12 +51,15 @@ mx_room *mx__room(mx_net *n, const char *id, bool create)
     char key[KEY_MAX], value[8];
     snprintf(key, sizeof key, "said_encrypted:%s", id);
     r->encrypted = mx__kv_get(n, key, value, sizeof value) == 0;
+    snprintf(key, sizeof key, "forbidden:%s", id);
+    r->forbidden = mx__kv_get(n, key, value, sizeof value) == 0;
     n->rooms[n->nrooms++] = r;
     return r;
 }
 
 static void room_free(mx_room *r)
 {
+    free(r->mods);
     free(r->members);
     free(r);
 }
@@ -80,30 +87,6 @@ void mx__rooms_free(mx_net *n)
 
 /* ---- Members ---------------------------------------------------------------- */
 
-/* Cleans a display name into out[MX_ID_MAX] (see the file's comment). */
-static void clean_name(const char *name, char *out)
-{
-    size_t k = 0, n = strlen(name);
-    for (size_t i = 0; i < n && k < MX_ID_MAX - 1;) {
-        size_t len = text_utf8_len(name + i, n - i);
-        unsigned char c = (unsigned char)name[i];
-        if (len == 0 || c < 0x20 || c == 0x7F) {
-            i += len > 0 ? len : 1;
-            continue;
-        }
-        if (k + len > MX_ID_MAX - 1)
-            break;
-        memcpy(out + k, name + i, len);
-        k += len;
-        i += len;
-    }
-    out[k] = '\0';
-    size_t start = strspn(out, " ");
-    while (k > start && out[k - 1] == ' ')
-        out[--k] = '\0';
-    memmove(out, out + start, k - start + 1);
-}
-
 static mx_member *member_find(mx_room *r, const char *user)
 {
     for (int i = 0; i < r->nmembers; i++)
@@ -118,12 +101,15 @@ static void name_key(char *key, size_t cap, const char *room, const char *user)
         key[0] = '\0';
 }
 
-bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name)
+bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name, char *was,
+                    size_t was_cap)
 {
     char clean[MX_ID_MAX], key[KEY_MAX], kept[MX_ID_MAX];
+    if (was != NULL && was_cap > 0)
+        was[0] = '\0';
     if (strlen(user) >= MX_ID_MAX)
         return false;
-    clean_name(name != NULL ? name : "", clean);
+    (void)mx_format_clean_name(name != NULL ? name : "", clean, sizeof clean);
     mx_member *m = member_find(r, user);
     if (m == NULL) {
         if (r->nmembers == r->cap) {
@@ -144,6 +130,8 @@ bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name)
         snprintf(m->name, sizeof m->name, "%s", kept);
         known = true;
     }
+    if (was != NULL && was_cap > 0)
+        snprintf(was, was_cap, "%s", m->name);
     if (strcmp(m->name, clean) == 0)
         return false;
     snprintf(m->name, sizeof m->name, "%s", clean);
@@ -158,7 +146,7 @@ void mx__member_remove(mx_room *r, const char *user)
         *m = r->members[--r->nmembers];
 }
 
-void mx__display_name(mx_net *n, mx_room *r, const char *user, char *out, size_t cap)
+void mx__base_name(mx_net *n, mx_room *r, const char *user, char *out, size_t cap)
 {
     mx_member *m = r != NULL ? member_find(r, user) : NULL;
     char key[KEY_MAX], kept[MX_ID_MAX];
@@ -166,13 +154,11 @@ void mx__display_name(mx_net *n, mx_room *r, const char *user, char *out, size_t
         snprintf(out, cap, "%s", m->name);
         return;
     }
-    if (r != NULL) {
+    if (r != NULL && m == NULL) { /* a former member, or not read since a restart */
         name_key(key, sizeof key, r->id, user);
-        if (mx__kv_get(n, key, kept, sizeof kept) == 0) {
-            (void)mx__member_set(n, r, user, kept);
-            snprintf(out, cap, "%s", kept);
+        if (mx__kv_get(n, key, kept, sizeof kept) == 0 &&
+            mx_format_clean_name(kept, out, cap) > 0) /* kept by an older version, maybe */
             return;
-        }
     }
     const char *colon = strchr(user, ':');
     size_t len = colon != NULL ? (size_t)(colon - user) - 1 : strlen(user);
@@ -180,6 +166,222 @@ void mx__display_name(mx_net *n, mx_room *r, const char *user, char *out, size_t
         snprintf(out, cap, "%s", user);
     else
         snprintf(out, cap, "%.*s", (int)len, user + 1);
+}
+
+/*
+ * Whether someone else than user is called `name` in room r: a member of
+ * the table, or a player seated at the room's game (the table is empty of
+ * old members after a restart, the seats are not).
+ */
+static bool name_taken(mx_net *n, mx_room *r, const char *user, const char *name)
+{
+    char other[MX_ID_MAX];
+    for (int i = 0; i < r->nmembers; i++) {
+        if (strcmp(r->members[i].user, user) == 0)
+            continue;
+        mx__base_name(n, r, r->members[i].user, other, sizeof other);
+        if (strcmp(other, name) == 0)
+            return true;
+    }
+    store_game g = {0};
+    store_seat seats[8];
+    int ns = 0;
+    bool taken = false;
+    if (store_game_active(n->env.store, n->c.name, r->id, &g) == 0 &&
+        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0) {
+        for (int i = 0; i < ns && !taken; i++) {
+            if (strcmp(seats[i].player, user) == 0 || member_find(r, seats[i].player) != NULL)
+                continue;
+            mx__base_name(n, r, seats[i].player, other, sizeof other);
+            taken = strcmp(other, name) == 0;
+        }
+    }
+    store_game_fini(&g);
+    return taken;
+}
+
+void mx__display_name(mx_net *n, mx_room *r, const char *user, char *out, size_t cap)
+{
+    char base[MX_ID_MAX];
+    mx__base_name(n, r, user, base, sizeof base);
+    if (r == NULL || strcmp(base, user) == 0 || !name_taken(n, r, user, base)) {
+        snprintf(out, cap, "%s", base);
+        return;
+    }
+    int k = snprintf(out, cap, "%s (%s)", base, user); /* as clients show a shared name */
+    if (k < 0 || (size_t)k >= cap)
+        snprintf(out, cap, "%s", user);
+}
+
+void mx__names_renamed(mx_net *n, mx_room *r, const char *user, const char *was, const char *now)
+{
+    char base[MX_ID_MAX], shown[MX_ID_MAX];
+    for (int i = 0; i < r->nmembers; i++) {
+        const char *who = r->members[i].user;
+        mx__base_name(n, r, who, base, sizeof base);
+        bool peer = (was[0] != '\0' && strcmp(base, was) == 0) ||
+                    (now[0] != '\0' && strcmp(base, now) == 0);
+        if (strcmp(who, user) == 0 ? was[0] == '\0' : !peer)
+            continue;
+        mx__display_name(n, r, who, shown, sizeof shown);
+        if (host_rename(n->env.host, n->c.name, who, shown) != 0)
+            log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+    }
+}
+
+/* ---- Room names ------------------------------------------------------------ */
+
+void mx__room_name_take(mx_net *n, mx_room *r, json_object *content)
+{
+    char key[KEY_MAX];
+    const char *name = mx__str(content, "name");
+    (void)mx_format_clean_name(name != NULL ? name : "", r->name, sizeof r->name);
+    snprintf(key, sizeof key, "roomname:%s", r->id);
+    mx__kv_set(n, key, r->name);
+}
+
+void mx__room_label(mx_net *n, const char *room, char *out, size_t cap)
+{
+    mx_room *r = mx__room(n, room, false);
+    char key[KEY_MAX], kept[MX_ID_MAX];
+    if (r != NULL && r->name[0] != '\0') {
+        snprintf(out, cap, "%s", r->name);
+        return;
+    }
+    snprintf(key, sizeof key, "roomname:%s", room);
+    if (mx__kv_get(n, key, kept, sizeof kept) == 0) {
+        if (r != NULL)
+            snprintf(r->name, sizeof r->name, "%s", kept);
+        snprintf(out, cap, "%s", kept);
+        return;
+    }
+    snprintf(out, cap, "%s", room);
+}
+
+char *mx__room_names_in(mx_net *n, const char *text)
+{
+    size_t len = strlen(text), cap = len + 1, k = 0;
+    char *out = malloc(cap);
+    if (out == NULL)
+        return NULL;
+    for (size_t i = 0; i < len;) {
+        size_t idl = text[i] == '!' && i >= 4 && strncmp(text + i - 4, " in ", 4) == 0
+                         ? strcspn(text + i, " \n,;)")
+                         : 0;
+        char id[MX_ID_MAX], label[MX_ID_MAX];
+        if (idl > 0 && text[i + idl - 1] == '.')
+            idl--; /* the end of a sentence */
+        if (idl > 0 && idl < sizeof id && memchr(text + i, ':', idl) != NULL) {
+            memcpy(id, text + i, idl);
+            id[idl] = '\0';
+            mx__room_label(n, id, label, sizeof label);
+            size_t ll = strlen(label);
+            if (strcmp(label, id) != 0) { /* the label may be longer than the id */
+                char *p = realloc(out, cap + ll);
+                if (p == NULL) {
+                    free(out);
+                    return NULL;
+                }
+                out = p;
+                cap += ll;
+                memcpy(out + k, label, ll);
+                k += ll;
+                i += idl;
+                continue;
+            }
+        }
+        out[k++] = text[i++];
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* ---- Power levels ---------------------------------------------------------- */
+
+/* A power level in content[key] (an integer, or a numeric string as older
+   rooms have them), else def. */
+static long level_of(json_object *o, const char *key, long def)
+{
+    json_object *v;
+    if (o == NULL || !json_object_object_get_ex(o, key, &v))
+        return def;
+    if (json_object_is_type(v, json_type_int))
+        return (long)json_object_get_int64(v);
+    if (json_object_is_type(v, json_type_string)) {
+        char *end;
+        const char *s = json_object_get_string(v);
+        long l = strtol(s, &end, 10);
+        return end != s && *end == '\0' ? l : def;
+    }
+    return def;
+}
+
+/* Appends " word" to the list b (len *k, MX_MODS_MAX); false when full. */
+static bool mods_add(char *b, size_t *k, const char *word)
+{
+    size_t l = strlen(word);
+    if (*k + l + 2 >= MX_MODS_MAX)
+        return false;
+    b[(*k)++] = ' ';
+    memcpy(b + *k, word, l);
+    *k += l;
+    b[*k] = '\0';
+    return true;
+}
+
+void mx__power_take(mx_net *n, mx_room *r, json_object *content)
+{
+    char *b = malloc(MX_MODS_MAX), key[KEY_MAX];
+    if (b == NULL)
+        return;
+    long kick = level_of(content, "kick", 50), state = level_of(content, "state_default", 50);
+    long need = kick > state ? kick : state;
+    size_t k = 0;
+    bool full = false;
+    b[0] = '\0';
+    if (need < 1)
+        need = 1;
+    if (level_of(content, "users_default", 0) >= need)
+        full = !mods_add(b, &k, "*");
+    json_object *users = mx__obj(content, "users");
+    if (users != NULL) {
+        json_object_object_foreach(users, user, lv)
+        {
+            (void)lv;
+            if (!full && user[0] == '@' && level_of(users, user, 0) >= need)
+                full = !mods_add(b, &k, user);
+        }
+    }
+    if (full)
+        log_msg(LOG_WARN, "%s: %s has too many moderators to keep them all", n->c.name, r->id);
+    (void)mods_add(b, &k, "");
+    free(r->mods);
+    r->mods = b;
+    snprintf(key, sizeof key, "mods:%s", r->id);
+    mx__kv_set(n, key, b);
+    if (r->forbidden)
+        mx__forbidden_set(n, r, false);
+}
+
+bool mx__is_moderator(mx_net *n, mx_room *r, const char *user)
+{
+    char key[KEY_MAX], word[MX_ID_MAX + 2];
+    if (r->mods == NULL && (r->mods = malloc(MX_MODS_MAX)) != NULL) {
+        snprintf(key, sizeof key, "mods:%s", r->id);
+        if (mx__kv_get(n, key, r->mods, MX_MODS_MAX) != 0)
+            snprintf(r->mods, MX_MODS_MAX, " "); /* power levels not seen: nobody */
+    }
+    if (r->mods == NULL || snprintf(word, sizeof word, " %s ", user) >= (int)sizeof word)
+        return false;
+    return strstr(r->mods, " * ") != NULL || strstr(r->mods, word) != NULL;
+}
+
+void mx__forbidden_set(mx_net *n, mx_room *r, bool on)
+{
+    char key[KEY_MAX];
+    r->forbidden = on;
+    snprintf(key, sizeof key, "forbidden:%s", r->id);
+    mx__kv_set(n, key, on ? "1" : "");
 }
 
 /* ---- Direct rooms ------------------------------------------------------------ */
@@ -287,6 +489,12 @@ void mx__dm_set(mx_net *n, const char *user, const char *room)
     if (mx__kv_get(n, key, kept, sizeof kept) == 0 && strcmp(kept, room) == 0 &&
         array_index(mx__arr(n->direct, user), room) >= 0)
         return; /* known already */
+    mx_room *known = mx__room(n, room, false);
+    if (known != NULL && known->encrypted) {
+        log_msg(LOG_INFO, "%s: %s is encrypted: not a direct room for %s's hands", n->c.name, room,
+                user);
+        return; /* never a room for hands, even named by a later is_direct invite */
+    }
     mx__kv_set(n, key, room);
     snprintf(key, sizeof key, "dmroom:%s", room);
     mx__kv_set(n, key, user);

@@ -145,7 +145,8 @@ static void make_dm(mx_net *n, const char *user)
     int making = 0;
     for (int i = 0; i < MX_CALLS_MAX; i++)
         making += n->calls[i].used && n->calls[i].kind == MX_CALL_CREATE_DM;
-    if (mx__call_find(n, MX_CALL_CREATE_DM, NULL, user) != NULL || making >= MX_DMS_MAX)
+    if (mx__call_find(n, MX_CALL_CREATE_DM, NULL, user) != NULL ||
+        mx__call_find(n, MX_CALL_DM_CHECK, NULL, user) != NULL || making >= MX_DMS_MAX)
         return;
     mx_call *c = NULL;
     json_object *b = json_object_new_object(), *inv = json_object_new_array();
@@ -169,13 +170,110 @@ static void make_dm(mx_net *n, const char *user)
     mx__call_go(n, c);
 }
 
+/* Adds user to the players whose private messages are dropped. */
+static void dm_fail(mx_net *n, const char *user)
+{
+    char(*p)[MX_ID_MAX] = realloc(n->dm_failed, (size_t)(n->ndm_failed + 1) * sizeof *p);
+    if (p == NULL || dm_failed(n, user)) {
+        if (p != NULL)
+            n->dm_failed = p;
+        return;
+    }
+    n->dm_failed = p;
+    snprintf(n->dm_failed[n->ndm_failed++], MX_ID_MAX, "%s", user);
+}
+
+/*
+ * Asks whether the direct room just made for user is encrypted (a server
+ * that encrypts private rooms by default does so whatever the bot asked):
+ * GET its m.room.encryption state. The player's queue stays parked until
+ * the answer. When no request can be made, the room is taken as it is
+ * known (the sync's state marks it encrypted otherwise).
+ */
+static void dm_check(mx_net *n, const char *user, const char *room)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
+    mx_call *c = NULL;
+    if (mx__enc(room, enc, sizeof enc) == 0 &&
+        snprintf(path, sizeof path, "/rooms/%s/state/m.room.encryption/", enc) < (int)sizeof path &&
+        mx__url(n, url, sizeof url, path) == 0)
+        c = mx__call_new(n, MX_CALL_DM_CHECK, "GET", url, NULL, true);
+    if (c == NULL) {
+        mx__dm_set(n, user, room);
+        return;
+    }
+    snprintf(c->room, sizeof c->room, "%s", room);
+    snprintf(c->user, sizeof c->user, "%s", user);
+    mx__call_go(n, c);
+}
+
+/* store_games_of_player's callback: tells the game's room, once, that hands
+   cannot be delivered on this server. */
+static int tell_game_room(void *arg, int64_t game, const char *room)
+{
+    (void)game;
+    (void)mx__unreachable(arg, "", room);
+    return 0;
+}
+
+void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body)
+{
+    mx_room *r = mx__room(n, c->room, true);
+    char key[MX_ID_MAX + 32];
+    mx__send_unpark(n);
+    (void)body;
+    if (status != 200 && (r == NULL || !r->encrypted)) {
+        if (status != 404)
+            log_msg(LOG_WARN, "%s: cannot read whether %s is encrypted (HTTP %d)", n->c.name,
+                    c->room, status);
+        log_msg(LOG_INFO, "%s: %s is the direct room of %s", n->c.name, c->room, c->user);
+        mx__dm_set(n, c->user, c->room);
+        return;
+    }
+    log_msg(LOG_WARN,
+            "%s: the server encrypted the direct room %s made for %s: private hands cannot be "
+            "delivered on this server until the bot supports encryption",
+            n->c.name, c->room, c->user);
+    if (r != NULL)
+        r->encrypted = true; /* never sent to; its encryption state says nothing more */
+    snprintf(key, sizeof key, "said_encrypted:%s", c->room);
+    mx__kv_set(n, key, "1");
+    mx__kv_set(n, "e2e_dms", "1");
+    dm_fail(n, c->user);
+    if (store_games_of_player(n->env.store, n->c.name, c->user, tell_game_room, n) != 0)
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(n->env.store));
+}
+
+#define E2E_ROOM_TEXT                                                                              \
+    "Private hands cannot be delivered on this server: it encrypts private rooms, and I "          \
+    "cannot send into encrypted rooms yet. Games here need a server that does not encrypt "        \
+    "them (or an unencrypted direct room with me)."
+#define E2E_UNREACHABLE                                                                            \
+    "this server encrypts private rooms, and I cannot send your cards into an encrypted room "     \
+    "yet, so I cannot seat you"
+
+const char *mx__unreachable(mx_net *n, const char *user, const char *room)
+{
+    char v[8], key[MX_ID_MAX + 32], dm[MX_ID_MAX];
+    if (mx__kv_get(n, "e2e_dms", v, sizeof v) != 0)
+        return NULL;
+    if (room != NULL && snprintf(key, sizeof key, "said_e2e:%s", room) < (int)sizeof key &&
+        mx__kv_get(n, key, v, sizeof v) != 0) {
+        mx__kv_set(n, key, "1");
+        (void)mx__say(n, room, NULL, E2E_ROOM_TEXT);
+    }
+    if (user[0] == '\0')
+        return NULL;
+    mx__dm_room(n, user, dm, sizeof dm);
+    return dm[0] == '\0' ? E2E_UNREACHABLE : NULL;
+}
+
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
 {
     const char *room = mx__str(body, "room_id");
     mx__send_unpark(n); /* this player's queue, and any that waited for MX_DMS_MAX */
     if (status == 200 && room != NULL && strlen(room) < MX_ID_MAX) {
-        log_msg(LOG_INFO, "%s: %s is the direct room of %s", n->c.name, room, c->user);
-        mx__dm_set(n, c->user, room);
+        dm_check(n, c->user, room);
         return;
     }
     const char *err = mx__str(body, "error");
@@ -183,11 +281,7 @@ void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
             "%s: cannot make a direct room for %s (HTTP %d: %s): their private "
             "messages are dropped",
             n->c.name, c->user, status, err != NULL ? err : "");
-    char(*p)[MX_ID_MAX] = realloc(n->dm_failed, (size_t)(n->ndm_failed + 1) * sizeof *p);
-    if (p == NULL)
-        return;
-    n->dm_failed = p;
-    snprintf(n->dm_failed[n->ndm_failed++], MX_ID_MAX, "%s", c->user);
+    dm_fail(n, c->user);
 }
 
 /* ---- Which messages may go ---------------------------------------------------- */
@@ -222,7 +316,152 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     }
     if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
         return OUTQ_PARK; /* sent once the bot is in */
+    mx_room *r = mx__room(n, room, false);
+    if (r != NULL && r->encrypted && m->kind == STORE_MSG_PRIVATE) {
+        log_msg(LOG_WARN, "%s: dropping a private message to %s: %s is encrypted", n->c.name,
+                m->target, room);
+        return OUTQ_DROP; /* never a hand in an encrypted room */
+    }
+    if (r != NULL && r->forbidden)
+        return OUTQ_DROP; /* said once (forbidden), until its power levels change */
     return OUTQ_SEND;
+}
+
+/* ---- One event per turn ------------------------------------------------------ */
+
+/* A growing text for the expander, at most MX_MERGE_TEXT_MAX bytes. */
+typedef struct merge_buf {
+    char *s;
+    size_t len;
+} merge_buf;
+
+/* Appends "\n" (unless first) and piece; false when it would pass the cap
+   (unless `any`) or memory is short (the text is unchanged then). */
+static bool merge_add(merge_buf *b, const char *piece, bool any)
+{
+    size_t add = strlen(piece) + (b->len > 0 ? 1 : 0);
+    if (!any && b->len + add > MX_MERGE_TEXT_MAX)
+        return false;
+    char *p = realloc(b->s, b->len + add + 1);
+    if (p == NULL)
+        return false;
+    b->s = p;
+    if (b->len > 0)
+        b->s[b->len++] = '\n';
+    memcpy(b->s + b->len, piece, strlen(piece) + 1);
+    b->len += strlen(piece);
+    return true;
+}
+
+/* The message k places after m in its target's list (NULL: none). */
+static const outq_msg *msg_after(const outq_msg *m, int k)
+{
+    for (; m != NULL && k > 0; k--)
+        m = m->next;
+    return m;
+}
+
+/*
+ * How many messages m told besides itself when it was sent before (kv
+ * "merge:TARGET" = "TXN N", written before each send, so that a restart
+ * sends the same lines again under the same transaction id, which the
+ * homeserver answers from its cache, rather than posting them twice in
+ * another grouping), or -1 when it was not sent.
+ */
+static int merged_before(mx_net *n, const outq_msg *m)
+{
+    char key[MX_ID_MAX + 16], value[64];
+    size_t tl = strlen(m->txn);
+    if (snprintf(key, sizeof key, "merge:%s", m->target) >= (int)sizeof key ||
+        mx__kv_get(n, key, value, sizeof value) != 0 || strncmp(value, m->txn, tl) != 0 ||
+        value[tl] != ' ')
+        return -1;
+    char *end;
+    long v = strtol(value + tl + 1, &end, 10);
+    return *end == '\0' && v >= 0 && v <= 63 ? (int)v : -1;
+}
+
+/* Notes, before m is sent, how many messages its text tells (see merged_before). */
+static void merged_note(mx_net *n, const outq_msg *m)
+{
+    char key[MX_ID_MAX + 16], value[64];
+    if (snprintf(key, sizeof key, "merge:%s", m->target) < (int)sizeof key &&
+        snprintf(value, sizeof value, "%s %d", m->txn, m->nmerged) < (int)sizeof value)
+        mx__kv_set(n, key, value);
+}
+
+/*
+ * The queue's expander (outq_set_expander): the host renders m
+ * (host_expand), then every message waiting behind it for the same target
+ * and priority is rendered too and told in the same text, one line after
+ * the other, up to MX_MERGE_TEXT_MAX bytes and 63 messages (outq's
+ * bound), so what one command makes for a room goes as one event and a
+ * rate limit counts it once. A message the host finds obsolete is merged
+ * without a line (it leaves the queue with m, unwritten, as a drop would).
+ */
+static outq_expand_result merge_expand(void *arg, const outq_msg *m, char **text, int *merged)
+{
+    mx_net *n = arg;
+    char *t = NULL;
+    int k = 0, total, forced = merged_before(n, m);
+    outq_expand_result r = host_expand(n->env.host, m, &t, &k);
+    if (r == OUTQ_EXPAND_DROP)
+        return r;
+    merge_buf b = {NULL, 0};
+    if (!merge_add(&b, r == OUTQ_EXPAND_TEXT ? t : m->raw, true)) {
+        *text = t, *merged = k;
+        return r;
+    }
+    free(t);
+    total = k;
+    for (const outq_msg *x = msg_after(m->next, k); x != NULL && total < 63;) {
+        if (forced >= 0 && total >= forced)
+            break;
+        char *xt = NULL;
+        int xk = 0;
+        outq_expand_result xr = host_expand(n->env.host, x, &xt, &xk);
+        if (xr == OUTQ_EXPAND_DROP)
+            xk = 0;
+        const char *piece = xr == OUTQ_EXPAND_TEXT ? xt : x->raw;
+        bool fits =
+            total + 1 + xk <= 63 && (xr == OUTQ_EXPAND_DROP || merge_add(&b, piece, forced >= 0));
+        free(xt);
+        if (!fits)
+            break;
+        total += 1 + xk;
+        x = msg_after(x->next, xk);
+    }
+    *text = b.s;
+    *merged = total;
+    return OUTQ_EXPAND_TEXT;
+}
+
+void mx__send_init(mx_net *n)
+{
+    if (n->env.host != NULL)
+        outq_set_expander(n->q, merge_expand, n);
+}
+
+/* Whether raw (a message as stored) is a turn prompt or reminder of the
+   host's (the header "\xFFG<game>:P<seat>\xFF" or ":R", bot/live.c). */
+static bool prompt_raw(const char *raw)
+{
+    if ((unsigned char)raw[0] != 0xFF || raw[1] != 'G')
+        return false;
+    size_t i = 2 + strspn(raw + 2, "0123456789");
+    return raw[i] == ':' && (raw[i + 1] == 'P' || raw[i + 1] == 'R');
+}
+
+/* The message type of m: m.text for a private turn prompt when notify_turn
+   is on (clients notify it), else m.notice. */
+static const char *msgtype_of(const mx_net *n, const outq_msg *m)
+{
+    if (!n->c.notify_turn || m->kind != STORE_MSG_PRIVATE)
+        return "m.notice";
+    for (const outq_msg *k = m; k != NULL; k = k->merged)
+        if (prompt_raw(k->raw))
+            return "m.text";
+    return "m.notice";
 }
 
 /* ---- Sending ------------------------------------------------------------------ */
@@ -285,7 +524,11 @@ static int flight_go(mx_net *n, mx_flight *f)
     char url[MX_URL_MAX];
     if (m->kind == STORE_MSG_ROOM)
         game_people(n, f->room, seats, people, &np);
-    int err = mx_format_notice(m->text, strlen(m->text), people, np, MX_FORMAT_CONTENT_MAX, &out);
+    char *text = mx__room_names_in(n, m->text);
+    int err = text == NULL ? MX_FORMAT_ENO_MEMORY
+                           : mx_format_message(msgtype_of(n, m), text, strlen(text), people, np,
+                                               MX_FORMAT_CONTENT_MAX, &out);
+    free(text);
     if (err != 0 || send_url(n, f, url, sizeof url) != 0) {
         log_msg(LOG_ERROR, "%s: dropping message %lld to %s: %s", n->c.name, (long long)m->id,
                 f->room, err != 0 ? mx_format_strerror(err) : "its address is too long");
@@ -304,6 +547,8 @@ static int flight_go(mx_net *n, mx_flight *f)
     }
     if (c == NULL)
         return -1;
+    if (f->part == 0)
+        merged_note(n, m);
     snprintf(c->room, sizeof c->room, "%s", f->room);
     c->msg = m->id;
     c->part = f->part;
@@ -356,6 +601,38 @@ static void send_more(mx_net *n)
     }
 }
 
+/*
+ * A room refused a message (403: the bot may not speak there, or is no
+ * longer in it): its messages are dropped from now on, until its power
+ * levels change, rather than tried one by one for ever; the players of its
+ * game are told once, privately, and the log says so at warning.
+ */
+static void forbidden(mx_net *n, const char *room)
+{
+    mx_room *r = mx__room(n, room, true);
+    if (r == NULL || r->forbidden)
+        return;
+    mx__forbidden_set(n, r, true);
+    log_msg(LOG_WARN,
+            "%s: %s refuses the bot's messages: nothing more is sent there until its "
+            "power levels change",
+            n->c.name, room);
+    store_game g = {0};
+    store_seat seats[8];
+    int ns = 0;
+    char text[512], where[MX_ID_MAX + 64];
+    mx__room_label(n, room, where, sizeof where);
+    snprintf(text, sizeof text,
+             "I can no longer speak in %s (the room's permissions refuse my messages): the game "
+             "there waits until a moderator lets me speak again.",
+             where);
+    if (store_game_active(n->env.store, n->c.name, room, &g) == 0 &&
+        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0)
+        for (int i = 0; i < ns; i++)
+            (void)mx__say(n, NULL, seats[i].player, text);
+    store_game_fini(&g);
+}
+
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
 {
     mx_flight *f = flight_of(n, c->msg);
@@ -387,6 +664,8 @@ void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
     }
     log_msg(LOG_WARN, "%s: dropping message %lld to %s: HTTP %d %s: %s", n->c.name,
             (long long)c->msg, c->room, status, code != NULL ? code : "", err != NULL ? err : "");
+    if (status == 403 && user[0] == '\0')
+        forbidden(n, c->room);
     flight_done(n, f, NULL);
 }
 

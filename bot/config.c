@@ -217,6 +217,16 @@ static const char *check_log_level(const char *s)
     return "must be error, warn, info or debug";
 }
 
+/* The computer players' levels (engine/ai/porrazo_ai.h). */
+static const char *check_robot_level(const char *s)
+{
+    static const char *const levels[] = {"beginner", "greedy", "expert", "strong"};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (strcmp(s, levels[i]) == 0)
+            return NULL;
+    return "must be beginner, greedy, expert or strong";
+}
+
 /* The pacing models of adapters/irc_out.h (irc_out_pace_name). */
 static const char *check_pace(const char *s)
 {
@@ -340,6 +350,9 @@ static const key_def bot_keys[] = {
     INT(cfg_bot, max_database_mb, 0, 1000000),
     DURATION(cfg_bot, "restart_recent", restart_recent_secs),
     INT(cfg_bot, restart_announce_max, 0, 100000),
+    STR(cfg_bot, robot_level, F_NONEMPTY, check_robot_level, NULL),
+    DURATION(cfg_bot, "robot_delay", robot_delay_secs),
+    INT(cfg_bot, robot_iterations, 0, 10000000),
 };
 
 static const key_def irc_keys[] = {
@@ -373,6 +386,7 @@ static const key_def matrix_keys[] = {
     STR(cfg_matrix, password, 0, NULL, NULL),     /* secret */
     STR(cfg_matrix, access_token, 0, NULL, NULL), /* secret */
     LIST(cfg_matrix, allow_invites, 0, check_invite, NULL),
+    BOOL(cfg_matrix, notify_turn),
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -440,6 +454,9 @@ void cfg_defaults(cfg *c)
     c->bot.restart_recent_secs = 3600;
     c->bot.restart_announce_max = 50;
     SET_LIT(c->bot.log_level, "info");
+    SET_LIT(c->bot.robot_level, "strong");
+    c->bot.robot_delay_secs = 2;
+    c->bot.robot_iterations = 0;
     for (int i = 0; i < CFG_NETWORKS; i++) {
         cfg_irc *irc = &c->irc[i];
         irc->port = 6697;
@@ -449,6 +466,7 @@ void cfg_defaults(cfg *c)
         SET_LIT(irc->pace, "auto");
         irc->burst = 4;
         irc->line_ms = 1500;
+        c->matrix[i].notify_turn = true;
     }
 }
 

@@ -38,6 +38,9 @@ typedef struct cfg_bot {
     int restart_recent_secs; /* "is back" after a start: games this recent ("restart_recent", 1h) */
     int restart_announce_max; /* ... at most this many (50) */
     char log_level[8];        /* error, warn, info, debug ("info") */
+    char robot_level[16];     /* computer players added without a level ("strong") */
+    int robot_delay_secs;     /* "robot_delay": a computer player waits this long (2 s) */
+    int robot_iterations;     /* their search budget (0: each level's own) */
 } cfg_bot;
 
 typedef struct cfg_irc {
@@ -78,6 +81,7 @@ typedef struct cfg_matrix {
     char access_token[CFG_STR];            /* secret */
     char allow_invites[CFG_LIST][CFG_STR]; /* user ids or ":server" suffixes */
     int nallow_invites;
+    bool notify_turn; /* the private "your turn" prompt as m.text, so it notifies (default true) */
 } cfg_matrix;
 
 typedef struct cfg {

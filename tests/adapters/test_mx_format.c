@@ -2,7 +2,8 @@
  * test_mx_format.c — the host's plain lines as Matrix m.notice content
  * (adapters/mx_format.h): the JSON of each event read back with json-c and
  * judged as a client would read it — msgtype, body, format and
- * formatted_body, m.mentions — HTML escaping, red suits, score bars, the
+ * formatted_body, m.mentions — HTML escaping, red suits, score bars and
+ * the score board's table, m.text prompts, names cleaned for display, the
  * pill of the player to move, invalid UTF-8, and the cutting of a text too
  * large for one event: every part under the cap, valid UTF-8, cut at line
  * breaks or spaces when there are some, the parts together giving the
@@ -142,13 +143,86 @@ static void test_red_suits_are_coloured_and_black_suits_are_not(void **state)
     json_object_put(o);
 }
 
-static void test_score_bar_is_kept_in_code_with_its_padding(void **state)
+static void test_score_bar_is_kept_in_code_inside_a_line(void **state)
 {
     (void)state;
-    json_object *o = one("Ann  [" FULL FULL LIGHT LIGHT "] 19", 4096);
+    json_object *o = one("so far [" FULL FULL LIGHT LIGHT "] 19", 4096);
     assert_string_equal(field(o, "formatted_body"),
-                        "Ann &nbsp;<code>[" FULL FULL LIGHT LIGHT "]</code> 19");
+                        "so far <code>[" FULL FULL LIGHT LIGHT "]</code> 19");
     json_object_put(o);
+}
+
+static void test_a_score_board_is_a_table_and_its_body_stays_aligned(void **state)
+{
+    (void)state;
+    const char *text = "Score " DOT " first to 61\nAnn      [" FULL LIGHT
+                       "] 19\nAnnabel  [" LIGHT LIGHT "] 3\nAnn to play";
+    json_object *o = one(text, 4096);
+    assert_string_equal(field(o, "body"), text);
+    assert_string_equal(field(o, "formatted_body"),
+                        "Score " DOT " first to 61<table><tr><td>Ann</td><td><code>[" FULL LIGHT
+                        "]</code></td><td>19</td></tr><tr><td>Annabel</td><td><code>[" LIGHT LIGHT
+                        "]</code></td><td>3</td></tr></table>Ann to play");
+    json_object_put(o);
+}
+
+static void test_a_prompt_may_be_a_text_message_that_notifies(void **state)
+{
+    (void)state;
+    mx_format_out out = {0};
+    assert_int_equal(mx_format_message("m.text", "your turn", 9, PEOPLE, NPEOPLE, 4096, &out), 0);
+    json_object *o = parse(&out, 0);
+    assert_string_equal(field(o, "msgtype"), "m.text");
+    assert_string_equal(field(o, "body"), "your turn");
+    json_object_put(o);
+    mx_format_out_fini(&out);
+    assert_int_equal(mx_format_message("m.emote", "x", 1, PEOPLE, NPEOPLE, 4096, &out),
+                     MX_FORMAT_EINVAL);
+    assert_int_equal(out.n, 0);
+}
+
+/* mx_format_clean_name of name, into a buffer of cap bytes. */
+static const char *cleaned(const char *name, size_t cap)
+{
+    static char buf[256];
+    assert_true(cap <= sizeof buf);
+    size_t n = mx_format_clean_name(name, buf, cap);
+    assert_int_equal(n, strlen(buf));
+    return buf;
+}
+
+static void test_names_lose_bidi_controls_and_zero_width_characters(void **state)
+{
+    (void)state;
+    assert_string_equal(cleaned("\xE2\x80\xAE"
+                                "Eve"
+                                "\xE2\x80\xAC",
+                                64),
+                        "Eve");
+    assert_string_equal(cleaned("A\xE2\x80\x8Bn\xE2\x81\xA0n\xEF\xBB\xBF", 64), "Ann");
+    assert_string_equal(cleaned("\xE2\x81\xA6"
+                                "B\xD8\x9C"
+                                "o\xE2\x80\x8E"
+                                "b\xE2\x81\xA9",
+                                64),
+                        "Bob");
+    assert_string_equal(cleaned("\xE2\x80\x8F"
+                                "Dan\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAD",
+                                64),
+                        "Dan");
+    assert_string_equal(cleaned("  Jos\xC3\xA9\x07\xC2\x85 \xE2\x80\xA8", 64), "Jos\xC3\xA9");
+    assert_string_equal(cleaned("\xF0\x9F\x82\xA1 Ace", 64), "\xF0\x9F\x82\xA1 Ace");
+    assert_string_equal(cleaned("bad\xFF\xC3name", 64), "badname");
+}
+
+static void test_a_clean_name_is_cut_between_characters(void **state)
+{
+    (void)state;
+    assert_string_equal(cleaned("J\xC3\xA9r\xC3\xB4me", 4), "J\xC3\xA9");
+    assert_string_equal(cleaned("\xE2\x80\xAE\xE2\x80\xAE", 64), "");
+    char one_byte[1];
+    assert_int_equal(mx_format_clean_name("Ann", one_byte, 1), 0);
+    assert_string_equal(one_byte, "");
 }
 
 static void test_line_breaks_become_br(void **state)
@@ -422,7 +496,11 @@ int main(void)
         cmocka_unit_test(test_plain_text_becomes_a_notice_with_body_and_html),
         cmocka_unit_test(test_html_special_characters_are_escaped_and_body_is_not),
         cmocka_unit_test(test_red_suits_are_coloured_and_black_suits_are_not),
-        cmocka_unit_test(test_score_bar_is_kept_in_code_with_its_padding),
+        cmocka_unit_test(test_score_bar_is_kept_in_code_inside_a_line),
+        cmocka_unit_test(test_a_score_board_is_a_table_and_its_body_stays_aligned),
+        cmocka_unit_test(test_a_prompt_may_be_a_text_message_that_notifies),
+        cmocka_unit_test(test_names_lose_bidi_controls_and_zero_width_characters),
+        cmocka_unit_test(test_a_clean_name_is_cut_between_characters),
         cmocka_unit_test(test_line_breaks_become_br),
         cmocka_unit_test(test_player_to_move_gets_a_pill_and_a_mention),
         cmocka_unit_test(test_tendido_phrases_mention_the_dealer),

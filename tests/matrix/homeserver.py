@@ -229,13 +229,16 @@ class HomeServer(RoutesMixin, ServerState):
     password_login (True; False answers m.login.password like Synapse with
     password_config.enabled false: 400 M_UNKNOWN), rate_limits ({name:
     (per_second, burst_count) or None}, see mxmodel.DEFAULT_RATE_LIMITS),
-    verbose (log every request to stderr).
+    verbose (log every request to stderr), encrypt_by_default (Synapse's
+    encryption_enabled_by_default_for_room_type: "invite" encrypts the rooms
+    made with a private preset, "all" every room; None: none).
     """
 
     def __init__(self, server_name="test", port=None, host=HOST, timeline_limit=10,
-                 password_login=True, rate_limits=None, verbose=False):
+                 password_login=True, rate_limits=None, verbose=False, encrypt_by_default=None):
         super().__init__(server_name=server_name, timeline_limit=timeline_limit,
-                         password_login=password_login, rate_limits=rate_limits)
+                         password_login=password_login, rate_limits=rate_limits,
+                         encrypt_by_default=encrypt_by_default)
         self.host = host
         self.port = port
         self.verbose = verbose

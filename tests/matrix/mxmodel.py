@@ -22,7 +22,8 @@ import time
 
 MAX_PDU_SIZE = 65536                 # Synapse: whole PDU, canonical JSON
 MAX_REQUEST_SIZE = 200 * MAX_PDU_SIZE
-DEFAULT_ROOM_VERSION = "11"          # Synapse's default_room_version
+MAX_UPLOAD_SIZE = 50 * 1024 * 1024  # Synapse's max_upload_size (50M)
+DEFAULT_ROOM_VERSION = "10"          # Synapse's default_room_version (since 1.76)
 KNOWN_ROOM_VERSIONS = tuple(str(v) for v in range(1, 12))
 FILTER_TIMELINE_LIMIT = 100          # Synapse's filter_timeline_limit
 MAX_JSON_INT = 2 ** 53 - 1           # canonical JSON integer range
@@ -173,7 +174,7 @@ class Event:
     """One room event, as stored. content is private to the event."""
 
     __slots__ = ("event_id", "room_id", "sender", "type", "state_key", "content",
-                 "ts", "pos", "txn", "prev")
+                 "ts", "pos", "txn", "prev", "redacts", "redacted_by")
 
     def __init__(self, event_id, room_id, sender, etype, content, state_key, ts, pos,
                  txn=None):
@@ -187,6 +188,8 @@ class Event:
         self.pos = pos
         self.txn = txn          # (device_id, txn_id) when sent with a transaction id
         self.prev = None        # the state event this one replaced
+        self.redacts = None     # m.room.redaction in rooms before v11: the top-level key
+        self.redacted_by = None  # the redaction event that pruned this one
 
     @property
     def key(self):
@@ -210,6 +213,10 @@ class Event:
             d["unsigned"]["transaction_id"] = self.txn[1]
         if membership is not None:
             d["unsigned"]["membership"] = membership
+        if self.redacts is not None:
+            d["redacts"] = self.redacts
+        if self.redacted_by is not None:
+            d["unsigned"]["redacted_because"] = self.redacted_by.client(now, room_id=False)
         return d
 
     def stripped(self):

@@ -104,6 +104,46 @@ class RoomsMixin:
                                       "event_id": event_id, "repeat": repeat})
             return event_id
 
+    def redact(self, room_id, user, event_id, reason=None, txn=None):
+        """Redacts an event as user, as Synapse does: a member may redact
+        their own events, others' need the room's "redact" level (50); the
+        m.room.redaction names the event in its content (v11) or at the top
+        level (older rooms), and the event's content is pruned (an
+        m.room.member keeps its membership). Returns the redaction's id."""
+        with self.lock:
+            sender = self.user_id(user)
+            room = self._rooms.get(room_id)
+            if room is None or room.membership(sender) != "join":
+                raise forbidden("User %s not in room %s" % (sender, room_id))
+            target = next((e for e in room.events if e.event_id == event_id), None)
+            if target is None:
+                raise not_found("Event not found.")
+            pl = room.content("m.room.power_levels") or {}
+            if target.sender != sender and room.user_level(sender) < pl.get("redact", 50):
+                raise forbidden("You don't have permission to redact events")
+            content = {"reason": reason} if reason is not None else {}
+            if int(room.version) >= 11:
+                content["redacts"] = event_id
+            self._limit("message", sender)
+            ev = self._append(room, sender, "m.room.redaction", content, txn=txn)
+            if int(room.version) < 11:
+                ev.redacts = event_id
+            if target.redacted_by is None:
+                kept = {"membership": target.content.get("membership")} \
+                    if target.type == "m.room.member" else {}
+                target.content = kept
+                target.redacted_by = ev
+            return ev.event_id
+
+    def redact_txn(self, token, path, room_id, event_id, reason, txn_id):
+        """PUT /rooms/{roomId}/redact/{eventId}/{txnId}: idempotent like sends."""
+        with self.lock:
+            key = (path, token.user_id, token.device_id)
+            if key not in self._txn_cache:
+                self._txn_cache[key] = self.redact(room_id, token.user_id, event_id, reason,
+                                                   txn=(token.device_id, txn_id))
+            return self._txn_cache[key]
+
     def send_text(self, room_id, user, body, msgtype="m.text", **extra):
         """An m.room.message from a scripted user; returns its event id."""
         content = {"msgtype": msgtype, "body": body}
@@ -208,6 +248,12 @@ class RoomsMixin:
                          self._member_content(creator, "join"), creator)
             initial_map = {(e["type"], e.get("state_key", "")): e.get("content", {})
                            for e in initial}
+            if (self.encrypt_by_default == "all" or (
+                    self.encrypt_by_default == "invite" and
+                    preset in ("private_chat", "trusted_private_chat"))):
+                # Synapse's encryption_enabled_by_default_for_room_type
+                initial_map.setdefault(("m.room.encryption", ""),
+                                       {"algorithm": "m.megolm.v1.aes-sha2"})
             pl = initial_map.pop(("m.room.power_levels", ""), None)
             if pl is None:
                 pl = {"users": {creator: 100}, "users_default": 0,

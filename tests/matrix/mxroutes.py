@@ -9,8 +9,8 @@ the sockets, the faults and the request log.
 import json
 import time
 
-from mxmodel import (DEFAULT_ROOM_VERSION, KNOWN_ROOM_VERSIONS, MatrixError, bad_request,
-                     forbidden, not_found, valid_user_id)
+from mxmodel import (DEFAULT_ROOM_VERSION, KNOWN_ROOM_VERSIONS, MAX_UPLOAD_SIZE, MatrixError,
+                     bad_request, forbidden, not_found, valid_user_id)
 
 VERSIONS = {
     "versions": ["r0.0.1", "r0.1.0", "r0.2.0", "r0.3.0", "r0.4.0", "r0.5.0", "r0.6.0",
@@ -45,12 +45,15 @@ ROUTES = [
     ("PUT", "/rooms/{room}/state/{type}", "state_put", True, False),
     ("PUT", "/rooms/{room}/state/{type}/{key}", "state_put", True, False),
     ("PUT", "/rooms/{room}/send/{type}/{txn}", "send", True, False),
+    ("PUT", "/rooms/{room}/redact/{event_id}/{txn}", "redact", True, True),
     ("GET", "/rooms/{room}/messages", "messages", True, False),
     ("GET", "/rooms/{room}/event/{event_id}", "event_get", True, False),
     ("PUT", "/rooms/{room}/typing/{user}", "noop", True, False),
     ("POST", "/rooms/{room}/receipt/{rtype}/{event_id}", "noop", True, True),
     ("POST", "/rooms/{room}/read_markers", "noop", True, True),
     ("GET", "/joined_rooms", "joined_rooms", True, False),
+    ("GET", "/presence/{user}/status", "presence_get", True, False),
+    ("PUT", "/presence/{user}/status", "presence_put", True, False),
     ("GET", "/profile/{user}", "profile", False, False),
     ("GET", "/profile/{user}/displayname", "displayname_get", False, False),
     ("PUT", "/profile/{user}/displayname", "displayname_put", True, False),
@@ -73,6 +76,12 @@ class RoutesMixin:
             if req.method != "GET":
                 raise MatrixError(405, "M_UNRECOGNIZED", "Unrecognized request")
             return 200, VERSIONS, {}
+        if seg[:2] == ["_matrix", "media"] and len(seg) == 4 and seg[2] in ("v3", "r0") \
+                and seg[3] == "config":
+            if req.method != "GET":
+                raise MatrixError(405, "M_UNRECOGNIZED", "Unrecognized request")
+            self._auth(req)
+            return 200, {"m.upload.size": MAX_UPLOAD_SIZE}, {}
         if len(seg) < 3 or tuple(seg[:3]) not in _CLIENT_PREFIXES:
             raise MatrixError(404, "M_UNRECOGNIZED", "Unrecognized request")
         rest = seg[3:]
@@ -293,6 +302,38 @@ class RoutesMixin:
 
     def _h_event_get(self, req, token, p):
         return self.get_event(token.user_id, p["room"], p["event_id"])
+
+    def _h_redact(self, req, token, p):
+        reason = req.json.get("reason")
+        if reason is not None and not isinstance(reason, str):
+            raise bad_request("reason must be a string", "M_BAD_JSON")
+        return {"event_id": self.redact_txn(token, req.raw_path, p["room"], p["event_id"],
+                                            reason, p["txn"])}
+
+    def _h_presence_get(self, req, token, p):
+        """Presence is not tracked (as Synapse with presence disabled): everyone
+        is "offline", the asker "online"."""
+        if not valid_user_id(p["user"]):
+            raise bad_request("Invalid user id", "M_INVALID_PARAM")
+        with self.lock:
+            if p["user"] not in self._accounts:
+                raise not_found("Unknown user")
+            me = p["user"] == token.user_id
+            state = self._presence.get(p["user"], "online" if me else "offline")
+        out = {"presence": state, "last_active_ago": 0}
+        if state == "online":
+            out["currently_active"] = True
+        return out
+
+    def _h_presence_put(self, req, token, p):
+        if p["user"] != token.user_id:
+            raise forbidden("Can only set your own presence state")
+        state = req.json.get("presence")
+        if state not in ("online", "offline", "unavailable"):
+            raise bad_request("Invalid presence state", "M_INVALID_PARAM")
+        with self.lock:
+            self._presence[p["user"]] = state
+        return {}
 
     def _h_noop(self, req, token, p):
         return {}

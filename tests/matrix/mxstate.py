@@ -49,7 +49,10 @@ class ServerState(RoomsMixin):
     """
 
     def __init__(self, server_name="test", timeline_limit=10, password_login=True,
-                 rate_limits=None):
+                 rate_limits=None, encrypt_by_default=None):
+        if encrypt_by_default not in (None, "invite", "all"):
+            raise ValueError("encrypt_by_default: None, 'invite' or 'all'")
+        self.encrypt_by_default = encrypt_by_default
         self.server_name = server_name
         self.timeline_limit = timeline_limit
         self.password_login = password_login
@@ -69,6 +72,7 @@ class ServerState(RoomsMixin):
         self._txn_cache = {}        # (path, user, device) -> event id
         self._duplicate = []        # [user_id or None, remaining]
         self._limiters = {}
+        self._presence = {}         # user_id -> "online" | "offline" | "unavailable"
         limits = dict(DEFAULT_RATE_LIMITS)
         limits.update(rate_limits or {})
         for name, value in limits.items():

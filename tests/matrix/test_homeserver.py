@@ -255,7 +255,49 @@ class TestAccessTokens(HSTestCase):
     def test_unknown_endpoints_and_methods(self):
         self.assertError(self.bot.get("/no/such/thing"), 404, "M_UNRECOGNIZED")
         self.assertError(self.bot.put("/account/whoami", {}), 405, "M_UNRECOGNIZED")
-        self.assertError(self.bot.get("/_matrix/media/v3/config"), 404, "M_UNRECOGNIZED")
+        self.assertError(self.bot.get("/_matrix/media/v3/upload"), 404, "M_UNRECOGNIZED")
+
+    def test_media_config_and_presence_are_answered_as_synapse_does(self):
+        for path in ("/_matrix/media/v3/config", "/_matrix/media/r0/config"):
+            r = self.bot.get(path)
+            self.assertEqual((r.status, r.json), (200, {"m.upload.size": 50 * 1024 * 1024}), r)
+            self.assertError(self.bot.get(path, token=None), 401, "M_MISSING_TOKEN")
+        r = self.bot.get("/presence/%s/status" % q(BOT))
+        self.assertEqual((r.status, r.json["presence"]), (200, "online"), r)
+        self.assertEqual(self.bot.get("/presence/%s/status" % q(ALICE)).json["presence"],
+                         "offline")
+        r = self.bot.put("/presence/%s/status" % q(BOT), {"presence": "unavailable",
+                                                          "status_msg": "dealing"})
+        self.assertEqual((r.status, r.json), (200, {}), r)
+        self.assertEqual(self.bot.get("/presence/%s/status" % q(BOT)).json["presence"],
+                         "unavailable")
+        self.assertError(self.bot.put("/presence/%s/status" % q(ALICE), {"presence": "online"}),
+                         403, "M_FORBIDDEN")
+        self.assertError(self.bot.put("/presence/%s/status" % q(BOT), {"presence": "away"}),
+                         400, "M_INVALID_PARAM")
+        self.assertError(self.bot.get("/presence/%s/status" % q("@nobody:test")), 404,
+                         "M_NOT_FOUND")
+
+    def test_redact_prunes_the_event_and_is_idempotent_per_transaction(self):
+        room = self.room_with_bot()
+        mine = self.hs.send_text(room, BOT, "oops")
+        theirs = self.hs.send_text(room, "alice", "hers")
+        path = "/rooms/%s/redact/%s/t1" % (q(room), q(mine))
+        r = self.bot.put(path, {"reason": "typo"})
+        self.assertEqual(r.status, 200, r)
+        again = self.bot.put(path, {"reason": "typo"})
+        self.assertEqual(again.json["event_id"], r.json["event_id"])
+        evs = {e["event_id"]: e for e in self.hs.events(room)}
+        self.assertEqual(evs[mine]["content"], {})
+        self.assertEqual(evs[mine]["unsigned"]["redacted_because"]["event_id"], r.json["event_id"])
+        red = evs[r.json["event_id"]]
+        self.assertEqual((red["type"], red["redacts"], red["content"]),
+                         ("m.room.redaction", mine, {"reason": "typo"}))  # room version 10
+        self.assertEqual(len([e for e in evs.values() if e["type"] == "m.room.redaction"]), 1)
+        self.assertError(self.bot.put("/rooms/%s/redact/%s/t2" % (q(room), q(theirs)), {}),
+                         403, "M_FORBIDDEN")
+        self.assertError(self.bot.put("/rooms/%s/redact/%s/t3" % (q(room), q("$nope")), {}),
+                         404, "M_NOT_FOUND")
 
 
 class TestFilters(HSTestCase):
@@ -325,7 +367,7 @@ class TestSync(HSTestCase):
         state = {(e["type"], e["state_key"]): e for e in entry["state"]["events"]}
         self.assertEqual(state[("m.room.name", "")]["content"], {"name": "Mesa 1"})
         self.assertEqual(state[("m.room.member", BOT)]["content"]["membership"], "join")
-        self.assertEqual(state[("m.room.create", "")]["content"]["room_version"], "11")
+        self.assertEqual(state[("m.room.create", "")]["content"]["room_version"], "10")
         self.assertEqual(entry["ephemeral"], {"events": []})
         # prev_batch pages back through the history the timeline left out.
         r = self.bot.get("/rooms/%s/messages" % q(room),
@@ -850,7 +892,7 @@ class TestRoomUpgrade(HSTestCase):
         self.assertEqual(self.bot.post("/join/%s" % q(new)).json, {"room_id": new})
         create = self.bot.get("/rooms/%s/state/m.room.create/" % q(new)).json
         self.assertEqual(create["predecessor"], {"room_id": old, "event_id": tomb["event_id"]})
-        self.assertEqual(create["room_version"], "11")
+        self.assertEqual(create["room_version"], "10")
         self.assertEqual(self.hs.state(new, "m.room.member", BOT)
                          ["join_authorised_via_users_server"], ALICE)
         self.assertEqual(self.hs.state(new, "m.room.name"), {"name": "Mesa vieja"})

@@ -185,7 +185,7 @@ def main():
             before, board = probe(hs, n3)
             lines = before + [board]
             deadline = time.monotonic() + TIMEOUT
-            while not any(re.match(r"Roberto\s+\[", b) for b in bot_bodies(hs, n3)):
+            while not any(re.search(r"^Roberto\s+\[", b, re.M) for b in bot_bodies(hs, n3)):
                 g.check(time.monotonic() < deadline, "the score board does not name Roberto: "
                         "%s" % bot_bodies(hs, n3)[-4:])
                 time.sleep(0.05)
