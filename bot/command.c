@@ -60,6 +60,8 @@ static const struct verb_words {
     [CMD_FSTOP] = {"fstop", "forcestop force-stop"},
     [CMD_FLEAVE] = {"fleave", "forceleave force-leave"},
     [CMD_SKIP] = {"skip", "saltar pasar"},
+    [CMD_ADDBOT] = {"addbot", "add-bot addbots robot bot addrobot"},
+    [CMD_REMOVEBOT] = {"removebot", "remove-bot removebots delbot kickbot"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -659,6 +661,12 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_purge(w, n, c, r);
     case CMD_PROMPTS:
         return parse_prompts(w, n, c, r);
+    case CMD_ADDBOT:
+        return cmd_parse_addbot(w, n, c, r);
+    case CMD_REMOVEBOT:
+        return n == 0 ? CMD_OK : parse_nick(w, n, c, r);
+    case CMD_TOP:
+        return cmd_parse_top(w, n, c, r);
     default:
         return n == 0 ? CMD_OK
                       : cmd_fail(r, "%s takes nothing after it: say just %s%s", name, r->p, name);
@@ -674,6 +682,7 @@ static void cmd_init(cmd *c)
         c->row[i] = c->card;
     c->mode = PZ_MODE_ANY;
     c->direction = PZ_LTR;
+    c->level = -1;
 }
 
 /*

@@ -55,8 +55,16 @@ typedef enum cmd_verb {
     CMD_EXPORT,   /* export ID: an owner gets a game's record */
     CMD_FSTOP,    /* fstop ID: an owner stops any game */
     CMD_FLEAVE,   /* fleave NICK: an owner takes a player out of a lobby, or stops their game */
-    CMD_SKIP      /* skip: an owner has the default move play the current turn */
+    CMD_SKIP,     /* skip: an owner has the default move play the current turn */
+    CMD_ADDBOT,   /* addbot [N] [level]: computer players take seats in the lobby */
+    CMD_REMOVEBOT /* removebot [NAME]: a computer player leaves the lobby */
 } cmd_verb;
+
+/* The computer players' levels as cmd.level says them (porrazo_ai.h's
+   order): -1 when none was said. */
+#define CMD_LEVEL_WORDS                                                                            \
+    "beginner principiante novato easy facil, greedy codicioso normal medium, expert experto "     \
+    "hard dificil, strong fuerte mcts hardest"
 
 /*
  * One card as typed: suit -1 when only the rank was given. "as" alone is
@@ -92,6 +100,9 @@ typedef struct cmd {
     int deadline_secs; /* DEADLINE: 0 = off */
     bool all;          /* GAMES: every network's, not only this one's */
     int64_t game;      /* EXPORT, FSTOP: the game's id (> 0) */
+    bool robots;       /* NEW: the other seats go to computer players; TOP: list them */
+    int level;         /* NEW, ADDBOT: the computer players' level (0..3), -1 unsaid */
+    int count;         /* ADDBOT: how many (1 when unsaid) */
 } cmd;
 
 typedef enum cmd_result {

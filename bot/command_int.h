@@ -74,5 +74,9 @@ int cmd_number_at(const word *w, int n, int *value);
  * NAME=VALUE) into c. Returns CMD_OK, or CMD_ERROR after writing a reply.
  */
 cmd_result cmd_parse_new(const word *w, int n, cmd *c, reply *r);
+/* addbot [N] [level], in either order: into c->count and c->level. */
+cmd_result cmd_parse_addbot(const word *w, int n, cmd *c, reply *r);
+/* top [bots]: c->robots for the computer players' table. */
+cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r);
 
 #endif /* PZ_COMMAND_INT_H */

@@ -1,7 +1,8 @@
 /*
  * command_new.c — the arguments of `new` for the command parser: a player
  * count, R9 options as NAME=VALUE or as words ("to 31", "nowrap",
- * "manual", "partners"), and shuffled seats, read into struct cmd.
+ * "manual", "partners"), shuffled seats and computer players ("new 2 bot
+ * strong"), read into struct cmd; and those of `addbot` and `top`.
  *
  * Option names and values are only read and folded here, into the
  * (name, value) words of struct cmd: whether a value is valid for its
@@ -44,9 +45,36 @@ static const struct option_key {
 #define NOWRAP_WORDS "nowrap no-wrap no_wrap"
 #define DECL_VALUES "manual silent auto"
 #define NEW_FILLER "game partida juego players jugadores one un una"
+#define ROBOT_WORDS "bot bots robot robots computer computers ai maquina maquinas cpu"
 #define WORDS_MAX 8 /* words of a number, at most ("one hundred and twenty one") */
 #define NEW_TAKES                                                                                  \
     "new takes 2-8, partners, to 31, nowrap, manual, silent, auto, shuffle or NAME=VALUE"
+
+/* The level (0..3) that the folded word f[0..n) names (CMD_LEVEL_WORDS), or -1. */
+static int level_of(const char *f, size_t n)
+{
+    const char *list = CMD_LEVEL_WORDS;
+    for (int level = 0; *list != '\0'; level++) {
+        size_t len = strcspn(list, ",");
+        char words[96];
+        if (len >= sizeof words)
+            return -1;
+        memcpy(words, list, len);
+        words[len] = '\0';
+        if (n > 0 && cmd_in_list(f, n, words))
+            return level;
+        list += len;
+        list += strspn(list, ", ");
+    }
+    return -1;
+}
+
+/* The first word of a level's list, for replies ("strong"). */
+static const char *level_word(int level)
+{
+    static const char *const names[] = {"beginner", "greedy", "expert", "strong"};
+    return level >= 0 && level < 4 ? names[level] : "strong";
+}
 
 /*
  * Records the option name=value in c, replacing an earlier value of the
@@ -244,6 +272,10 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
         res = set_option(c, "card_score", false, w[i], r);
     else if (cmd_in_list(f, fn, SHUFFLE_WORDS))
         c->shuffle_seats = true;
+    else if (cmd_in_list(f, fn, ROBOT_WORDS))
+        c->robots = true;
+    else if (level_of(f, fn) >= 0)
+        c->level = level_of(f, fn);
     else if (!cmd_in_list(f, fn, NEW_FILLER))
         res = cmd_fail(r, NEW_TAKES ", not '%s'", cmd_quote(w[i], q));
     return res == CMD_OK ? 1 : -1;
@@ -255,5 +287,51 @@ cmd_result cmd_parse_new(const word *w, int n, cmd *c, reply *r)
     for (int i = 0, k; i < n; i += k)
         if ((k = new_word(w, n, i, c, r)) < 0)
             return CMD_ERROR;
+    if (c->level >= 0 && !c->robots)
+        return cmd_fail(r, "a level is for computer players: say %snew 2 bot %s", r->p,
+                        level_word(c->level));
+    if (c->robots && c->players == 0)
+        c->players = 2; /* "new bot": one person against one computer player */
     return CMD_OK;
+}
+
+/* addbot [N] [level]: see command_int.h. */
+cmd_result cmd_parse_addbot(const word *w, int n, cmd *c, reply *r)
+{
+    char q[TEXT_QUOTE_MAX], f[CMD_WORD_MAX];
+    c->count = 0;
+    for (int i = 0; i < n; i++) {
+        int k = text_fold(w[i].s, w[i].n, f, sizeof f), count = 0;
+        size_t fn = k > 0 ? (size_t)k : 0;
+        if (level_of(f, fn) >= 0 && c->level < 0)
+            c->level = level_of(f, fn);
+        else if (cmd_in_list(f, fn, ROBOT_WORDS))
+            continue;
+        else if (c->count == 0 && cmd_number_at(w + i, 1, &count) > 0 && count >= 1 &&
+                 count < PZ_MAX_PLAYERS)
+            c->count = count;
+        else
+            return cmd_fail(r,
+                            "addbot takes how many (1-7) and a level (beginner, greedy, expert, "
+                            "strong), not '%s': e.g. %saddbot 2 expert",
+                            cmd_quote(w[i], q), r->p);
+    }
+    if (c->count == 0)
+        c->count = 1;
+    return CMD_OK;
+}
+
+/* top [bots]: see command_int.h. */
+cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r)
+{
+    char q[TEXT_QUOTE_MAX];
+    if (n == 1 && cmd_is_word(w[0], ROBOT_WORDS)) {
+        c->robots = true;
+        return CMD_OK;
+    }
+    if (n == 0)
+        return CMD_OK;
+    return cmd_fail(r,
+                    "top takes nothing after it but bots: say just %stop, or %stop bots, not '%s'",
+                    r->p, r->p, cmd_quote(w[0], q));
 }

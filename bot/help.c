@@ -31,10 +31,17 @@ typedef struct help_cmd {
 } help_cmd;
 
 static const help_cmd COMMANDS[] = {
-    {"new", "nuevo nueva crear", "new [players] [options]",
-     "open a table here for 2 to 8 players (2, dos, two...); options: to 31 (a target from 11 "
-     "to 121), partners, manual, silent, nowrap, shuffle, or NAME=VALUE",
-     "new 4 partners to 31"},
+    {"new", "nuevo nueva crear", "new [players] [bot [level]] [options]",
+     "open a table here for 2 to 8 players (2, dos, two...); bot: computer players take the "
+     "other seats (new bot: you against one); options: to 31 (a target from 11 to 121), "
+     "partners, manual, silent, nowrap, shuffle, or NAME=VALUE",
+     "new 2 bot expert to 31"},
+    {"addbot", "robot bot", "addbot [N] [level]",
+     "N computer players sit at the open table (levels: beginner, greedy, expert, strong); "
+     "they play after a short pause so everyone can follow",
+     "addbot 2 strong"},
+    {"removebot", "delbot", "removebot [NAME|N]",
+     "a computer player leaves the open table (the last one seated, or Robot N)", "removebot 2"},
     {"join", "unirse entrar sentarse", "join", "sit down at the open table", "join"},
     {"leave", "salir irse", "leave", "leave the table before the game starts", "leave"},
     {"start", "empezar comenzar", "start", "deal the first hand (the game's creator)", "start"},
@@ -77,7 +84,8 @@ static const help_cmd COMMANDS[] = {
      "rules porrazo"},
     {"help", "ayuda", "help [command]", "the commands, or one command in detail", "help play"},
     {"stats", "estadisticas", "stats [NICK]", "games played and won, here", "stats alice"},
-    {"top", "ranking mejores", "top", "the best players here", "top"},
+    {"top", "ranking mejores", "top [bots]",
+     "the best players here (bots: the computer players, by level)", "top"},
     {"prompts", "avisos", "prompts on|off",
      "on: a private message at each of your turns (your hand, the table, what happened); "
      "off: only when you have not played for a while, since the room's line says whose turn "
@@ -203,9 +211,9 @@ static void topic_echo(const char *topic, char buf[TOPIC_ECHO_MAX])
 static void help_list(const char *p, render_lines *out)
 {
     render_add(out,
-               "Lobby: %snew [players] [options] · %sjoin · %sleave · %sstart · "
-               "%skick NICK · %splayers · %soptions",
-               p, p, p, p, p, p, p);
+               "Lobby: %snew [players] [bot] [options] · %sjoin · %sleave · %sstart · "
+               "%skick NICK · %saddbot [level] · %sremovebot · %splayers · %soptions",
+               p, p, p, p, p, p, p, p, p);
     render_add(out,
                "Play: %splay CARD (or just %s7h) · %shand · %stable · %sturn · %sscore · "
                "%stendido now|later · %sarrange best",

@@ -16,7 +16,9 @@
 
 #include "help.h"
 #include "host_int.h"
+#include "porrazo_ai.h"
 #include "text.h"
+#include "think.h"
 
 /* ------------------------------------------------------------------------ */
 /* Messages                                                                 */
@@ -140,6 +142,8 @@ void record_hint(const ctx *c, char *buf, size_t cap)
 
 void say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
 {
+    if (robot_is(player))
+        return; /* a computer player reads the game, not chat */
     char text[1000];
     va_list ap;
     va_start(ap, fmt);
@@ -337,6 +341,9 @@ void save_game(ctx *c)
     }
     c->row.updated = c->now;
     c->row.next_due = timers_due(c->h, c->row.status, &c->set, c->row.turn_since, c->row.reminded);
+    int64_t robot = robot_due(c);
+    if (robot < c->row.next_due)
+        c->row.next_due = robot;
     int err = store_game_update(c->h->st, &c->row);
     if (err != 0)
         store_failed(c, err);
@@ -494,9 +501,11 @@ static void cmd_stats(ctx *c, const cmd *k)
         reply(c, "%s has no finished games%s%s yet", shown, room ? " in " : "", room ? room : "");
         return;
     }
-    char w[6][40];
-    reply(c, "%s%s%s: %s, %s, %s, %s, %s, %s", shown, room ? " in " : "", room ? room : "",
-          counted(s.games, "game", "games", w[0], sizeof w[0]),
+    char w[6][40], with[64] = "";
+    if (s.robot_games > 0)
+        snprintf(with, sizeof with, " (%d with computer players)", s.robot_games);
+    reply(c, "%s%s%s: %s%s, %s, %s, %s, %s, %s", shown, room ? " in " : "", room ? room : "",
+          counted(s.games, "game", "games", w[0], sizeof w[0]), with,
           counted(s.wins, "win", "wins", w[1], sizeof w[1]),
           counted(s.points, "point", "points", w[2], sizeof w[2]),
           counted(s.porrazos, "porrazo", "porrazos", w[3], sizeof w[3]),
@@ -511,17 +520,20 @@ static void cmd_top(ctx *c, const cmd *k)
                                                                    : NULL;
     store_stats top[5];
     int n = 0;
-    int err = store_stats_top(c->h->st, c->network, room, top, 5, &n);
+    int err = store_stats_top(c->h->st, c->network, room, k->robots ? STORE_ROBOTS : STORE_PEOPLE,
+                              top, 5, &n);
     if (err != 0) {
         store_failed(c, err);
         return;
     }
     if (n == 0) {
-        reply(c, "no finished games%s%s yet", room ? " in " : "", room ? room : "");
+        reply(c, "no finished games%s%s%s yet", k->robots ? " of computer players" : "",
+              room ? " in " : "", room ? room : "");
         return;
     }
     char line[800];
-    int len = snprintf(line, sizeof line, "Top%s%s:", room ? " in " : "", room ? room : "");
+    int len = snprintf(line, sizeof line, "Top%s%s%s:", k->robots ? " computer players" : "",
+                       room ? " in " : "", room ? room : "");
     for (int i = 0; i < n && len > 0 && (size_t)len < sizeof line; i++) {
         char wins[40], points[40];
         len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (%s, %s)", i + 1,
@@ -664,6 +676,12 @@ static void dispatch(ctx *c, const cmd *k)
         break;
     case CMD_KICK:
         cmd_kick(c, k);
+        break;
+    case CMD_ADDBOT:
+        cmd_addbot(c, k);
+        break;
+    case CMD_REMOVEBOT:
+        cmd_removebot(c, k);
         break;
     case CMD_START:
         cmd_start(c);
@@ -943,6 +961,13 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
              cfg->bot_name != NULL ? cfg->bot_name : "porrazo");
     if (h->cfg.max_games <= 0)
         h->cfg.max_games = 100;
+    pzai_level level = PZAI_STRONG;
+    if (cfg->robot_level != NULL && pzai_level_parse(cfg->robot_level, &level) != 0) {
+        snprintf(why, why_len, "unknown computer player level '%s'", cfg->robot_level);
+        host_free(h);
+        return -1;
+    }
+    h->robot_level = (int)level;
     if (timers_rebuild(h, why, why_len) != 0) {
         host_free(h);
         return -1;
@@ -970,6 +995,7 @@ void host_free(host *h)
 {
     if (h == NULL)
         return;
+    think_free(h->think);
     flood_free(h);
     free(h);
 }
@@ -981,12 +1007,28 @@ const char *host_errmsg(const host *h)
 
 int host_tick(host *h, int64_t now)
 {
-    return timers_tick(h, now);
+    int rc = robots_collect(h, now);
+    return timers_tick(h, now) != 0 ? -1 : rc;
 }
 
 int64_t host_next_tick(host *h, int64_t now)
 {
+    if (h->think != NULL && think_ready(h->think))
+        return now;
     return timers_next(h, now);
+}
+
+void host_think_stop(host *h)
+{
+    think_free(h->think);
+    h->think = NULL;
+}
+
+int host_think_async(host *h, void (*wake)(void *arg), void *arg)
+{
+    if (h->think != NULL)
+        return 0;
+    return think_new(&h->think, wake, arg);
 }
 
 /* Announces the game of one room after a restart. 0 or the store_err. */

@@ -72,6 +72,13 @@ typedef struct host_config {
     /* Where an owner's export writes a game's record (mode 0600): the
        database's folder. NULL: the record goes in private lines. */
     const char *export_dir;
+    /* Computer players: the level of those added without one (a level
+       name, NULL: "strong"); seconds before one moves, so that people can
+       follow (0: at once); the search budget in iterations (0: the
+       level's own, about 100 ms for strong). */
+    const char *robot_level;
+    int robot_delay_secs;
+    int robot_iterations;
 } host_config;
 
 /* A chat line addressed to the host. */
@@ -140,6 +147,19 @@ int host_tick(host *h, int64_t now);
 
 /* When host_tick next has something to do (unix seconds), or INT64_MAX. */
 int64_t host_next_tick(host *h, int64_t now);
+
+/*
+ * From now on computer players think on a worker thread (think.h), so a
+ * search never holds up the caller's loop; wake(arg) is called from that
+ * thread when a decision is ready (loop_wake), and host_tick applies it.
+ * Without this (tests, the console) they decide inside host_tick.
+ * Returns 0, or -1 when the thread cannot start (they then decide inline).
+ */
+int host_think_async(host *h, void (*wake)(void *arg), void *arg);
+
+/* Stops the worker thread (before what wake uses goes away): decisions
+   not yet applied are made again by the clock. Safe without one. */
+void host_think_stop(host *h);
 
 /*
  * After a start-up: tells each room with a game under way that it is

@@ -15,6 +15,7 @@
 #include "store.h"
 
 typedef struct flood_slot flood_slot;
+typedef struct think think;
 
 struct host {
     store *st;
@@ -26,6 +27,8 @@ struct host {
     bool due_valid;        /* due_next is known; saves only lower it */
     int64_t tick_retry_at; /* the store refused a tick: not before this */
     flood_slot *flood;     /* per-sender command rates (flood.c) */
+    think *think;          /* computer players' worker, or NULL: they decide inline */
+    int robot_level;       /* pzai_level of computer players added without one */
 };
 
 /* A game's host-side settings, kept as words in store_game.settings. */
@@ -178,6 +181,17 @@ int64_t recent_acted(const recent *r, int seat);
 void recent_since(const recent *r, int seat, char *buf, size_t cap);
 
 /* ---- lobby.c ---- */
+/* Whether the loaded game is a lobby; else the sender is told. */
+bool in_lobby(ctx *c);
+/* Whether the sender may manage the table (creator, moderator, owner);
+   else told. */
+bool may_manage(ctx *c);
+/* Seats player (nick) at the lobby's next seat, says so, and starts the
+   game when the table is full. */
+void seat_add(ctx *c, const char *player, const char *nick);
+/* Removes seat i from the lobby: the next person runs it if its creator
+   left; closed when no person is left. */
+void unseat(ctx *c, int i);
 void cmd_new(ctx *c, const cmd *k);
 void cmd_join(ctx *c);
 void cmd_leave(ctx *c);
@@ -230,6 +244,28 @@ void cmd_vote(ctx *c, const cmd *k); /* pause, resume, stop */
 void stop_game(ctx *c, const char *who, const char *by);
 /* Records the start of a new turn (deadline and reminders restart). */
 void new_turn(ctx *c);
+
+/* ---- robots.c: computer players at the table ---- */
+/* Whether player is a computer player's id ("bot:LEVEL#N"). */
+bool robot_is(const char *player);
+/* addbot [N] [level] and removebot [NAME] in a lobby. */
+void cmd_addbot(ctx *c, const cmd *k);
+void cmd_removebot(ctx *c, const cmd *k);
+/* new ... bot [level]: the lobby's free seats go to computer players. */
+void robots_fill(ctx *c, int level);
+/* The seat of the computer player to act in the loaded game, or -1. */
+int robot_to_act(const ctx *c);
+/* When the loaded game's computer player should move (after a save at
+   now), or INT64_MAX when no computer player is to act. */
+int64_t robot_due(const ctx *c);
+/* The clock found the loaded game due and a computer player to act at
+   seat: its move now (inline, or handed to the worker). */
+void robot_turn(ctx *c, int seat);
+/* Applies the worker's decisions ready now, each in its transaction.
+   0, or -1 when the store failed (h->err). */
+int robots_collect(host *h, int64_t now);
+/* A computer player's statistics row: one per level ("bot:strong"). */
+void robot_stats_id(const char *player, char *id, size_t id_cap, char *nick, size_t nick_cap);
 
 /* ---- timers.c ---- */
 int timers_tick(host *h, int64_t now);

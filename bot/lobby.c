@@ -21,7 +21,7 @@ static const char *msg_room(const ctx *c)
     return c->m->room != NULL ? c->m->room : "";
 }
 
-static bool in_lobby(ctx *c)
+bool in_lobby(ctx *c)
 {
     if (c->row.status == STORE_LOBBY)
         return true;
@@ -37,7 +37,7 @@ static const char *say_prefix(const ctx *c)
 }
 
 /* The creator, a room moderator or an owner may manage the table. */
-static bool may_manage(ctx *c)
+bool may_manage(ctx *c)
 {
     if (strcmp(c->row.creator, c->m->sender) == 0 || c->m->moderator || is_owner(c, c->m->sender))
         return true;
@@ -159,6 +159,8 @@ void cmd_new(ctx *c, const cmd *k)
              "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal. %s",
              c->m->nick, what, c->h->prefix, c->m->nick, c->h->prefix, record);
     game_event(c, "opened by %s (%s)", c->m->nick, what);
+    if (k->robots)
+        robots_fill(c, k->level);
 }
 
 void cmd_join(ctx *c)
@@ -175,24 +177,37 @@ void cmd_join(ctx *c)
     }
     if (refuse_unreachable(c))
         return;
+    seat_add(c, c->m->sender, c->m->nick);
+}
+
+void seat_add(ctx *c, const char *player, const char *nick)
+{
     store_seat *s = &c->seats[c->nseats];
     s->seat = c->nseats;
-    snprintf(s->player, sizeof s->player, "%s", c->m->sender);
-    snprintf(s->nick, sizeof s->nick, "%s", c->m->nick);
+    snprintf(s->player, sizeof s->player, "%s", player);
+    snprintf(s->nick, sizeof s->nick, "%s", nick);
     c->nseats++;
     write_seats(c);
     /* an event line of the game: joins waiting to be sent go out as one
        line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
     char head[48];
     live_header(c, 'E', -1, head, sizeof head);
-    say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, c->m->nick, c->nseats,
+    say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, nick, c->nseats,
              c->set.max_players);
     if (c->nseats == c->set.max_players)
         cmd_start(c);
 }
 
-/* Removes seat i from the lobby, closing it when nobody is left. */
-static void unseat(ctx *c, int i)
+/* The first seat a person holds (not a computer player), or -1. */
+static int first_person(const ctx *c)
+{
+    for (int s = 0; s < c->nseats; s++)
+        if (!robot_is(c->seats[s].player))
+            return s;
+    return -1;
+}
+
+void unseat(ctx *c, int i)
 {
     char nick[STORE_ID_MAX];
     snprintf(nick, sizeof nick, "%s", c->seats[i].nick);
@@ -200,19 +215,21 @@ static void unseat(ctx *c, int i)
     c->nseats--;
     for (int s = 0; s < c->nseats; s++)
         c->seats[s].seat = s;
-    if (c->nseats == 0) {
+    int person = first_person(c);
+    if (person < 0) { /* nobody, or only computer players */
         c->row.status = STORE_STOPPED;
         write_seats(c);
         save_game(c);
         say_room(c, c->row.room, "%s leaves; the table is closed.", nick);
-        game_event(c, "abandoned: %s left and nobody is seated", nick);
+        game_event(c, "abandoned: %s left and %s", nick,
+                   c->nseats == 0 ? "nobody is seated" : "only computer players are seated");
         return;
     }
-    if (seat_of(c, c->row.creator) < 0) { /* the creator left: the next runs it */
-        snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[0].player);
+    if (seat_of(c, c->row.creator) < 0) { /* the creator left: the next person runs it */
+        snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[person].player);
         save_game(c);
         say_room(c, c->row.room, "%s leaves; %s now runs the table (%d seated).", nick,
-                 c->seats[0].nick, c->nseats);
+                 c->seats[person].nick, c->nseats);
     } else {
         say_room(c, c->row.room, "%s leaves the table (%d seated).", nick, c->nseats);
     }

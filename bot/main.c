@@ -250,6 +250,12 @@ static void on_host_hook(loop_hook *hk, void *arg)
         (void)loop_timer_start(&hc->timer, next <= now ? 0 : (next - now) * 1000, 0);
 }
 
+/* The computer players' worker has a decision (host_think_async). */
+static void wake_loop(void *arg)
+{
+    loop_wake(arg);
+}
+
 static void on_shutdown_timer(loop_timer *t, void *arg)
 {
     (void)t, (void)arg; /* its end is the signal: see run_networks */
@@ -299,6 +305,9 @@ static int run_networks(cfg *c, host *h, store *st, uint64_t seed, reload_target
         rt->irc = nets;
         rt->nirc = nnets;
     }
+    /* Computer players think on a worker thread that wakes the loop. */
+    if (r == 0 && host_think_async(h, wake_loop, l) != 0)
+        log_msg(LOG_WARN, "no thread for the computer players: they think inside the loop");
     host_clock hc = {h, {0}, {0}, INT64_MAX, rt};
     loop_timer_init(l, &hc.timer, on_host_timer, &hc);
     loop_hook_init(l, &hc.hook, on_host_hook, &hc);
@@ -333,6 +342,7 @@ static int run_networks(cfg *c, host *h, store *st, uint64_t seed, reload_target
     }
     loop_hook_stop(&hc.hook);
     loop_timer_stop(&hc.timer);
+    host_think_stop(h); /* its wake-ups go to the loop freed below */
     for (int i = 0; i < nnets; i++)
         irc_net_free(nets[i]);
     for (int i = 0; i < nmx; i++)
@@ -428,6 +438,9 @@ int main(int argc, char **argv)
                        .backlog_max = hc.backlog_max,
                        .restart_recent_secs = hc.restart_recent_secs,
                        .restart_announce_max = hc.restart_announce_max,
+                       .robot_level = hc.robot_level,
+                       .robot_delay_secs = hc.robot_delay_secs,
+                       .robot_iterations = hc.robot_iterations,
                        .outq_of = queue_of,
                        .outq_arg = &all_queues,
                        .log_event = log_game_event,

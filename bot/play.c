@@ -80,6 +80,8 @@ static void add_stats(ctx *c, int seat, store_stats *d)
         return;
     snprintf(d->player, sizeof d->player, "%s", c->seats[seat].player);
     snprintf(d->nick, sizeof d->nick, "%s", c->seats[seat].nick);
+    if (robot_is(d->player)) /* one row per level, not per robot number */
+        robot_stats_id(c->seats[seat].player, d->player, sizeof d->player, d->nick, sizeof d->nick);
     int err = store_stats_add(c->h->st, c->network, c->row.room, d);
     if (err != 0)
         store_failed(c, err);
@@ -128,10 +130,14 @@ static void finish_game(ctx *c)
     int winner = pz_get_winner(c->g);
     c->row.status = STORE_FINISHED;
     c->row.winner = winner;
+    bool robots = false;
+    for (int s = 0; s < c->nseats; s++)
+        robots |= robot_is(c->seats[s].player);
     for (int s = 0; s < c->nseats; s++) {
         store_stats d = {0};
         d.games = 1;
         d.wins = pz_side_of(c->g, s) == winner;
+        d.robot_games = robots && !robot_is(c->seats[s].player);
         add_stats(c, s, &d);
     }
     char record[160], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
@@ -888,7 +894,7 @@ void cmd_vote(ctx *c, const cmd *k)
     bool creator = strcmp(c->row.creator, c->m->sender) == 0;
     bool boss = creator || c->m->moderator || is_owner(c, c->m->sender);
     if (k->verb == CMD_STOP && boss) {
-        const char *role = creator            ? "its creator"
+        const char *role = creator           ? "its creator"
                            : c->m->moderator ? "a moderator of the room"
                                              : "an owner";
         char by[STORE_ID_MAX + 48];

@@ -29,6 +29,9 @@ void reload_host_settings(const cfg *c, host_config *hc)
     hc->backlog_max = c->bot.backlog_max;
     hc->restart_recent_secs = c->bot.restart_recent_secs;
     hc->restart_announce_max = c->bot.restart_announce_max;
+    hc->robot_level = c->bot.robot_level;
+    hc->robot_delay_secs = c->bot.robot_delay_secs;
+    hc->robot_iterations = c->bot.robot_iterations;
 }
 
 /* The IRC section of c named name, or -1. */

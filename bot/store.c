@@ -104,6 +104,8 @@ static const char *const MIGRATIONS[] = {
     " WHEN (old.status IN (0, 1, 2)) <> (new.status IN (0, 1, 2)) "
     " BEGIN UPDATE counts SET n = n + (CASE WHEN new.status IN (0, 1, 2) THEN 1 ELSE -1 END)"
     " WHERE name = 'active'; END;",
+    /* 3 -> 4: a person's games with computer players at the table. */
+    "ALTER TABLE stats ADD COLUMN robot_games INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -252,6 +252,7 @@ typedef struct store_stats {
     char player[STORE_ID_MAX];
     char nick[STORE_ID_MAX];
     int games, wins, points, porrazos, limpias, san_benitos;
+    int robot_games; /* games with a computer player at the table */
 } store_stats;
 
 /* Adds delta's counters to the player's row for (network, room), creating it. */
@@ -260,9 +261,15 @@ int store_stats_add(store *s, const char *network, const char *room, const store
    room is NULL; zeros (and 0 returned) when never played. */
 int store_stats_get(store *s, const char *network, const char *room, const char *player,
                     store_stats *out);
+/* Whose rows store_stats_top lists. */
+typedef enum store_who {
+    STORE_PEOPLE, /* people only */
+    STORE_ROBOTS, /* computer players only (player ids "bot:...") */
+    STORE_EVERYONE
+} store_who;
 /* The best players by wins, then points: up to max rows; room NULL = all. */
-int store_stats_top(store *s, const char *network, const char *room, store_stats *out, int max,
-                    int *n);
+int store_stats_top(store *s, const char *network, const char *room, store_who who,
+                    store_stats *out, int max, int *n);
 
 /* ---- Adapter state ---------------------------------------------------- */
 

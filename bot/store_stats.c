@@ -33,17 +33,18 @@ int store_stats_add(store *s, const char *network, const char *room, const store
         rc = store__fits(s, delta->nick, sizeof delta->nick, "the nick");
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
-    rc =
-        store__run(s, ST_STATS_ADD,
-                   "INSERT INTO stats (network, room, player, nick, games, wins, points, "
-                   "porrazos, limpias, san_benitos) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-                   "?10) ON CONFLICT (network, room, player) DO UPDATE SET "
-                   "games = games + excluded.games, wins = wins + excluded.wins, "
-                   "points = points + excluded.points, porrazos = porrazos + excluded.porrazos, "
-                   "limpias = limpias + excluded.limpias, "
-                   "san_benitos = san_benitos + excluded.san_benitos",
-                   "ttttdddddd", network, room, delta->player, delta->nick, delta->games,
-                   delta->wins, delta->points, delta->porrazos, delta->limpias, delta->san_benitos);
+    rc = store__run(s, ST_STATS_ADD,
+                    "INSERT INTO stats (network, room, player, nick, games, wins, points, "
+                    "porrazos, limpias, san_benitos, robot_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+                    "?7, ?8, ?9, ?10, ?11) ON CONFLICT (network, room, player) DO UPDATE SET "
+                    "games = games + excluded.games, wins = wins + excluded.wins, "
+                    "points = points + excluded.points, porrazos = porrazos + excluded.porrazos, "
+                    "limpias = limpias + excluded.limpias, "
+                    "san_benitos = san_benitos + excluded.san_benitos, "
+                    "robot_games = robot_games + excluded.robot_games",
+                    "ttttddddddd", network, room, delta->player, delta->nick, delta->games,
+                    delta->wins, delta->points, delta->porrazos, delta->limpias, delta->san_benitos,
+                    delta->robot_games);
     if (rc == 0)
         rc = store__run(s, ST_STATS_NICK,
                         "UPDATE stats SET nick = ?3 WHERE network = ?1 AND player = ?2 "
@@ -52,15 +53,15 @@ int store_stats_add(store *s, const char *network, const char *room, const store
     return store__op_end(s, rc);
 }
 
-/* Reads player, nick and the six counters from columns 0..7 of st. */
+/* Reads player, nick and the seven counters from columns 0..8 of st. */
 static int read_stats(store *s, sqlite3_stmt *st, store_stats *out)
 {
-    int *counts[] = {&out->games,    &out->wins,    &out->points,
-                     &out->porrazos, &out->limpias, &out->san_benitos};
+    int *counts[] = {&out->games,   &out->wins,        &out->points,     &out->porrazos,
+                     &out->limpias, &out->san_benitos, &out->robot_games};
     int rc = store__text(s, st, 0, out->player, sizeof out->player);
     if (rc == 0)
         rc = store__text(s, st, 1, out->nick, sizeof out->nick);
-    for (int i = 0; rc == 0 && i < 6; i++)
+    for (int i = 0; rc == 0 && i < 7; i++)
         rc = store__int(s, st, 2 + i, INT_MIN, INT_MAX, STORE_TOO_BIG, counts[i]);
     return rc;
 }
@@ -68,7 +69,7 @@ static int read_stats(store *s, sqlite3_stmt *st, store_stats *out)
 /* The sums of every row of the query, one row per player. */
 #define STATS_SUMS                                                                                 \
     "SELECT player, max(nick), sum(games), sum(wins), sum(points), sum(porrazos), "                \
-    "sum(limpias), sum(san_benitos) FROM stats "                                                   \
+    "sum(limpias), sum(san_benitos), sum(robot_games) FROM stats "                                 \
     "WHERE network = ?1 AND (?2 IS NULL OR room = ?2)"
 
 /*
@@ -101,25 +102,25 @@ int store_stats_get(store *s, const char *network, const char *room, const char 
 
 /*
  * The best max players of room of network (room NULL: of all its rooms,
- * summed) into out and their count into *n, by wins, then points (both
- * descending), then nick and player id. Returns 0 or a store_err, with
- * out and *n untouched.
+ * summed), people or computer players as who says, into out and their count into *n, by wins, then
+ * points (both descending), then nick and player id. Returns 0 or a store_err, with out and *n
+ * untouched.
  */
-int store_stats_top(store *s, const char *network, const char *room, store_stats *out, int max,
-                    int *n)
+int store_stats_top(store *s, const char *network, const char *room, store_who who,
+                    store_stats *out, int max, int *n)
 {
     sqlite3_stmt *st = NULL;
     store_stats *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
     if (max > 0 && tmp == NULL)
         return store__say(s, STORE_ERROR, "out of memory");
     int k = 0;
-    int rc =
-        store__prepare(s, ST_STATS_TOP,
-                       STATS_SUMS " GROUP BY player ORDER BY sum(wins) DESC, sum(points) DESC, "
-                                  "max(nick), player LIMIT ?3",
-                       &st);
+    int rc = store__prepare(s, ST_STATS_TOP,
+                            STATS_SUMS " AND (?4 = 2 OR (substr(player, 1, 4) = 'bot:') = ?4) "
+                                       "GROUP BY player ORDER BY sum(wins) DESC, sum(points) DESC, "
+                                       "max(nick), player LIMIT ?3",
+                            &st);
     if (rc == 0)
-        rc = store__bind(s, st, "ttd", network, room, max);
+        rc = store__bind(s, st, "ttdd", network, room, max, (int)who);
     while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
         if ((rc = read_stats(s, st, &tmp[k])) == 0)
             k++;

@@ -13,6 +13,9 @@
  * database comes from schema 2, next_due is computed again for every
  * active game once, at start (timers_rebuild).
  *
+ * A computer player to act is the clock's too: its move is due
+ * robot_delay_secs after the game was saved (robots.c).
+ *
  * Time is always an argument (unix seconds), so tests drive it with a fake
  * clock. Not here: the commands players type.
  */
@@ -69,6 +72,11 @@ static void tick_game(ctx *c, const char *room)
         return;
     if (c->row.status != STORE_PLAYING || c->g == NULL) {
         save_game(c); /* next_due was stale: this writes it right */
+        return;
+    }
+    int robot = robot_to_act(c);
+    if (robot >= 0) {
+        robot_turn(c, robot); /* saves the game, or sets its next time */
         return;
     }
     int actor = pz_get_turn(c->g);
@@ -166,6 +174,15 @@ static int rebuild_one(void *arg, const store_clock_row *r)
     int64_t due = INT64_MAX;
     if (settings_parse(&s, r->settings) == 0)
         due = timers_due(a->h, r->status, &s, r->turn_since, r->reminded);
+    /* At a table with computer players an earlier time stays: whether one
+       is to act cannot be told from here, and a tick too early only saves
+       the game again, with its time right. */
+    store_seat seats[PZ_MAX_PLAYERS];
+    int n = 0;
+    if (r->next_due < due && store_seats_get(a->h->st, r->id, seats, PZ_MAX_PLAYERS, &n) == 0)
+        for (int i = 0; i < n; i++)
+            if (robot_is(seats[i].player))
+                due = r->next_due;
     if (due == r->next_due)
         return 0;
     a->changed++;

@@ -514,7 +514,7 @@ static void test_a_whole_game_replays_to_the_same_scores_from_its_export(void **
     assert_non_null(strstr(last, want));
     store_stats top[3];
     int n;
-    assert_int_equal(store_stats_top(w->st, NET, "#t", top, 3, &n), 0);
+    assert_int_equal(store_stats_top(w->st, NET, "#t", STORE_EVERYONE, top, 3, &n), 0);
     assert_int_equal(n, 3);
     assert_int_equal(top[0].wins, 1);
     assert_string_equal(top[0].player, NICKS[pz_get_winner(g)]);
@@ -1334,7 +1334,7 @@ static void test_top_and_stats_count_every_point_of_the_side(void **state)
     store_game row;
     store_stats top[2];
     int n = 0;
-    assert_int_equal(store_stats_top(w->st, NET, "#t", top, 2, &n), 0);
+    assert_int_equal(store_stats_top(w->st, NET, "#t", STORE_EVERYONE, top, 2, &n), 0);
     assert_int_equal(n, 2);
     /* The last game of the room, finished: its final scores. */
     sqlite3 *raw;

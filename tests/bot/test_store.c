@@ -279,12 +279,13 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     fx *f = *state;
     make_big_db(f);
     /* Back to what schema 1 was: no table of handled lines, none of
-       schema 3's clock column and indexes. */
+       schema 3's clock column and indexes, nor schema 4's robot_games. */
     raw_sql(f->path, "DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
                      "DROP TRIGGER games_count_insert; DROP TRIGGER games_count_delete;"
                      "DROP TRIGGER games_count_update; DROP TABLE counts;"
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
                      "ALTER TABLE games DROP COLUMN next_due;"
+                     "ALTER TABLE stats DROP COLUMN robot_games;"
                      "CREATE INDEX outbox_order ON outbox (network, priority DESC, id);"
                      "PRAGMA user_version = 1");
     store *s = open_ok(f);
@@ -815,18 +816,18 @@ static void test_stats_top_ranks_by_wins_then_points_then_nick(void **state)
     add_stats(s, "#b", "alice", "Alice", 1, 1, 0);
     store_stats top[8];
     int n = -1;
-    assert_int_equal(store_stats_top(s, "irc", "#a", top, 8, &n), 0);
+    assert_int_equal(store_stats_top(s, "irc", "#a", STORE_EVERYONE, top, 8, &n), 0);
     assert_int_equal(n, 4);
     const char *room_order[] = {"bob", "alice", "zed", "carol"};
     for (int i = 0; i < 4; i++)
         assert_string_equal(top[i].player, room_order[i]);
-    assert_int_equal(store_stats_top(s, "irc", NULL, top, 2, &n), 0);
+    assert_int_equal(store_stats_top(s, "irc", NULL, STORE_EVERYONE, top, 2, &n), 0);
     assert_int_equal(n, 2);
     assert_string_equal(top[0].player, "alice");
     assert_int_equal(top[0].wins, 2);
     assert_int_equal(top[0].games, 4);
     assert_string_equal(top[1].player, "bob");
-    assert_int_equal(store_stats_top(s, "matrix", NULL, top, 8, &n), 0);
+    assert_int_equal(store_stats_top(s, "matrix", NULL, STORE_EVERYONE, top, 8, &n), 0);
     assert_int_equal(n, 0);
     store_stats big = {.nick = "n"};
     memset(big.player, 'p', sizeof big.player);

@@ -1,0 +1,360 @@
+/*
+ * test_robots.c — computer players at the host's tables: seated by
+ * "new 2 bot" and addbot, removed by removebot, moving when the fake clock
+ * says so (after robot_delay_secs), inline or on the worker thread, never
+ * sent a private line, and kept apart in the statistics.
+ *
+ * Every message the host queues is read raw from the store's outbox (the
+ * live markers left in): the checks look for plain phrases in them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "host.h"
+#include "porrazo.h"
+#include "store.h"
+
+#define NET "t"
+#define ROOM "#t"
+#define MSGS_MAX 4000
+
+typedef struct table {
+    char dir[64], path[96];
+    store *st;
+    host *h;
+    int64_t now;
+    int64_t read_after; /* the outbox id read up to */
+    int nmsg;
+    store_msg *msg; /* every message queued, in order */
+} table;
+
+static table *open_table(int delay)
+{
+    table *t = calloc(1, sizeof *t);
+    char why[256];
+    assert_non_null(t);
+    t->msg = calloc(MSGS_MAX, sizeof *t->msg);
+    assert_non_null(t->msg);
+    snprintf(t->dir, sizeof t->dir, "/tmp/pz-robots-XXXXXX");
+    assert_non_null(mkdtemp(t->dir));
+    snprintf(t->path, sizeof t->path, "%s/t.db", t->dir);
+    assert_int_equal(store_open(&t->st, t->path, why, sizeof why), 0);
+    host_config c = {.prefix = "!",
+                     .bot_name = "porrazo",
+                     .max_games = 10,
+                     .fixed_seed = true,
+                     .seed = 77,
+                     .robot_level = "greedy",
+                     .robot_delay_secs = delay,
+                     .robot_iterations = 50};
+    assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
+    t->now = 2000000;
+    return t;
+}
+
+static void close_table(table *t)
+{
+    char cmd[128];
+    host_free(t->h);
+    store_close(t->st);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", t->dir);
+    assert_int_equal(system(cmd), 0);
+    free(t->msg);
+    free(t);
+}
+
+/* Reads what was queued since the last read into t->msg. */
+static void read_outbox(table *t)
+{
+    store_msg batch[64];
+    int n;
+    do {
+        assert_int_equal(store_outbox_since(t->st, NET, t->read_after, batch, 64, &n), 0);
+        for (int i = 0; i < n; i++) {
+            assert_true(t->nmsg < MSGS_MAX);
+            t->msg[t->nmsg++] = batch[i];
+            t->read_after = batch[i].id;
+        }
+    } while (n == 64);
+}
+
+static void say(table *t, const char *nick, const char *text)
+{
+    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, false, NULL};
+    assert_int_equal(host_handle(t->h, &m, t->now), 0);
+    read_outbox(t);
+}
+
+static void tick(table *t, int secs)
+{
+    t->now += secs;
+    assert_int_equal(host_tick(t->h, t->now), 0);
+    read_outbox(t);
+}
+
+/* Messages to target (NULL: any) holding s. */
+static int count(const table *t, const char *target, const char *s)
+{
+    int n = 0;
+    for (int i = 0; i < t->nmsg; i++)
+        if ((target == NULL || strcmp(t->msg[i].target, target) == 0) &&
+            strstr(t->msg[i].text, s) != NULL)
+            n++;
+    return n;
+}
+
+/* Messages to any computer player (their ids start "bot:"). */
+static int to_robots(const table *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->nmsg; i++)
+        n += strncmp(t->msg[i].target, "bot:", 4) == 0;
+    return n;
+}
+
+/* The room's game (caller frees), or NULL when none is active. */
+static pz_game *game_now(table *t, int *status)
+{
+    store_game g;
+    pz_game *game = NULL;
+    if (store_game_active(t->st, NET, ROOM, &g) != 0)
+        return NULL;
+    *status = (int)g.status;
+    if (g.state != NULL)
+        assert_int_equal(pz_restore(&game, g.state, strlen(g.state), NULL, 0), 0);
+    store_game_fini(&g);
+    return game;
+}
+
+/* What seat's person types for the engine's default action in g. */
+static void person_move(table *t, const pz_game *g, int seat, const char *nick)
+{
+    pz_action a;
+    char line[64], card[3];
+    assert_int_equal(pz_default_action(g, seat, &a), 0);
+    if (a.kind == PZ_ACT_TENDIDO)
+        snprintf(line, sizeof line, "!tendido %s", a.now ? "now" : "later");
+    else if (a.kind == PZ_ACT_ARRANGE)
+        snprintf(line, sizeof line, "!arrange best");
+    else {
+        pz_card_format(a.card, card);
+        snprintf(line, sizeof line, "!play %s%s", card,
+                 a.mode == PZ_MODE_CAPTURE ? " capture"
+                 : a.mode == PZ_MODE_PLACE ? " place"
+                                           : "");
+    }
+    say(t, nick, line);
+}
+
+/* The seat to act in g (turn, or the dealer choosing/arranging), or -1. */
+static int to_act(const pz_game *g)
+{
+    pz_phase p = pz_get_phase(g);
+    if (p == PZ_PHASE_PLAY)
+        return pz_get_turn(g);
+    if (p == PZ_PHASE_TENDIDO_CHOICE || p == PZ_PHASE_ARRANGE)
+        return pz_get_dealer(g);
+    return -1;
+}
+
+/*
+ * Plays the room's game to its end: ann (seat `ann_seat`) types the
+ * default move at her turns, the clock runs at the robots'. Returns the
+ * number of clock ticks that moved a robot.
+ */
+static int play_out(table *t, int ann_seat, int delay)
+{
+    int robot_moves = 0;
+    for (int step = 0; step < 3000; step++) {
+        int status = -1;
+        pz_game *g = game_now(t, &status);
+        if (g == NULL)
+            return robot_moves;
+        int seat = to_act(g);
+        if (seat == ann_seat) {
+            person_move(t, g, seat, "ann");
+        } else {
+            char before[PZ_SAVE_MAX], after[PZ_SAVE_MAX];
+            assert_true(pz_save(g, before, sizeof before) > 0);
+            if (delay > 0) { /* not before its delay */
+                tick(t, delay - 1);
+                pz_free(g);
+                g = game_now(t, &status);
+                assert_non_null(g);
+                assert_true(pz_save(g, after, sizeof after) > 0);
+                assert_string_equal(before, after);
+            }
+            tick(t, 1);
+            robot_moves++;
+        }
+        pz_free(g);
+    }
+    fail_msg("the game did not end in 3000 steps");
+    return robot_moves;
+}
+
+static void test_a_person_plays_a_whole_game_against_a_computer_player(void **state)
+{
+    (void)state;
+    table *t = open_table(2);
+    say(t, "ann", "!new 2 bot expert to 11");
+    assert_int_equal(count(t, ROOM, "Robot 1 (expert) sits down (2 of 2)"), 1);
+    int moves = play_out(t, 0, 2);
+    assert_true(moves > 5);
+    assert_true(count(t, ROOM, "wins") + count(t, ROOM, "Game over") >= 1);
+    assert_int_equal(to_robots(t), 0); /* never a private line to a computer player */
+    say(t, "ann", "!top");
+    assert_int_equal(count(t, ROOM, "Top in #t: 1. ann ("), 1); /* people only */
+    say(t, "ann", "!top bots");
+    assert_int_equal(count(t, ROOM, "Top computer players in #t: 1. Robot (expert) ("), 1);
+    say(t, "ann", "!stats");
+    assert_int_equal(count(t, ROOM, "ann in #t: 1 game (1 with computer players), "), 1);
+    close_table(t);
+}
+
+static void test_computer_players_are_added_and_removed_in_a_lobby(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    say(t, "ann", "!new 4");
+    say(t, "ann", "!addbot 2 beginner");
+    assert_int_equal(count(t, ROOM, "Robot 1 (beginner) sits down (2 of 4)"), 1);
+    assert_int_equal(count(t, ROOM, "Robot 2 (beginner) sits down (3 of 4)"), 1);
+    say(t, "ann", "!addbot 2");
+    assert_int_equal(count(t, ROOM, "the table has 1 free seat, not 2"), 1);
+    say(t, "ann", "!removebot ann");
+    assert_int_equal(count(t, ROOM, "ann is a person"), 1);
+    say(t, "ann", "!removebot 1");
+    assert_int_equal(count(t, ROOM, "Robot 1 (beginner) leaves the table (2 seated)"), 1);
+    say(t, "ann", "!removebot");
+    assert_int_equal(count(t, ROOM, "Robot 2 (beginner) leaves the table (1 seated)"), 1);
+    say(t, "ann", "!removebot");
+    assert_int_equal(count(t, ROOM, "no computer player is seated here"), 1);
+    say(t, "cat", "!addbot");
+    assert_int_equal(count(t, ROOM, "only the table's creator can do that"), 1);
+    say(t, "ann", "!addbot greedy");
+    assert_int_equal(count(t, ROOM, "Robot 1 (greedy) sits down"), 1);
+    say(t, "ann", "!leave"); /* only a computer player would be left: closed */
+    assert_int_equal(count(t, ROOM, "the table is closed"), 1);
+    int status;
+    assert_null(game_now(t, &status));
+    close_table(t);
+}
+
+static void test_a_table_of_computer_players_and_one_person_plays_on(void **state)
+{
+    (void)state;
+    table *t = open_table(1);
+    say(t, "ann", "!new 4 bots strong partners to 11");
+    assert_int_equal(count(t, ROOM, "sits down (4 of 4)"), 1);
+    assert_true(play_out(t, 0, 1) > 10);
+    assert_int_equal(to_robots(t), 0);
+    say(t, "ann", "!top bots");
+    assert_int_equal(count(t, ROOM, "Robot (strong)"), 1);
+    close_table(t);
+}
+
+/* host_think_async's wake: counts. */
+static int wakes;
+static void on_wake(void *arg)
+{
+    (void)arg;
+    __atomic_add_fetch(&wakes, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Ticks until the worker's decision is applied (the game changed). */
+static void tick_until_moved(table *t, const char *before)
+{
+    for (int i = 0; i < 2000; i++) {
+        if (host_next_tick(t->h, t->now) <= t->now)
+            tick(t, 0);
+        int status;
+        pz_game *g = game_now(t, &status);
+        char now[PZ_SAVE_MAX];
+        bool moved = g == NULL || (pz_save(g, now, sizeof now) > 0 && strcmp(now, before) != 0);
+        pz_free(g);
+        if (moved)
+            return;
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    fail_msg("the worker's decision was never applied");
+}
+
+static void test_the_worker_thread_decides_and_the_clock_applies(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    assert_int_equal(host_think_async(t->h, on_wake, NULL), 0);
+    say(t, "ann", "!new 2 bot strong to 11");
+    for (int moves = 0; moves < 6;) {
+        int status;
+        pz_game *g = game_now(t, &status);
+        assert_non_null(g);
+        int seat = to_act(g);
+        if (seat == 0) {
+            person_move(t, g, 0, "ann");
+        } else {
+            char before[PZ_SAVE_MAX];
+            assert_true(pz_save(g, before, sizeof before) > 0);
+            tick(t, 0); /* hands the decision to the worker */
+            tick_until_moved(t, before);
+            moves++;
+        }
+        pz_free(g);
+    }
+    assert_true(__atomic_load_n(&wakes, __ATOMIC_SEQ_CST) >= 6);
+    host_think_stop(t->h);
+    close_table(t);
+}
+
+static void test_a_decision_for_a_game_that_moved_on_is_not_applied(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    assert_int_equal(host_think_async(t->h, on_wake, NULL), 0);
+    say(t, "ann", "!new 2 bot to 11");
+    int status;
+    pz_game *g = game_now(t, &status);
+    assert_non_null(g);
+    int robot_acts = to_act(g) == 1;
+    pz_free(g);
+    if (!robot_acts) { /* make it the robot's turn */
+        g = game_now(t, &status);
+        person_move(t, g, 0, "ann");
+        pz_free(g);
+    }
+    tick(t, 0);             /* the robot's decision goes to the worker */
+    say(t, "ann", "!stop"); /* the creator stops the game meanwhile */
+    assert_int_equal(count(t, ROOM, "abandoned"), 1);
+    int before = t->nmsg;
+    for (int i = 0; i < 400 && !(host_next_tick(t->h, t->now) <= t->now); i++) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    tick(t, 0);
+    assert_int_equal(t->nmsg, before); /* nothing played, nothing said */
+    host_think_stop(t->h);
+    close_table(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_person_plays_a_whole_game_against_a_computer_player),
+        cmocka_unit_test(test_computer_players_are_added_and_removed_in_a_lobby),
+        cmocka_unit_test(test_a_table_of_computer_players_and_one_person_plays_on),
+        cmocka_unit_test(test_the_worker_thread_decides_and_the_clock_applies),
+        cmocka_unit_test(test_a_decision_for_a_game_that_moved_on_is_not_applied),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
