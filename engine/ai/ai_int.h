@@ -108,7 +108,9 @@ uint64_t pzai__unseen(const pz_view *v, const pz_record *r);
  * and stock (v->stock cards). Uniform over the deals consistent with the
  * view and the record: in auto mode each seat's cards this deal (hand and
  * played) make exactly the holding it declared (none included); in
- * manual mode a declared holding is respected. When a bounded number of
+ * manual mode a declared holding is respected (not for a seat whose played
+ * cards the record lacks: a game restored from an older document). When a
+ * bounded number of
  * whole deals finds none meeting every declaration, seats are dealt one at
  * a time (declared ones first, in random order, each hand drawn until it
  * meets its declaration or built around it), over a bounded number of

@@ -83,6 +83,10 @@ static int wanted(const pz_view *v, const pz_record *r, int s)
 {
     if (v->phase != PZ_PHASE_PLAY || r->holdings_unknown)
         return -1;
+    /* Fewer than the 3 cards of a deal known: a game restored from a
+       document older than the record, whose played cards are lost. */
+    if (v->hand_count[s] + pzai__count(r->played[s]) < 3)
+        return -1;
     if (v->options.declarations == PZ_DECL_AUTO)
         return r->declared[s];
     if (v->options.declarations == PZ_DECL_MANUAL && r->declared[s] != PZ_HOLD_NONE)

@@ -22,6 +22,7 @@
 #include "ai_int.h"
 #include "ai_test.h"
 #include "game.h" /* the true stock, to rebuild the real game */
+#include "porrazo_ai.h"
 
 /* The hidden cards of seat's view of g, as they truly are. */
 static void true_hidden(const pz_game *g, const pz_view *v, pz_card hands[PZ_MAX_PLAYERS][PZ_CARDS],
@@ -85,6 +86,55 @@ static void test_public_record_names_no_card_in_a_hand_or_the_stock(void **state
         pz_free(g);
     }
     assert_true(checked > 0);
+}
+
+static void test_saves_from_before_the_record_restore_with_nothing_played(void **state)
+{
+    (void)state;
+    uint64_t rng = 16;
+    int restored = 0;
+    for (int i = 0; i < at_scaled(100); i++) {
+        pz_game *g = random_position(&rng, 200);
+        if (g == NULL)
+            continue;
+        char doc[PZ_SAVE_MAX], why[PZ_WHY_MAX] = "";
+        int n = pz_save(g, doc, sizeof doc);
+        assert_true(n > 0);
+        /* An older document: the same without "played" and "played_before",
+           which come just before "rng". */
+        char *from = strstr(doc, ",\"played\":"), *to = strstr(doc, ",\"rng\":");
+        assert_non_null(from);
+        assert_non_null(to);
+        memmove(from, to, strlen(to) + 1);
+        pz_game *old = NULL;
+        if (pz_restore(&old, doc, strlen(doc), why, sizeof why) != 0)
+            fail_msg("an older document was refused: %s", why);
+        pz_record r;
+        assert_int_equal(pz_public_record(old, &r), 0);
+        for (int s = 0; s < PZ_MAX_PLAYERS; s++)
+            assert_true(r.played[s] == 0 && r.played_prev[s] == 0);
+        /* It plays on: the players still decide, its own save restores. */
+        for (int level = 0; level < PZAI_LEVELS && pz_get_turn(old) >= 0; level++) {
+            pz_view v;
+            pz_action a;
+            pzai_budget budget = {8, NULL, NULL};
+            assert_int_equal(pz_view_seat(old, pz_get_turn(old), &v), 0);
+            assert_int_equal(pzai_decide(&v, &r, (pzai_level)level, 5, &budget, &a), 1);
+            pz_game *k = pz_clone(old);
+            assert_int_equal(pz_apply(k, &a, NULL, why, sizeof why), 0);
+            pz_free(k);
+        }
+        char again[PZ_SAVE_MAX];
+        n = pz_save(old, again, sizeof again);
+        assert_true(n > 0);
+        pz_game *back = NULL;
+        assert_int_equal(pz_restore(&back, again, (size_t)n, why, sizeof why), 0);
+        restored++;
+        pz_free(back);
+        pz_free(old);
+        pz_free(g);
+    }
+    assert_true(restored > 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -346,6 +396,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_public_record_names_no_card_in_a_hand_or_the_stock),
+        cmocka_unit_test(test_saves_from_before_the_record_restore_with_nothing_played),
         cmocka_unit_test(test_determinized_game_with_the_true_cards_plays_like_the_real_one),
         cmocka_unit_test(test_determinized_game_refuses_cards_that_do_not_fit),
         cmocka_unit_test(test_sampler_deals_the_hidden_cards_and_nothing_else),
