@@ -107,17 +107,16 @@ uint64_t pzai__unseen(const pz_view *v, const pz_record *r);
  * (v->hand_count[s] cards) for every seat whose hand the seat cannot see,
  * and stock (v->stock cards). Uniform over the deals consistent with the
  * view and the record: in auto mode each seat's cards this deal (hand and
- * played) make exactly the holding it declared (none included); in
- * manual mode a declared holding is respected (not for a seat whose played
- * cards the record lacks: a game restored from an older document). When a
- * bounded number of
- * whole deals finds none meeting every declaration, seats are dealt one at
- * a time (declared ones first, in random order, each hand drawn until it
- * meets its declaration or built around it), over a bounded number of
- * passes (close to uniform, not exactly); only then is a declaration that
- * cannot be met dropped (so an inconsistent record never stalls a player).
- * Returns 0, or
- * PZ_EBAD_SETUP when the counts do not match the unseen cards.
+ * played) make exactly the holding it declared (none included); in manual
+ * mode a declared holding is respected (not for a seat whose played cards
+ * the record lacks: a game restored from an older document). When a
+ * bounded number of whole deals finds none meeting every declaration,
+ * seats are dealt one at a time (declared ones first, in random order,
+ * each hand drawn until it meets its declaration or built around it) over
+ * a bounded number of passes, close to uniform but not exactly; only then
+ * is a declaration that cannot be met dropped (so an inconsistent record
+ * never stalls a player). Returns 0, or PZ_EBAD_SETUP when the counts do
+ * not match the unseen cards.
  */
 int pzai__sample_cards(const pz_view *v, const pz_record *r, pzai_rng *rng,
                        pz_card hands[PZ_MAX_PLAYERS][PZ_CARDS], pz_card stock[PZ_CARDS]);
