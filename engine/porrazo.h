@@ -618,8 +618,9 @@ typedef struct pz_record {
     uint64_t played[PZ_MAX_PLAYERS];
     uint64_t played_prev[PZ_MAX_PLAYERS];
     /* Per seat: the holding it declared this deal and the deal before
-       (PZ_HOLD_NONE if none or not declared; ranks are never announced), and
-       whether a claim on the deal before is still open against it. */
+       (PZ_HOLD_NONE if none or not declared, and always in silent mode;
+       ranks are never announced), and whether the R3.6 claim window on
+       the deal before is open. */
     uint8_t declared[PZ_MAX_PLAYERS];
     uint8_t declared_prev[PZ_MAX_PLAYERS];
     bool claim_open;
@@ -651,11 +652,18 @@ int pz_public_record(const pz_game *g, pz_record *r);
  * v and r, with the hidden cards placed as the caller chose: hands[s] for
  * every seat s other than v->seat (v->hand_count[s] cards each; the
  * dealer's hidden hand too while hand_hidden) and stock (v->stock cards,
- * top first). Holdings are those of the given hands; declarations, claims
- * and the pending porrazo those of r. For searching: the caller samples
- * the hidden cards, plays the sampled game out and throws it away. Returns
- * 0 and *out, or PZ_EBAD_SETUP with a message when the cards do not fit
- * (wrong counts, a card known to be elsewhere, a duplicate).
+ * top first; NULL allowed when the stock is empty). The seat's own hand
+ * comes from v unless hidden; entries of seats holding no card are not
+ * read. Holdings are those of the given hands with the cards r says each
+ * seat played this deal; declarations, claims and the pending porrazo
+ * those of r; the generator is seeded with seed. With the true hidden
+ * cards the game is the real one (every action plays on the same; the
+ * generator and fields no rule reads while unused, such as a settled
+ * porrazo's seat, may differ). For searching: the caller samples the
+ * hidden cards, plays the sampled game out and throws it away (pz_free).
+ * Returns 0 and *out, PZ_EBAD_SETUP with a message (why may be NULL) when
+ * the cards do not fit (a count that does not add up, a card known to be
+ * elsewhere, a duplicate) or the game is over, PZ_ENO_MEMORY.
  */
 int pz_new_determinized(pz_game **out, const pz_view *v, const pz_record *r,
                         const pz_card hands[PZ_MAX_PLAYERS][PZ_CARDS], const pz_card *stock,
