@@ -43,6 +43,7 @@ static inline void pzai__rng_seed(pzai_rng *r, uint64_t seed)
         r->s[i] = pzai__splitmix(&seed);
 }
 
+/* x rotated left by k bits (0 < k < 64). */
 static inline uint64_t pzai__rotl(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
@@ -181,6 +182,8 @@ int pzai__claim_or_declare(const pz_view *v, const pz_record *r, pz_action *out)
 /* ------------------------------------------------------------------------ */
 /* The levels                                                               */
 
+/* Each level's decision for a seat that must act (see the top of this
+   file): ai_beginner.c, ai_greedy.c, ai_expert.c, ai_strong.c. */
 int pzai__beginner(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
                    pz_action *out);
 int pzai__greedy(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,

@@ -16,6 +16,7 @@
 #define SEAT_TRIES 64  /* hands tried for one seat's declaration */
 #define SEAT_PASSES 16 /* seat-by-seat deals tried before a declaration is dropped */
 
+/* The number of cards in m; see ai_int.h. */
 int pzai__count(uint64_t m)
 {
     int n = 0;
@@ -24,6 +25,7 @@ int pzai__count(uint64_t m)
     return n;
 }
 
+/* The mask of n cards (anything not a card left out); see ai_int.h. */
 uint64_t pzai__mask(const pz_card *cards, int n)
 {
     uint64_t m = 0;

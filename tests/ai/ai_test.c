@@ -14,6 +14,7 @@
 
 #include "ai_test.h"
 
+/* Documented in ai_test.h. */
 uint64_t at_next(uint64_t *rng)
 {
     uint64_t z = (*rng += UINT64_C(0x9e3779b97f4a7c15));
@@ -22,11 +23,13 @@ uint64_t at_next(uint64_t *rng)
     return z ^ (z >> 31);
 }
 
+/* Documented in ai_test.h. */
 int at_below(uint64_t *rng, int bound)
 {
     return (int)(at_next(rng) % (uint64_t)bound);
 }
 
+/* Documented in ai_test.h. */
 int at_scaled(int n)
 {
     const char *env = getenv("PZ_AI_TEST_SCALE");
@@ -41,6 +44,7 @@ int at_scaled(int n)
     return m < 1 ? 1 : m;
 }
 
+/* Documented in ai_test.h. */
 void at_random_setup(uint64_t *rng, int players, pz_setup *s)
 {
     pz_setup_default(s);
@@ -61,6 +65,7 @@ void at_random_setup(uint64_t *rng, int players, pz_setup *s)
     s->seed = at_next(rng);
 }
 
+/* Documented in ai_test.h. */
 pz_game *at_new_game(const pz_setup *s)
 {
     char why[PZ_WHY_MAX] = "";
@@ -71,6 +76,7 @@ pz_game *at_new_game(const pz_setup *s)
     return g;
 }
 
+/* Documented in ai_test.h. */
 bool at_random_step(pz_game *g, uint64_t *rng)
 {
     pz_action acts[PZ_LEGAL_MAX];
@@ -85,6 +91,7 @@ bool at_random_step(pz_game *g, uint64_t *rng)
     return pz_get_phase(g) != PZ_PHASE_GAME_OVER;
 }
 
+/* Documented in ai_test.h. */
 bool at_random_steps(pz_game *g, uint64_t *rng, int max)
 {
     int n = at_below(rng, max + 1);
@@ -128,6 +135,7 @@ static void blank_member(char *doc, const char *name, const char *to)
     memmove(val + nt, end, tail + 1);
 }
 
+/* Documented in ai_test.h. */
 int at_save_public(const pz_game *g, char *doc)
 {
     int n = pz_save(g, doc, PZ_SAVE_MAX);
