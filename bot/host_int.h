@@ -61,6 +61,7 @@ typedef struct ctx {
     pz_game *g;   /* the engine state while playing, else NULL */
     int failed;   /* a store call failed: roll back (the store_err) */
     bool bounded; /* queuing a reply: dropped when its target is behind */
+    bool acted;   /* an action was applied (act()) */
     /* A command that changes nothing: its replies go to vq as volatile
        messages (no write, no fsync), read in a read-only transaction. */
     outq *vq;

@@ -602,6 +602,7 @@ int act(ctx *c, const pz_action *a, const char *forced)
         return err;
     }
     log_action(c, a);
+    c->acted = true;
     if (pz_get_turn(c->g) != before || forced != NULL)
         new_turn(c);
     announce(c, a, &ev, forced);

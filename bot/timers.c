@@ -118,9 +118,11 @@ int timers_tick(host *h, int64_t now)
         ctx c = {.h = h, .now = now, .network = due[i].network};
         tick_game(&c, due[i].room);
         /* A row the clock could not move past now would be due forever:
-           another game now holds the room, or nothing could be done. */
+           another game now holds the room, or nothing could be done. A
+           game that moved (a computer player played, and another is to
+           act at once) is due again rightly: the game itself advanced. */
         bool same = c.have_game && c.row.id == due[i].id;
-        if (!c.failed && (!same || c.row.next_due <= now) &&
+        if (!c.failed && (!same || (c.row.next_due <= now && !c.acted)) &&
             store_game_set_due(h->st, due[i].id, same ? now + TICK_STUCK_SECS : INT64_MAX) != 0)
             store_failed(&c, -1);
         unload_game(&c);

@@ -30,10 +30,11 @@ import tempfile
 
 SYNC = "sync> stats"
 CARD = r"(?:10|[A2-9JQK])[♣♦♥♠]"
+# The name to act: a nick, or a computer player's "Robot 1 (expert)".
 STATUS = [
-    (re.compile(r"· (\S+) to play\s*$"), "play"),
-    (re.compile(r"· (\S+) deals and chooses: "), "tendido"),
-    (re.compile(r"· (\S+) arranges the tendido"), "arrange"),
+    (re.compile(r"· ([^·]+?) to play\s*$"), "play"),
+    (re.compile(r"· ([^·]+?) deals and chooses: "), "tendido"),
+    (re.compile(r"· ([^·]+?) arranges the tendido"), "arrange"),
 ]
 NICKS = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal"]
 
@@ -81,6 +82,22 @@ class Bot:
         self.write(line)
         self.write(SYNC)
         return self.lines_until_sync()
+
+    def lines_for(self, seconds):
+        """Whatever the bot writes by itself within seconds (a computer
+        player's move: the console ticks the host's clock)."""
+        out = []
+        fd = self.proc.stdout.fileno()
+        ready, _, _ = select.select([fd], [], [], seconds)
+        if ready:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise BotDied()
+            self.buf += chunk
+        while b"\n" in self.buf:
+            raw, self.buf = self.buf.split(b"\n", 1)
+            out.append(raw.decode("utf-8"))
+        return out
 
     def kill(self):
         """Kills the bot; self.buf then holds everything it had written."""
@@ -163,11 +180,17 @@ class Table:
             if m:
                 self.actor, self.kind = m.group(1), kind
 
+    def robot_to_act(self):
+        """Whether a computer player is to act ("Robot 1 (expert) to play":
+        the name the status regexes catch is not a scripted player's)."""
+        return not self.over and self.actor is not None and self.actor not in self.hand
+
     def next_line(self, step):
-        """The line the player to act types now, or None."""
+        """The line the player to act types now, or None (also while a
+        computer player is to act: it moves by itself)."""
         p, where = self.actor, (":" if step % 3 == 0 else ">")
         bang = "!" if where == ":" else ""
-        if p is None or self.over:
+        if p is None or self.over or p not in self.hand:
             return None
         if self.kind == "tendido":
             return "%s%s %stendido %s" % (p, where, bang,

@@ -497,6 +497,7 @@ class IRCGame:
         self.actions = 0                           # accepted actions
         self.choices = 0                           # R5.5 "capture or place" questions
         self.deal_lines = []                       # Events of "Deal N of M"
+        self.robot_moves = 0                       # statuses waited for a computer player
         self.timeout = TIMEOUT                     # default wait of the game's steps
 
     # -- the model ------------------------------------------------------------
@@ -579,11 +580,12 @@ class IRCGame:
             c.privmsg(self.bot_nick, text)
         return nick
 
-    def open(self, options="", creator=None):
-        """!new N OPTIONS by the first player, !join by the others; waits
-        for each seat and for the deal (the game starts when full)."""
+    def open(self, options="", creator=None, robots=0):
+        """!new N OPTIONS by the first player, !join by the others, then
+        "!addbot ROBOTS" when computer players take seats too; waits for
+        each seat and for the deal (the game starts when full)."""
         players = list(self.nicks)
-        n = len(players)
+        n = len(players) + robots
         mark = self.mark()
         self.clients[players[0]].privmsg(self.channel, "!new %d %s" % (n, options))
         self.wait(lambda e: e.kind == "room" and "opens a Porrazo table" in e.text,
@@ -593,6 +595,11 @@ class IRCGame:
             self.clients[p].privmsg(self.channel, "!join")
             self.wait(lambda e, p=p: e.kind == "room" and e.text.startswith(p + " sits down"),
                       "%s to sit down" % p, mark)
+        if robots:
+            mark = self.mark()
+            self.clients[players[0]].privmsg(self.channel, "!addbot %d" % robots)
+            self.wait(lambda e: e.kind == "room" and "sits down (%d of %d)" % (n, n) in e.text,
+                      "the computer players to sit down", mark)
         outcome, e = self.await_status(mark, None)
         self.settle(mark, e)
         return e
@@ -644,7 +651,7 @@ class IRCGame:
         """After a status line: waits for the hand of the player to act
         (the bot sends it after every action and at every deal) -- for a
         card to play, the one showing the status line's table."""
-        if self.table.over or not self.table.actor:
+        if self.table.over or not self.table.actor or self.table.robot_to_act():
             return
         table = status_table(status.text) if self.table.kind == "play" else None
         self.fresh_hand(self.table.actor, mark, table)
@@ -666,7 +673,14 @@ class IRCGame:
         return self.board()
 
     def play_one(self):
-        """One line of the player to act; returns its outcome."""
+        """One line of the player to act; returns its outcome. While a
+        computer player is to act: waits for its move (the next status)."""
+        mark = self.mark()
+        if self.table.robot_to_act():
+            outcome, e = self.await_status(mark, None)
+            self.robot_moves += 1
+            self.settle(mark, e)
+            return outcome, None
         line = self.table.next_line(self.step)
         if line is None:
             raise TestFailure("nobody is told to act; last lines:\n  " +
