@@ -277,6 +277,90 @@ static void test_inputs_that_are_not_a_seat_view_are_refused(void **state)
     pz_free(g);
 }
 
+/* Sets one number, card or card set of v or r to a random value (never a
+   bool: any other byte there is undefined behaviour, not a damaged input). */
+static void damage(pz_view *v, pz_record *r, uint64_t *rng)
+{
+    int x = (int)(at_next(rng) % 200) - 100, k = at_below(rng, PZ_MAX_PLAYERS);
+    pz_card c = (pz_card)at_next(rng);
+    switch (at_below(rng, 16)) {
+    case 0:
+        v->seat = x;
+        break;
+    case 1:
+        v->players = x;
+        break;
+    case 2:
+        v->dealer = x;
+        break;
+    case 3:
+        v->turn = x;
+        break;
+    case 4:
+        v->ntable = x;
+        break;
+    case 5:
+        v->nhand = x;
+        break;
+    case 6:
+        v->hand_count[k] = x;
+        break;
+    case 7:
+        v->stock = x;
+        break;
+    case 8:
+        v->phase = (pz_phase)x;
+        break;
+    case 9:
+        v->table[k] = c;
+        break;
+    case 10:
+        v->hand[k] = c;
+        break;
+    case 11:
+        r->gone ^= at_next(rng);
+        break;
+    case 12:
+        r->played[k] ^= at_next(rng);
+        break;
+    case 13:
+        r->npending = x;
+        break;
+    case 14:
+        r->declared[k] = (uint8_t)x;
+        break;
+    default:
+        r->last_capturer = x;
+        break;
+    }
+}
+
+static void test_damaged_views_and_records_are_refused_or_answered_never_crash(void **state)
+{
+    (void)state;
+    uint64_t rng = 25;
+    long refused = 0;
+    for (int i = 0; i < at_scaled(300); i++) {
+        pz_setup s;
+        at_random_setup(&rng, 0, &s);
+        pz_game *g = at_new_game(&s);
+        at_random_steps(g, &rng, 150);
+        int seat = pz_get_turn(g) >= 0 ? pz_get_turn(g) : 0;
+        pz_view v;
+        pz_record r;
+        assert_int_equal(pz_view_seat(g, seat, &v), 0);
+        assert_int_equal(pz_public_record(g, &r), 0);
+        damage(&v, &r, &rng);
+        pz_action a;
+        int rc = pzai_decide(&v, &r, (pzai_level)at_below(&rng, PZAI_LEVELS), at_next(&rng),
+                             &BUDGET, &a);
+        assert_true(rc == 0 || rc == 1 || rc == PZ_EINVALID_ACTION || rc == PZ_EBAD_SETUP);
+        refused += rc < 0;
+        pz_free(g);
+    }
+    assert_true(refused > 0);
+}
+
 static void test_the_same_seed_gives_the_same_action(void **state)
 {
     (void)state;
@@ -308,6 +392,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_level_names_read_back),
         cmocka_unit_test(test_inputs_that_are_not_a_seat_view_are_refused),
+        cmocka_unit_test(test_damaged_views_and_records_are_refused_or_answered_never_crash),
         cmocka_unit_test(test_the_same_seed_gives_the_same_action),
         cmocka_unit_test(test_no_level_decides_on_cards_its_seat_cannot_see),
         cmocka_unit_test(test_every_level_plays_only_legal_actions_and_every_game_ends),
