@@ -3,7 +3,7 @@
  * each with its number, room, players and whose turn it is), export ID (a
  * game's record as a porrazo-replay scenario), fstop ID (stop any game),
  * fleave NICK (out of a lobby; a game under way is stopped instead), skip
- * (the engine's default move plays the current turn). Every reply goes
+ * (the expert computer player makes the current move). Every reply goes
  * to the owner privately; anyone else is told the command is the owners'.
  *
  * Not here: the players' commands (lobby.c, play.c), purge (host.c).
@@ -330,9 +330,9 @@ void cmd_skip(ctx *c, const cmd *k)
               c->row.status == STORE_LOBBY ? "not dealt yet" : "paused");
         return;
     }
-    int actor = pz_get_turn(c->g);
+    int actor = actor_of(c->g);
     pz_action a;
-    if (actor < 0 || actor >= c->nseats || pz_default_action(c->g, actor, &a) != 0) {
+    if (actor < 0 || actor >= c->nseats || robot_choose(c, actor, &a) != 0) {
         reply(c, "there is no turn to play in %s now", room);
         return;
     }

@@ -265,6 +265,10 @@ void robot_turn(ctx *c, int seat);
 /* Applies the worker's decisions ready now, each in its transaction.
    0, or -1 when the store failed (h->err). */
 int robots_collect(host *h, int64_t now);
+/* A move for a person who cannot make it (an owner's skip, a deadline
+   passed): the expert computer player's choice from the seat's view, else
+   the engine's default. 0 and *out, or the engine's error (nothing to do). */
+int robot_choose(const ctx *c, int seat, pz_action *out);
 /* A computer player's statistics row: one per level ("bot:strong"). */
 void robot_stats_id(const char *player, char *id, size_t id_cap, char *nick, size_t nick_cap);
 

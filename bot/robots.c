@@ -174,6 +174,21 @@ static void due_at(ctx *c, int64_t at)
         timers_saved(c->h, at);
 }
 
+int robot_choose(const ctx *c, int seat, pz_action *out)
+{
+    pz_view v;
+    pz_record r;
+    pzai_budget budget = {0, NULL, NULL};
+    pz_action a;
+    if (pz_view_seat(c->g, seat, &v) == 0 && pz_public_record(c->g, &r) == 0 &&
+        pzai_decide(&v, &r, PZAI_EXPERT, (uint64_t)c->row.id ^ (uint64_t)c->now, &budget, &a) ==
+            1) {
+        *out = a;
+        return 0;
+    }
+    return pz_default_action(c->g, seat, out);
+}
+
 /* Plays j's decision for its seat; the default move when it has none. */
 static void robot_play(ctx *c, const think_job *j)
 {

@@ -1,8 +1,8 @@
 /*
  * timers.c — the host's clock: a private reminder to a player who has
  * been quiet for the configured time (at most three per turn), and, when
- * a game has a turn deadline, the engine's default play for a player whose
- * time ran out, announced as such (R-independent; pz_default_action()).
+ * a game has a turn deadline, the expert computer player's move for a
+ * player whose time ran out, announced as such (robot_choose()).
  *
  * The clock is an index, not a scan: every save of a game writes when it
  * next needs the clock (games.next_due, indexed), so "when is the next
@@ -86,7 +86,7 @@ static void tick_game(ctx *c, const char *room)
     }
     if (c->set.deadline > 0 && c->now >= c->row.turn_since + c->set.deadline) {
         pz_action a;
-        if (pz_default_action(c->g, actor, &a) == 0)
+        if (robot_choose(c, actor, &a) == 0)
             act(c, &a, c->seats[actor].nick); /* saves the game */
         else
             save_game(c);
