@@ -5,7 +5,12 @@
  * kind's handler (mx__dispatch, in mx.c), 429 waits for Retry-After (else
  * retry_after_ms, else the back-off), no answer, 408 and 5xx are sent again
  * after a doubling back-off with jitter, and a 401 M_UNKNOWN_TOKEN is
- * mx.c's (mx__token_refused) to decide. Not here: what any call means.
+ * mx.c's (mx__token_refused) to decide. Also here, since they are
+ * requests kept until the homeserver answered: the joins and leaves a sync
+ * batch decides, recorded in the kv ("pending") before the batch's since is
+ * saved (the sync will not bring an invitation again), at most
+ * MX_JOINS_MAX on the wire at once, the others started as those end. Not
+ * here: what any other call means.
  */
 #include "mx_int.h"
 
@@ -18,6 +23,11 @@
 #define API "/_matrix/client/v3"
 
 /* ---- Small helpers -------------------------------------------------------- */
+
+bool mx__id_ok(const char *s)
+{
+    return s != NULL && s[0] != '\0' && strlen(s) < MX_ID_MAX;
+}
 
 int64_t mx__backoff_next(mx_net *n, mx_backoff *b)
 {
@@ -338,4 +348,191 @@ static void on_response(const mx_http_response *res, void *arg)
         mx__call_drop(n, c);
     }
     json_object_put(body);
+}
+
+/* ---- Joins and leaves, kept until done ------------------------------------ */
+
+/*
+ * Replaces the kv "pending" record of kind ('J' join, 'L' leave) for room
+ * by line (NULL: removes it). A join or a leave decided in a batch is
+ * recorded before the batch's since is saved, so a crash before the
+ * homeserver answered does not lose it: the sync will not repeat the
+ * invitation or the request.
+ */
+static void pending_edit(mx_net *n, char kind, const char *room, const char *line)
+{
+    char *in = malloc(MX_PENDING_MAX), *out = malloc(MX_PENDING_MAX);
+    size_t k = 0, rl = strlen(room);
+    if (in == NULL || out == NULL)
+        goto done;
+    (void)mx__kv_get(n, "pending", in, MX_PENDING_MAX);
+    for (char *p = in, *e; *p != '\0'; p = *e ? e + 1 : e) {
+        e = p + strcspn(p, "\n");
+        size_t len = (size_t)(e - p);
+        bool same = len > rl + 2 && p[0] == kind && p[1] == '\t' && strncmp(p + 2, room, rl) == 0 &&
+                    p[2 + rl] == '\t';
+        if (!same && len > 0 && k + len + 1 < MX_PENDING_MAX) {
+            memcpy(out + k, p, len);
+            out[k + len] = '\n';
+            k += len + 1;
+        }
+    }
+    if (line != NULL) {
+        size_t len = strlen(line);
+        if (k + len + 1 < MX_PENDING_MAX) {
+            memcpy(out + k, line, len);
+            out[k + len] = '\n';
+            k += len + 1;
+        } else {
+            log_msg(LOG_WARN, "%s: too many joins and leaves under way to keep this one",
+                    n->c.name);
+        }
+    }
+    out[k] = '\0';
+    if (strcmp(in, out) != 0)
+        mx__kv_set(n, "pending", out);
+done:
+    free(in);
+    free(out);
+}
+
+/* Joins and leaves on the wire (or waiting to be retried). */
+static int moves_under_way(mx_net *n)
+{
+    int k = 0;
+    for (int i = 0; i < MX_CALLS_MAX; i++)
+        k += n->calls[i].used &&
+             (n->calls[i].kind == MX_CALL_JOIN || n->calls[i].kind == MX_CALL_LEAVE);
+    return k;
+}
+
+/*
+ * Starts the request that joins room (flags, user, event: the call's
+ * context), unless one is under way or MX_JOINS_MAX joins and leaves are:
+ * then it waits in the kv record, and mx__pending_resume starts it when one
+ * is over.
+ */
+static void join_start(mx_net *n, const char *room, int flags, const char *user, const char *event)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
+    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
+        mx__enc(room, enc, sizeof enc) != 0 ||
+        snprintf(path, sizeof path, "/rooms/%s/join", enc) >= (int)sizeof path ||
+        mx__url(n, url, sizeof url, path) != 0)
+        return;
+    mx_call *c = mx__call_new(n, MX_CALL_JOIN, "POST", url, "{}", true);
+    if (c == NULL)
+        return;
+    snprintf(c->room, sizeof c->room, "%s", room);
+    snprintf(c->user, sizeof c->user, "%s", user != NULL ? user : "");
+    snprintf(c->event, sizeof c->event, "%s", event != NULL ? event : "");
+    c->flags = flags;
+    mx__call_go(n, c);
+}
+
+/* Records a join of room in the kv (kept until the homeserver answered) and starts it. */
+void mx__join_room(mx_net *n, const char *room, int flags, const char *user, const char *event)
+{
+    char line[4 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "J\t%s\t%d\t%s\t%s", room, flags, user != NULL ? user : "",
+             event != NULL ? event : "");
+    pending_edit(n, 'J', room, line);
+    join_start(n, room, flags, user, event);
+}
+
+/* Starts the request that leaves room, as join_start. */
+static void leave_start(mx_net *n, const char *room, const char *why)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
+    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
+        mx__enc(room, enc, sizeof enc) != 0 ||
+        snprintf(path, sizeof path, "/rooms/%s/leave", enc) >= (int)sizeof path ||
+        mx__url(n, url, sizeof url, path) != 0)
+        return;
+    mx_call *c = mx__call_new(n, MX_CALL_LEAVE, "POST", url, "{}", true);
+    if (c == NULL)
+        return;
+    snprintf(c->room, sizeof c->room, "%s", room);
+    snprintf(c->event, sizeof c->event, "%s", why);
+    mx__call_go(n, c);
+}
+
+/* Records a leave of room in the kv and starts it. */
+void mx__leave_room(mx_net *n, const char *room, const char *why)
+{
+    char line[2 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "L\t%s\t0\t\t%s", room, why);
+    pending_edit(n, 'L', room, line);
+    leave_start(n, room, why);
+}
+
+void mx__pending_resume(mx_net *n, bool restart)
+{
+    char *buf = malloc(MX_PENDING_MAX);
+    if (buf == NULL)
+        return;
+    (void)mx__kv_get(n, "pending", buf, MX_PENDING_MAX);
+    for (char *p = buf, *e; *p != '\0' && moves_under_way(n) < MX_JOINS_MAX; p = *e ? e + 1 : e) {
+        e = p + strcspn(p, "\n");
+        char save = *e, *f[5] = {0};
+        *e = '\0';
+        int nf = 0;
+        for (char *q = p; nf < 5; q++) {
+            f[nf++] = q;
+            q += strcspn(q, "\t");
+            if (*q == '\0')
+                break;
+            *q = '\0';
+        }
+        if (nf == 5 && mx__id_ok(f[1]) && f[0][0] == 'J') {
+            if (restart)
+                log_msg(LOG_INFO, "%s: joining %s again (not confirmed before a restart)",
+                        n->c.name, f[1]);
+            join_start(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
+        } else if (nf == 5 && mx__id_ok(f[1]) && f[0][0] == 'L') {
+            if (restart)
+                log_msg(LOG_INFO, "%s: leaving %s again (not confirmed before a restart)",
+                        n->c.name, f[1]);
+            leave_start(n, f[1], f[4]);
+        }
+        *e = save;
+    }
+    free(buf);
+}
+
+void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
+{
+    pending_edit(n, 'J', c->room, NULL);
+    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
+    mx__pending_resume(n, false);
+    mx__send_unpark(n); /* queues parked while the bot joined */
+    if (status != 200) {
+        const char *err = mx__str(body, "error");
+        log_msg(LOG_WARN, "%s: cannot join %s (HTTP %d: %s)", n->c.name, c->room, status,
+                err != NULL ? err : "");
+        return;
+    }
+    log_msg(LOG_INFO, "%s: joined %s", n->c.name, c->room);
+    (void)mx__room(n, c->room, true);
+    if (c->flags & MX_JOIN_UPGRADE) {
+        store_game g = {0};
+        bool game = store_game_active(n->env.store, n->c.name, c->room, &g) == 0;
+        store_game_fini(&g);
+        char text[600];
+        snprintf(text, sizeof text, "This room replaces %s%s", c->event,
+                 game ? ": the game goes on here (say !turn to see whose turn it is)." : ".");
+        (void)mx__say(n, c->room, NULL, text);
+    }
+}
+
+void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body)
+{
+    (void)body;
+    pending_edit(n, 'L', c->room, NULL);
+    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
+    mx__pending_resume(n, false);
+    if (status != 200)
+        log_msg(LOG_WARN, "%s: cannot leave %s (HTTP %d)", n->c.name, c->room, status);
+    else
+        log_msg(LOG_INFO, "%s: left %s (%s)", n->c.name, c->room, c->event);
 }

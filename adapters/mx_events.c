@@ -6,17 +6,20 @@
  * the room's game follow the replacement room), messages to the host with
  * the event id as host_msg.once; rooms the bot left.
  *
+ * A command said in a thread has its answers sent to that thread (the
+ * outbox ids it caused, mx__thread_note); an edit of a command that
+ * changed nothing is taken as a new command, once, and an edit of a move
+ * is answered that edits do not change moves.
+ *
  * Which events may be commands: none in the first sync (the backlog), none
  * before the bot's own join in a timeline (a room's history), none from
  * the bot itself, none but m.text (never a notice: that is how bots
- * speak), no edits. A limited timeline is paged back with /messages until
+ * speak). A limited timeline is paged back with /messages until
  * an event already handled (the store's seen table: commands, and the
  * bot's own messages) or the bot's join, at most MX_PAGES_MAX pages, and
  * the gap is handled before the timeline; the host's dedupe by event id
- * makes any overlap harmless. A join or a leave decided in a batch is
- * kept in the kv ("pending") until the homeserver answered, since the sync
- * will not bring the invitation again once the batch's since is saved.
- * Not here: sending (mx_send.c), rooms' bookkeeping (mx_rooms.c).
+ * makes any overlap harmless. Not here: sending (mx_send.c), rooms'
+ * bookkeeping (mx_rooms.c), joins and leaves kept until done (mx_call.c).
  */
 #include "mx_int.h"
 
@@ -38,12 +41,6 @@
 static const char *str_of(json_object *o)
 {
     return json_object_is_type(o, json_type_string) ? json_object_get_string(o) : NULL;
-}
-
-/* An id short enough for the store ("" counts as none). */
-static bool id_ok(const char *s)
-{
-    return s != NULL && s[0] != '\0' && strlen(s) < MX_ID_MAX;
 }
 
 /* ---- Once-only effects ---------------------------------------------------- */
@@ -108,193 +105,6 @@ static void mark_encrypted(mx_net *n, mx_room *r)
     n->batch_failed = true; /* still never played in; told after a restart */
 }
 
-/* ---- Joins and leaves, kept until done ------------------------------------ */
-
-/*
- * Replaces the kv "pending" record of kind ('J' join, 'L' leave) for room
- * by line (NULL: removes it). A join or a leave decided in a batch is
- * recorded before the batch's since is saved, so a crash before the
- * homeserver answered does not lose it: the sync will not repeat the
- * invitation or the request.
- */
-static void pending_edit(mx_net *n, char kind, const char *room, const char *line)
-{
-    char *in = malloc(MX_PENDING_MAX), *out = malloc(MX_PENDING_MAX);
-    size_t k = 0, rl = strlen(room);
-    if (in == NULL || out == NULL)
-        goto done;
-    (void)mx__kv_get(n, "pending", in, MX_PENDING_MAX);
-    for (char *p = in, *e; *p != '\0'; p = *e ? e + 1 : e) {
-        e = p + strcspn(p, "\n");
-        size_t len = (size_t)(e - p);
-        bool same = len > rl + 2 && p[0] == kind && p[1] == '\t' && strncmp(p + 2, room, rl) == 0 &&
-                    p[2 + rl] == '\t';
-        if (!same && len > 0 && k + len + 1 < MX_PENDING_MAX) {
-            memcpy(out + k, p, len);
-            out[k + len] = '\n';
-            k += len + 1;
-        }
-    }
-    if (line != NULL) {
-        size_t len = strlen(line);
-        if (k + len + 1 < MX_PENDING_MAX) {
-            memcpy(out + k, line, len);
-            out[k + len] = '\n';
-            k += len + 1;
-        } else {
-            log_msg(LOG_WARN, "%s: too many joins and leaves under way to keep this one",
-                    n->c.name);
-        }
-    }
-    out[k] = '\0';
-    if (strcmp(in, out) != 0)
-        mx__kv_set(n, "pending", out);
-done:
-    free(in);
-    free(out);
-}
-
-/* Joins and leaves on the wire (or waiting to be retried). */
-static int moves_under_way(mx_net *n)
-{
-    int k = 0;
-    for (int i = 0; i < MX_CALLS_MAX; i++)
-        k += n->calls[i].used &&
-             (n->calls[i].kind == MX_CALL_JOIN || n->calls[i].kind == MX_CALL_LEAVE);
-    return k;
-}
-
-/*
- * Starts the request that joins room (flags, user, event: the call's
- * context), unless one is under way or MX_JOINS_MAX joins and leaves are:
- * then it waits in the kv record, and mx__pending_resume starts it when one
- * is over.
- */
-static void join_start(mx_net *n, const char *room, int flags, const char *user, const char *event)
-{
-    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
-    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
-        mx__enc(room, enc, sizeof enc) != 0 ||
-        snprintf(path, sizeof path, "/rooms/%s/join", enc) >= (int)sizeof path ||
-        mx__url(n, url, sizeof url, path) != 0)
-        return;
-    mx_call *c = mx__call_new(n, MX_CALL_JOIN, "POST", url, "{}", true);
-    if (c == NULL)
-        return;
-    snprintf(c->room, sizeof c->room, "%s", room);
-    snprintf(c->user, sizeof c->user, "%s", user != NULL ? user : "");
-    snprintf(c->event, sizeof c->event, "%s", event != NULL ? event : "");
-    c->flags = flags;
-    mx__call_go(n, c);
-}
-
-/* Records a join of room in the kv (kept until the homeserver answered) and starts it. */
-static void join_room(mx_net *n, const char *room, int flags, const char *user, const char *event)
-{
-    char line[4 * MX_ID_MAX + 16];
-    snprintf(line, sizeof line, "J\t%s\t%d\t%s\t%s", room, flags, user != NULL ? user : "",
-             event != NULL ? event : "");
-    pending_edit(n, 'J', room, line);
-    join_start(n, room, flags, user, event);
-}
-
-/* Starts the request that leaves room, as join_start. */
-static void leave_start(mx_net *n, const char *room, const char *why)
-{
-    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
-    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
-        mx__enc(room, enc, sizeof enc) != 0 ||
-        snprintf(path, sizeof path, "/rooms/%s/leave", enc) >= (int)sizeof path ||
-        mx__url(n, url, sizeof url, path) != 0)
-        return;
-    mx_call *c = mx__call_new(n, MX_CALL_LEAVE, "POST", url, "{}", true);
-    if (c == NULL)
-        return;
-    snprintf(c->room, sizeof c->room, "%s", room);
-    snprintf(c->event, sizeof c->event, "%s", why);
-    mx__call_go(n, c);
-}
-
-/* Records a leave of room in the kv and starts it. */
-static void leave_room(mx_net *n, const char *room, const char *why)
-{
-    char line[2 * MX_ID_MAX + 16];
-    snprintf(line, sizeof line, "L\t%s\t0\t\t%s", room, why);
-    pending_edit(n, 'L', room, line);
-    leave_start(n, room, why);
-}
-
-void mx__pending_resume(mx_net *n, bool restart)
-{
-    char *buf = malloc(MX_PENDING_MAX);
-    if (buf == NULL)
-        return;
-    (void)mx__kv_get(n, "pending", buf, MX_PENDING_MAX);
-    for (char *p = buf, *e; *p != '\0' && moves_under_way(n) < MX_JOINS_MAX; p = *e ? e + 1 : e) {
-        e = p + strcspn(p, "\n");
-        char save = *e, *f[5] = {0};
-        *e = '\0';
-        int nf = 0;
-        for (char *q = p; nf < 5; q++) {
-            f[nf++] = q;
-            q += strcspn(q, "\t");
-            if (*q == '\0')
-                break;
-            *q = '\0';
-        }
-        if (nf == 5 && id_ok(f[1]) && f[0][0] == 'J') {
-            if (restart)
-                log_msg(LOG_INFO, "%s: joining %s again (not confirmed before a restart)",
-                        n->c.name, f[1]);
-            join_start(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
-        } else if (nf == 5 && id_ok(f[1]) && f[0][0] == 'L') {
-            if (restart)
-                log_msg(LOG_INFO, "%s: leaving %s again (not confirmed before a restart)",
-                        n->c.name, f[1]);
-            leave_start(n, f[1], f[4]);
-        }
-        *e = save;
-    }
-    free(buf);
-}
-
-void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
-{
-    pending_edit(n, 'J', c->room, NULL);
-    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
-    mx__pending_resume(n, false);
-    mx__send_unpark(n); /* queues parked while the bot joined */
-    if (status != 200) {
-        const char *err = mx__str(body, "error");
-        log_msg(LOG_WARN, "%s: cannot join %s (HTTP %d: %s)", n->c.name, c->room, status,
-                err != NULL ? err : "");
-        return;
-    }
-    log_msg(LOG_INFO, "%s: joined %s", n->c.name, c->room);
-    (void)mx__room(n, c->room, true);
-    if (c->flags & MX_JOIN_UPGRADE) {
-        store_game g = {0};
-        bool game = store_game_active(n->env.store, n->c.name, c->room, &g) == 0;
-        store_game_fini(&g);
-        char text[600];
-        snprintf(text, sizeof text, "This room replaces %s%s", c->event,
-                 game ? ": the game goes on here (say !turn to see whose turn it is)." : ".");
-        (void)mx__say(n, c->room, NULL, text);
-    }
-}
-
-void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body)
-{
-    (void)body;
-    pending_edit(n, 'L', c->room, NULL);
-    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
-    mx__pending_resume(n, false);
-    if (status != 200)
-        log_msg(LOG_WARN, "%s: cannot leave %s (HTTP %d)", n->c.name, c->room, status);
-    else
-        log_msg(LOG_INFO, "%s: left %s (%s)", n->c.name, c->room, c->event);
-}
-
 /* An invitation: joined when the inviter is allowed, else declined. */
 static bool invite_allowed(mx_net *n, const char *inviter)
 {
@@ -325,12 +135,13 @@ static void on_invite(mx_net *n, const char *room, json_object *entry)
                 json_object_object_get_ex(content, "is_direct", &d) && json_object_get_boolean(d);
         }
     }
-    if (!id_ok(room) || !id_ok(inviter) || mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
+    if (!mx__id_ok(room) || !mx__id_ok(inviter) ||
+        mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
         return;
     if (!invite_allowed(n, inviter)) {
         log_msg(LOG_INFO, "%s: invited to %s by %s, who is not in allow_invites: declining",
                 n->c.name, room, inviter);
-        leave_room(n, room, "invitation declined");
+        mx__leave_room(n, room, "invitation declined");
         return;
     }
     log_msg(LOG_INFO, "%s: invited to %s by %s%s: joining", n->c.name, room, inviter,
@@ -339,7 +150,7 @@ static void on_invite(mx_net *n, const char *room, json_object *entry)
        player's first words there before the join's own answer. */
     if (direct)
         mx__dm_set(n, inviter, room);
-    join_room(n, room, direct ? MX_JOIN_DIRECT : 0, inviter, NULL);
+    mx__join_room(n, room, direct ? MX_JOIN_DIRECT : 0, inviter, NULL);
 }
 
 /* A tombstone: the game moves to the replacement room, and the bot follows. */
@@ -347,7 +158,7 @@ static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
 {
     const char *to = mx__str(mx__obj(ev, "content"), "replacement_room"),
                *id = mx__str(ev, "event_id");
-    if (!id_ok(to) || !id_ok(id) || strcmp(to, r->id) == 0)
+    if (!mx__id_ok(to) || !mx__id_ok(id) || strcmp(to, r->id) == 0)
         return;
     store *st = n->env.store;
     bool fresh = false;
@@ -379,7 +190,7 @@ static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
     if (store_commit(st) != 0)
         goto fail;
     log_msg(LOG_INFO, "%s: %s was replaced by %s: joining it", n->c.name, r->id, to);
-    join_room(n, to, fresh ? MX_JOIN_UPGRADE : 0, NULL, r->id);
+    mx__join_room(n, to, fresh ? MX_JOIN_UPGRADE : 0, NULL, r->id);
     return;
 fail:
     log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
@@ -393,7 +204,7 @@ static void on_member(mx_net *n, mx_room *r, json_object *ev)
     const char *user = mx__str(ev, "state_key");
     json_object *content = mx__obj(ev, "content");
     const char *m = mx__str(content, "membership");
-    if (!id_ok(user) || m == NULL || strcmp(user, n->me) == 0)
+    if (!mx__id_ok(user) || m == NULL || strcmp(user, n->me) == 0)
         return;
     if (strcmp(m, "join") == 0 || strcmp(m, "invite") == 0) {
         const char *name = mx__str(content, "displayname"), *by = mx__str(ev, "sender");
@@ -470,50 +281,161 @@ static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender
                        "Only an operator of the bot can make it leave a room.");
         return true;
     }
-    if (room == NULL || !id_ok(room) || room[0] != '!') {
+    if (room == NULL || !mx__id_ok(room) || room[0] != '!') {
         (void)say_once(n, event, to_room, sender, "Say which room: part !room:server");
         return true;
     }
     if (say_once(n, event, NULL, NULL, NULL) == 1) {
         log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, room, sender);
-        leave_room(n, room, "asked by an operator");
+        mx__leave_room(n, room, "asked by an operator");
     }
     return true;
 }
 
-static void on_message(mx_net *n, mx_room *r, json_object *ev)
+/* What the recent commands did: changed (a move was recorded) or not
+   (refused, mistyped, chatter, or a command that moves nothing); -1 unknown. */
+static int recent_find(mx_net *n, const char *event, const char *sender)
 {
-    const char *sender = mx__str(ev, "sender"), *id = mx__str(ev, "event_id");
-    json_object *content = mx__obj(ev, "content");
-    const char *msgtype = mx__str(content, "msgtype"), *body = mx__str(content, "body");
-    const char *rel = mx__str(mx__obj(content, "m.relates_to"), "rel_type");
-    if (!id_ok(sender) || !id_ok(id) || strcmp(sender, n->me) == 0 || body == NULL ||
-        msgtype == NULL || strcmp(msgtype, "m.text") != 0 ||
-        (rel != NULL && strcmp(rel, "m.replace") == 0) || r->encrypted)
-        return;
-    char dm[MX_ID_MAX], nick[MX_ID_MAX];
-    mx__dm_user(n, r->id, dm, sizeof dm);
-    bool private = dm[0] != '\0' && strcmp(dm, sender) == 0;
-    if (dm[0] != '\0' && !private)
-        return; /* a third person in a player's direct room */
-    body = skip_reply_fallback(body, content);
-    if (part_request(n, r, private, sender, id, body))
+    for (int i = 0; i < MX_RECENT_CMDS; i++)
+        if (strcmp(n->recent[i].event, event) == 0)
+            return strcmp(n->recent[i].sender, sender) == 0 ? n->recent[i].changed : -1;
+    return -1;
+}
+
+static void recent_note(mx_net *n, const char *event, const char *sender, bool changed)
+{
+    for (int i = 0; i < MX_RECENT_CMDS; i++)
+        if (strcmp(n->recent[i].event, event) == 0) {
+            n->recent[i].changed = changed;
+            return;
+        }
+    mx_recent *e = &n->recent[n->recent_next];
+    n->recent_next = (n->recent_next + 1) % MX_RECENT_CMDS;
+    snprintf(e->event, sizeof e->event, "%s", event);
+    snprintf(e->sender, sizeof e->sender, "%s", sender);
+    e->changed = changed;
+}
+
+/* store_games_of_player's callback: adds the game's actions to *arg. */
+static int add_moves(void *arg, int64_t game, const char *room)
+{
+    struct moves {
+        mx_net *n;
+        int64_t total;
+    } *m = arg;
+    int k = 0;
+    (void)room;
+    if (store_action_count(m->n->env.store, game, &k) == 0)
+        m->total += k;
+    return 0;
+}
+
+/* The actions recorded in the games a command of sender in r (or privately:
+   in any of their games) may move ("changed" is their growth). */
+static int64_t moves_of(mx_net *n, mx_room *r, bool private, const char *sender)
+{
+    struct moves {
+        mx_net *n;
+        int64_t total;
+    } m = {n, 0};
+    if (private) {
+        (void)store_games_of_player(n->env.store, n->c.name, sender, add_moves, &m);
+        return m.total;
+    }
+    store_game g = {0};
+    if (store_game_active(n->env.store, n->c.name, r->id, &g) == 0)
+        (void)add_moves(&m, g.id, r->id);
+    store_game_fini(&g);
+    return m.total;
+}
+
+/*
+ * Hands text, said by sender in r (or privately) as event id, to the host.
+ * `thread` (NULL none) is the root of the thread it was said in: the
+ * answers it gets (the lines without a game's header) go there. `edited`
+ * (NULL none) is the command an edit replaces: its record now says what
+ * the edit did.
+ */
+static void command(mx_net *n, mx_room *r, bool private, const char *sender, const char *id,
+                    const char *text, const char *thread, const char *edited)
+{
+    char nick[MX_ID_MAX];
+    if (part_request(n, r, private, sender, id, text))
         return;
     mx__display_name(n, r, sender, nick, sizeof nick);
     host_msg m = {.network = n->c.name,
                   .room = private ? NULL : r->id,
                   .sender = sender,
                   .nick = nick,
-                  .text = body,
-                  .len = strlen(body),
+                  .text = text,
+                  .len = strlen(text),
                   .once = id,
                   .retried = true,
                   .moderator = !private && mx__is_moderator(n, r, sender),
                   .unreachable = mx__unreachable(n, sender, private ? NULL : r->id)};
+    int64_t before = 0, after = 0, moves = moves_of(n, r, private, sender);
+    (void)store_outbox_last_id(n->env.store, n->c.name, &before);
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
         n->batch_failed = true; /* rolled back: handled when the batch comes again */
+        return;
     }
+    (void)store_outbox_last_id(n->env.store, n->c.name, &after);
+    recent_note(n, edited != NULL ? edited : id, sender, moves_of(n, r, private, sender) > moves);
+    if (!private) {
+        mx__thread_note(n, r, thread, id, before, after);
+        mx__dm_prepare(n, r->id, sender);
+    }
+}
+
+/*
+ * An edit of an earlier message (m.replace): when the message it replaces
+ * changed nothing (a refused or mistyped command, chatter), the new text is
+ * taken as a command, once (by the edit's id); when it made a move, the
+ * sender is told once that edits do not change moves; an edit of what the
+ * bot never handled is ignored.
+ */
+static void on_edit(mx_net *n, mx_room *r, bool private, const char *sender, const char *id,
+                    json_object *content)
+{
+    const char *orig = mx__str(mx__obj(content, "m.relates_to"), "event_id");
+    const char *text = mx__str(mx__obj(content, "m.new_content"), "body");
+    bool seen = false;
+    if (!mx__id_ok(orig) || text == NULL)
+        return;
+    int was = recent_find(n, orig, sender);
+    if (was == 0) {
+        command(n, r, private, sender, id, text, NULL, orig);
+        return;
+    }
+    if (was < 0 && (store_seen_has(n->env.store, n->c.name, orig, &seen) != 0 || !seen))
+        return;
+    (void)say_once(n, id, private ? NULL : r->id, sender,
+                   "Edits don't change a move: send the command again as a new message.");
+}
+
+static void on_message(mx_net *n, mx_room *r, json_object *ev)
+{
+    const char *sender = mx__str(ev, "sender"), *id = mx__str(ev, "event_id");
+    json_object *content = mx__obj(ev, "content"), *rel = mx__obj(content, "m.relates_to");
+    const char *msgtype = mx__str(content, "msgtype"), *body = mx__str(content, "body");
+    const char *rel_type = mx__str(rel, "rel_type");
+    if (!mx__id_ok(sender) || !mx__id_ok(id) || strcmp(sender, n->me) == 0 || body == NULL ||
+        msgtype == NULL || strcmp(msgtype, "m.text") != 0 || r->encrypted)
+        return;
+    char dm[MX_ID_MAX];
+    mx__dm_user(n, r->id, dm, sizeof dm);
+    bool private = dm[0] != '\0' && strcmp(dm, sender) == 0;
+    if (dm[0] != '\0' && !private)
+        return; /* a third person in a player's direct room */
+    if (rel_type != NULL && strcmp(rel_type, "m.replace") == 0) {
+        on_edit(n, r, private, sender, id, content);
+        return;
+    }
+    const char *thread =
+        rel_type != NULL && strcmp(rel_type, "m.thread") == 0 ? mx__str(rel, "event_id") : NULL;
+    command(n, r, private, sender, id, skip_reply_fallback(body, content),
+            mx__id_ok(thread) ? thread : NULL, NULL);
 }
 
 /* One timeline (or gap) event; commands only when `commands`. */
@@ -555,7 +477,7 @@ static mx_gap *gap_of(mx_net *n, const char *room)
 /* A joined room's section: state, the gap read back, then the timeline. */
 static void on_joined(mx_net *n, const char *room, json_object *entry)
 {
-    mx_room *r = id_ok(room) ? mx__room(n, room, true) : NULL;
+    mx_room *r = mx__id_ok(room) ? mx__room(n, room, true) : NULL;
     if (r == NULL)
         return;
     json_object *state = mx__arr(mx__obj(entry, "state"), "events");
@@ -579,7 +501,7 @@ static void on_joined(mx_net *n, const char *room, json_object *entry)
 static void on_left(mx_net *n, const char *room)
 {
     char dm[MX_ID_MAX];
-    if (!id_ok(room))
+    if (!mx__id_ok(room))
         return;
     log_msg(LOG_INFO, "%s: no longer in %s", n->c.name, room);
     mx__dm_user(n, room, dm, sizeof dm);
@@ -726,7 +648,7 @@ int mx__batch_begin(mx_net *n, json_object *sync)
         json_object_object_foreach(join, id, entry)
         {
             const char *from;
-            if (id_ok(id) && needs_gap(n, entry, &from))
+            if (mx__id_ok(id) && needs_gap(n, entry, &from))
                 count++;
             (void)from;
         }
@@ -741,7 +663,7 @@ int mx__batch_begin(mx_net *n, json_object *sync)
     json_object_object_foreach(join, id, entry)
     {
         const char *from;
-        if (!id_ok(id) || !needs_gap(n, entry, &from) || n->ngaps == count)
+        if (!mx__id_ok(id) || !needs_gap(n, entry, &from) || n->ngaps == count)
             continue;
         mx_gap *g = &n->gaps[n->ngaps++];
         snprintf(g->room, sizeof g->room, "%s", id);

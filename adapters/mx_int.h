@@ -46,6 +46,8 @@
 #define MX_SEEN_KEEP_S (30 * 86400)   /* handled event ids are kept 30 days */
 #define MX_MERGE_TEXT_MAX 16000       /* bytes of the lines told in one event */
 #define MX_MODS_MAX 4096              /* bytes of a room's list of moderators */
+#define MX_RECENT_CMDS 256            /* commands remembered for their edits */
+#define MX_THREAD_VOLATILE_MS 10000   /* a volatile answer this soon after a threaded command */
 
 /* A doubling back-off with jitter. */
 typedef struct mx_backoff {
@@ -109,11 +111,23 @@ typedef struct mx_room {
     bool encrypted;
     char dm_user[MX_ID_MAX]; /* the player whose direct room this is, or "" */
     char name[MX_ID_MAX];    /* m.room.name, cleaned; "" none or not read yet (see the kv) */
+    /* The last command said in a thread (thread "" none): its answers go there. */
+    char thread[MX_ID_MAX];       /* the thread's root event */
+    char reply_to[MX_ID_MAX];     /* the command's event */
+    int64_t thread_lo, thread_hi; /* the outbox ids it caused: (lo, hi] */
+    int64_t thread_ms;            /* when (loop time): volatile answers soon after are its */
     char *mods;     /* " @a:x @b:y ": its moderators (" * " everyone), malloc'd; NULL unknown */
     bool forbidden; /* a send was refused (403): nothing is sent until its power levels change */
     mx_member *members;
     int nmembers, cap;
 } mx_room;
+
+/* A command handled lately, for edits: did it change anything? */
+typedef struct mx_recent {
+    char event[MX_ID_MAX];
+    char sender[MX_ID_MAX];
+    bool changed;
+} mx_recent;
 
 /* A message being sent: taken from the queue until its last event is
    accepted (or it is dropped, or goes back to the queue). */
@@ -185,7 +199,9 @@ struct mx_net {
     json_object *batch;
     mx_gap *gaps;
     int ngaps;
-    int64_t rerouted; /* the last message sent again to a new direct room */
+    int64_t rerouted;                 /* the last message sent again to a new direct room */
+    mx_recent recent[MX_RECENT_CMDS]; /* a ring of the last commands (edits) */
+    int recent_next;
     /* Users whose direct room could not be made: their messages are dropped. */
     char (*dm_failed)[MX_ID_MAX];
     int ndm_failed;
@@ -209,6 +225,14 @@ int mx__url(const mx_net *n, char *out, size_t cap, const char *path);
 int mx__enc(const char *s, char *out, size_t cap);
 /* The next back-off delay (doubling, with jitter). */
 int64_t mx__backoff_next(mx_net *n, mx_backoff *b);
+/* Whether s is an id short enough for the store ("" counts as none). */
+bool mx__id_ok(const char *s);
+/* Records a join of room in the kv "pending" (kept until the homeserver
+   answered) and starts it, unless MX_JOINS_MAX joins and leaves are under
+   way (flags, user, event: the call's context). */
+void mx__join_room(mx_net *n, const char *room, int flags, const char *user, const char *event);
+/* The same for leaving room (why: for the log). */
+void mx__leave_room(mx_net *n, const char *room, const char *why);
 /* Parses a JSON body (NULL when it is not a JSON object). */
 json_object *mx__parse(const char *body, size_t len);
 /* A string member of o, or NULL. */
@@ -225,6 +249,13 @@ void mx__call_wait(mx_net *n, mx_call *c, int64_t delay);
 void mx__resume_parked(mx_net *n);
 /* The engine's timer: sends the calls whose wait is over. */
 void mx__on_timer(loop_timer *t, void *arg);
+/* Starts the joins and leaves of the kv record ("pending") that no request
+   carries — those a restart interrupted (restart: logged), or that waited
+   for MX_JOINS_MAX others to be over. */
+void mx__pending_resume(mx_net *n, bool restart);
+/* Handler of JOIN and LEAVE calls. */
+void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body);
+void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body);
 
 /* ---- mx.c: log-in, filter, sync, lifecycle ---- */
 
@@ -246,13 +277,6 @@ void mx__sync_next(mx_net *n);
 int mx__batch_begin(mx_net *n, json_object *sync);
 /* A /messages page arrived for a gap (res NULL: paging failed). */
 void mx__gap_page(mx_net *n, mx_call *c, json_object *page);
-/* Starts the joins and leaves of the kv record ("pending") that no request
-   carries — those a restart interrupted (restart: logged), or that waited
-   for MX_JOINS_MAX others to be over. */
-void mx__pending_resume(mx_net *n, bool restart);
-/* Handler of JOIN and LEAVE calls. */
-void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body);
-void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body);
 /* Frees the batch and gaps being handled. */
 void mx__batch_free(mx_net *n);
 
@@ -335,6 +359,20 @@ void mx__send_unpark(mx_net *n);
 /* The timers of the outbox side (mx_net_new binds them). */
 void mx__on_wake(loop_timer *t, void *arg);
 void mx__on_unpark(loop_timer *t, void *arg);
+/*
+ * A player who sits at room's game and has no direct room yet gets one
+ * made now, while the table fills, rather than at the deal, when the hands
+ * and the room's line already spend the homeserver's rate limit.
+ */
+void mx__dm_prepare(mx_net *n, const char *room, const char *user);
+/*
+ * A command event id was handled in room r, said in thread (NULL: not in
+ * a thread), and caused the outbox ids (lo, hi]: its answers (lines
+ * without a game's header: replies, not announcements) go to the thread;
+ * a command outside a thread ends that.
+ */
+void mx__thread_note(mx_net *n, mx_room *r, const char *thread, const char *id, int64_t lo,
+                     int64_t hi);
 /* Handlers of SEND, CREATE_DM and DM_CHECK calls. */
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body);

@@ -26,7 +26,12 @@
  * Private messages go to the player's direct room; when there is none yet
  * one is made (createRoom, is_direct, trusted_private_chat, the player
  * invited; MX_DMS_MAX at once) and the player's queue is parked meanwhile,
- * as is a room's while the bot joins it. A final 4xx drops the message
+ * as is a room's while the bot joins it (a direct room is used only once
+ * the homeserver said it is not encrypted; a server that encrypts them is
+ * told to the game's room once). The queue's expander (merge_expand) puts
+ * the messages waiting behind one for the same room in its event, one line
+ * each, so a command costs the rate limit one event per room; the answers
+ * to a command said in a thread go to that thread. A final 4xx drops the message
  * (logged), so one bad message never blocks a room; a direct room that
  * refuses the bot (it left, the room is gone) is forgotten once and the
  * message goes to a new one. Not here: retries and back-off (mx_call.c),
@@ -268,6 +273,25 @@ const char *mx__unreachable(mx_net *n, const char *user, const char *room)
     return dm[0] == '\0' ? E2E_UNREACHABLE : NULL;
 }
 
+void mx__dm_prepare(mx_net *n, const char *room, const char *user)
+{
+    char dm[MX_ID_MAX], v[8];
+    mx__dm_room(n, user, dm, sizeof dm);
+    if (dm[0] != '\0' || dm_failed(n, user) || mx__kv_get(n, "e2e_dms", v, sizeof v) == 0)
+        return;
+    store_game g = {0};
+    store_seat seats[8];
+    int ns = 0;
+    bool seated = false;
+    if (store_game_active(n->env.store, n->c.name, room, &g) == 0 &&
+        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0)
+        for (int i = 0; i < ns && !seated; i++)
+            seated = strcmp(seats[i].player, user) == 0;
+    store_game_fini(&g);
+    if (seated)
+        make_dm(n, user);
+}
+
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
 {
     const char *room = mx__str(body, "room_id");
@@ -325,6 +349,58 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     if (r != NULL && r->forbidden)
         return OUTQ_DROP; /* said once (forbidden), until its power levels change */
     return OUTQ_SEND;
+}
+
+/* ---- Threads ---------------------------------------------------------------- */
+
+void mx__thread_note(mx_net *n, mx_room *r, const char *thread, const char *id, int64_t lo,
+                     int64_t hi)
+{
+    if (thread == NULL) {
+        r->thread[0] = '\0';
+        return;
+    }
+    snprintf(r->thread, sizeof r->thread, "%s", thread);
+    snprintf(r->reply_to, sizeof r->reply_to, "%s", id);
+    r->thread_lo = lo;
+    r->thread_hi = hi;
+    r->thread_ms = loop_now(n->env.loop);
+}
+
+/* The room whose thread m answers in (a reply to the command said there,
+   not a game's announcement), or NULL: m goes to the main timeline. */
+static mx_room *thread_of(mx_net *n, const outq_msg *m)
+{
+    mx_room *r = m->kind == STORE_MSG_ROOM ? mx__room(n, m->target, false) : NULL;
+    if (r == NULL || r->thread[0] == '\0' || (unsigned char)m->raw[0] == 0xFF)
+        return NULL;
+    bool caused = m->id > r->thread_lo && m->id <= r->thread_hi;
+    bool soon = m->id < 0 && loop_now(n->env.loop) - r->thread_ms < MX_THREAD_VOLATILE_MS;
+    return caused || soon ? r : NULL;
+}
+
+/* content (an event's JSON) with an m.thread relation to r's thread, as a
+   reply to its command; malloc'd, or NULL (out of memory). */
+static char *in_thread(const char *content, const mx_room *r)
+{
+    json_object *c = mx__parse(content, strlen(content)), *rel = json_object_new_object();
+    json_object *reply = json_object_new_object();
+    char *out = NULL;
+    if (c != NULL && rel != NULL && reply != NULL) {
+        json_object_object_add(reply, "event_id", json_object_new_string(r->reply_to));
+        json_object_object_add(rel, "rel_type", json_object_new_string("m.thread"));
+        json_object_object_add(rel, "event_id", json_object_new_string(r->thread));
+        json_object_object_add(rel, "is_falling_back", json_object_new_boolean(1));
+        json_object_object_add(rel, "m.in_reply_to", json_object_get(reply));
+        json_object_object_add(c, "m.relates_to", json_object_get(rel));
+        const char *s = json_object_to_json_string_ext(c, JSON_C_TO_STRING_PLAIN |
+                                                              JSON_C_TO_STRING_NOSLASHESCAPE);
+        out = s != NULL ? strdup(s) : NULL;
+    }
+    json_object_put(reply);
+    json_object_put(rel);
+    json_object_put(c);
+    return out;
 }
 
 /* ---- One event per turn ------------------------------------------------------ */
@@ -414,9 +490,10 @@ static outq_expand_result merge_expand(void *arg, const outq_msg *m, char **text
     }
     free(t);
     total = k;
+    mx_room *thread = thread_of(n, m);
     for (const outq_msg *x = msg_after(m->next, k); x != NULL && total < 63;) {
-        if (forced >= 0 && total >= forced)
-            break;
+        if ((forced >= 0 && total >= forced) || (forced < 0 && thread_of(n, x) != thread))
+            break; /* an answer in a thread and an announcement go apart */
         char *xt = NULL;
         int xk = 0;
         outq_expand_result xr = host_expand(n->env.host, x, &xt, &xk);
@@ -537,9 +614,13 @@ static int flight_go(mx_net *n, mx_flight *f)
         return 0;
     }
     int parts = out.n;
+    mx_room *thread = f->part < parts ? thread_of(n, m) : NULL;
+    char *threaded = thread != NULL ? in_thread(out.content[f->part], thread) : NULL;
     mx_call *c = f->part < parts
-                     ? mx__call_new(n, MX_CALL_SEND, "PUT", url, out.content[f->part], true)
+                     ? mx__call_new(n, MX_CALL_SEND, "PUT", url,
+                                    threaded != NULL ? threaded : out.content[f->part], true)
                      : NULL;
+    free(threaded);
     mx_format_out_fini(&out);
     if (f->part >= parts) {
         flight_done(n, f, NULL); /* nothing left to send */

@@ -15,6 +15,10 @@ after another, against the homeserver double with one bot process:
   403         a room where the bot may not speak: the players of its game are
               told once privately (the room by its name), a warning is logged,
               nothing more is tried there until its power levels change
+  edits       a refused command edited into a good one is taken, once; an
+              edit of a move is answered that edits don't change moves
+  threads     a command said in a thread is answered in the thread; the game's
+              announcements stay in the main timeline
   invites     300 invitations at once are all joined without a restart
   e2e server  a server that encrypts every private room: no hand is sent into
               an encrypted room, the game's room is told once, plainly, and a
@@ -287,6 +291,75 @@ def check_encrypting_server(bot_exe, tmp):
         hs.shutdown()
 
 
+def edit(hs, room, who, original, text):
+    """who edits their message original to say text (as Element sends it)."""
+    return hs.send_event(room, who, "m.room.message", {
+        "msgtype": "m.text", "body": "* " + text,
+        "m.new_content": {"msgtype": "m.text", "body": text},
+        "m.relates_to": {"rel_type": "m.replace", "event_id": original}})
+
+
+def check_edits(hs):
+    """A refused command edited into a good one is taken, once; an edit of a
+    move does not change it and says so, once."""
+    room = hs.create_room("ann", name="Edits", invite=[g.BOT, "@bob:test"])
+    joined(hs, room)
+    hs.join(room, "bob")
+    say(hs, room, "ann", "!new 2", body="opens a Porrazo table")
+    ev = say(hs, room, "bob", "!join", body="deals and chooses")
+    dealer = "ann" if to_play(ev)[0] == "Ann" else "bob"
+    mark = hs.mark()
+    typo = hs.send_text(room, dealer, "!tendido latr")
+    hs.wait_for_event(room, sender=g.BOT, since=mark, timeout=TIMEOUT * 2)
+    g.check(not any("to play" in e["content"]["body"] for e in bot_events(hs, room, mark)),
+            "a mistyped command made a move")
+    mark = hs.mark()
+    fixed = edit(hs, room, dealer, typo, "!tendido later")
+    hs.wait_for_event(room, sender=g.BOT, since=mark, body="to play", timeout=TIMEOUT * 2)
+    mark = hs.mark()
+    edit(hs, room, dealer, typo, "!tendido now")
+    ev = hs.wait_for_event(room, sender=g.BOT, since=mark, timeout=TIMEOUT * 2)
+    g.check(ev["content"]["body"].startswith("Edits don't change a move"),
+            "an edit of a move was not answered so: %r" % ev["content"]["body"])
+    hs.send_event(room, dealer, "m.room.message", {  # the same edit delivered again
+        "msgtype": "m.text", "body": "* !tendido now",
+        "m.new_content": {"msgtype": "m.text", "body": "!tendido now"},
+        "m.relates_to": {"rel_type": "m.replace", "event_id": fixed}})
+    say(hs, room, "ann", "!players", body="")
+    said = [e for e in bot_events(hs, room, mark) if "Edits don't" in e["content"]["body"]]
+    g.check(len(said) == 2, "edits answered %d times for 2 edits of moves" % len(said))
+    say(hs, room, "ann", "!stop", body="stop|abandon")
+
+
+def check_thread(hs):
+    """A command said in a thread is answered in that thread; the game's
+    announcements stay in the main timeline."""
+    room = hs.create_room("ann", name="Threads", invite=[g.BOT, "@bob:test"])
+    joined(hs, room)
+    hs.join(room, "bob")
+    root = hs.send_text(room, "ann", "let's play in here")
+    rel = {"rel_type": "m.thread", "event_id": root, "is_falling_back": True,
+           "m.in_reply_to": {"event_id": root}}
+    mark = hs.mark()
+    cmd = hs.send_text(room, "ann", "!score", **{"m.relates_to": rel})
+    ev = hs.wait_for_event(room, sender=g.BOT, since=mark, timeout=TIMEOUT * 2)
+    r = ev["content"].get("m.relates_to") or {}
+    g.check(r.get("rel_type") == "m.thread" and r.get("event_id") == root and
+            r.get("m.in_reply_to", {}).get("event_id") == cmd,
+            "the answer is not in the thread: %s" % ev["content"])
+    mark = hs.mark()
+    hs.send_text(room, "ann", "!new 2", **{"m.relates_to": rel})
+    ev = hs.wait_for_event(room, sender=g.BOT, since=mark, body="opens a Porrazo table",
+                           timeout=TIMEOUT * 2)
+    ev = say(hs, room, "bob", "!join", body="deals and chooses")
+    g.check("m.relates_to" not in ev["content"], "an announcement went into a thread")
+    mark = hs.mark()
+    hs.send_text(room, "bob", "!score")  # outside the thread: answered in the timeline
+    ev = hs.wait_for_event(room, sender=g.BOT, since=mark, timeout=TIMEOUT * 2)
+    g.check("m.relates_to" not in ev["content"], "an answer outside the thread went in it")
+    say(hs, room, "ann", "!stop", body="stop|abandon")
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -314,6 +387,10 @@ def main():
             done.append("moderator's stop")
             check_forbidden(hs, bot)
             done.append("403 room")
+            check_edits(hs)
+            done.append("edits")
+            check_thread(hs)
+            done.append("threads")
             took = check_invite_burst(hs, bot)
             done.append("300 invitations joined in %.1f s" % took)
             g.check_requests(hs)
