@@ -282,6 +282,30 @@ const char *ircp_account_of(ircp *p, const char *nick);
  */
 int ircp_player_id(ircp *p, const char *nick, char *out, size_t cap);
 
+#define IRCP_MASK_MAX 192 /* a user@host as ircp_mask_of writes it, NUL included */
+
+/*
+ * The user@host of a message's origin ("nick!user@host") in the form that
+ * ircp_mask_same compares, into out (cap bytes): the user without the
+ * leading "~" a server adds when no ident answered, and both parts in
+ * ASCII lower case ("Bob!~Bob@Host.Example" -> "bob@host.example").
+ * Returns 0, IRCP_EINVAL when origin has no non-empty user and host (a
+ * server, a bare nick, a space or control byte) or IRCP_ENOSPACE when it
+ * does not fit (never cut: a cut mask could match someone else's); out is
+ * then "".
+ */
+int ircp_mask_of(const char *origin, char *out, size_t cap);
+
+/*
+ * Whether two masks from ircp_mask_of are the same person to the bot:
+ * the users are equal and the hosts are equal, or both hosts are IPv6
+ * addresses in the same /64 (privacy extensions change the rest every
+ * day; a /64 is one subscriber's line). Nothing else is loosened: another
+ * IPv4 address, another reverse name or another cloak is someone else.
+ * False when either is empty or not a mask.
+ */
+bool ircp_mask_same(const char *a, const char *b);
+
 /* ------------------------------------------------------------------------ */
 /* Reconnect back-off (irc_proto_line.c)                                    */
 

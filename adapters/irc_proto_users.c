@@ -2,7 +2,8 @@
  * irc_proto_users.c — who is who for irc_proto (see irc_proto.h): the
  * server's ISUPPORT (CHANTYPES, NICKLEN, CASEMAPPING), names compared as
  * the server compares them, and the bounded map from nicks to services
- * accounts behind stable player ids.
+ * accounts behind stable player ids, and the user@host masks that bind a
+ * player id to a person where there are no accounts.
  *
  * The map holds only what the server is still telling us about: a nick
  * enters it by an extended-join JOIN or an account-notify ACCOUNT naming
@@ -14,8 +15,10 @@
  */
 #include "irc_proto_int.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 
 /* ------------------------------------------------------------------------ */
 /* ISUPPORT and case mapping                                                */
@@ -282,4 +285,75 @@ int ircp_player_id(ircp *p, const char *nick, char *out, size_t cap)
     for (char *c = out + 2; *c != '\0'; c++)
         *c = (char)fold(p->casemap, (unsigned char)*c);
     return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* user@host masks                                                          */
+
+/* ASCII lower case of c (hosts and idents: no server case mapping). */
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* True when s[0..n) is a non-empty run of bytes a mask may hold. */
+static bool mask_part(const char *s, size_t n)
+{
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] <= ' ' || s[i] == 0x7F || s[i] == '!' || s[i] == '@')
+            return false;
+    return true;
+}
+
+int ircp_mask_of(const char *origin, char *out, size_t cap)
+{
+    if (cap > 0)
+        out[0] = '\0';
+    const char *bang = origin != NULL ? strchr(origin, '!') : NULL;
+    const char *at = bang != NULL ? strchr(bang + 1, '@') : NULL;
+    if (at == NULL)
+        return IRCP_EINVAL;
+    const char *user = bang + 1, *host = at + 1;
+    if (*user == '~')
+        user++;
+    size_t nuser = (size_t)(at - user), nhost = strlen(host);
+    if (!mask_part(user, nuser) || !mask_part(host, nhost))
+        return IRCP_EINVAL;
+    if (nuser + 1 + nhost >= cap)
+        return IRCP_ENOSPACE;
+    for (size_t i = 0; i < nuser; i++)
+        out[i] = ascii_lower(user[i]);
+    out[nuser] = '@';
+    for (size_t i = 0; i <= nhost; i++)
+        out[nuser + 1 + i] = ascii_lower(host[i]);
+    return 0;
+}
+
+/*
+ * Whether hosts a and b are IPv6 addresses with the same first 64 bits.
+ * Servers write a leading "0" before an address that starts with ':'
+ * ("0::1"), which inet_pton reads as well; a cloak with colons is no
+ * address and compares whole.
+ */
+static bool same_ipv6_64(const char *a, const char *b)
+{
+    unsigned char x[16], y[16];
+    if (strchr(a, ':') == NULL || strchr(b, ':') == NULL || inet_pton(AF_INET6, a, x) != 1 ||
+        inet_pton(AF_INET6, b, y) != 1)
+        return false;
+    return memcmp(x, y, 8) == 0;
+}
+
+bool ircp_mask_same(const char *a, const char *b)
+{
+    const char *at_a = a != NULL ? strchr(a, '@') : NULL;
+    const char *at_b = b != NULL ? strchr(b, '@') : NULL;
+    if (at_a == NULL || at_b == NULL || at_a == a || at_b == b || at_a[1] == '\0' ||
+        at_b[1] == '\0')
+        return false;
+    if (at_a - a != at_b - b || strncmp(a, b, (size_t)(at_a - a)) != 0)
+        return false;
+    return strcmp(at_a + 1, at_b + 1) == 0 || same_ipv6_64(at_a + 1, at_b + 1);
 }

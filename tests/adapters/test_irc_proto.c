@@ -5,7 +5,8 @@
  * capabilities (never one that adds message tags), SASL PLAIN with exact
  * base64 and 400-byte chunks, SASL failures and the NickServ fallback,
  * nick retries within NICKLEN, CHANTYPES and CASEMAPPING, the nick ->
- * account map and player ids, PING/PONG and the dead-link timer, the
+ * account map and player ids, user@host masks and who matches whom,
+ * PING/PONG and the dead-link timer, the
  * reconnect back-off, secrets masked in logs and diagnostics. Ends with
  * robustness loops that feed random bytes to the parser, the session and
  * the log renderer, checking only their contracts.
@@ -814,6 +815,96 @@ static void test_the_account_map_is_bounded_and_drops_the_least_recently_used(vo
 }
 
 /* ------------------------------------------------------------------------ */
+/* user@host masks: who keeps a nick's seat without services                */
+
+/* The mask ircp_mask_of makes of origin, "" when it refuses it. */
+static const char *mask_of(const char *origin)
+{
+    static char out[IRCP_MASK_MAX];
+    if (ircp_mask_of(origin, out, sizeof out) != 0)
+        assert_string_equal(out, "");
+    return out;
+}
+
+/* Whether origins a and b are the same person by the matching rule. */
+static bool same_person(const char *a, const char *b)
+{
+    char x[IRCP_MASK_MAX], y[IRCP_MASK_MAX];
+    if (ircp_mask_of(a, x, sizeof x) != 0 || ircp_mask_of(b, y, sizeof y) != 0)
+        return false;
+    return ircp_mask_same(x, y);
+}
+
+static void test_a_mask_drops_the_unverified_ident_tilde_and_folds_case(void **state)
+{
+    (void)state;
+    assert_string_equal(mask_of("Bob!~Bob@Host.Example.NET"), "bob@host.example.net");
+    assert_string_equal(mask_of("bob!bob@127.0.0.1"), "bob@127.0.0.1");
+    assert_string_equal(mask_of("bob!~pz@user/bob"), "pz@user/bob");
+    assert_string_equal(mask_of("bob!u@2001:DB8::1"), "u@2001:db8::1");
+}
+
+static void test_an_origin_without_user_and_host_has_no_mask(void **state)
+{
+    (void)state;
+    const char *bad[] = {"",           "bob",       "irc.server.test", "bob!user",    "bob!@host",
+                         "bob!~@host", "bob!user@", "bob!us er@host",  "bob!u@h\x01", NULL};
+    char out[IRCP_MASK_MAX];
+    for (int i = 0; bad[i] != NULL; i++) {
+        assert_int_equal(ircp_mask_of(bad[i], out, sizeof out), IRCP_EINVAL);
+        assert_string_equal(out, "");
+    }
+    assert_int_equal(ircp_mask_of(NULL, out, sizeof out), IRCP_EINVAL);
+    char small[8];
+    assert_int_equal(ircp_mask_of("bob!user@host.example", small, sizeof small), IRCP_ENOSPACE);
+    assert_string_equal(small, ""); /* never cut: a cut mask could be someone else's */
+    assert_false(ircp_mask_same("", "u@h"));
+    assert_false(ircp_mask_same("u@h", "nomask"));
+    assert_false(ircp_mask_same(NULL, "u@h"));
+}
+
+static void test_the_same_user_and_host_is_the_same_player_with_or_without_ident(void **state)
+{
+    (void)state;
+    assert_true(same_person("bob!~pzbob@localhost", "bob!~pzbob@localhost"));
+    assert_true(same_person("bob!~pzbob@localhost", "bob!pzbob@LOCALHOST")); /* identd came back */
+    assert_true(same_person("bob!~bob@user/bob", "bobby!bob@user/bob")); /* the nick is not part */
+}
+
+static void test_another_user_or_another_host_is_someone_else(void **state)
+{
+    (void)state;
+    /* The impostor on the same machine or NAT sets another USER... */
+    assert_false(same_person("bob!~pzbob@localhost", "bob!~evil@localhost"));
+    assert_false(same_person("bob!~pzbob@localhost", "bob!~pzbob2@localhost"));
+    /* ...and from elsewhere has another host, IPv4, reverse name or cloak. */
+    assert_false(same_person("bob!~pzbob@192.0.2.10", "bob!~pzbob@192.0.2.11"));
+    assert_false(same_person("bob!~u@c-1-2-3-4.isp.example", "bob!~u@c-1-2-3-5.isp.example"));
+    assert_false(same_person("bob!u@user/bob", "bob!u@user/bobby"));
+    assert_false(same_person("bob!u@ABCD1234.5678EF.IP", "bob!u@ABCD1234.5678EE.IP"));
+    /* A host is not matched by a suffix or a prefix of it. */
+    assert_false(same_person("bob!u@host.example", "bob!u@evil-host.example"));
+    assert_false(same_person("bob!u@host.example", "bob!u@host.example.evil"));
+}
+
+static void test_ipv6_hosts_match_within_one_slash_64(void **state)
+{
+    (void)state;
+    /* Privacy extensions: a new interface id in the same /64, the same line. */
+    assert_true(same_person("bob!u@2001:db8:1:2:a1b2:c3d4:e5f6:1", "bob!u@2001:db8:1:2::99"));
+    assert_true(same_person("bob!u@2001:DB8:0001:0002::1", "bob!u@2001:db8:1:2:ffff::"));
+    assert_true(same_person("bob!u@0::1", "bob!u@::2")); /* the server's leading 0 */
+    /* Another /64, or another user, is someone else. */
+    assert_false(same_person("bob!u@2001:db8:1:2::1", "bob!u@2001:db8:1:3::1"));
+    assert_false(same_person("bob!u@2001:db8:1:2::1", "bob!v@2001:db8:1:2::1"));
+    /* Colons in a cloak make no address: compared whole. */
+    assert_false(same_person("bob!u@A1B2:C3D4:E5F6:IP", "bob!u@A1B2:C3D4:E5F7:IP"));
+    assert_true(same_person("bob!u@A1B2:C3D4:E5F6:IP", "bob!u@a1b2:c3d4:e5f6:ip"));
+    /* An IPv4 address never matches an IPv6 one. */
+    assert_false(same_person("bob!u@192.0.2.1", "bob!u@::ffff:192.0.2.1"));
+}
+
+/* ------------------------------------------------------------------------ */
 /* Liveness                                                                 */
 
 static void test_ping_is_answered_with_the_same_token(void **state)
@@ -1169,6 +1260,11 @@ int main(void)
         cmocka_unit_test(test_departures_forget_accounts_so_a_nick_cannot_inherit_one),
         cmocka_unit_test(test_join_lines_give_no_account_without_the_capability),
         cmocka_unit_test(test_the_account_map_is_bounded_and_drops_the_least_recently_used),
+        cmocka_unit_test(test_a_mask_drops_the_unverified_ident_tilde_and_folds_case),
+        cmocka_unit_test(test_an_origin_without_user_and_host_has_no_mask),
+        cmocka_unit_test(test_the_same_user_and_host_is_the_same_player_with_or_without_ident),
+        cmocka_unit_test(test_another_user_or_another_host_is_someone_else),
+        cmocka_unit_test(test_ipv6_hosts_match_within_one_slash_64),
         cmocka_unit_test(test_ping_is_answered_with_the_same_token),
         cmocka_unit_test(test_an_idle_link_gets_our_ping_and_is_dead_without_an_answer),
         cmocka_unit_test(test_the_server_closing_the_link_is_reported),
