@@ -11,9 +11,9 @@
  *   and the seat's own porrazo on a card laid by the player before it;
  * - the limpia left to the next player (R5.6) and in-place cards (R5.4),
  *   the capture-or-place choice of R5.5 included;
- * - the final sweep (R7.1): in the last round of the hand's last deal the
- *   hand is played out to its end in each sample, so capturing last (and
- *   the table that goes with it) is seen.
+ * - the final sweep (R7.1): in the hand's last deal the hand is played out
+ *   to its end in each sample (every player's best play at once, in turn),
+ *   so capturing last, and the table that goes with it, is seen.
  * Ties go to the play that leaves the least on the public table, then the
  * lowest card. The dealer takes the tendido now only when its expected
  * points at once (arrangement and sets with the table now, R4.3–R4.4) are
@@ -87,23 +87,18 @@ static double played_out(pz_game *after, int seat, double weight)
     return pzai__standing(after, pz_side_of(after, seat), weight);
 }
 
-/* True in the last round of the hand's last deal: the end is near enough
-   to play out (R7.1's sweep goes to the last capturer). */
-static bool near_end(const pz_view *v)
+/* True in the hand's last deal (R7.1's sweep to the last capturer comes at
+   its end): short enough to play out, and the sweep is worth seeing. */
+static bool last_deal(const pz_view *v)
 {
-    if (v->deal != v->deals_per_hand || v->stock != 0)
-        return false;
-    for (int s = 0; s < v->players; s++)
-        if (v->hand_count[s] > 1 && s != v->seat)
-            return false;
-    return v->nhand <= 3;
+    return v->deal == v->deals_per_hand && v->stock == 0;
 }
 
 /* Adds each play's judged standing in one sampled game g to sum[]. */
 static int judge_sample(const pz_game *g, const pz_view *v, const options *o, double sum[])
 {
     double weight = pzai__card_weight(g);
-    bool end = near_end(v);
+    bool end = last_deal(v);
     for (int i = 0; i < o->n; i++) {
         pz_game *after = NULL;
         if (pzai__action_value(g, &o->play[i], &after) == INT32_MIN)
