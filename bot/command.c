@@ -62,6 +62,8 @@ static const struct verb_words {
     [CMD_SKIP] = {"skip", "saltar pasar"},
     [CMD_ADDBOT] = {"addbot", "add-bot addbots robot bot addrobot"},
     [CMD_REMOVEBOT] = {"removebot", "remove-bot removebots delbot kickbot"},
+    [CMD_BACK] = {"back", "volver vuelvo estoy here"},
+    [CMD_SUB] = {"sub", "substitute sustituir reemplazo replace"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -490,6 +492,24 @@ static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
+/* sub NICK [SEAT]: who takes the seat, and whose seat (default: mine). */
+static cmd_result parse_sub(const word *w, int n, cmd *c, reply *r)
+{
+    char q[TEXT_QUOTE_MAX];
+    if (n < 1 || n > 2)
+        return cmd_fail(r,
+                        "sub whom? e.g. %ssub bob (bob takes your seat), or %ssub bob "
+                        "ROBOT (the creator gives bob a computer player's seat)",
+                        r->p, r->p);
+    for (int i = 0; i < n; i++)
+        if (!is_name(w[i]))
+            return cmd_fail(r, "'%s' is not a nick", cmd_quote(w[i], q));
+    copy_name(c->name, w[0]);
+    if (n == 2)
+        copy_name(c->name2, w[1]);
+    return CMD_OK;
+}
+
 /*
  * help [command], rules [topic]: a verb's canonical name for help on one
  * verb word (a leading prefix allowed: "help !play"), else the folded
@@ -665,6 +685,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return cmd_parse_addbot(w, n, c, r);
     case CMD_REMOVEBOT:
         return n == 0 ? CMD_OK : parse_nick(w, n, c, r);
+    case CMD_SUB:
+        return parse_sub(w, n, c, r);
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);
     default:

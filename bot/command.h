@@ -25,39 +25,41 @@
 #define CMD_TARGET_MAX 121
 
 typedef enum cmd_verb {
-    CMD_NEW,      /* new [players] [option words...]: open a lobby */
-    CMD_JOIN,     /* join: take a seat in the lobby */
-    CMD_LEAVE,    /* leave: give up a seat in the lobby */
-    CMD_START,    /* start: deal (creator; or automatic when full) */
-    CMD_KICK,     /* kick NICK: the creator removes a player from the lobby */
-    CMD_PLAY,     /* play CARD [capture|place] */
-    CMD_HAND,     /* hand: my cards, privately */
-    CMD_TABLE,    /* table */
-    CMD_SCORE,    /* score: the board */
-    CMD_TURN,     /* turn: whose turn */
-    CMD_TENDIDO,  /* tendido now|later */
-    CMD_ARRANGE,  /* arrange best | arrange C C C C [left|right] */
-    CMD_DECLARE,  /* ronda / rondine / declare (manual declarations) */
-    CMD_CLAIM,    /* claim NICK (a missed declaration, R3.6) */
-    CMD_PAUSE,    /* pause (by agreement) */
-    CMD_RESUME,   /* resume (by agreement) */
-    CMD_STOP,     /* stop: abandon (creator, owner, or by vote) */
-    CMD_OPTIONS,  /* options: this game's options in words */
-    CMD_RULES,    /* rules [topic] */
-    CMD_HELP,     /* help [command] */
-    CMD_STATS,    /* stats [NICK] */
-    CMD_TOP,      /* top: the best players here */
-    CMD_PLAYERS,  /* players / who: seats and teams */
-    CMD_DEADLINE, /* deadline OFF|DURATION: the creator sets the turn time */
-    CMD_PURGE,    /* purge TARGET: an owner empties a channel's or a player's queue */
-    CMD_PROMPTS,  /* prompts on|off: a private prompt at every turn, or only after a while */
-    CMD_GAMES,    /* games [all]: an owner lists the active games (this network's, or all) */
-    CMD_EXPORT,   /* export ID: an owner gets a game's record */
-    CMD_FSTOP,    /* fstop ID: an owner stops any game */
-    CMD_FLEAVE,   /* fleave NICK: an owner takes a player out of a lobby, or stops their game */
-    CMD_SKIP,     /* skip: an owner has the default move play the current turn */
-    CMD_ADDBOT,   /* addbot [N] [level]: computer players take seats in the lobby */
-    CMD_REMOVEBOT /* removebot [NAME]: a computer player leaves the lobby */
+    CMD_NEW,       /* new [players] [option words...]: open a lobby */
+    CMD_JOIN,      /* join: take a seat in the lobby */
+    CMD_LEAVE,     /* leave: give up a seat in the lobby */
+    CMD_START,     /* start: deal (creator; or automatic when full) */
+    CMD_KICK,      /* kick NICK: the creator removes a player from the lobby */
+    CMD_PLAY,      /* play CARD [capture|place] */
+    CMD_HAND,      /* hand: my cards, privately */
+    CMD_TABLE,     /* table */
+    CMD_SCORE,     /* score: the board */
+    CMD_TURN,      /* turn: whose turn */
+    CMD_TENDIDO,   /* tendido now|later */
+    CMD_ARRANGE,   /* arrange best | arrange C C C C [left|right] */
+    CMD_DECLARE,   /* ronda / rondine / declare (manual declarations) */
+    CMD_CLAIM,     /* claim NICK (a missed declaration, R3.6) */
+    CMD_PAUSE,     /* pause (by agreement) */
+    CMD_RESUME,    /* resume (by agreement) */
+    CMD_STOP,      /* stop: abandon (creator, owner, or by vote) */
+    CMD_OPTIONS,   /* options: this game's options in words */
+    CMD_RULES,     /* rules [topic] */
+    CMD_HELP,      /* help [command] */
+    CMD_STATS,     /* stats [NICK] */
+    CMD_TOP,       /* top: the best players here */
+    CMD_PLAYERS,   /* players / who: seats and teams */
+    CMD_DEADLINE,  /* deadline OFF|DURATION: the creator sets the turn time */
+    CMD_PURGE,     /* purge TARGET: an owner empties a channel's or a player's queue */
+    CMD_PROMPTS,   /* prompts on|off: a private prompt at every turn, or only after a while */
+    CMD_GAMES,     /* games [all]: an owner lists the active games (this network's, or all) */
+    CMD_EXPORT,    /* export ID: an owner gets a game's record */
+    CMD_FSTOP,     /* fstop ID: an owner stops any game */
+    CMD_FLEAVE,    /* fleave NICK: an owner takes a player out of a lobby, or stops their game */
+    CMD_SKIP,      /* skip: an owner has the default move play the current turn */
+    CMD_ADDBOT,    /* addbot [N] [level]: computer players take seats in the lobby */
+    CMD_REMOVEBOT, /* removebot [NAME]: a computer player leaves the lobby */
+    CMD_BACK,      /* back: a computer player no longer plays for me */
+    CMD_SUB        /* sub NICK [SEAT]: offer a seat of a game under way to NICK */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's
@@ -90,11 +92,12 @@ typedef struct cmd {
                                 matched to the tendido by the host */
     bool has_direction;      /* ARRANGE: left/right given (default left to right) */
     pz_direction direction;
-    char name[CMD_NAME_MAX]; /* KICK, CLAIM, STATS nick; HELP command; RULES topic;
-                                PURGE target (or in room when it was a room name) */
-    int players;             /* NEW: seats wanted, 0 when not said */
-    bool shuffle_seats;      /* NEW: seats drawn at random, not in join order */
-    int noptions;            /* NEW: R9 options as (name, value) words */
+    char name[CMD_NAME_MAX];  /* KICK, CLAIM, STATS nick; HELP command; RULES topic;
+                                 PURGE target (or in room when it was a room name); SUB nick */
+    char name2[CMD_NAME_MAX]; /* SUB: the seat offered (its player's name), or "" */
+    int players;              /* NEW: seats wanted, 0 when not said */
+    bool shuffle_seats;       /* NEW: seats drawn at random, not in join order */
+    int noptions;             /* NEW: R9 options as (name, value) words */
     char option_name[CMD_OPTIONS_MAX][24];
     char option_value[CMD_OPTIONS_MAX][24];
     int deadline_secs; /* DEADLINE: 0 = off */

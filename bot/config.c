@@ -353,6 +353,7 @@ static const key_def bot_keys[] = {
     STR(cfg_bot, robot_level, F_NONEMPTY, check_robot_level, NULL),
     DURATION(cfg_bot, "robot_delay", robot_delay_secs),
     INT(cfg_bot, robot_iterations, 0, 10000000),
+    INT(cfg_bot, absent_after, 0, 15),
 };
 
 static const key_def irc_keys[] = {
@@ -444,7 +445,7 @@ void cfg_defaults(cfg *c)
     SET_LIT(c->bot.database, "porrazo.db");
     c->bot.reminder_secs = 600;
     c->bot.prompt_quiet_secs = 120;
-    c->bot.deadline_secs = 0;
+    c->bot.deadline_secs = 24 * 3600;
     c->bot.max_games = 100;
     c->bot.flood_commands = 10;
     c->bot.flood_secs = 20;
@@ -457,6 +458,7 @@ void cfg_defaults(cfg *c)
     SET_LIT(c->bot.robot_level, "strong");
     c->bot.robot_delay_secs = 2;
     c->bot.robot_iterations = 0;
+    c->bot.absent_after = 3;
     for (int i = 0; i < CFG_NETWORKS; i++) {
         cfg_irc *irc = &c->irc[i];
         irc->port = 6697;

@@ -28,7 +28,7 @@ typedef struct cfg_bot {
     int reminder_secs;       /* quiet time before the player to move is reminded (600); 0 off */
     int prompt_quiet_secs;   /* "prompt_after": a player quiet this long is prompted at
                                 their turn privately (120 s); 0: every turn */
-    int deadline_secs;       /* default turn deadline of new games (0: none) */
+    int deadline_secs;       /* default turn deadline of new games (24 h; 0: none) */
     int max_games;           /* active games at once, over all rooms (100) */
     int flood_commands;      /* commands per flood_secs a player may send (10); 0 off */
     int flood_secs;          /* the flood window ("flood_window", 20 s) */
@@ -41,6 +41,7 @@ typedef struct cfg_bot {
     char robot_level[16];     /* computer players added without a level ("strong") */
     int robot_delay_secs;     /* "robot_delay": a computer player waits this long (2 s) */
     int robot_iterations;     /* their search budget (0: each level's own) */
+    int absent_after;         /* missed turns before a computer plays a seat (3); 0 never */
 } cfg_bot;
 
 typedef struct cfg_irc {

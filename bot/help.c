@@ -43,10 +43,19 @@ static const help_cmd COMMANDS[] = {
     {"removebot", "delbot", "removebot [NAME|N]",
      "a computer player leaves the open table (the last one seated, or Robot N)", "removebot 2"},
     {"join", "unirse entrar sentarse", "join", "sit down at the open table", "join"},
-    {"leave", "salir irse", "leave", "leave the table before the game starts", "leave"},
+    {"leave", "salir irse", "leave",
+     "leave the table; in a game under way a computer player takes your seat", "leave"},
     {"start", "empezar comenzar", "start", "deal the first hand (the game's creator)", "start"},
-    {"kick", "echar expulsar", "kick NICK", "the creator removes a player from the lobby",
+    {"kick", "echar expulsar", "kick NICK",
+     "the creator (or a moderator) removes a player; mid-game a computer player takes the seat",
      "kick bob"},
+    {"sub", "sustituir reemplazo", "sub NICK [SEAT]",
+     "offer your seat to NICK, who takes it with join; the creator may offer a computer "
+     "player's seat (sub dan 1: Robot 1's)",
+     "sub bob"},
+    {"back", "volver vuelvo", "back",
+     "after missed turns a computer player plays for you: back, or any move of yours, ends it",
+     "back"},
     {"play", "jugar juega tirar", "play CARD [capture|place]",
      "play a card from your hand (7, 7h, 7♥, rey; As is the ace of spades); a bare card "
      "works too; when a card can capture or score in place, say which",
@@ -220,8 +229,8 @@ static void help_list(const char *p, render_lines *out)
                p, p, p, p, p, p, p, p);
     render_add(out,
                "Declare: %sronda · %srondine · %sclaim NICK — Game: %spause · %sresume · "
-               "%sstop · %sdeadline 10m",
-               p, p, p, p, p, p, p);
+               "%sstop · %sdeadline 10m · %ssub NICK · %sback",
+               p, p, p, p, p, p, p, p, p);
     render_add(out,
                "More: %srules [topic] · %sstats [NICK] · %stop · %sprompts on|off · %shelp "
                "COMMAND for details",

@@ -187,17 +187,20 @@ void settings_default(settings *s)
 }
 
 /* Words: "max=4 shuffle=0 deadline=0 dealer=-1 pause=0 resume=0 stop=0
-   reminders=0" then the R9 options ("target=61 ..."). */
+   reminders=0", "away=N missed=N" when not 0, then the R9 options
+   ("target=61 ..."). */
 void settings_format(const settings *s, char *buf, size_t cap)
 {
-    char opts[160];
+    char opts[160], absent[48] = "";
     if (pz_options_format(&s->opt, opts, sizeof opts) < 0)
         opts[0] = '\0';
+    if (s->away != 0 || s->missed != 0)
+        snprintf(absent, sizeof absent, "away=%u missed=%u ", s->away, s->missed);
     snprintf(buf, cap,
              "max=%d shuffle=%d deadline=%d dealer=%d pause=%u resume=%u stop=%u "
-             "reminders=%d %s",
+             "reminders=%d %s%s",
              s->max_players, s->shuffle, s->deadline, s->dealer, s->pause_votes, s->resume_votes,
-             s->stop_votes, s->reminders, opts);
+             s->stop_votes, s->reminders, absent, opts);
 }
 
 /* A whole decimal number in [lo, hi]; 0 or -1. */
@@ -217,9 +220,16 @@ static int settings_word(settings *t, const char *word, size_t len)
     static const struct {
         const char *key;
         long lo, hi;
-    } ints[] = {{"max", 2, 8},     {"shuffle", 0, 1},     {"deadline", 0, 1 << 30},
-                {"dealer", -1, 7}, {"pause", 0, 255},     {"resume", 0, 255},
-                {"stop", 0, 255},  {"reminders", 0, 1000}};
+    } ints[] = {{"max", 2, 8},
+                {"shuffle", 0, 1},
+                {"deadline", 0, 1 << 30},
+                {"dealer", -1, 7},
+                {"pause", 0, 255},
+                {"resume", 0, 255},
+                {"stop", 0, 255},
+                {"reminders", 0, 1000},
+                {"away", 0, 255},
+                {"missed", 0, 0xFFFFFFFFL}};
     char key[32], val[32];
     const char *eq = memchr(word, '=', len);
     long v;
@@ -256,8 +266,14 @@ static int settings_word(settings *t, const char *word, size_t len)
         case 6:
             t->stop_votes = (unsigned)v;
             break;
-        default:
+        case 7:
             t->reminders = (int)v;
+            break;
+        case 8:
+            t->away = (unsigned)v;
+            break;
+        default:
+            t->missed = (unsigned)v;
             break;
         }
         return 0;
@@ -682,6 +698,12 @@ static void dispatch(ctx *c, const cmd *k)
         break;
     case CMD_REMOVEBOT:
         cmd_removebot(c, k);
+        break;
+    case CMD_BACK:
+        cmd_back(c);
+        break;
+    case CMD_SUB:
+        cmd_sub(c, k);
         break;
     case CMD_START:
         cmd_start(c);

@@ -79,6 +79,9 @@ typedef struct host_config {
     const char *robot_level;
     int robot_delay_secs;
     int robot_iterations;
+    /* Turns in a row a person may miss (the deadline played them) before
+       a computer player plays their seat until they are back; 0: never. */
+    int absent_after;
 } host_config;
 
 /* A chat line addressed to the host. */

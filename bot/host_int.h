@@ -40,7 +40,9 @@ typedef struct settings {
     unsigned pause_votes; /* seat bits */
     unsigned resume_votes;
     unsigned stop_votes;
-    int reminders; /* reminders sent for the current turn */
+    int reminders;   /* reminders sent for the current turn */
+    unsigned away;   /* seat bits: absent people a computer player plays for */
+    unsigned missed; /* 4 bits a seat: its turns in a row the deadline played */
     pz_options opt;
 } settings;
 
@@ -269,8 +271,35 @@ int robots_collect(host *h, int64_t now);
    passed): the expert computer player's choice from the seat's view, else
    the engine's default. 0 and *out, or the engine's error (nothing to do). */
 int robot_choose(const ctx *c, int seat, pz_action *out);
+/* A new computer player's id and name at the loaded table ("bot:LEVEL#K",
+   "Robot K (LEVEL)", K the smallest number not seated). */
+void robot_identity(const ctx *c, int level, char *id, size_t id_cap, char *nick, size_t nick_cap);
+/* The seat named name (seat_named), or the computer player "Robot name"
+   ("2" for Robot 2), or -1. */
+int robot_named(const ctx *c, const char *name);
 /* A computer player's statistics row: one per level ("bot:strong"). */
 void robot_stats_id(const char *player, char *id, size_t id_cap, char *nick, size_t nick_cap);
+
+/* ---- absent.c: absent people, leaving mid-game, substitutes ---- */
+/* Whether a computer player plays seat: its own, or for an absent person. */
+bool absent_computer(const ctx *c, int seat);
+/* The deadline played seat's turn: one more missed in a row; at
+   absent_after a computer player takes over until the person is back. */
+void absent_missed(ctx *c, int seat);
+/* The person at seat acted: no turn missed; back if they were away. */
+void absent_acted(ctx *c, int seat);
+/* back: a computer player no longer plays for the sender. */
+void cmd_back(ctx *c);
+/* A person leaves a game under way (why: "leaves", "is removed by bob"):
+   a computer player takes the seat; with no person left the game stops. */
+void absent_leave(ctx *c, int seat, const char *why);
+/* sub NICK [SEAT]: offers a seat to NICK, who takes it with join. */
+void cmd_sub(ctx *c, const cmd *k);
+/* join in a game under way: the sender takes the seat offered to them.
+   True when the line was such a join (answered). */
+bool absent_take_offer(ctx *c);
+/* Sends seat its hand privately (rendered when sent). */
+void send_hand(ctx *c, int seat);
 
 /* ---- timers.c ---- */
 int timers_tick(host *h, int64_t now);

@@ -165,6 +165,8 @@ void cmd_new(ctx *c, const cmd *k)
 
 void cmd_join(ctx *c)
 {
+    if (c->row.status != STORE_LOBBY && absent_take_offer(c))
+        return;
     if (!in_lobby(c))
         return;
     if (seat_of(c, c->m->sender) >= 0) {
@@ -241,10 +243,7 @@ void cmd_leave(ctx *c)
     int i = seat_of(c, c->m->sender);
     if (c->row.status != STORE_LOBBY) {
         if (i >= 0)
-            reply(c,
-                  "you cannot leave a game under way: say %sstop to vote to abandon it, or let "
-                  "the turn deadline play for you",
-                  say_prefix(c));
+            absent_leave(c, i, "leaves");
         else
             reply(c, "you are not playing in this game");
         return;
@@ -258,14 +257,23 @@ void cmd_leave(ctx *c)
 
 void cmd_kick(ctx *c, const cmd *k)
 {
-    if (!in_lobby(c) || !may_manage(c))
+    if (!may_manage(c))
         return;
     int i = seat_named(c, k->name);
     if (i < 0) {
         reply(c, "nobody called %s is seated here", k->name);
         return;
     }
-    unseat(c, i);
+    if (c->row.status == STORE_LOBBY) {
+        unseat(c, i);
+    } else if (robot_is(c->seats[i].player)) {
+        reply(c, "%s is a computer player: a person may take its seat (%ssub NICK %s)",
+              c->seats[i].nick, say_prefix(c), k->name);
+    } else {
+        char why[STORE_ID_MAX + 24];
+        snprintf(why, sizeof why, "is removed by %s", c->m->nick);
+        absent_leave(c, i, why);
+    }
 }
 
 /* Draws the seat order from the seed (Fisher–Yates on a SplitMix64). */

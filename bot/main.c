@@ -441,6 +441,7 @@ int main(int argc, char **argv)
                        .robot_level = hc.robot_level,
                        .robot_delay_secs = hc.robot_delay_secs,
                        .robot_iterations = hc.robot_iterations,
+                       .absent_after = hc.absent_after,
                        .outq_of = queue_of,
                        .outq_arg = &all_queues,
                        .log_event = log_game_event,

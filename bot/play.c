@@ -175,7 +175,7 @@ static void queue_hand(ctx *c, int seat, char kind, const char *since)
 }
 
 /* Sends seat its hand (or the R4.2 notice) privately. */
-static void send_hand(ctx *c, int seat)
+void send_hand(ctx *c, int seat)
 {
     queue_hand(c, seat, 'H', NULL);
 }
@@ -603,6 +603,9 @@ int act(ctx *c, const pz_action *a, const char *forced)
     }
     log_action(c, a);
     c->acted = true;
+    if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
+        seat_of_action(a) == seat_of(c, c->m->sender))
+        absent_acted(c, seat_of_action(a)); /* their own move: not absent */
     if (pz_get_turn(c->g) != before || forced != NULL)
         new_turn(c);
     announce(c, a, &ev, forced);

@@ -32,6 +32,7 @@ void reload_host_settings(const cfg *c, host_config *hc)
     hc->robot_level = c->bot.robot_level;
     hc->robot_delay_secs = c->bot.robot_delay_secs;
     hc->robot_iterations = c->bot.robot_iterations;
+    hc->absent_after = c->bot.absent_after;
 }
 
 /* The IRC section of c named name, or -1. */

@@ -68,13 +68,19 @@ static int free_number(const ctx *c)
     return PZ_MAX_PLAYERS;
 }
 
+void robot_identity(const ctx *c, int level, char *id, size_t id_cap, char *nick, size_t nick_cap)
+{
+    int k = free_number(c);
+    const char *name = pzai_level_name((pzai_level)level);
+    snprintf(id, id_cap, "%s%s#%d", ROBOT_ID, name, k);
+    snprintf(nick, nick_cap, "Robot %d (%s)", k, name);
+}
+
 /* Seats a computer player of level in the lobby (which may start it). */
 static void seat_robot(ctx *c, pzai_level level)
 {
     char id[STORE_ID_MAX], nick[STORE_ID_MAX];
-    int k = free_number(c);
-    snprintf(id, sizeof id, "%s%s#%d", ROBOT_ID, pzai_level_name(level), k);
-    snprintf(nick, sizeof nick, "Robot %d (%s)", k, pzai_level_name(level));
+    robot_identity(c, (int)level, id, sizeof id, nick, sizeof nick);
     seat_add(c, id, nick);
 }
 
@@ -101,6 +107,22 @@ void cmd_addbot(ctx *c, const cmd *k)
         seat_robot(c, lv);
 }
 
+int robot_named(const ctx *c, const char *name)
+{
+    int seat = seat_named(c, name);
+    if (seat >= 0)
+        return seat;
+    char nick[STORE_ID_MAX + 8]; /* "2": Robot 2 */
+    if (snprintf(nick, sizeof nick, "Robot %s", name) >= (int)sizeof nick)
+        return -1;
+    size_t n = strlen(nick);
+    for (int s = 0; s < c->nseats; s++)
+        if (robot_is(c->seats[s].player) && strncmp(c->seats[s].nick, nick, n) == 0 &&
+            c->seats[s].nick[n] == ' ')
+            return s;
+    return -1;
+}
+
 void cmd_removebot(ctx *c, const cmd *k)
 {
     if (!in_lobby(c))
@@ -109,17 +131,7 @@ void cmd_removebot(ctx *c, const cmd *k)
         return;
     int seat = -1;
     if (k->name[0] != '\0') {
-        seat = seat_named(c, k->name);
-        if (seat < 0) { /* "removebot 2": Robot 2 */
-            char nick[CMD_NAME_MAX + 8];
-            if (snprintf(nick, sizeof nick, "Robot %s", k->name) >= (int)sizeof nick)
-                nick[0] = '\0';
-            for (int s = 0; s < c->nseats; s++)
-                if (robot_is(c->seats[s].player) &&
-                    strncmp(c->seats[s].nick, nick, strlen(nick)) == 0 &&
-                    c->seats[s].nick[strlen(nick)] == ' ')
-                    seat = s;
-        }
+        seat = robot_named(c, k->name);
         if (seat >= 0 && !robot_is(c->seats[seat].player)) {
             reply(c, "%s is a person: only a computer player can be removed this way",
                   c->seats[seat].nick);
@@ -144,7 +156,7 @@ int robot_to_act(const ctx *c)
     if (c->g == NULL || c->row.status != STORE_PLAYING)
         return -1;
     int seat = actor_of(c->g);
-    return seat >= 0 && seat < c->nseats && robot_is(c->seats[seat].player) ? seat : -1;
+    return absent_computer(c, seat) ? seat : -1;
 }
 
 int64_t robot_due(const ctx *c)
@@ -213,7 +225,7 @@ void robot_turn(ctx *c, int seat)
     think_job j;
     memset(&j, 0, sizeof j);
     if (robot_level(c->seats[seat].player, &level) != 0)
-        level = PZAI_STRONG;
+        level = (pzai_level)c->h->robot_level; /* an absent person's seat */
     j.game = c->row.id;
     snprintf(j.network, sizeof j.network, "%s", c->network);
     snprintf(j.room, sizeof j.room, "%s", c->row.room);

@@ -86,9 +86,10 @@ static void tick_game(ctx *c, const char *room)
     }
     if (c->set.deadline > 0 && c->now >= c->row.turn_since + c->set.deadline) {
         pz_action a;
-        if (robot_choose(c, actor, &a) == 0)
+        if (robot_choose(c, actor, &a) == 0) {
+            absent_missed(c, actor);
             act(c, &a, c->seats[actor].nick); /* saves the game */
-        else
+        } else
             save_game(c);
         return;
     }

@@ -121,7 +121,7 @@ static void test_defaults_are_those_documented_in_config_h(void **state)
     assert_string_equal(c->bot.database, "porrazo.db");
     assert_int_equal(c->bot.nowners, 0);
     assert_int_equal(c->bot.reminder_secs, 600);
-    assert_int_equal(c->bot.deadline_secs, 0);
+    assert_int_equal(c->bot.deadline_secs, 24 * 3600);
     assert_int_equal(c->bot.max_games, 100);
     assert_string_equal(c->bot.log_level, "info");
     assert_int_equal(c->nirc, 0);

@@ -2,7 +2,10 @@
  * test_robots.c — computer players at the host's tables: seated by
  * "new 2 bot" and addbot, removed by removebot, moving when the fake clock
  * says so (after robot_delay_secs), inline or on the worker thread, never
- * sent a private line, and kept apart in the statistics.
+ * sent a private line, and kept apart in the statistics; and the absent
+ * people they stand in for: turns missed at the deadline, a seat played by
+ * a computer player until its person is back, leaving or being removed
+ * mid-game, and a substitute taking a seat.
  *
  * Every message the host queues is read raw from the store's outbox (the
  * live markers left in): the checks look for plain phrases in them.
@@ -37,7 +40,7 @@ typedef struct table {
     store_msg *msg; /* every message queued, in order */
 } table;
 
-static table *open_table(int delay)
+static table *open_table_with(int delay, int deadline)
 {
     table *t = calloc(1, sizeof *t);
     char why[256];
@@ -55,10 +58,17 @@ static table *open_table(int delay)
                      .seed = 77,
                      .robot_level = "greedy",
                      .robot_delay_secs = delay,
-                     .robot_iterations = 50};
+                     .robot_iterations = 50,
+                     .deadline_secs = deadline,
+                     .absent_after = 3};
     assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
     t->now = 2000000;
     return t;
+}
+
+static table *open_table(int delay)
+{
+    return open_table_with(delay, 0);
 }
 
 static void close_table(table *t)
@@ -347,6 +357,153 @@ static void test_a_decision_for_a_game_that_moved_on_is_not_applied(void **state
     close_table(t);
 }
 
+/* A game of ann and bob (seats 0 and 1) to 61, dealt. */
+static table *two_people(int deadline)
+{
+    table *t = open_table_with(1, deadline);
+    say(t, "ann", "!new 2");
+    say(t, "bob", "!join");
+    assert_int_equal(count(t, ROOM, "bob sits down (2 of 2)"), 1);
+    return t;
+}
+
+/* The seat to act now in the room's game, its game in *g (caller frees). */
+static int acting(table *t, pz_game **g)
+{
+    int status;
+    *g = game_now(t, &status);
+    assert_non_null(*g);
+    return to_act(*g);
+}
+
+/* ann plays whenever it is her turn; returns when bob (seat 1) is to act. */
+static void until_bob(table *t)
+{
+    for (int i = 0; i < 50; i++) {
+        pz_game *g;
+        int seat = acting(t, &g);
+        if (seat == 1) {
+            pz_free(g);
+            return;
+        }
+        person_move(t, g, seat, "ann");
+        pz_free(g);
+    }
+    fail_msg("bob never came to act");
+}
+
+static void test_a_person_who_misses_three_turns_is_played_for_until_back(void **state)
+{
+    (void)state;
+    table *t = two_people(600);
+    for (int missed = 1; missed <= 3; missed++) {
+        until_bob(t);
+        tick(t, 599);
+        assert_int_equal(count(t, ROOM, "time ran out"), missed - 1);
+        tick(t, 1); /* the deadline: the computer moves for bob */
+        assert_int_equal(count(t, ROOM, "time ran out"), missed);
+    }
+    assert_int_equal(count(t, ROOM, "bob has missed 3 turns in a row: a computer player plays"), 1);
+    until_bob(t);
+    pz_game *g;
+    char before[PZ_SAVE_MAX], after[PZ_SAVE_MAX];
+    acting(t, &g);
+    assert_true(pz_save(g, before, sizeof before) > 0);
+    pz_free(g);
+    tick(t, 1); /* now at the computer players' pace, not the deadline's */
+    acting(t, &g);
+    assert_true(pz_save(g, after, sizeof after) > 0);
+    pz_free(g);
+    assert_string_not_equal(before, after);
+    assert_int_equal(count(t, ROOM, "time ran out"), 3);
+    say(t, "bob", "!back");
+    assert_int_equal(count(t, ROOM, "bob is back and plays again"), 1);
+    until_bob(t);
+    tick(t, 30); /* bob is waited for again */
+    assert_int_equal(acting(t, &g), 1);
+    person_move(t, g, 1, "bob");
+    pz_free(g);
+    say(t, "bob", "!back");
+    assert_int_equal(count(t, ROOM, "you are playing already"), 1);
+    close_table(t);
+}
+
+static void test_a_move_of_an_away_person_brings_them_back(void **state)
+{
+    (void)state;
+    table *t = two_people(60);
+    for (int missed = 1; missed <= 3; missed++) {
+        until_bob(t);
+        tick(t, 60);
+    }
+    assert_int_equal(count(t, ROOM, "bob has missed 3 turns"), 1);
+    until_bob(t);
+    pz_game *g;
+    assert_int_equal(acting(t, &g), 1);
+    person_move(t, g, 1, "bob"); /* before the computer's pause is over */
+    pz_free(g);
+    assert_int_equal(count(t, ROOM, "bob is back and plays again"), 1);
+    close_table(t);
+}
+
+static void test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer(void **state)
+{
+    (void)state;
+    table *t = open_table(1);
+    say(t, "ann", "!new 3 to 11");
+    say(t, "bob", "!join");
+    say(t, "cat", "!join");
+    say(t, "bob", "!kick cat");
+    assert_int_equal(count(t, ROOM, "only the table's creator can do that"), 1);
+    say(t, "ann", "!kick cat");
+    assert_int_equal(
+        count(t, ROOM,
+              "cat is removed by ann; Robot 1 (greedy) takes the seat and the game goes on"),
+        1);
+    say(t, "ann", "!leave");
+    assert_int_equal(count(t, ROOM, "ann leaves; Robot 2 (greedy) takes the seat"), 1);
+    say(t, "bob", "!stop"); /* bob now runs the table */
+    assert_int_equal(count(t, ROOM, "abandoned (stopped by its creator)"), 1);
+    close_table(t);
+
+    t = open_table(1);
+    say(t, "ann", "!new 2 bot");
+    say(t, "ann", "!leave"); /* the last person: nobody would play */
+    assert_int_equal(count(t, ROOM, "abandoned (nobody but computer players is left)"), 1);
+    int status;
+    assert_null(game_now(t, &status));
+    close_table(t);
+}
+
+static void test_a_substitute_takes_a_seat_with_its_hand(void **state)
+{
+    (void)state;
+    table *t = two_people(0);
+    say(t, "cat", "!join");
+    assert_int_equal(count(t, ROOM, "has started already"), 1);
+    say(t, "bob", "!sub cat");
+    assert_int_equal(count(t, ROOM, "bob's seat is offered to cat: cat, say !join to take it"), 1);
+    say(t, "dan", "!join"); /* not offered to dan */
+    assert_int_equal(count(t, ROOM, "has started already"), 2);
+    say(t, "cat", "!join");
+    assert_int_equal(count(t, ROOM, "cat takes bob's seat"), 1);
+    assert_int_equal(count(t, "cat", ""), 1); /* its hand (rendered when sent) */
+    until_bob(t);                             /* seat 1 is cat's now */
+    pz_game *g;
+    assert_int_equal(acting(t, &g), 1);
+    person_move(t, g, 1, "cat");
+    pz_free(g);
+    say(t, "bob", "!hand");
+    assert_int_equal(count(t, ROOM, "bob: you are not playing"), 1);
+    /* the creator hands a computer player's seat to a person */
+    say(t, "ann", "!kick cat");
+    say(t, "ann", "!sub dan 1");
+    assert_int_equal(count(t, ROOM, "Robot 1 (greedy)'s seat is offered to dan"), 1);
+    say(t, "dan", "!join");
+    assert_int_equal(count(t, ROOM, "dan takes Robot 1 (greedy)'s seat"), 1);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -355,6 +512,10 @@ int main(void)
         cmocka_unit_test(test_a_table_of_computer_players_and_one_person_plays_on),
         cmocka_unit_test(test_the_worker_thread_decides_and_the_clock_applies),
         cmocka_unit_test(test_a_decision_for_a_game_that_moved_on_is_not_applied),
+        cmocka_unit_test(test_a_person_who_misses_three_turns_is_played_for_until_back),
+        cmocka_unit_test(test_a_move_of_an_away_person_brings_them_back),
+        cmocka_unit_test(test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer),
+        cmocka_unit_test(test_a_substitute_takes_a_seat_with_its_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
