@@ -354,6 +354,7 @@ static const key_def bot_keys[] = {
     DURATION(cfg_bot, "robot_delay", robot_delay_secs),
     INT(cfg_bot, robot_iterations, 0, 10000000),
     INT(cfg_bot, absent_after, 0, 15),
+    DURATION(cfg_bot, "lobby_expiry", lobby_expiry_secs),
 };
 
 static const key_def irc_keys[] = {
@@ -459,6 +460,7 @@ void cfg_defaults(cfg *c)
     c->bot.robot_delay_secs = 2;
     c->bot.robot_iterations = 0;
     c->bot.absent_after = 3;
+    c->bot.lobby_expiry_secs = 24 * 3600;
     for (int i = 0; i < CFG_NETWORKS; i++) {
         cfg_irc *irc = &c->irc[i];
         irc->port = 6697;

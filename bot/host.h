@@ -82,6 +82,8 @@ typedef struct host_config {
     /* Turns in a row a person may miss (the deadline played them) before
        a computer player plays their seat until they are back; 0: never. */
     int absent_after;
+    /* An open table nobody joins or leaves for this long is closed; 0: never. */
+    int lobby_expiry_secs;
 } host_config;
 
 /* A chat line addressed to the host. */

@@ -137,9 +137,10 @@ void cmd_new(ctx *c, const cmd *k)
     snprintf(c->row.room, sizeof c->row.room, "%s", room);
     snprintf(c->row.creator, sizeof c->row.creator, "%s", c->m->sender);
     c->row.status = STORE_LOBBY;
-    c->row.created = c->row.updated = c->now;
+    c->row.created = c->row.updated = c->row.turn_since = c->now;
     c->row.winner = -1;
-    c->row.next_due = INT64_MAX; /* a lobby has no clock */
+    c->row.next_due = c->h->cfg.lobby_expiry_secs > 0 ? c->now + c->h->cfg.lobby_expiry_secs
+                                                      : INT64_MAX; /* the lobby expires */
     c->set = s;
     settings_format(&s, c->row.settings, sizeof c->row.settings);
     if ((err = store_game_insert(c->h->st, &c->row)) != 0) {
@@ -190,6 +191,8 @@ void seat_add(ctx *c, const char *player, const char *nick)
     snprintf(s->nick, sizeof s->nick, "%s", nick);
     c->nseats++;
     write_seats(c);
+    c->row.turn_since = c->now; /* the lobby's expiry counts from here */
+    save_game(c);
     /* an event line of the game: joins waiting to be sent go out as one
        line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
     char head[48];

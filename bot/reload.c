@@ -33,6 +33,7 @@ void reload_host_settings(const cfg *c, host_config *hc)
     hc->robot_delay_secs = c->bot.robot_delay_secs;
     hc->robot_iterations = c->bot.robot_iterations;
     hc->absent_after = c->bot.absent_after;
+    hc->lobby_expiry_secs = c->bot.lobby_expiry_secs;
 }
 
 /* The IRC section of c named name, or -1. */

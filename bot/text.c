@@ -9,6 +9,7 @@
  * by text_utf8_len(), which everything else here builds on. Not here: the
  * meaning of any word, or where a line comes from or goes.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
@@ -250,4 +251,24 @@ const char *text_echo(const char *s, size_t n, char *out)
     while (o > 0 && clean[o - 1] == ' ')
         o--;
     return quote(clean, o, TEXT_ECHO_CHARS, out);
+}
+
+void text_duration(long long secs, char *out, size_t cap)
+{
+    static const struct {
+        long long secs;
+        const char *unit;
+    } units[] = {{86400, "d"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+    if (secs < 0)
+        secs = 0;
+    size_t i = 0;
+    while (i < 3 && (secs < units[i].secs || (i == 0 && secs < 2 * 86400)))
+        i++;
+    for (size_t j = i; j < 4; j++)
+        if (secs % units[j].secs == 0) { /* a whole number of a smaller unit reads better */
+            if (secs / units[j].secs <= 120 || j == i)
+                i = j;
+            break;
+        }
+    snprintf(out, cap, "%lld %s", secs / units[i].secs, units[i].unit);
 }

@@ -83,4 +83,11 @@ const char *text_quote(const char *s, size_t n, char *out);
  */
 const char *text_echo(const char *s, size_t n, char *out);
 
+/*
+ * Writes secs as people say it, in the largest unit that divides it, else
+ * the largest that fits: "45 s", "10 min", "24 h", "3 d" (days from two
+ * days up). Negative counts as 0.
+ */
+void text_duration(long long secs, char *out, size_t cap);
+
 #endif /* PZ_TEXT_H */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "host_int.h"
+#include "text.h"
 
 #define MAX_REMINDERS 3
 #define TICK_BATCH 16      /* games handled per tick; the rest at once after */
@@ -36,6 +37,8 @@ int64_t timers_due(const host *h, store_status status, const settings *s, int64_
                    int64_t reminded)
 {
     int64_t due = INT64_MAX;
+    if (status == STORE_LOBBY) /* turn_since: the lobby's last join or leave */
+        return h->cfg.lobby_expiry_secs > 0 ? turn_since + h->cfg.lobby_expiry_secs : due;
     if (status != STORE_PLAYING)
         return due;
     if (s->deadline > 0)
@@ -70,6 +73,15 @@ static void tick_game(ctx *c, const char *room)
 {
     if (load_game(c, room) <= 0)
         return;
+    int64_t expiry = c->h->cfg.lobby_expiry_secs;
+    if (c->row.status == STORE_LOBBY && expiry > 0 && c->now >= c->row.turn_since + expiry) {
+        char idle[32];
+        text_duration(expiry, idle, sizeof idle);
+        char why[64];
+        snprintf(why, sizeof why, "nobody joined for %s", idle);
+        stop_game(c, why, "as it expired");
+        return;
+    }
     if (c->row.status != STORE_PLAYING || c->g == NULL) {
         save_game(c); /* next_due was stale: this writes it right */
         return;

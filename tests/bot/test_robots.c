@@ -60,7 +60,8 @@ static table *open_table_with(int delay, int deadline)
                      .robot_delay_secs = delay,
                      .robot_iterations = 50,
                      .deadline_secs = deadline,
-                     .absent_after = 3};
+                     .absent_after = 3,
+                     .lobby_expiry_secs = 3600};
     assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
     t->now = 2000000;
     return t;
@@ -504,6 +505,29 @@ static void test_a_substitute_takes_a_seat_with_its_hand(void **state)
     close_table(t);
 }
 
+static void test_an_open_table_nobody_joins_closes_after_its_expiry(void **state)
+{
+    (void)state;
+    table *t = open_table(1);
+    say(t, "ann", "!new 4");
+    tick(t, 3000);
+    say(t, "bob", "!join"); /* the hour counts from the last join */
+    tick(t, 3599);
+    int status;
+    pz_game *g = game_now(t, &status);
+    assert_null(g); /* a lobby has no engine state yet */
+    assert_int_equal(status, 0);
+    assert_int_equal(count(t, ROOM, "abandoned"), 0);
+    tick(t, 1);
+    assert_int_equal(count(t, ROOM, "The game is abandoned (nobody joined for 1 h)"), 1);
+    status = -1;
+    assert_null(game_now(t, &status));
+    assert_int_equal(status, -1); /* no active game: the room is free */
+    say(t, "cat", "!new 2");
+    assert_int_equal(count(t, ROOM, "cat opens a Porrazo table"), 1);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_a_move_of_an_away_person_brings_them_back),
         cmocka_unit_test(test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer),
         cmocka_unit_test(test_a_substitute_takes_a_seat_with_its_hand),
+        cmocka_unit_test(test_an_open_table_nobody_joins_closes_after_its_expiry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -304,6 +304,22 @@ static void test_random_bytes_keep_every_contract(void **state)
     }
 }
 
+static void test_durations_read_as_people_say_them(void **state)
+{
+    (void)state;
+    static const struct {
+        long long secs;
+        const char *want;
+    } cases[] = {{0, "0 s"},       {45, "45 s"},    {600, "10 min"},  {5400, "90 min"},
+                 {3600, "1 h"},    {86400, "24 h"}, {129600, "36 h"}, {259200, "3 d"},
+                 {100000, "27 h"}, {-5, "0 s"}};
+    char out[32];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        text_duration(cases[i].secs, out, sizeof out);
+        assert_string_equal(out, cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_quote_keeps_short_words_and_cuts_long_ones_at_a_character),
         cmocka_unit_test(test_quote_shows_bad_bytes_and_bidi_controls_as_question_marks),
         cmocka_unit_test(test_random_bytes_keep_every_contract),
+        cmocka_unit_test(test_durations_read_as_people_say_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
