@@ -9,7 +9,12 @@
  * the same phase, table, piles, scores, pending porrazo, holdings (of the
  * given hands and the played cards), declarations, claims and record, so
  * every action plays on the same. Only the generator differs (seeded with
- * the caller's seed). Not here: choosing the hidden cards (engine/ai).
+ * the caller's seed), and what no rule reads while unused: the seat and
+ * ranks of a porrazo already settled, the last play of a deal over (the
+ * engine leaves them as they were; here they are zero). For a game
+ * restored from a document older than the record, whose played cards are
+ * lost, the other seats' holdings come from their hands alone. Not here:
+ * choosing the hidden cards (engine/ai).
  */
 #include <string.h>
 
