@@ -17,8 +17,10 @@
  * Players are nicks bound to their services account when the server tells
  * us accounts (extended-join, account-notify): player id "a:ACCOUNT";
  * otherwise "n:NICK" of the nick first seen, which a nick change carries
- * over (kept in the store, so across restarts). Not here: rules, commands,
- * rendering (the host's).
+ * over, bound to the user@host first seen with it: while that player sits
+ * at a table, someone else who takes the nick (after a quit, a netsplit)
+ * is a new player, "n:NICK~K", told once why (all kept in the store, so
+ * across restarts). Not here: rules, commands, rendering (the host's).
  */
 #ifndef PZ_IRC_H
 #define PZ_IRC_H

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""test_irc_identity.py -- a seat cannot be stolen by taking a player's nick
+on a network without services accounts (ngircd): the seat is bound to the
+nick and the user@host its player had.
+
+  1. bob (USER pzbob) opens a 2-player table and ann joins; they play until
+     it is bob's turn.
+  2. bob's connection drops (the socket closes: the channel sees his QUIT).
+  3. Another connection takes the nick "bob" with another user name (USER
+     evil; ngircd gives every test client the same host, so the ident makes
+     the other user@host) and joins the channel. It asks for "hand"
+     privately, says "!play CARD" with one of bob's cards and "!stop" in the
+     channel: each is answered as to a stranger ("not in a game", "not
+     playing in this game", "only the players"); the game goes on, nothing of
+     bob's reaches it (no hand, no turn prompt, no private line for bob), and
+     it is told once, privately, that the nick belongs to a seated player
+     and what to do (identify with services, ask the table for a
+     substitute).
+  4. The newcomer quits; the real bob reconnects (same user@host), rejoins,
+     gets his turn again and plays on; the game ends with the board equal
+     to porrazo-replay's on the exported game, and the bot's log says whose
+     seat it kept from whom.
+
+usage: test_irc_identity.py BOT REPLAY
+"""
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bot_irc import (IRCd, IRCGame, BotProcess, Workdir, write_config,  # noqa: E402
+                     wait_bot_in_channel, check, check_scores_equal_replay, hand_cards,
+                     check_no_hand_in_channel, run_main, same_name, strip_formatting,
+                     CHANNEL, BOT_NICK)
+
+PLAYERS = ["bob", "ann"]  # bob opens the table: he is its creator
+OPTIONS = "to 21"
+SEED = 4242
+WARNING = re.compile(r"nick bob belongs to a player seated at a table here.*"
+                     r"substitute.*services", re.S)
+
+
+def bot_privates(client, since=0):
+    """The bot's PRIVMSGs and NOTICEs to client, formatting stripped."""
+    return [strip_formatting(m.text) for m in client.history[since:]
+            if m.command in ("PRIVMSG", "NOTICE") and same_name(m.nick, BOT_NICK) and m.to_me]
+
+
+def main(bot_exe, replay_exe):
+    with IRCd() as server, Workdir() as work:
+        kib = server.client("kibitz")
+        kib.join(CHANNEL)
+        conf = write_config(work.path("bot.conf"), server, burst=20, line_ms=100)
+        db = work.path("game.db")
+        bot = BotProcess(bot_exe, conf, db, seed=SEED).start()
+        impostor = None
+        try:
+            wait_bot_in_channel(kib)
+            game = IRCGame(server, bot, PLAYERS, observer=kib)
+            bob = game.client("bob")
+            check(bob.user == "pzbob", "the harness's default USER changed: %s" % bob.user)
+            game.open(OPTIONS)
+            game.play_out(until=lambda g: g.actions >= 4 and g.table.actor == "bob"
+                          and g.table.kind == "play")
+            check(not game.table.over, "the game ended before bob's turn came")
+            bobs_cards = list(game.table.hand["bob"])
+            check(bobs_cards, "bob has no cards at his turn")
+
+            # 2. bob's connection drops.
+            game.quiet(1.0)
+            kmark = kib.mark()
+            bot_mark = bot.mark()
+            bob.close()
+            kib.wait_for("QUIT", sender="bob", since=kmark)
+
+            # 3. Someone else takes the nick from another user@host.
+            impostor = server.client("bob", user="evil")
+            impostor.join(CHANNEL)
+            rmark = game.mark()
+            impostor.privmsg(BOT_NICK, "hand")
+            impostor.wait_privmsg(sender=BOT_NICK, notice=None, pattern="not in a game")
+            impostor.privmsg(CHANNEL, "!play %s" % bobs_cards[0])
+            e = game.wait(lambda e: e.kind == "room" and e.text.startswith("bob: "),
+                          "the answer to the newcomer's !play", rmark)
+            check("not playing in this game" in e.text,
+                  "the newcomer's !play was answered %r" % e.text)
+            smark = game.mark()
+            impostor.privmsg(CHANNEL, "!stop")
+            e = game.wait(lambda e: e.kind == "room" and e.text.startswith("bob: "),
+                          "the answer to the newcomer's !stop", smark)
+            check("only the players" in e.text, "the newcomer's !stop was answered %r" % e.text)
+            impostor.sync()
+            game.quiet(1.5)
+            room_after = [x.text for x in game.events[rmark:] if x.kind == "room"]
+            check(not any("abandoned" in t for t in room_after),
+                  "the newcomer stopped bob's game: %s" % room_after)
+            check(game.table.actor == "bob" and not game.table.over,
+                  "the game moved while bob was away: %s" % room_after)
+            got = bot_privates(impostor)
+            warnings = [t for t in got if WARNING.search(t)]
+            check(len(warnings) == 1, "the newcomer was told %d times that the nick is a "
+                  "seated player's (once expected): %s" % (len(warnings), got))
+            leaks = [t for t in got if hand_cards(t) is not None
+                     or re.search(r"Your (hand|turn)|Reminder", t)]
+            check(not leaks, "bob's private lines reached the newcomer: %s" % leaks)
+            check(bot.find(r"bob \(evil@[^)]*\) is not the player n:bob, who sits at a table",
+                           since=bot_mark),
+                  "the bot's log does not say it kept bob's seat from the newcomer")
+            mine = [l for l, line in bot.sent(bot_mark, commands=("PRIVMSG", "NOTICE"))
+                    if line.split(" ", 2)[1].lower() == "bob"]
+            check(len(mine) == len(got), "the bot sent %d private lines to \"bob\" while bob "
+                  "was away, the newcomer received %d" % (len(mine), len(got)))
+            kmark = kib.mark()
+            impostor.quit()
+            kib.wait_for("QUIT", sender="bob", since=kmark)
+
+            # 4. The real bob comes back from his own user@host and plays on.
+            bmark = bob.mark()
+            mark = game.mark()
+            bob.reconnect()
+            bob.join(CHANNEL)
+            game.fresh_hand("bob", mark, None)
+            game.play_out()
+            game.finish()
+            board, state, n_actions = check_scores_equal_replay(game, bot_exe, replay_exe, db)
+            check(game.actions == n_actions, "%d actions accepted, %d exported"
+                  % (game.actions, n_actions))
+            back = bot_privates(bob, bmark)
+            check(not any(WARNING.search(t) for t in back),
+                  "the real bob was told his nick is someone else's: %s"
+                  % [t for t in back if WARNING.search(t)])
+            check_no_hand_in_channel([kib, game.client("ann")])
+        finally:
+            bot.cleanup()
+            if impostor is not None:
+                impostor.close()
+        print("irc identity: bob dropped at his turn; a newcomer as bob (another user@host) "
+              "got no hand, no play, no stop and one warning; bob came back and the game "
+              "ended: %d actions, final %s = replay %s"
+              % (n_actions, dict(board), state["scores"]))
+
+
+if __name__ == "__main__":
+    run_main(main)
