@@ -41,7 +41,8 @@ static void set_missed(settings *s, int seat, int n)
 bool absent_computer(const ctx *c, int seat)
 {
     return seat >= 0 && seat < c->nseats &&
-           (robot_is(c->seats[seat].player) || (c->set.away & (1u << seat)) != 0);
+           (robot_is(c->seats[seat].player) || (c->set.away & (1u << seat)) != 0 ||
+            prefs_away_bot(c, seat));
 }
 
 void absent_missed(ctx *c, int seat)

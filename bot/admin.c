@@ -118,8 +118,10 @@ static void games_add(games_list *l, const char *entry)
  */
 void cmd_games(ctx *c, const cmd *k)
 {
-    if (!owner_only(c, "list every game"))
+    if (!is_owner(c, c->m->sender)) { /* a player: their own games */
+        cmd_my_games(c);
         return;
+    }
     store_due *latest = calloc(GAMES_READ_MAX, sizeof *latest);
     int n = 0, active = 0;
     int err = latest == NULL ? -1 : store_game_recent(c->h->st, 0, GAMES_READ_MAX, latest, &n);

@@ -64,6 +64,9 @@ static const struct verb_words {
     [CMD_REMOVEBOT] = {"removebot", "remove-bot removebots delbot kickbot"},
     [CMD_BACK] = {"back", "volver vuelvo estoy here"},
     [CMD_SUB] = {"sub", "substitute sustituir reemplazo replace"},
+    [CMD_TZ] = {"tz", "timezone zona huso time-zone"},
+    [CMD_QUIET] = {"quiet", "silencio noche night"},
+    [CMD_AWAY] = {"away", "vacaciones vacation ausente holiday"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -492,6 +495,44 @@ static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
+/* tz [ZONE], quiet WINDOW|off: one word as typed, checked by the host. */
+static cmd_result parse_clock_word(const word *w, int n, cmd *c, reply *r)
+{
+    const char *name = cmd_verb_name(c->verb);
+    if (n == 0 && c->verb == CMD_TZ)
+        return CMD_OK; /* says the zone in use */
+    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
+        c->off = true;
+        return CMD_OK;
+    }
+    if (n != 1 || !is_name(w[0]))
+        return cmd_fail(r, "%s takes one word: e.g. %s%s %s", name, r->p, name,
+                        c->verb == CMD_TZ ? "Europe/Madrid" : "23:00-08:00 (or off)");
+    copy_name(c->name, w[0]);
+    return CMD_OK;
+}
+
+/* away DURATION [bot] | off */
+static cmd_result parse_away(const word *w, int n, cmd *c, reply *r)
+{
+    char q[TEXT_QUOTE_MAX];
+    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
+        c->off = true;
+        return CMD_OK;
+    }
+    if (n >= 1 && cmd_is_word(w[n - 1], "bot bots robot computer maquina")) {
+        c->robots = true;
+        n--;
+    }
+    word all = n > 0 ? span(w, 0, n - 1) : (word){"", 0};
+    if (n == 0 || cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0 || c->deadline_secs <= 0)
+        return cmd_fail(r,
+                        "away how long? e.g. %saway 3d (your games wait), %saway 3d bot (a "
+                        "computer player plays for you), %saway off; not '%s'",
+                        r->p, r->p, r->p, cmd_quote(all, q));
+    return CMD_OK;
+}
+
 /* sub NICK [SEAT]: who takes the seat, and whose seat (default: mine). */
 static cmd_result parse_sub(const word *w, int n, cmd *c, reply *r)
 {
@@ -687,6 +728,11 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return n == 0 ? CMD_OK : parse_nick(w, n, c, r);
     case CMD_SUB:
         return parse_sub(w, n, c, r);
+    case CMD_TZ:
+    case CMD_QUIET:
+        return parse_clock_word(w, n, c, r);
+    case CMD_AWAY:
+        return parse_away(w, n, c, r);
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);
     default:

@@ -59,7 +59,10 @@ typedef enum cmd_verb {
     CMD_ADDBOT,    /* addbot [N] [level]: computer players take seats in the lobby */
     CMD_REMOVEBOT, /* removebot [NAME]: a computer player leaves the lobby */
     CMD_BACK,      /* back: a computer player no longer plays for me */
-    CMD_SUB        /* sub NICK [SEAT]: offer a seat of a game under way to NICK */
+    CMD_SUB,       /* sub NICK [SEAT]: offer a seat of a game under way to NICK */
+    CMD_TZ,        /* tz [ZONE]: my time zone (IANA name) */
+    CMD_QUIET,     /* quiet HH:MM-HH:MM|off: no reminders, deadlines paused, daily */
+    CMD_AWAY       /* away DURATION [bot] | off: my games wait (or a computer plays) */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's
@@ -106,6 +109,9 @@ typedef struct cmd {
     bool robots;       /* NEW: the other seats go to computer players; TOP: list them */
     int level;         /* NEW, ADDBOT: the computer players' level (0..3), -1 unsaid */
     int count;         /* ADDBOT: how many (1 when unsaid) */
+    /* TZ: the zone as typed (name); QUIET: the window as typed (name), or
+       off; AWAY: deadline_secs, robots ("bot"), or off. */
+    bool off;
 } cmd;
 
 typedef enum cmd_result {

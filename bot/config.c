@@ -355,6 +355,7 @@ static const key_def bot_keys[] = {
     INT(cfg_bot, robot_iterations, 0, 10000000),
     INT(cfg_bot, absent_after, 0, 15),
     DURATION(cfg_bot, "lobby_expiry", lobby_expiry_secs),
+    DURATION(cfg_bot, "away_max", away_max_secs),
 };
 
 static const key_def irc_keys[] = {
@@ -461,6 +462,7 @@ void cfg_defaults(cfg *c)
     c->bot.robot_iterations = 0;
     c->bot.absent_after = 3;
     c->bot.lobby_expiry_secs = 24 * 3600;
+    c->bot.away_max_secs = 7 * 24 * 3600;
     for (int i = 0; i < CFG_NETWORKS; i++) {
         cfg_irc *irc = &c->irc[i];
         irc->port = 6697;

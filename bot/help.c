@@ -53,6 +53,17 @@ static const help_cmd COMMANDS[] = {
      "offer your seat to NICK, who takes it with join; the creator may offer a computer "
      "player's seat (sub dan 1: Robot 1's)",
      "sub bob"},
+    {"tz", "zona huso", "tz [ZONE]",
+     "your time zone (a region and city: Europe/Madrid, America/Chicago); your deadlines "
+     "are shown in it",
+     "tz Europe/Madrid"},
+    {"quiet", "silencio noche", "quiet HH:MM-HH:MM|off",
+     "daily quiet hours in your time zone: no reminders then, and your turn deadlines stop",
+     "quiet 23:00-08:00"},
+    {"away", "vacaciones ausente", "away DURATION [bot]|off",
+     "a vacation: your games wait for you (up to a week a turn), or with bot a computer "
+     "player plays for you until you are back",
+     "away 3d"},
     {"back", "volver vuelvo", "back",
      "after missed turns a computer player plays for you: back, or any move of yours, ends it",
      "back"},
@@ -103,9 +114,9 @@ static const help_cmd COMMANDS[] = {
     {"purge", "purgar vaciar", "purge #channel|NICK",
      "owners only: forget every message still queued to a channel or a player", "purge #porrazo"},
     {"games", "partidas juegos", "games [all]",
-     "owners only: the games under way on this network (all: on every network), each with "
-     "its number, room, players and whose turn it is, privately",
-     "games all"},
+     "your games on this network, each with whose turn it is and the deadline in your time "
+     "zone; for owners: every game under way here (all: on every network), privately",
+     "games"},
     {"export", "exportar record", "export NUMBER",
      "owners only: a game's record (its players, options, seed and every move, for "
      "porrazo-replay), privately",
@@ -232,9 +243,9 @@ static void help_list(const char *p, render_lines *out)
                "%sstop · %sdeadline 10m · %ssub NICK · %sback",
                p, p, p, p, p, p, p, p, p);
     render_add(out,
-               "More: %srules [topic] · %sstats [NICK] · %stop · %sprompts on|off · %shelp "
-               "COMMAND for details",
-               p, p, p, p, p);
+               "More: %srules [topic] · %sstats [NICK] · %stop · %sgames · %sprompts on|off · "
+               "%stz ZONE · %squiet 23:00-08:00 · %saway 3d · %shelp COMMAND for details",
+               p, p, p, p, p, p, p, p, p);
     render_add(out,
                "Owners: %sgames [all] · %sexport NUMBER · %sfstop NUMBER · %sfleave NICK · "
                "%sskip · %spurge #channel|NICK",

@@ -357,6 +357,9 @@ void save_game(ctx *c)
     }
     c->row.updated = c->now;
     c->row.next_due = timers_due(c->h, c->row.status, &c->set, c->row.turn_since, c->row.reminded);
+    int actor = c->g != NULL && c->row.status == STORE_PLAYING ? actor_of(c->g) : -1;
+    if (actor >= 0 && actor < c->nseats && !absent_computer(c, actor))
+        c->row.next_due = timers_person_due(c, actor); /* their clock: quiet, away */
     int64_t robot = robot_due(c);
     if (robot < c->row.next_due)
         c->row.next_due = robot;
@@ -659,6 +662,15 @@ static void dispatch(ctx *c, const cmd *k)
         return;
     case CMD_PROMPTS:
         cmd_prompts(c, k);
+        return;
+    case CMD_TZ:
+        cmd_tz(c, k);
+        return;
+    case CMD_QUIET:
+        cmd_quiet(c, k);
+        return;
+    case CMD_AWAY:
+        cmd_away(c, k);
         return;
     case CMD_GAMES:
         cmd_games(c, k);

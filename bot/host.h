@@ -84,6 +84,9 @@ typedef struct host_config {
     int absent_after;
     /* An open table nobody joins or leaves for this long is closed; 0: never. */
     int lobby_expiry_secs;
+    /* The longest a game waits for a player who said "away" (a turn's
+       deadline is put off at most this long); 0: as long as they say. */
+    int away_max_secs;
 } host_config;
 
 /* A chat line addressed to the host. */

@@ -13,6 +13,7 @@
 #include "porrazo.h"
 #include "render.h"
 #include "store.h"
+#include "tz.h"
 
 typedef struct flood_slot flood_slot;
 typedef struct think think;
@@ -301,7 +302,36 @@ bool absent_take_offer(ctx *c);
 /* Sends seat its hand privately (rendered when sent). */
 void send_hand(ctx *c, int seat);
 
+/* ---- prefs.c: a player's clock (time zone, quiet hours, away) ---- */
+typedef struct prefs {
+    char tz[64]; /* IANA zone, "" for UTC */
+    bool has_quiet;
+    tz_quiet quiet;     /* daily, in tz */
+    int64_t away_until; /* away (a vacation) until then; 0: not away */
+    bool away_bot;      /* meanwhile a computer player plays for them */
+} prefs;
+/* player's choices on the context's network (defaults when none). 0. */
+int prefs_load(const ctx *c, const char *player, prefs *p);
+/* When seat's turn deadline of secs from start runs out: its clock stops
+   in their quiet hours, and waits while they are away (up to away_max). */
+int64_t prefs_deadline(const ctx *c, int seat, int64_t start, int64_t secs);
+/* Whether seat's player is not to be reminded at t (quiet hours, away);
+ *until: when that ends. */
+bool prefs_quiet_at(const ctx *c, int seat, int64_t t, int64_t *until);
+/* Whether seat's player is away and asked a computer player to play. */
+bool prefs_away_bot(const ctx *c, int seat);
+void cmd_tz(ctx *c, const cmd *k);
+void cmd_quiet(ctx *c, const cmd *k);
+void cmd_away(ctx *c, const cmd *k);
+/* games (not an owner): the sender's games, each with whose turn and its
+   deadline in the sender's time zone, privately. */
+void cmd_my_games(ctx *c);
+
 /* ---- timers.c ---- */
+/* When the clock next has to do with seat, a person to act in the loaded
+   game: their deadline (prefs_deadline) or their next reminder, moved out
+   of their quiet hours and vacation. */
+int64_t timers_person_due(const ctx *c, int seat);
 int timers_tick(host *h, int64_t now);
 int64_t timers_next(host *h, int64_t now);
 /* When a game in this state next needs the clock, or INT64_MAX. */

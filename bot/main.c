@@ -443,6 +443,7 @@ int main(int argc, char **argv)
                        .robot_iterations = hc.robot_iterations,
                        .absent_after = hc.absent_after,
                       .lobby_expiry_secs = hc.lobby_expiry_secs,
+                      .away_max_secs = hc.away_max_secs,
                        .outq_of = queue_of,
                        .outq_arg = &all_queues,
                        .log_event = log_game_event,

@@ -595,7 +595,8 @@ int act(ctx *c, const pz_action *a, const char *forced)
 {
     char why[PZ_WHY_MAX] = "";
     pz_events ev = {0};
-    int before = pz_get_turn(c->g);
+    int before = actor_of(c->g);
+    pz_phase phase = pz_get_phase(c->g);
     int err = pz_apply(c->g, a, &ev, why, sizeof why);
     if (err != 0) {
         explain(c, err, why, a);
@@ -606,7 +607,9 @@ int act(ctx *c, const pz_action *a, const char *forced)
     if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
         seat_of_action(a) == seat_of(c, c->m->sender))
         absent_acted(c, seat_of_action(a)); /* their own move: not absent */
-    if (pz_get_turn(c->g) != before || forced != NULL)
+    /* a new actor, or the same one at a new step (the dealer's tendido
+       choice, then the arrangement): their clock starts again */
+    if (actor_of(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
         new_turn(c);
     announce(c, a, &ev, forced);
     return 0;

@@ -67,6 +67,22 @@ static bool reminder_due(const ctx *c)
     return c->now >= last + c->h->cfg.reminder_secs;
 }
 
+int64_t timers_person_due(const ctx *c, int seat)
+{
+    int64_t due = INT64_MAX, until;
+    if (c->set.deadline > 0)
+        due = prefs_deadline(c, seat, c->row.turn_since, c->set.deadline);
+    if (c->h->cfg.reminder_secs > 0 && c->set.reminders < MAX_REMINDERS) {
+        int64_t last = c->row.reminded > c->row.turn_since ? c->row.reminded : c->row.turn_since;
+        int64_t r = last + c->h->cfg.reminder_secs;
+        if (prefs_quiet_at(c, seat, r, &until))
+            r = until; /* not in their quiet hours, nor while away */
+        if (r < due)
+            due = r;
+    }
+    return due;
+}
+
 /* Handles one due game: the deadline first, else a reminder; every path
    saves the game, which writes its next due time. */
 static void tick_game(ctx *c, const char *room)
@@ -96,7 +112,8 @@ static void tick_game(ctx *c, const char *room)
         save_game(c);
         return;
     }
-    if (c->set.deadline > 0 && c->now >= c->row.turn_since + c->set.deadline) {
+    if (c->set.deadline > 0 &&
+        c->now >= prefs_deadline(c, actor, c->row.turn_since, c->set.deadline)) {
         pz_action a;
         if (robot_choose(c, actor, &a) == 0) {
             absent_missed(c, actor);
@@ -105,7 +122,8 @@ static void tick_game(ctx *c, const char *room)
             save_game(c);
         return;
     }
-    if (reminder_due(c)) {
+    int64_t until;
+    if (reminder_due(c) && !prefs_quiet_at(c, actor, c->now, &until)) {
         remind_actor(c); /* one line: what happened, the hand, what to do */
         c->set.reminders++;
         c->row.reminded = c->now;

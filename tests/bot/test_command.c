@@ -271,7 +271,7 @@ static void test_an_unknown_verb_suggests_the_closest_verb(void **state)
     expect_error("!optoins", true, "did you mean !options?");
     expect_error("!estadistica", true, "did you mean !estadisticas?");
     expect_error("!xyzzy", true, "unknown command 'xyzzy': say !help for the commands");
-    expect_error("zz", false, "unknown command 'zz': say help");
+    expect_error("qqqqqq", false, "unknown command 'qqqqqq': say help");
     expect_error("plya", false, "unknown command 'plya' — did you mean play? Try help.");
 }
 

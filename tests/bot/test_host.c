@@ -744,8 +744,12 @@ static void test_an_owner_lists_the_active_games_privately(void **state)
     snprintf(want, sizeof want, "#1 t #t, under way: ann, bob; %s to play", NICKS[pz_get_turn(g)]);
     pz_free(g);
     clear(w);
-    say(w, "cat", NULL, "games");
-    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "only the bot's owners"), 1);
+    say(w, "cat", NULL, "games"); /* not an owner: cat's own games */
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "#2 #u: open table, 1 of 3 seated"), 1);
+    say(w, "eve", NULL, "games");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "eve", "you sit in no game on t"), 1);
+    say(w, "ann", NULL, "games");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "#1 #t: "), 1);
     clear(w);
     say(w, "root", "#t", "!games");
     assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);

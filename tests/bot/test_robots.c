@@ -61,7 +61,8 @@ static table *open_table_with(int delay, int deadline)
                      .robot_iterations = 50,
                      .deadline_secs = deadline,
                      .absent_after = 3,
-                     .lobby_expiry_secs = 3600};
+                     .lobby_expiry_secs = 3600,
+                     .away_max_secs = 7 * 86400};
     assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
     t->now = 2000000;
     return t;
@@ -528,6 +529,102 @@ static void test_an_open_table_nobody_joins_closes_after_its_expiry(void **state
     close_table(t);
 }
 
+static void test_time_zones_are_checked_with_suggestions(void **state)
+{
+    (void)state;
+    table *t = open_table(1);
+    t->now = 1795732200; /* Thu 26 Nov 2026 22:30 UTC */
+    say(t, "ann", "!tz Europe/Madird");
+    assert_int_equal(count(t, ROOM, "Europe/Madird is not a time zone: did you mean Europe/Madrid"),
+                     1);
+    say(t, "ann", "!tz Mars/Olympus_Mons");
+    assert_int_equal(count(t, ROOM, "is not a time zone"), 2);
+    say(t, "ann", "!tz ../../etc/passwd");
+    assert_int_equal(count(t, ROOM, "is not a time zone"), 3);
+    say(t, "ann", "!tz europe/madrid");
+    assert_int_equal(count(t, ROOM, "your time zone is Europe/Madrid: it is Thu 23:30 CET there"),
+                     1);
+    say(t, "ann", "!tz");
+    assert_int_equal(count(t, ROOM, "your time zone is Europe/Madrid (it is Thu 23:30 CET there)"),
+                     1);
+    close_table(t);
+}
+
+/* Makes it bob's turn from now on: if it is his already, he moves first. */
+static void bob_turn_now(table *t)
+{
+    pz_game *g;
+    if (acting(t, &g) == 1)
+        person_move(t, g, 1, "bob");
+    pz_free(g);
+    until_bob(t);
+    assert_int_equal(acting(t, &g), 1);
+    pz_free(g);
+}
+
+/* ann and bob with a 1 h deadline: bob's turn from 22:30 UTC. */
+static table *late_game(void)
+{
+    table *t = two_people(3600);
+    t->now = 1795732200;
+    bob_turn_now(t);
+    return t;
+}
+
+static void test_quiet_hours_stop_the_deadline_clock(void **state)
+{
+    (void)state;
+    table *t = two_people(3600);
+    say(t, "bob", "!quiet 23:00-08:00");
+    assert_int_equal(count(t, ROOM, "quiet 23:00-08:00 UTC"), 1);
+    t->now = 1795732200; /* 22:30 */
+    bob_turn_now(t);     /* bob's clock runs 30 min, then stops */
+    tick(t, 3600);       /* 23:30: without quiet hours, his time would be out */
+    assert_int_equal(count(t, ROOM, "time ran out"), 0);
+    tick(t, 9 * 3600 - 1); /* 08:29:59: 30 min before 23:00 and 30 after 08:00, less 1 s */
+    assert_int_equal(count(t, ROOM, "time ran out"), 0);
+    tick(t, 1); /* 08:30 */
+    assert_int_equal(count(t, ROOM, "time ran out"), 1);
+    say(t, "bob", "!quiet 9pm");
+    assert_int_equal(count(t, ROOM, "quiet hours are two times of day"), 1);
+    say(t, "bob", "!quiet off");
+    assert_int_equal(count(t, ROOM, "no quiet hours"), 1);
+    close_table(t);
+}
+
+static void test_an_away_player_is_waited_for_or_played_for(void **state)
+{
+    (void)state;
+    table *t = late_game();
+    say(t, "bob", "!away 2d");
+    assert_int_equal(count(t, ROOM, "away until Sat 28 Nov 22:30 UTC: your games wait"), 1);
+    say(t, "bob", "!games");
+    assert_int_equal(count(t, "bob", "#1 #t: your turn, deadline Sat 28 Nov 22:30 UTC"), 1);
+    tick(t, 86400);
+    assert_int_equal(count(t, ROOM, "time ran out"), 0);
+    tick(t, 86400); /* his vacation is over, and so is the turn */
+    assert_int_equal(count(t, ROOM, "time ran out"), 1);
+    close_table(t);
+
+    t = late_game();
+    say(t, "bob", "!away 3d bot");
+    assert_int_equal(count(t, ROOM, "a computer player plays for you meanwhile"), 1);
+    pz_game *g;
+    char before[PZ_SAVE_MAX], after[PZ_SAVE_MAX];
+    acting(t, &g);
+    assert_true(pz_save(g, before, sizeof before) > 0);
+    pz_free(g);
+    tick(t, 1); /* at the computer players' pace */
+    acting(t, &g);
+    assert_true(pz_save(g, after, sizeof after) > 0);
+    pz_free(g);
+    assert_string_not_equal(before, after);
+    assert_int_equal(count(t, ROOM, "time ran out"), 0);
+    say(t, "bob", "!away off");
+    assert_int_equal(count(t, ROOM, "welcome back"), 1);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +638,9 @@ int main(void)
         cmocka_unit_test(test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer),
         cmocka_unit_test(test_a_substitute_takes_a_seat_with_its_hand),
         cmocka_unit_test(test_an_open_table_nobody_joins_closes_after_its_expiry),
+        cmocka_unit_test(test_time_zones_are_checked_with_suggestions),
+        cmocka_unit_test(test_quiet_hours_stop_the_deadline_clock),
+        cmocka_unit_test(test_an_away_player_is_waited_for_or_played_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
