@@ -95,7 +95,7 @@ static void to_computer(ctx *c, int seat, const char *why)
 {
     char old[STORE_ID_MAX], id[STORE_ID_MAX], nick[STORE_ID_MAX];
     snprintf(old, sizeof old, "%s", c->seats[seat].nick);
-    robot_identity(c, (pzai_level)c->h->robot_level, id, sizeof id, nick, sizeof nick);
+    robot_identity(c, room_level(c), id, sizeof id, nick, sizeof nick);
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", id);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", nick);
     c->set.away &= ~(1u << seat);

@@ -46,7 +46,7 @@ static const struct verb_words {
     [CMD_PAUSE] = {"pause", "pausa"},
     [CMD_RESUME] = {"resume", "seguir continuar reanudar unpause continue"},
     [CMD_STOP] = {"stop", "parar abandon abandonar quit-game end terminar"},
-    [CMD_OPTIONS] = {"options", "opciones opts settings"},
+    [CMD_OPTIONS] = {"options", "opciones opts"},
     [CMD_RULES] = {"rules", "reglas"},
     [CMD_HELP] = {"help", "ayuda ? commands comandos"},
     [CMD_STATS] = {"stats", "estadisticas"},
@@ -67,6 +67,8 @@ static const struct verb_words {
     [CMD_TZ] = {"tz", "timezone zona huso time-zone"},
     [CMD_QUIET] = {"quiet", "silencio noche night"},
     [CMD_AWAY] = {"away", "vacaciones vacation ausente holiday"},
+    [CMD_SET] = {"set", "ajustar poner configure"},
+    [CMD_SETTINGS] = {"settings", "ajustes config configuration"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -733,6 +735,12 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_clock_word(w, n, c, r);
     case CMD_AWAY:
         return parse_away(w, n, c, r);
+    case CMD_SET:
+        if (n != 2 || !is_name(w[0]) || !is_name(w[1]))
+            return cmd_fail(r, "set what? %sset deadline 24h, or %sset level expert", r->p, r->p);
+        copy_name(c->name, w[0]);
+        copy_name(c->name2, w[1]);
+        return CMD_OK;
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);
     default:

@@ -62,7 +62,9 @@ typedef enum cmd_verb {
     CMD_SUB,       /* sub NICK [SEAT]: offer a seat of a game under way to NICK */
     CMD_TZ,        /* tz [ZONE]: my time zone (IANA name) */
     CMD_QUIET,     /* quiet HH:MM-HH:MM|off: no reminders, deadlines paused, daily */
-    CMD_AWAY       /* away DURATION [bot] | off: my games wait (or a computer plays) */
+    CMD_AWAY,      /* away DURATION [bot] | off: my games wait (or a computer plays) */
+    CMD_SET,       /* set KEY VALUE: a room's default (deadline, level), by its moderators */
+    CMD_SETTINGS   /* settings: the room's defaults */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's

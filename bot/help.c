@@ -64,6 +64,10 @@ static const help_cmd COMMANDS[] = {
      "a vacation: your games wait for you (up to a week a turn), or with bot a computer "
      "player plays for you until you are back",
      "away 3d"},
+    {"settings", "ajustes", "settings",
+     "this room's defaults: new tables' turn deadline, the computer players' level", "settings"},
+    {"set", "ajustar", "set deadline DURATION|off | set level LEVEL",
+     "a room's moderators (channel operators) change its defaults", "set deadline 24h"},
     {"back", "volver vuelvo", "back",
      "after missed turns a computer player plays for you: back, or any move of yours, ends it",
      "back"},

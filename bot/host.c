@@ -672,6 +672,12 @@ static void dispatch(ctx *c, const cmd *k)
     case CMD_AWAY:
         cmd_away(c, k);
         return;
+    case CMD_SET:
+        cmd_set(c, k);
+        return;
+    case CMD_SETTINGS:
+        cmd_settings(c, k);
+        return;
     case CMD_GAMES:
         cmd_games(c, k);
         return;

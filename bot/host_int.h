@@ -327,6 +327,23 @@ void cmd_away(ctx *c, const cmd *k);
    deadline in the sender's time zone, privately. */
 void cmd_my_games(ctx *c);
 
+/* ---- room.c: a room's defaults, set by its moderators ---- */
+typedef struct room_settings {
+    int deadline;      /* new tables' turn deadline (s), 0 none */
+    int level;         /* computer players' pzai_level */
+    bool own_deadline; /* set for the room (else the configuration's) */
+    bool own_level;
+} room_settings;
+/* room's defaults on the context's network (the configuration's where the
+   room has none). */
+void room_defaults(const ctx *c, const char *room, room_settings *rs);
+/* The computer players' level of the loaded game's room. */
+int room_level(const ctx *c);
+/* set deadline DURATION | set level LEVEL (moderators, owners). */
+void cmd_set(ctx *c, const cmd *k);
+/* settings: the room's defaults. */
+void cmd_settings(ctx *c, const cmd *k);
+
 /* ---- timers.c ---- */
 /* When the clock next has to do with seat, a person to act in the loaded
    game: their deadline (prefs_deadline) or their next reminder, moved out

@@ -77,7 +77,9 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
 {
     char why[PZ_WHY_MAX];
     settings_default(s);
-    s->deadline = c->h->cfg.deadline_secs;
+    room_settings rs;
+    room_defaults(c, msg_room(c), &rs);
+    s->deadline = rs.deadline;
     s->shuffle = k->shuffle_seats;
     if (k->players != 0)
         s->max_players = k->players;

@@ -86,7 +86,7 @@ static void seat_robot(ctx *c, pzai_level level)
 
 void robots_fill(ctx *c, int level)
 {
-    pzai_level lv = level >= 0 ? (pzai_level)level : (pzai_level)c->h->robot_level;
+    pzai_level lv = level >= 0 ? (pzai_level)level : (pzai_level)room_level(c);
     while (!c->failed && c->row.status == STORE_LOBBY && c->nseats < c->set.max_players)
         seat_robot(c, lv);
 }
@@ -102,7 +102,7 @@ void cmd_addbot(ctx *c, const cmd *k)
         reply(c, "the table has %d free seat%s, not %d", room, room == 1 ? "" : "s", k->count);
         return;
     }
-    pzai_level lv = k->level >= 0 ? (pzai_level)k->level : (pzai_level)c->h->robot_level;
+    pzai_level lv = k->level >= 0 ? (pzai_level)k->level : (pzai_level)room_level(c);
     for (int i = 0; i < k->count && !c->failed && c->row.status == STORE_LOBBY; i++)
         seat_robot(c, lv);
 }
@@ -225,7 +225,7 @@ void robot_turn(ctx *c, int seat)
     think_job j;
     memset(&j, 0, sizeof j);
     if (robot_level(c->seats[seat].player, &level) != 0)
-        level = (pzai_level)c->h->robot_level; /* an absent person's seat */
+        level = (pzai_level)room_level(c); /* an absent person's seat */
     j.game = c->row.id;
     snprintf(j.network, sizeof j.network, "%s", c->network);
     snprintf(j.room, sizeof j.room, "%s", c->row.room);

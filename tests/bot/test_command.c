@@ -97,7 +97,7 @@ static const char *const ALIASES[] = {
     [CMD_PAUSE] = "pause|pausa",
     [CMD_RESUME] = "resume|seguir|continuar|reanudar|unpause|continue",
     [CMD_STOP] = "stop|parar|abandon|abandonar|quit-game|end|terminar",
-    [CMD_OPTIONS] = "options|opciones|opts|settings",
+    [CMD_OPTIONS] = "options|opciones|opts",
     [CMD_RULES] = "rules|reglas",
     [CMD_HELP] = "help|ayuda|?|commands|comandos",
     [CMD_STATS] = "stats|estadisticas|estadísticas",
@@ -111,6 +111,15 @@ static const char *const ALIASES[] = {
     [CMD_FSTOP] = "fstop 12|forcestop 7|force-stop #9",
     [CMD_FLEAVE] = "fleave bob|forceleave ann|force-leave cat",
     [CMD_SKIP] = "skip|saltar|pasar",
+    [CMD_ADDBOT] = "addbot|add-bot 2|robot expert|bot 1 strong|addbots 3 beginner",
+    [CMD_REMOVEBOT] = "removebot|remove-bot 2|delbot|kickbot Robot",
+    [CMD_BACK] = "back|volver|vuelvo|estoy",
+    [CMD_SUB] = "sub bob|substitute ann|sustituir cat 1|replace dan",
+    [CMD_TZ] = "tz|timezone Europe/Madrid|zona America/Chicago",
+    [CMD_QUIET] = "quiet 23:00-08:00|silencio off|night 22-7",
+    [CMD_AWAY] = "away 3d|vacaciones 2d bot|away off",
+    [CMD_SET] = "set deadline 24h|set level expert|ajustar level strong",
+    [CMD_SETTINGS] = "settings|ajustes|config",
 };
 
 /*
@@ -133,7 +142,7 @@ static void test_every_verb_and_alias_parses_in_channel_and_in_private(void **st
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_SKIP; v++) {
+    for (int v = CMD_NEW; v <= CMD_SETTINGS; v++) {
         int count = 0;
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece); count++) {
             assert_true((size_t)snprintf(line, sizeof line, "!%s", piece) < sizeof line);
@@ -149,7 +158,7 @@ static void test_verbs_are_understood_in_any_case(void **state)
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_SKIP; v++) {
+    for (int v = CMD_NEW; v <= CMD_SETTINGS; v++) {
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';

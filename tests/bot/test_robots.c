@@ -106,6 +106,14 @@ static void say(table *t, const char *nick, const char *text)
     read_outbox(t);
 }
 
+/* As say(), from a moderator of the room. */
+static void say_mod(table *t, const char *nick, const char *text)
+{
+    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, true, NULL};
+    assert_int_equal(host_handle(t->h, &m, t->now), 0);
+    read_outbox(t);
+}
+
 static void tick(table *t, int secs)
 {
     t->now += secs;
@@ -625,6 +633,31 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
     close_table(t);
 }
 
+static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **state)
+{
+    (void)state;
+    table *t = open_table_with(1, 3600);
+    say(t, "ann", "!settings");
+    assert_int_equal(
+        count(t, ROOM,
+              "#t: new tables' turn deadline 1 h (the bot's) · computer players greedy "
+              "(the bot's)"),
+        1);
+    say(t, "ann", "!set level beginner");
+    assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
+    say_mod(t, "mod", "!set level expert");
+    say_mod(t, "mod", "!set deadline 10m");
+    assert_int_equal(
+        count(t, ROOM, "#t: new tables' turn deadline 10 min · computer players expert ·"), 1);
+    say_mod(t, "mod", "!set colour red");
+    assert_int_equal(count(t, ROOM, "set deadline 24h|off, or set level"), 1);
+    say(t, "ann", "!new 2 bot"); /* the room's level and deadline */
+    assert_int_equal(count(t, ROOM, "Robot 1 (expert) sits down"), 1);
+    say(t, "ann", "!options");
+    assert_int_equal(count(t, ROOM, "first to 61 · turn deadline 10 min"), 1);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -641,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_time_zones_are_checked_with_suggestions),
         cmocka_unit_test(test_quiet_hours_stop_the_deadline_clock),
         cmocka_unit_test(test_an_away_player_is_waited_for_or_played_for),
+        cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,148 @@
+/*
+ * room.c — a room's own defaults, set by its moderators (an IRC channel
+ * operator, a Matrix member at the moderator power level) or the bot's
+ * owners: the turn deadline of its new tables and the level of its
+ * computer players (those seated without a level, and those that play for
+ * absent people). "set" changes one, "settings" lists them.
+ *
+ * Kept in the store's kv, scope "room", key "network\x1froom", as words
+ * "deadline=SECS level=NAME"; a room without any uses the configuration's.
+ * Not here: a table's own settings (lobby.c), the prefix (the bot's).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "host_int.h"
+#include "porrazo_ai.h"
+#include "text.h"
+
+#define ROOM_SCOPE "room"
+
+static void room_key(const ctx *c, const char *room, char *key, size_t cap)
+{
+    if (snprintf(key, cap, "%s\x1f%s", c->network, room) >= (int)cap)
+        key[0] = '\0';
+}
+
+/* The value of word "name=" in words, into out: 0, or -1 when absent. */
+static int word_value(const char *words, const char *name, char *out, size_t cap)
+{
+    size_t n = strlen(name);
+    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
+        size_t len = strcspn(p, " ");
+        if (len > n && strncmp(p, name, n) == 0 && p[n] == '=' && len - n - 1 < cap) {
+            memcpy(out, p + n + 1, len - n - 1);
+            out[len - n - 1] = '\0';
+            return 0;
+        }
+        p += len;
+    }
+    return -1;
+}
+
+void room_defaults(const ctx *c, const char *room, room_settings *rs)
+{
+    char key[2 * STORE_ID_MAX + 2], value[96], v[32];
+    rs->deadline = c->h->cfg.deadline_secs;
+    rs->level = c->h->robot_level;
+    rs->own_deadline = rs->own_level = false;
+    if (room == NULL || room[0] == '\0')
+        return;
+    room_key(c, room, key, sizeof key);
+    if (key[0] == '\0' || store_kv_get(c->h->st, ROOM_SCOPE, key, value, sizeof value) != 0)
+        return;
+    char *end;
+    pzai_level lv;
+    if (word_value(value, "deadline", v, sizeof v) == 0) {
+        long secs = strtol(v, &end, 10);
+        if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
+            rs->deadline = (int)secs;
+            rs->own_deadline = true;
+        }
+    }
+    if (word_value(value, "level", v, sizeof v) == 0 && pzai_level_parse(v, &lv) == 0) {
+        rs->level = (int)lv;
+        rs->own_level = true;
+    }
+}
+
+int room_level(const ctx *c)
+{
+    room_settings rs;
+    room_defaults(c, c->row.room, &rs);
+    return rs.level;
+}
+
+/* Writes rs's own values as the room's words. */
+static void room_save(ctx *c, const char *room, const room_settings *rs)
+{
+    char key[2 * STORE_ID_MAX + 2], value[96] = "";
+    size_t n = 0;
+    room_key(c, room, key, sizeof key);
+    if (rs->own_deadline)
+        n += (size_t)snprintf(value + n, sizeof value - n, "deadline=%d ", rs->deadline);
+    if (rs->own_level && n < sizeof value)
+        snprintf(value + n, sizeof value - n, "level=%s", pzai_level_name((pzai_level)rs->level));
+    int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
+    if (err != 0)
+        store_failed(c, err);
+}
+
+/* The room a set/settings line is about, or NULL (told). */
+static const char *room_of(ctx *c, const cmd *k)
+{
+    if (c->m->room != NULL && c->m->room[0] != '\0')
+        return c->m->room;
+    if (k->room[0] != '\0')
+        return k->room;
+    reply(c, "say it in the room, or name it: settings #friends");
+    return NULL;
+}
+
+void cmd_settings(ctx *c, const cmd *k)
+{
+    const char *room = room_of(c, k);
+    if (room == NULL)
+        return;
+    room_settings rs;
+    char deadline[32];
+    room_defaults(c, room, &rs);
+    if (rs.deadline > 0)
+        text_duration(rs.deadline, deadline, sizeof deadline);
+    reply(c,
+          "%s: new tables' turn deadline %s%s · computer players %s%s · a moderator changes them: "
+          "%sset deadline 24h, %sset level expert",
+          room, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
+          pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", c->h->prefix,
+          c->h->prefix);
+}
+
+void cmd_set(ctx *c, const cmd *k)
+{
+    const char *room = room_of(c, k);
+    if (room == NULL)
+        return;
+    if (!c->m->moderator && !is_owner(c, c->m->sender)) {
+        reply(c, "only the room's moderators (or the bot's owners) may change its settings");
+        return;
+    }
+    room_settings rs;
+    room_defaults(c, room, &rs);
+    int secs;
+    pzai_level lv;
+    if (strcasecmp(k->name, "deadline") == 0 &&
+        cmd_parse_duration(k->name2, strlen(k->name2), &secs) == 0) {
+        rs.deadline = secs;
+        rs.own_deadline = true;
+    } else if (strcasecmp(k->name, "level") == 0 && pzai_level_parse(k->name2, &lv) == 0) {
+        rs.level = (int)lv;
+        rs.own_level = true;
+    } else {
+        reply(c, "set deadline 24h|off, or set level beginner|greedy|expert|strong");
+        return;
+    }
+    room_save(c, room, &rs);
+    cmd_settings(c, k);
+}
