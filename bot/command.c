@@ -69,6 +69,7 @@ static const struct verb_words {
     [CMD_AWAY] = {"away", "vacaciones vacation ausente holiday"},
     [CMD_SET] = {"set", "ajustar poner configure"},
     [CMD_SETTINGS] = {"settings", "ajustes config configuration"},
+    [CMD_REMINDERS] = {"reminders", "recordatorios reminder"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -681,6 +682,8 @@ static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
         c->on = false;
         return CMD_OK;
     }
+    if (c->verb == CMD_REMINDERS)
+        return cmd_fail(r, "say %sreminders on or %sreminders off", r->p, r->p);
     return cmd_fail(r,
                     "say %sprompts on (a private message at each of your turns) or %sprompts "
                     "off (only when you have been away a while)",
@@ -723,6 +726,7 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_PURGE:
         return parse_purge(w, n, c, r);
     case CMD_PROMPTS:
+    case CMD_REMINDERS:
         return parse_prompts(w, n, c, r);
     case CMD_ADDBOT:
         return cmd_parse_addbot(w, n, c, r);

@@ -64,7 +64,8 @@ typedef enum cmd_verb {
     CMD_QUIET,     /* quiet HH:MM-HH:MM|off: no reminders, deadlines paused, daily */
     CMD_AWAY,      /* away DURATION [bot] | off: my games wait (or a computer plays) */
     CMD_SET,       /* set KEY VALUE: a room's default (deadline, level), by its moderators */
-    CMD_SETTINGS   /* settings: the room's defaults */
+    CMD_SETTINGS,  /* settings: the room's defaults */
+    CMD_REMINDERS  /* reminders on|off: private reminders when my turn waits */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's

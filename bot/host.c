@@ -672,6 +672,9 @@ static void dispatch(ctx *c, const cmd *k)
     case CMD_AWAY:
         cmd_away(c, k);
         return;
+    case CMD_REMINDERS:
+        cmd_reminders(c, k);
+        return;
     case CMD_SET:
         cmd_set(c, k);
         return;

@@ -309,6 +309,7 @@ typedef struct prefs {
     tz_quiet quiet;     /* daily, in tz */
     int64_t away_until; /* away (a vacation) until then; 0: not away */
     bool away_bot;      /* meanwhile a computer player plays for them */
+    bool no_reminders;  /* said "reminders off" */
 } prefs;
 /* player's choices on the context's network (defaults when none). 0. */
 int prefs_load(const ctx *c, const char *player, prefs *p);
@@ -323,6 +324,8 @@ bool prefs_away_bot(const ctx *c, int seat);
 void cmd_tz(ctx *c, const cmd *k);
 void cmd_quiet(ctx *c, const cmd *k);
 void cmd_away(ctx *c, const cmd *k);
+/* reminders on|off: the sender's private reminders. */
+void cmd_reminders(ctx *c, const cmd *k);
 /* games (not an owner): the sender's games, each with whose turn and its
    deadline in the sender's time zone, privately. */
 void cmd_my_games(ctx *c);

@@ -22,6 +22,7 @@
 #define TZ_SCOPE "tz"
 #define QUIET_SCOPE "quiet"
 #define AWAY_SCOPE "away"
+#define REMINDERS_SCOPE "reminders"
 
 /* The kv key of player's choices on the context's network. */
 static void pref_key(const ctx *c, const char *player, char *key, size_t cap)
@@ -42,6 +43,8 @@ int prefs_load(const ctx *c, const char *player, prefs *p)
     if (store_kv_get(c->h->st, QUIET_SCOPE, key, value, sizeof value) == 0 &&
         tz_quiet_parse(value, &p->quiet) == 0)
         p->has_quiet = true;
+    p->no_reminders = store_kv_get(c->h->st, REMINDERS_SCOPE, key, value, sizeof value) == 0 &&
+                      strcmp(value, "off") == 0;
     if (store_kv_get(c->h->st, AWAY_SCOPE, key, value, sizeof value) == 0) {
         char *end;
         long long until = strtoll(value, &end, 10);
@@ -84,6 +87,10 @@ bool prefs_quiet_at(const ctx *c, int seat, int64_t t, int64_t *until)
     *until = t;
     if (seat < 0 || seat >= c->nseats || prefs_load(c, c->seats[seat].player, &p) != 0)
         return false;
+    if (p.no_reminders) {
+        *until = INT64_MAX;
+        return true;
+    }
     if (p.away_until > t) { /* no reminders on vacation either */
         *until = p.away_until;
         return true;
@@ -154,6 +161,14 @@ void cmd_quiet(ctx *c, const cmd *k)
     retime(c);
     reply(c, "quiet %s %s every day: no reminders then, and your turn deadlines stop", shown,
           p.tz[0] != '\0' ? p.tz : "UTC (say tz ZONE for yours)");
+}
+
+void cmd_reminders(ctx *c, const cmd *k)
+{
+    pref_set(c, REMINDERS_SCOPE, k->on ? "" : "off");
+    retime(c);
+    reply(c, k->on ? "reminders on: a private line when your turn has waited a while"
+                   : "reminders off: no private line when your turn waits (the deadline stays)");
 }
 
 void cmd_away(ctx *c, const cmd *k)

@@ -120,6 +120,7 @@ static const char *const ALIASES[] = {
     [CMD_AWAY] = "away 3d|vacaciones 2d bot|away off",
     [CMD_SET] = "set deadline 24h|set level expert|ajustar level strong",
     [CMD_SETTINGS] = "settings|ajustes|config",
+    [CMD_REMINDERS] = "reminders on|recordatorios off|reminder off",
 };
 
 /*
@@ -142,7 +143,7 @@ static void test_every_verb_and_alias_parses_in_channel_and_in_private(void **st
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_SETTINGS; v++) {
+    for (int v = CMD_NEW; v <= CMD_REMINDERS; v++) {
         int count = 0;
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece); count++) {
             assert_true((size_t)snprintf(line, sizeof line, "!%s", piece) < sizeof line);
@@ -158,7 +159,7 @@ static void test_verbs_are_understood_in_any_case(void **state)
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_SETTINGS; v++) {
+    for (int v = CMD_NEW; v <= CMD_REMINDERS; v++) {
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';

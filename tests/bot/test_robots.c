@@ -40,6 +40,8 @@ typedef struct table {
     store_msg *msg; /* every message queued, in order */
 } table;
 
+static int reminder_secs; /* host_config.reminder_secs of the tables opened next */
+
 static table *open_table_with(int delay, int deadline)
 {
     table *t = calloc(1, sizeof *t);
@@ -60,6 +62,7 @@ static table *open_table_with(int delay, int deadline)
                      .robot_delay_secs = delay,
                      .robot_iterations = 50,
                      .deadline_secs = deadline,
+                     .reminder_secs = reminder_secs,
                      .absent_after = 3,
                      .lobby_expiry_secs = 3600,
                      .away_max_secs = 7 * 86400};
@@ -658,6 +661,34 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     close_table(t);
 }
 
+static void test_a_player_who_turns_reminders_off_gets_none(void **state)
+{
+    (void)state;
+    reminder_secs = 600;
+    table *t = two_people(0);
+    reminder_secs = 0;
+    bob_turn_now(t);
+    tick(t, 600);
+    assert_int_equal(count(t, "bob",
+                           "\xFF"
+                           "G1:R"),
+                     1); /* a reminder (rendered when sent) */
+    say(t, "bob", "!reminders off");
+    assert_int_equal(count(t, ROOM, "reminders off: no private line"), 1);
+    tick(t, 3 * 600);
+    assert_int_equal(count(t, "bob",
+                           "\xFF"
+                           "G1:R"),
+                     1);
+    say(t, "bob", "!reminders on");
+    tick(t, 1); /* owed since long: the next one comes at once */
+    assert_int_equal(count(t, "bob",
+                           "\xFF"
+                           "G1:R"),
+                     2);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -675,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_quiet_hours_stop_the_deadline_clock),
         cmocka_unit_test(test_an_away_player_is_waited_for_or_played_for),
         cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
+        cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
