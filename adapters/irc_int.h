@@ -1,6 +1,7 @@
 /*
  * irc_int.h — the IRC adapter's state, shared by irc.c (the link, the
- * registration, the outbox) and irc_chat.c (what people say and do).
+ * registration, the outbox), irc_chat.c (what people say and do) and
+ * irc_ids.c (who is who).
  * Private to the adapter.
  */
 #ifndef PZ_IRC_INT_H
@@ -89,7 +90,31 @@ void irc__chan_forget(irc_net *n, irc_chan *ch);
 bool irc__colour_off(irc_net *n, const char *name);
 irc_chan *irc__chan_find(irc_net *n, const char *name);
 int irc__chan_add(irc_net *n, const char *name, bool configured);
-int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap);
 void irc__load_invited(irc_net *n);
+
+/* irc_ids.c: who is who (player ids, the nicks to write to, seats kept
+   from newcomers on a seated player's nick). mask: the user@host of the
+   line (ircp_mask_of), "" when it had none. */
+/*
+ * The player id of nick, seen with mask, saying something (0), made when
+ * new and bound to mask; a newcomer on the nick of a seated player bound
+ * to another user@host gets an id of their own and is told once why.
+ * -1 for a nick that cannot be an id, or a newcomer without a user@host.
+ */
+int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, size_t cap);
+/*
+ * nick is in a channel of ours, seen with mask (a JOIN, a WHO reply): a
+ * seat bound to another user@host is no longer reachable under that nick;
+ * their own id, looked up and never made, is reachable under it again.
+ * Returns 0 with that id, or -1 when they have none yet.
+ */
+int irc__player_seen(irc_net *n, const char *nick, const char *mask, char *id, size_t cap);
+/* nick (seen with mask) quit: their id is unreachable until they come back. */
+void irc__player_quit(irc_net *n, const char *nick, const char *mask);
+/* Another user's nick changed from old (seen with mask): the id follows. */
+void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char *new_nick);
+/* The nick to write to for player, into nick (cap bytes): 0, or -1 when
+   unreachable (quit, or the nick is someone else's now). */
+int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap);
 
 #endif /* PZ_IRC_INT_H */
