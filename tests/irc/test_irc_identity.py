@@ -17,9 +17,13 @@ nick and the user@host its player had.
      and what to do (identify with services, ask the table for a
      substitute).
   4. The newcomer quits; the real bob reconnects (same user@host), rejoins,
-     gets his turn again and plays on; the game ends with the board equal
-     to porrazo-replay's on the exported game, and the bot's log says whose
-     seat it kept from whom.
+     gets his turn again and plays on.
+  5. The bot is stopped; bob drops while it is down (it misses his QUIT);
+     another connection (USER evil2) takes "bob" and sits in the channel.
+     The bot starts again, asks WHO on joining, and when bob's turn comes
+     his prompt is dropped instead of going to the newcomer, who gets
+     nothing at all. bob comes back and plays on; the game ends with the
+     board equal to porrazo-replay's on the exported game.
 
 usage: test_irc_identity.py BOT REPLAY
 """
@@ -45,6 +49,64 @@ def bot_privates(client, since=0):
     """The bot's PRIVMSGs and NOTICEs to client, formatting stripped."""
     return [strip_formatting(m.text) for m in client.history[since:]
             if m.command in ("PRIVMSG", "NOTICE") and same_name(m.nick, BOT_NICK) and m.to_me]
+
+
+def act(game):
+    """The player to act (not bob) makes one move; returns without waiting
+    for the next player's hand (bob is away)."""
+    while True:
+        mark = game.mark()
+        actor = game.say(game.table.next_line(game.step))
+        game.step += 1
+        outcome, e = game.await_status(mark, actor)
+        if outcome == "status":
+            game.actions += 1
+            return
+        check(outcome == "choice", "the bot refused %s's move: %s" % (actor, e.line()))
+        game.choices += 1
+        game.table.need_capture = True
+
+
+def restart_with_newcomer_on_the_nick(game, server, bot, kib):
+    """Stage 5: the bot stops; bob drops (the bot misses his QUIT); another
+    connection takes "bob" (USER evil2) and sits in the channel; the bot
+    comes back, sees who holds the nick (WHO), and when bob's turn comes his
+    prompt goes nowhere rather than to the newcomer. bob then comes back."""
+    game.quiet(1.0)
+    check(bot.stop() == 0, "porrazo-bot did not exit 0 after SIGTERM")
+    bob = game.client("bob")
+    kmark = kib.mark()
+    bob.close()
+    kib.wait_for("QUIT", sender="bob", since=kmark)
+    other = server.client("bob", user="evil2")
+    try:
+        other.join(CHANNEL)
+        mark = game.mark()
+        obs_mark = kib.mark()
+        bot_mark = bot.mark()
+        bot.start()
+        wait_bot_in_channel(kib, since=obs_mark)
+        game.back_after_bot_restart(mark)
+        check(game.table.actor == "ann", "not ann's turn after the restart: %s"
+              % game.table.actor)
+        game.quiet(1.5)  # the bot's WHO has been answered
+        act(game)
+        check(game.table.actor == "bob", "not bob's turn after ann's move: %s"
+              % game.table.actor)
+        bot.wait_log(r"dropping a private message: no nick known for n:bob", since=bot_mark)
+        other.sync()
+        game.quiet(1.0)
+        got = bot_privates(other)
+        check(not got, "with the bot restarted, the newcomer on bob's nick got: %s" % got)
+        kmark = kib.mark()
+        other.quit()
+        kib.wait_for("QUIT", sender="bob", since=kmark)
+    finally:
+        other.close()
+    mark = game.mark()
+    bob.reconnect()
+    bob.join(CHANNEL)
+    game.fresh_hand("bob", mark, None)
 
 
 def main(bot_exe, replay_exe):
@@ -121,6 +183,14 @@ def main(bot_exe, replay_exe):
             bob.reconnect()
             bob.join(CHANNEL)
             game.fresh_hand("bob", mark, None)
+            n_back = game.actions
+            game.play_out(until=lambda g: g.actions >= n_back + 2 and g.table.actor == "ann"
+                          and g.table.kind == "play" and g.table.hand["ann"]
+                          and g.table.hand["bob"])
+
+            # 5. The bot is down when bob drops and another takes the nick.
+            if not game.table.over:
+                restart_with_newcomer_on_the_nick(game, server, bot, kib)
             game.play_out()
             game.finish()
             board, state, n_actions = check_scores_equal_replay(game, bot_exe, replay_exe, db)
@@ -136,8 +206,9 @@ def main(bot_exe, replay_exe):
             if impostor is not None:
                 impostor.close()
         print("irc identity: bob dropped at his turn; a newcomer as bob (another user@host) "
-              "got no hand, no play, no stop and one warning; bob came back and the game "
-              "ended: %d actions, final %s = replay %s"
+              "got no hand, no play, no stop and one warning; another, there while the bot "
+              "restarted, got nothing; bob came back and the game ended: %d actions, "
+              "final %s = replay %s"
               % (n_actions, dict(board), state["scores"]))
 
 
