@@ -356,6 +356,7 @@ static const key_def bot_keys[] = {
     INT(cfg_bot, absent_after, 0, 15),
     DURATION(cfg_bot, "lobby_expiry", lobby_expiry_secs),
     DURATION(cfg_bot, "away_max", away_max_secs),
+    DURATION(cfg_bot, "start_countdown", start_countdown_secs),
 };
 
 static const key_def irc_keys[] = {

@@ -44,6 +44,7 @@ typedef struct cfg_bot {
     int absent_after;         /* missed turns before a computer plays a seat (3); 0 never */
     int lobby_expiry_secs;    /* "lobby_expiry": an idle open table closes (24 h); 0 never */
     int away_max_secs;        /* "away_max": the longest a turn waits for an away player (7 d) */
+    int start_countdown_secs; /* "start_countdown": a full lobby is dealt after it (0: at once) */
 } cfg_bot;
 
 typedef struct cfg_irc {

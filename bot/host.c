@@ -8,6 +8,7 @@
  * (play.c), the clock (timers.c).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,11 +192,15 @@ void settings_default(settings *s)
    ("target=61 ..."). */
 void settings_format(const settings *s, char *buf, size_t cap)
 {
-    char opts[160], absent[48] = "";
+    char opts[160], absent[80] = "";
     if (pz_options_format(&s->opt, opts, sizeof opts) < 0)
         opts[0] = '\0';
     if (s->away != 0 || s->missed != 0)
         snprintf(absent, sizeof absent, "away=%u missed=%u ", s->away, s->missed);
+    if (s->start_at != 0) {
+        size_t n = strlen(absent);
+        snprintf(absent + n, sizeof absent - n, "start=%lld ", (long long)s->start_at);
+    }
     snprintf(buf, cap,
              "max=%d shuffle=%d deadline=%d dealer=%d pause=%u resume=%u stop=%u "
              "reminders=%d %s%s",
@@ -229,7 +234,8 @@ static int settings_word(settings *t, const char *word, size_t len)
                 {"stop", 0, 255},
                 {"reminders", 0, 1000},
                 {"away", 0, 255},
-                {"missed", 0, 0xFFFFFFFFL}};
+                {"missed", 0, 0xFFFFFFFFL},
+                {"start", 0, LONG_MAX}};
     char key[32], val[32];
     const char *eq = memchr(word, '=', len);
     long v;
@@ -272,8 +278,11 @@ static int settings_word(settings *t, const char *word, size_t len)
         case 8:
             t->away = (unsigned)v;
             break;
-        default:
+        case 9:
             t->missed = (unsigned)v;
+            break;
+        default:
+            t->start_at = v;
             break;
         }
         return 0;

@@ -87,6 +87,9 @@ typedef struct host_config {
     /* The longest a game waits for a player who said "away" (a turn's
        deadline is put off at most this long); 0: as long as they say. */
     int away_max_secs;
+    /* A lobby that fills is dealt after this many seconds, announced, so
+       that someone may still get up; 0: at once. */
+    int start_countdown_secs;
 } host_config;
 
 /* A chat line addressed to the host. */

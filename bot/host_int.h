@@ -41,9 +41,10 @@ typedef struct settings {
     unsigned pause_votes; /* seat bits */
     unsigned resume_votes;
     unsigned stop_votes;
-    int reminders;   /* reminders sent for the current turn */
-    unsigned away;   /* seat bits: absent people a computer player plays for */
-    unsigned missed; /* 4 bits a seat: its turns in a row the deadline played */
+    int reminders;    /* reminders sent for the current turn */
+    unsigned away;    /* seat bits: absent people a computer player plays for */
+    unsigned missed;  /* 4 bits a seat: its turns in a row the deadline played */
+    int64_t start_at; /* a full lobby deals then (start_countdown), 0: not counting */
     pz_options opt;
 } settings;
 

@@ -14,6 +14,7 @@
 #include <sys/random.h>
 
 #include "host_int.h"
+#include "text.h"
 
 /* The room of the line being handled ("" in private). */
 static const char *msg_room(const ctx *c)
@@ -194,6 +195,15 @@ void seat_add(ctx *c, const char *player, const char *nick)
     c->nseats++;
     write_seats(c);
     c->row.turn_since = c->now; /* the lobby's expiry counts from here */
+    int countdown = c->h->cfg.start_countdown_secs;
+    if (c->nseats == c->set.max_players && countdown > 0) {
+        char secs[32];
+        text_duration(countdown, secs, sizeof secs);
+        c->set.start_at = c->now + countdown;
+        say_room(c, c->row.room,
+                 "The table is full: the cards are dealt in %s (say %sleave to get up)", secs,
+                 c->h->prefix);
+    }
     save_game(c);
     /* an event line of the game: joins waiting to be sent go out as one
        line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
@@ -201,7 +211,7 @@ void seat_add(ctx *c, const char *player, const char *nick)
     live_header(c, 'E', -1, head, sizeof head);
     say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, nick, c->nseats,
              c->set.max_players);
-    if (c->nseats == c->set.max_players)
+    if (c->nseats == c->set.max_players && countdown <= 0)
         cmd_start(c);
 }
 
@@ -216,6 +226,7 @@ static int first_person(const ctx *c)
 
 void unseat(ctx *c, int i)
 {
+    c->set.start_at = 0; /* no longer full: no countdown */
     char nick[STORE_ID_MAX];
     snprintf(nick, sizeof nick, "%s", c->seats[i].nick);
     memmove(&c->seats[i], &c->seats[i + 1], (size_t)(c->nseats - i - 1) * sizeof c->seats[0]);

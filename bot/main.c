@@ -444,6 +444,7 @@ int main(int argc, char **argv)
                        .absent_after = hc.absent_after,
                       .lobby_expiry_secs = hc.lobby_expiry_secs,
                       .away_max_secs = hc.away_max_secs,
+                      .start_countdown_secs = hc.start_countdown_secs,
                        .outq_of = queue_of,
                        .outq_arg = &all_queues,
                        .log_event = log_game_event,

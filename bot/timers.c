@@ -37,6 +37,8 @@ int64_t timers_due(const host *h, store_status status, const settings *s, int64_
                    int64_t reminded)
 {
     int64_t due = INT64_MAX;
+    if (status == STORE_LOBBY && s->start_at > 0) /* full: dealt at the countdown's end */
+        return s->start_at;
     if (status == STORE_LOBBY) /* turn_since: the lobby's last join or leave */
         return h->cfg.lobby_expiry_secs > 0 ? turn_since + h->cfg.lobby_expiry_secs : due;
     if (status != STORE_PLAYING)
@@ -89,6 +91,14 @@ static void tick_game(ctx *c, const char *room)
 {
     if (load_game(c, room) <= 0)
         return;
+    if (c->row.status == STORE_LOBBY && c->set.start_at > 0 && c->now >= c->set.start_at) {
+        c->set.start_at = 0;
+        if (c->nseats == c->set.max_players)
+            cmd_start(c); /* saves the game */
+        else
+            save_game(c);
+        return;
+    }
     int64_t expiry = c->h->cfg.lobby_expiry_secs;
     if (c->row.status == STORE_LOBBY && expiry > 0 && c->now >= c->row.turn_since + expiry) {
         char idle[32];

@@ -40,7 +40,8 @@ typedef struct table {
     store_msg *msg; /* every message queued, in order */
 } table;
 
-static int reminder_secs; /* host_config.reminder_secs of the tables opened next */
+static int reminder_secs;  /* host_config.reminder_secs of the tables opened next */
+static int countdown_secs; /* host_config.start_countdown_secs of the tables opened next */
 
 static table *open_table_with(int delay, int deadline)
 {
@@ -63,6 +64,7 @@ static table *open_table_with(int delay, int deadline)
                      .robot_iterations = 50,
                      .deadline_secs = deadline,
                      .reminder_secs = reminder_secs,
+                     .start_countdown_secs = countdown_secs,
                      .absent_after = 3,
                      .lobby_expiry_secs = 3600,
                      .away_max_secs = 7 * 86400};
@@ -689,6 +691,33 @@ static void test_a_player_who_turns_reminders_off_gets_none(void **state)
     close_table(t);
 }
 
+static void test_a_full_table_is_dealt_after_its_countdown(void **state)
+{
+    (void)state;
+    countdown_secs = 30;
+    table *t = open_table(1);
+    countdown_secs = 0;
+    say(t, "ann", "!new 3");
+    say(t, "bob", "!join");
+    say(t, "cat", "!join");
+    assert_int_equal(count(t, ROOM, "The table is full: the cards are dealt in 30 s"), 1);
+    say(t, "cat", "!leave"); /* not full: no countdown */
+    tick(t, 30);
+    int status;
+    assert_null(game_now(t, &status));
+    assert_int_equal(status, 0);
+    say(t, "dan", "!join");
+    assert_int_equal(count(t, ROOM, "The table is full"), 2);
+    tick(t, 29);
+    assert_null(game_now(t, &status));
+    tick(t, 1);
+    pz_game *g = game_now(t, &status);
+    assert_non_null(g); /* dealt */
+    pz_free(g);
+    assert_int_equal(count(t, ROOM, "Seats: 1. ann 2. bob 3. dan"), 1);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -707,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_an_away_player_is_waited_for_or_played_for),
         cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
+        cmocka_unit_test(test_a_full_table_is_dealt_after_its_countdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
