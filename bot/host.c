@@ -1041,6 +1041,9 @@ void host_reconfigure(host *h, const host_config *cfg)
     snprintf(h->prefix, sizeof h->prefix, "%s", cfg->prefix != NULL ? cfg->prefix : "!");
     snprintf(h->bot_name, sizeof h->bot_name, "%s",
              cfg->bot_name != NULL ? cfg->bot_name : "porrazo");
+    pzai_level level;
+    if (cfg->robot_level != NULL && pzai_level_parse(cfg->robot_level, &level) == 0)
+        h->robot_level = (int)level; /* checked by the configuration already */
 }
 
 void host_free(host *h)

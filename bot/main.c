@@ -420,35 +420,18 @@ int main(int argc, char **argv)
         snprintf(export_dir, sizeof export_dir, ".");
     else
         slash[slash == export_dir ? 1 : 0] = '\0';
+    /* The settings of the [bot] section (a reload sets them again), then
+       what the process gives the host. */
     static host_config hc;
     reload_host_settings(&c, &hc);
-    hc = (host_config){.prefix = hc.prefix,
-                       .bot_name = hc.bot_name,
-                       .reminder_secs = hc.reminder_secs,
-                       .prompt_quiet_secs = hc.prompt_quiet_secs,
-                       .deadline_secs = hc.deadline_secs,
-                       .max_games = hc.max_games,
-                       .is_owner = owner_check,
-                       .owner_arg = &c,
-                       .fixed_seed = a.has_seed,
-                       .seed = a.seed,
-                       .flood_commands = hc.flood_commands,
-                       .flood_secs = hc.flood_secs,
-                       .flood_ignore_secs = hc.flood_ignore_secs,
-                       .backlog_max = hc.backlog_max,
-                       .restart_recent_secs = hc.restart_recent_secs,
-                       .restart_announce_max = hc.restart_announce_max,
-                       .robot_level = hc.robot_level,
-                       .robot_delay_secs = hc.robot_delay_secs,
-                       .robot_iterations = hc.robot_iterations,
-                       .absent_after = hc.absent_after,
-                      .lobby_expiry_secs = hc.lobby_expiry_secs,
-                      .away_max_secs = hc.away_max_secs,
-                      .start_countdown_secs = hc.start_countdown_secs,
-                       .outq_of = queue_of,
-                       .outq_arg = &all_queues,
-                       .log_event = log_game_event,
-                       .export_dir = export_dir};
+    hc.is_owner = owner_check;
+    hc.owner_arg = &c;
+    hc.fixed_seed = a.has_seed;
+    hc.seed = a.seed;
+    hc.outq_of = queue_of;
+    hc.outq_arg = &all_queues;
+    hc.log_event = log_game_event;
+    hc.export_dir = export_dir;
     host *h;
     if (host_new(&h, st, &hc, why, sizeof why) != 0) {
         fprintf(stderr, "porrazo-bot: %s\n", why);
