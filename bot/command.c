@@ -284,37 +284,6 @@ static int verb_of(word w)
 }
 
 /*
- * The optimal string alignment distance between a[0..an) and b[0..bn),
- * both at most CMD_WORD_MAX bytes: inserts, deletes, replacements and
- * swaps of two neighbours ("plya" is one swap from "play").
- */
-static int edit_distance(const char *a, size_t an, const char *b, size_t bn)
-{
-    int rows[3][CMD_WORD_MAX + 1] = {{0}};
-    int *pp = rows[0], *p = rows[1], *cur = rows[2];
-    for (size_t j = 0; j <= bn; j++)
-        p[j] = (int)j;
-    for (size_t i = 1; i <= an; i++) {
-        cur[0] = (int)i;
-        for (size_t j = 1; j <= bn; j++) {
-            int v = p[j - 1] + (a[i - 1] != b[j - 1]);
-            if (p[j] + 1 < v)
-                v = p[j] + 1;
-            if (cur[j - 1] + 1 < v)
-                v = cur[j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && pp[j - 2] + 1 < v)
-                v = pp[j - 2] + 1;
-            cur[j] = v;
-        }
-        int *t = pp;
-        pp = p;
-        p = cur;
-        cur = t;
-    }
-    return p[bn];
-}
-
-/*
  * Writes into best (CMD_WORD_MAX bytes) the verb word closest to w, when
  * it is close: one edit for words of up to four letters, two for longer
  * ones. One-letter aliases are never suggested. Returns whether it found
@@ -329,7 +298,7 @@ static bool suggest(word w, char *best)
         for (int l = 0; l < 2; l++) {
             size_t k;
             for (const char *c; (c = cmd_list_next(&lists[l], &k)) != NULL;) {
-                int d = k < 2 ? best_d : edit_distance(f, (size_t)n, c, k);
+                int d = k < 2 ? best_d : (int)text_distance(f, (size_t)n, c, k);
                 if (d < best_d) {
                     best_d = d;
                     memcpy(best, c, k);

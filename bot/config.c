@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "config.h"
+#include "text.h"
 
 #define LINE_MAX_BYTES 4096          /* longer lines are refused */
 #define FILE_MAX_BYTES (1024 * 1024) /* larger files are refused */
@@ -669,25 +670,8 @@ static int decode_value(parser *p, const key_def *k, const char *raw, char *out,
  * either is long. */
 static size_t distance(const char *a, const char *b)
 {
-    size_t la = strlen(a), lb = strlen(b), row[ECHO_MAX + 1];
-    if (la > ECHO_MAX || lb > ECHO_MAX)
-        return SIZE_MAX;
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j], best = diag + (lower(a[i - 1]) != lower(b[j - 1]));
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
+    size_t la = strlen(a), lb = strlen(b);
+    return la > ECHO_MAX || lb > ECHO_MAX ? SIZE_MAX : text_distance(a, la, b, lb);
 }
 
 /* The key of sec closest to the misspelt name, or NULL if none is close. */

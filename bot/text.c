@@ -9,6 +9,7 @@
  * by text_utf8_len(), which everything else here builds on. Not here: the
  * meaning of any word, or where a line comes from or goes.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -271,4 +272,41 @@ void text_duration(long long secs, char *out, size_t cap)
             break;
         }
     snprintf(out, cap, "%lld %s", secs / units[i].secs, units[i].unit);
+}
+
+/* c in lower case when it is an ASCII capital. */
+static char ascii_lower(char c)
+{
+    return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+size_t text_distance(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an > TEXT_DISTANCE_MAX || bn > TEXT_DISTANCE_MAX)
+        return SIZE_MAX;
+    size_t rows[3][TEXT_DISTANCE_MAX + 1] = {{0}};
+    size_t *pp = rows[0], *p = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= bn; j++)
+        p[j] = j;
+    for (size_t i = 1; i <= an; i++) {
+        cur[0] = i;
+        char x = ascii_lower(a[i - 1]);
+        for (size_t j = 1; j <= bn; j++) {
+            char y = ascii_lower(b[j - 1]);
+            size_t v = p[j - 1] + (x != y);
+            if (p[j] + 1 < v)
+                v = p[j] + 1;
+            if (cur[j - 1] + 1 < v)
+                v = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && x == ascii_lower(b[j - 2]) && ascii_lower(a[i - 2]) == y &&
+                pp[j - 2] + 1 < v)
+                v = pp[j - 2] + 1;
+            cur[j] = v;
+        }
+        size_t *t = pp;
+        pp = p;
+        p = cur;
+        cur = t;
+    }
+    return p[bn];
 }

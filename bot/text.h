@@ -90,4 +90,13 @@ const char *text_echo(const char *s, size_t n, char *out);
  */
 void text_duration(long long secs, char *out, size_t cap);
 
+/*
+ * The optimal string alignment distance between a[0..an) and b[0..bn),
+ * ASCII letters compared without case: inserts, deletes, replacements and
+ * swaps of two neighbours ("plya" is one swap from "play"). Either longer
+ * than TEXT_DISTANCE_MAX bytes: SIZE_MAX.
+ */
+#define TEXT_DISTANCE_MAX 64
+size_t text_distance(const char *a, size_t an, const char *b, size_t bn);
+
 #endif /* PZ_TEXT_H */

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "text.h"
+
 #define TZ_DEFAULT_DIR "/usr/share/zoneinfo"
 #define TZ_ENV_MAX 128
 #define DAY_MIN 1440
@@ -56,28 +58,8 @@ static bool is_zone_file(const char *name)
 /* The edit distance of a and b, case-insensitive, capped at 99. */
 static int distance(const char *a, const char *b)
 {
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 60 || m > 60)
-        return 99;
-    int row[64];
-    for (size_t j = 0; j <= m; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= n; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= m; j++) {
-            int up = row[j];
-            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-            int best = diag + !same;
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[m] > 99 ? 99 : row[m];
+    size_t d = text_distance(a, strlen(a), b, strlen(b));
+    return d > 99 ? 99 : (int)d;
 }
 
 /* The zone names listed in zone1970.tab (third column), one call each. */

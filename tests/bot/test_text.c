@@ -320,6 +320,18 @@ static void test_durations_read_as_people_say_them(void **state)
     }
 }
 
+static void test_distance_counts_edits_and_neighbour_swaps_without_case(void **state)
+{
+    (void)state;
+    assert_int_equal(text_distance("plya", 4, "play", 4), 1); /* a swap */
+    assert_int_equal(text_distance("Europe/Madird", 13, "europe/madrid", 13), 1);
+    assert_int_equal(text_distance("kitten", 6, "sitting", 7), 3);
+    assert_int_equal(text_distance("", 0, "abc", 3), 3);
+    char long_word[TEXT_DISTANCE_MAX + 2];
+    memset(long_word, 'a', sizeof long_word);
+    assert_true(text_distance(long_word, sizeof long_word, "a", 1) == SIZE_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_quote_shows_bad_bytes_and_bidi_controls_as_question_marks),
         cmocka_unit_test(test_random_bytes_keep_every_contract),
         cmocka_unit_test(test_durations_read_as_people_say_them),
+        cmocka_unit_test(test_distance_counts_edits_and_neighbour_swaps_without_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
