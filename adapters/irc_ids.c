@@ -26,6 +26,7 @@
 
 #define KV_MAX 256
 
+/* The kv key "KIND:NAME" into key (cap bytes; "" if it cannot be written). */
 static void kv_key(char *key, size_t cap, const char *kind, const char *name)
 {
     if (snprintf(key, cap, "%s:%s", kind, name) < 0 && cap > 0)
@@ -273,6 +274,10 @@ static int known_player(irc_net *n, const char *nick, const char *mask, char *id
     return -1;
 }
 
+/*
+ * The nick to write to for player: its "nick:" entry ("" : unreachable,
+ * -1), else for an id never seen the nick it was made from. 0 or -1.
+ */
 int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap)
 {
     char key[KV_MAX], value[KV_MAX];
@@ -364,6 +369,7 @@ static void warn_stranger(irc_net *n, const char *id, const char *nick, const ch
         log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, store_errmsg(n->env.store));
 }
 
+/* player_of, and the newcomer kept from a seat told why (warn_stranger). */
 int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
 {
     char held[IRCP_ID_MAX];
@@ -374,6 +380,12 @@ int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, siz
     return 0;
 }
 
+/*
+ * nick seen with mask in a channel: the nick's own id, if bound to
+ * someone else and written to under this nick, is not any more; then the
+ * id they have (known_player), if seen before, is written to under this
+ * nick again. 0 with that id, or -1 when they have none yet.
+ */
 int irc__player_seen(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
 {
     char folded[IRCP_NICK_MAX], key[KV_MAX], holder[KV_MAX], fold_holder[IRCP_NICK_MAX];
