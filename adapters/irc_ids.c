@@ -319,12 +319,17 @@ void irc__player_quit(irc_net *n, const char *nick, const char *mask)
     kv_put(n, key, "");
 }
 
-/* Another user's nick changed (old, seen with mask): the player id
-   follows, and seats keep it. */
+/*
+ * Another user's nick changed (old, seen with mask): the player id
+ * follows, and seats keep it; except that someone who takes back their
+ * own nick, bound to them (a reconnect as "bob_" while the dead
+ * connection held "bob", then NICK bob), is their own id again when the
+ * id of old sits at no table.
+ */
 void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char *new_nick)
 {
     char id[IRCP_ID_MAX], key[KV_MAX], fold_old[IRCP_NICK_MAX], fold_new[IRCP_NICK_MAX];
-    char held[IRCP_ID_MAX];
+    char held[IRCP_ID_MAX], own[IRCP_ID_MAX];
     if (ircp_fold(n->proto, old, fold_old, sizeof fold_old) != 0 ||
         ircp_fold(n->proto, new_nick, fold_new, sizeof fold_new) != 0)
         return;
@@ -334,11 +339,18 @@ void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char
     } else {
         if (player_of(n, old, mask, id, sizeof id, held, sizeof held) != 0)
             return;
+        if (snprintf(own, sizeof own, "n:%s", fold_new) >= (int)sizeof own)
+            own[0] = '\0'; /* cannot be: a folded nick is shorter than an id */
+        if (own[0] != '\0' && strcmp(own, id) != 0 && binding(n, own, mask) == BOUND_SAME &&
+            !seated(n, id)) {
+            kv_key(key, sizeof key, "nick", id);
+            kv_put(n, key, ""); /* old's id is nobody's now */
+            memcpy(id, own, strlen(own) + 1);
+        }
         kv_key(key, sizeof key, "id", fold_old);
         kv_put(n, key, "");
         kv_key(key, sizeof key, "id", fold_new);
-        bool own = strncmp(id, "n:", 2) == 0 && strcmp(id + 2, fold_new) == 0;
-        kv_put(n, key, own ? "" : id);
+        kv_put(n, key, strcmp(id, own) == 0 ? "" : id); /* own id: no mapping */
     }
     kv_key(key, sizeof key, "nick", id);
     kv_put(n, key, new_nick);

@@ -16,8 +16,9 @@ nick and the user@host its player had.
      it is told once, privately, that the nick belongs to a seated player
      and what to do (identify with services, ask the table for a
      substitute).
-  4. The newcomer quits; the real bob reconnects (same user@host), rejoins,
-     gets his turn again and plays on.
+  4. The newcomer quits; the real bob reconnects (same user@host) as
+     "bob_", rejoins, takes back "bob" (NICK) and has his seat: his hand,
+     and he plays on.
   5. The bot is stopped; bob drops while it is down (it misses his QUIT);
      another connection (USER evil2) takes "bob" and sits in the channel.
      The bot starts again, asks WHO on joining, and when bob's turn comes
@@ -177,11 +178,16 @@ def main(bot_exe, replay_exe):
             impostor.quit()
             kib.wait_for("QUIT", sender="bob", since=kmark)
 
-            # 4. The real bob comes back from his own user@host and plays on.
+            # 4. The real bob comes back from his own user@host as "bob_" (as
+            # when his dead connection still held "bob"), takes "bob" back and
+            # plays on.
             bmark = bob.mark()
-            mark = game.mark()
-            bob.reconnect()
+            bob.reconnect("bob_")
             bob.join(CHANNEL)
+            mark = game.mark()
+            bob.change_nick("bob")
+            kib.wait_for("NICK", sender="bob_", pattern="^bob$")
+            bob.privmsg(BOT_NICK, "hand")
             game.fresh_hand("bob", mark, None)
             n_back = game.actions
             game.play_out(until=lambda g: g.actions >= n_back + 2 and g.table.actor == "ann"
