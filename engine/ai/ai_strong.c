@@ -7,19 +7,20 @@
  * iteration samples a fresh determinization (the hidden cards placed
  * consistently with the seat's view and the hand's public record), walks
  * the tree choosing among the actions legal in that sample by UCB1 with
- * availability counts, adds one node, plays the hand on with a cheap
- * greedy rollout policy (epsilon-greedy on the immediate score and the
- * cards won) and backs the result up as a reward in [0, 1] for the side of
- * each node's actor: its score gained since the root against the best of
- * the other sides' (cards won count as points until the hand is scored;
- * a win of the game is worth everything), squashed as 1/2 + d / 2(|d| + S). The answer is the most
- * visited action at the root.
+ * availability counts, adds one node, plays on with a cheap rollout policy
+ * (epsilon-greedy on the immediate score and the cards won) to the end of
+ * the current deal (ST_HORIZON), and backs the result up as a reward in
+ * [0, 1] for the side of each node's actor: d, its score gained since the
+ * root against the best of the other sides' gains (cards won counted as
+ * points until the hand is scored, a won game worth everything), squashed
+ * as 1/2 + d / 2(|d| + S). The answer is the most visited root action.
  *
- * The tree covers the dealer's tendido choice (now or later) and plays
- * with their capture or place mode; the arrangement is always the best
- * row. Declarations and claims (manual mode) are made by pzai_decide()
- * before it asks a level; inside the search every seat declares what it
- * holds.
+ * The tree covers plays with their capture or place mode and, inside the
+ * simulations, the tendido choices of later deals; the arrangement is
+ * always the best row. The dealer's own "now or later" at the root is the
+ * expert level's (measured stronger, see engine/arena/RESULTS.md), and
+ * declarations and claims (manual mode) are made by pzai_decide() before it
+ * asks a level; inside the simulations every seat declares what it holds.
  *
  * Pure like the engine: libc and libporrazo only, no globals, no clock
  * (budget->stop is the caller's), every allocation freed before returning.
@@ -30,11 +31,12 @@
 #include "ai_int.h"
 
 /* Tuned with porrazo-arena (engine/arena/RESULTS.md). */
-#define ST_ITERATIONS_DEFAULT 2000 /* about the default budget's 100 ms */
+#define ST_ITERATIONS_DEFAULT 5000 /* well inside 100 ms (RESULTS.md) */
 #define ST_UCB_C 0.7               /* UCB1 exploration constant (rewards in [0, 1]) */
 #define ST_SCALE 12.0              /* a lead of this many points is a reward of 0.75 */
 #define ST_EPSILON_PERMILLE 100    /* rollout: a random play this often */
 #define ST_CARD_WEIGHT 1           /* rollout: a card won is worth this many points */
+#define ST_HORIZON 0               /* deals simulated past the current one (-1: to the hand end) */
 #define ST_NODES_MAX (1 << 18)     /* the tree's size cap (about 8 MB) */
 #define ST_MOVES_MAX 64            /* distinct actions at one point, at most */
 
@@ -66,6 +68,7 @@ typedef struct st_search {
     int base_score[PZ_MAX_SIDES]; /* scores and piles at the root */
     int base_pile[PZ_MAX_SIDES];
     int declared_deal; /* manual mode: the deal whose declarations are made */
+    int last_deal;     /* simulations stop once a deal after it is dealt */
 } st_search;
 
 /* The natural logarithm of x >= 1 (the exponent, then the series of
@@ -366,7 +369,7 @@ static int st_iterate(st_search *s, pz_game *g)
     for (;;) {
         if (st_declare_all(s, g) != 0)
             return -1;
-        int n = st_moves(g, keys);
+        int n = pz_get_deal(g) > s->last_deal ? 0 : st_moves(g, keys);
         if (n == 0)
             break;
         int seat = pz_get_turn(g);
@@ -409,11 +412,17 @@ int pzai__strong(const pz_view *v, const pz_record *r, uint64_t seed, const pzai
 {
     if (v->turn != v->seat)
         return PZ_EWRONG_PHASE;
+    /* Measured: the expert's rule for now or later beats this search's
+       choice (whose greedy rollouts undervalue keeping the option). */
+    if (v->phase == PZ_PHASE_TENDIDO_CHOICE)
+        return pzai__expert(v, r, seed, budget, out);
     if (v->phase == PZ_PHASE_ARRANGE) { /* the best row: nothing to search */
         *out = pz_act_arrange_best(v->seat);
         return 1;
     }
-    st_search s = {.v = v, .r = r, .sides = v->sides};
+    st_search s = {.v = v, .r = r, .sides = v->sides, .last_deal = PZ_CARDS};
+    if (ST_HORIZON >= 0 && v->phase == PZ_PHASE_PLAY)
+        s.last_deal = v->deal + ST_HORIZON;
     pzai__rng_seed(&s.rng, seed);
     for (int t = 0; t < v->sides; t++) {
         s.base_score[t] = v->scores[t];
