@@ -1,5 +1,5 @@
 /*
- * host_int.h — what the host's files (host.c, lobby.c, play.c, timers.c)
+ * host_int.h — what the host's files (host.c, lobby.c, play.c, timers.c, ...)
  * share: the host object, the context of one call (the room's game as
  * loaded from the store) and the helpers that queue messages.
  *
@@ -330,6 +330,15 @@ void cmd_reminders(ctx *c, const cmd *k);
 /* games (not an owner): the sender's games, each with whose turn and its
    deadline in the sender's time zone, privately. */
 void cmd_my_games(ctx *c);
+
+/* nick as text: each byte of invalid UTF-8 and each control character as
+   '?', cut whole at STORE_ID_MAX; returns out. */
+const char *clean_nick(const char *nick, char out[STORE_ID_MAX]);
+
+/* ---- stats.c ---- */
+/* stats [NICK], top [bots]. */
+void cmd_stats(ctx *c, const cmd *k);
+void cmd_top(ctx *c, const cmd *k);
 
 /* ---- room.c: a room's defaults, set by its moderators ---- */
 typedef struct room_settings {

@@ -320,7 +320,7 @@ static void test_the_worker_thread_decides_and_the_clock_applies(void **state)
     (void)state;
     table *t = open_table(0);
     assert_int_equal(host_think_async(t->h, on_wake, NULL), 0);
-    say(t, "ann", "!new 2 bot strong to 11");
+    say(t, "ann", "!new 2 bot strong to 121");
     for (int moves = 0; moves < 6;) {
         int status;
         pz_game *g = game_now(t, &status);
