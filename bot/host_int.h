@@ -234,6 +234,11 @@ int actor_of(const pz_game *g);
 void prompt_actor(ctx *c);
 /* The same, as a reminder ("Reminder: Your turn in ..."). */
 void remind_actor(ctx *c);
+/* prompt_actor with what the room saw, from rec (read by announce). */
+void prompt_with(ctx *c, const recent *rec);
+/* Whether seat, to act, is sent its turn prompt now: quiet for
+   prompt_quiet_secs (by rec), or it said "prompts on". */
+bool needs_prompt(const ctx *c, const recent *rec, int seat);
 /* prompt_actor for a player quiet for prompt_quiet_secs (the others
    follow the room). */
 void prompt_if_quiet(ctx *c);
