@@ -66,7 +66,9 @@ _Static_assert(IRC_CHAN_MAX <= IRC_OUT_TARGET_MAX, "a channel name is a send que
  * n->dest). A room message goes to its channel while we are in it, waits
  * (its target parked) while we are out of a channel we mean to be in, and
  * is dropped for a channel we left or could not stay in; a private one
- * goes to the player's current nick, and is dropped when none is known.
+ * goes to the player's current nick once the player has been seen under it
+ * on this connection (irc__private_ready), and is dropped when none is
+ * known.
  */
 static outq_verdict ready(void *arg, const outq_msg *m)
 {
@@ -92,11 +94,14 @@ static outq_verdict ready(void *arg, const outq_msg *m)
         d->colour = ch->colour;
         return OUTQ_SEND;
     }
-    if (irc__private_target(n, m->target, d->target, sizeof d->target) != 0) {
+    int verdict = irc__private_ready(n, m->target, d->target, sizeof d->target);
+    if (verdict < 0) {
         log_msg(LOG_WARN, "%s: dropping a private message: no nick known for %s", n->c.name,
                 m->target);
         return OUTQ_DROP;
     }
+    if (verdict > 0)
+        return OUTQ_PARK; /* until the player is seen from their user@host */
     if (n->c.private_notice)
         d->kind = IRC_OUT_NOTICE;
     return OUTQ_SEND;
@@ -418,6 +423,7 @@ static void proto_events(irc_net *n, int ev)
         log_msg(LOG_INFO, "%s: registered as %s", n->c.name, ircp_nick(n->proto));
         irc_out_welcome(&n->q, loop_now(n->env.loop));
         ircp_backoff_up(&n->backoff, loop_now(n->env.loop));
+        irc__seen_reset(n);
         irc__outbox_wake(n);
         irc__join_all(n);
     }

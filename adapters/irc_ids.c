@@ -14,7 +14,9 @@
  * newcomer with that id was told is not theirs. Without a services
  * account, a nick's seat goes only to the user@host it is bound to
  * (ircp_mask_same); someone else with the nick gets an id of their own,
- * "n:NICK~K". With one, the account decides ("a:ACCOUNT").
+ * "n:NICK~K". With one, the account decides ("a:ACCOUNT"). A private
+ * line to a bound nick id goes only once its player has been seen from
+ * their user@host on this connection (irc_net.seen, in memory).
  */
 #include "irc_int.h"
 
@@ -109,6 +111,59 @@ static bool seated(irc_net *n, const char *id)
     return store_games_of_player(n->env.store, n->c.name, id, any_game, NULL) != 0;
 }
 
+/* ---- Seen on this connection ---------------------------------------------- */
+
+/* The entry of id in the seen set, or NULL. */
+static irc_seen *seen_find(irc_net *n, const char *id)
+{
+    for (int i = 0; i < IRC_SEEN_MAX; i++)
+        if (n->seen[i].used != 0 && strcmp(n->seen[i].id, id) == 0)
+            return &n->seen[i];
+    return NULL;
+}
+
+/*
+ * Player id (an "n:" id bound to a user@host) was seen from it under
+ * nick on this connection: their private lines may go to nick, and those
+ * waiting are offered again. When the set is full the least recently seen
+ * player goes (their lines wait until they are seen again).
+ */
+static void seen_mark(irc_net *n, const char *id, const char *nick)
+{
+    char folded[IRCP_NICK_MAX];
+    if (strlen(id) >= IRCP_ID_MAX || ircp_fold(n->proto, nick, folded, sizeof folded) != 0)
+        return;
+    irc_seen *e = seen_find(n, id);
+    bool fresh = e == NULL || strcmp(e->nick, folded) != 0;
+    if (e == NULL) {
+        e = &n->seen[0];
+        for (int i = 0; i < IRC_SEEN_MAX && e->used != 0; i++)
+            if (n->seen[i].used == 0 || n->seen[i].used < e->used)
+                e = &n->seen[i];
+        memcpy(e->id, id, strlen(id) + 1);
+    }
+    memcpy(e->nick, folded, strlen(folded) + 1);
+    e->used = ++n->seen_clock;
+    if (fresh)
+        irc__outbox_wake(n);
+}
+
+/* Player id is not (or no longer) known to hold their nick here. */
+static void seen_forget(irc_net *n, const char *id)
+{
+    irc_seen *e = seen_find(n, id);
+    if (e != NULL)
+        memset(e, 0, sizeof *e);
+}
+
+void irc__seen_reset(irc_net *n)
+{
+    memset(n->seen, 0, sizeof n->seen);
+    n->seen_clock = 0;
+}
+
+/* ---- Player ids -------------------------------------------------------- */
+
 /*
  * The id of someone seen with mask who took the nick (folded) of a player
  * who sits at a table and is bound to another user@host: "n:NICK~K" for
@@ -175,6 +230,7 @@ static int keep_seat(irc_net *n, const char *nick, const char *folded, const cha
     }
     kv_key(key, sizeof key, "nick", id);
     kv_put(n, key, "");
+    seen_forget(n, id);
     snprintf(held, held_cap, "%s", id);
     if (mask[0] == '\0' || stranger_id(n, folded, mask, id, cap) != 0) {
         log_msg(LOG_WARN, "%s: ignoring %s: the nick's player sits at a table, and this is %s",
@@ -229,6 +285,8 @@ static int player_of(irc_net *n, const char *nick, const char *mask, char *id, s
         }
         if (keep_seat(n, nick, folded, mask, id, cap, held, held_cap) != 0)
             return -1;
+        if (mask[0] != '\0')
+            seen_mark(n, id, nick); /* bound to this mask now */
     }
     kv_key(key, sizeof key, "nick", id);
     kv_put(n, key, nick);
@@ -297,6 +355,29 @@ int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap)
 }
 
 /*
+ * irc__private_target, held back (1) for an "n:" id bound to a user@host
+ * until its player is seen from it under that nick on this connection
+ * (seen_mark), so that after our own reconnect, when quits went unseen,
+ * a newcomer holding the nick gets nothing. An id without a binding goes
+ * as before.
+ */
+int irc__private_ready(irc_net *n, const char *player, char *nick, size_t cap)
+{
+    char key[KV_MAX], bound_to[KV_MAX], folded[IRCP_NICK_MAX];
+    if (irc__private_target(n, player, nick, cap) != 0)
+        return -1;
+    kv_key(key, sizeof key, "mask", player);
+    if (strncmp(player, "n:", 2) != 0 || !kv_read(n, key, bound_to, sizeof bound_to) ||
+        bound_to[0] == '\0')
+        return 0;
+    const irc_seen *e = seen_find(n, player);
+    if (e != NULL && ircp_fold(n->proto, nick, folded, sizeof folded) == 0 &&
+        strcmp(e->nick, folded) == 0)
+        return 0;
+    return 1;
+}
+
+/*
  * Someone quit (nick, seen with mask): a nick that carried another
  * player's id lets go of it, and the quitter's id is unreachable until
  * they come back (a JOIN or a line of theirs from their user@host), so
@@ -317,6 +398,7 @@ void irc__player_quit(irc_net *n, const char *nick, const char *mask)
         return;
     kv_key(key, sizeof key, "nick", id);
     kv_put(n, key, "");
+    seen_forget(n, id);
 }
 
 /*
@@ -354,6 +436,8 @@ void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char
     }
     kv_key(key, sizeof key, "nick", id);
     kv_put(n, key, new_nick);
+    if (strncmp(id, "n:", 2) == 0 && binding(n, id, mask) == BOUND_SAME)
+        seen_mark(n, id, new_nick);
     if (host_rename(n->env.host, n->c.name, id, new_nick) != 0)
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }
@@ -412,11 +496,14 @@ int irc__player_seen(irc_net *n, const char *nick, const char *mask, char *id, s
             ircp_fold(n->proto, holder, fold_holder, sizeof fold_holder) == 0 &&
             strcmp(fold_holder, folded) == 0)
             kv_put(n, key, "");
+        seen_forget(n, own);
     }
     if (known_player(n, nick, mask, id, cap) != 0)
         return -1;
     kv_key(key, sizeof key, "nick", id);
     if (strncmp(id, "n:", 2) == 0 && kv_read(n, key, holder, sizeof holder))
         kv_put(n, key, nick); /* an id seen before: reachable here again */
+    if (strncmp(id, "n:", 2) == 0 && binding(n, id, mask) == BOUND_SAME)
+        seen_mark(n, id, nick);
     return 0;
 }

@@ -22,6 +22,7 @@
 #define IRC_REQUEUE_MS 10000    /* wait after 707 ERR_TARGCHANGE before that target again */
 #define IRC_QUIT_WAIT_MS 1000   /* a QUIT gets this long to leave */
 #define IRC_SCOPE_MAX 48        /* "irc:NAME" */
+#define IRC_SEEN_MAX 1024       /* players seen from their user@host on this connection */
 
 typedef struct irc_chan {
     char name[IRC_CHAN_MAX]; /* as the server spelled it in our JOIN */
@@ -30,6 +31,13 @@ typedef struct irc_chan {
     bool colour;             /* mIRC colours allowed */
     bool lost;               /* kicked or refused: its messages are dropped until we rejoin */
 } irc_chan;
+
+/* A player bound to a user@host, seen from it on this connection (irc_ids.c). */
+typedef struct irc_seen {
+    char id[IRCP_ID_MAX];     /* an "n:" id with a "mask:" binding */
+    char nick[IRCP_NICK_MAX]; /* the nick they hold, folded */
+    uint64_t used;            /* LRU stamp; 0 = free */
+} irc_seen;
 
 /* Where the message that outq_take is about to return goes (irc.c's ready()). */
 typedef struct irc_dest {
@@ -68,6 +76,8 @@ struct irc_net {
     /* the outbox staying long above its threshold */
     outq_watch backlog;
     bool started, quitting, closed;
+    irc_seen seen[IRC_SEEN_MAX]; /* who is who on this connection (irc_ids.c) */
+    uint64_t seen_clock;
     ircp_msg msg;            /* the line being handled */
     char server_version[64]; /* RPL_MYINFO's, for pace = auto after a reload */
 };
@@ -116,5 +126,15 @@ void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char
 /* The nick to write to for player, into nick (cap bytes): 0, or -1 when
    unreachable (quit, or the nick is someone else's now). */
 int irc__private_target(irc_net *n, const char *player, char *nick, size_t cap);
+/*
+ * Whether a private line for player may go now, to the nick written into
+ * nick (cap bytes): 0 yes; 1 not yet: player is bound to a user@host and
+ * has not been seen from it under that nick on this connection (the
+ * message waits, parked, until they are: a JOIN, a WHO reply, a line of
+ * theirs); -1 never (no nick: drop it).
+ */
+int irc__private_ready(irc_net *n, const char *player, char *nick, size_t cap);
+/* A new connection: nobody has been seen on it yet. */
+void irc__seen_reset(irc_net *n);
 
 #endif /* PZ_IRC_INT_H */

@@ -20,11 +20,12 @@ nick and the user@host its player had.
      "bob_", rejoins, takes back "bob" (NICK) and has his seat: his hand,
      and he plays on.
   5. The bot is stopped; bob drops while it is down (it misses his QUIT);
-     another connection (USER evil2) takes "bob" and sits in the channel.
-     The bot starts again, asks WHO on joining, and when bob's turn comes
-     his prompt is dropped instead of going to the newcomer, who gets
-     nothing at all. bob comes back and plays on; the game ends with the
-     board equal to porrazo-replay's on the exported game.
+     another connection (USER evil2) takes "bob", outside the channel. The
+     bot starts again; when bob's turn comes his prompt waits instead of
+     going to "bob", whom the bot has not seen from bob's user@host on this
+     connection; the newcomer then joins (another user@host): still
+     nothing, ever, for the newcomer. bob comes back and plays on; the game
+     ends with the board equal to porrazo-replay's on the exported game.
 
 usage: test_irc_identity.py BOT REPLAY
 """
@@ -70,9 +71,11 @@ def act(game):
 
 def restart_with_newcomer_on_the_nick(game, server, bot, kib):
     """Stage 5: the bot stops; bob drops (the bot misses his QUIT); another
-    connection takes "bob" (USER evil2) and sits in the channel; the bot
-    comes back, sees who holds the nick (WHO), and when bob's turn comes his
-    prompt goes nowhere rather than to the newcomer. bob then comes back."""
+    connection takes "bob" (USER evil2), outside the bot's channels. The bot
+    comes back; when bob's turn comes, his prompt waits: it is not sent to
+    "bob" until bob has been seen from his own user@host. The newcomer then
+    joins the channel (the JOIN shows another user@host): still nothing.
+    bob comes back and gets his hand."""
     game.quiet(1.0)
     check(bot.stop() == 0, "porrazo-bot did not exit 0 after SIGTERM")
     bob = game.client("bob")
@@ -81,7 +84,6 @@ def restart_with_newcomer_on_the_nick(game, server, bot, kib):
     kib.wait_for("QUIT", sender="bob", since=kmark)
     other = server.client("bob", user="evil2")
     try:
-        other.join(CHANNEL)
         mark = game.mark()
         obs_mark = kib.mark()
         bot_mark = bot.mark()
@@ -90,15 +92,21 @@ def restart_with_newcomer_on_the_nick(game, server, bot, kib):
         game.back_after_bot_restart(mark)
         check(game.table.actor == "ann", "not ann's turn after the restart: %s"
               % game.table.actor)
-        game.quiet(1.5)  # the bot's WHO has been answered
         act(game)
         check(game.table.actor == "bob", "not bob's turn after ann's move: %s"
               % game.table.actor)
-        bot.wait_log(r"dropping a private message: no nick known for n:bob", since=bot_mark)
+        game.quiet(2.0)
         other.sync()
-        game.quiet(1.0)
         got = bot_privates(other)
         check(not got, "with the bot restarted, the newcomer on bob's nick got: %s" % got)
+        to_bob = [line for _, line in bot.sent(bot_mark, commands=("PRIVMSG", "NOTICE"))
+                  if line.split(" ", 2)[1].lower() == "bob"]
+        check(not to_bob, "the bot wrote to \"bob\" before seeing who holds it: %s" % to_bob)
+        other.join(CHANNEL)
+        game.quiet(1.5)
+        other.sync()
+        got = bot_privates(other)
+        check(not got, "the newcomer on bob's nick got, once in the channel: %s" % got)
         kmark = kib.mark()
         other.quit()
         kib.wait_for("QUIT", sender="bob", since=kmark)
@@ -107,6 +115,7 @@ def restart_with_newcomer_on_the_nick(game, server, bot, kib):
     mark = game.mark()
     bob.reconnect()
     bob.join(CHANNEL)
+    bob.privmsg(BOT_NICK, "hand")
     game.fresh_hand("bob", mark, None)
 
 
