@@ -62,6 +62,7 @@ void irc__chans_down(irc_net *n)
 {
     for (int i = 0; i < n->nchans; i++)
         n->chans[i].joined = n->chans[i].lost = false;
+    irc__ops_clear(n, NULL); /* learned again from WHO after the rejoin */
 }
 
 /* Saves the channels joined by invitation, so a restart rejoins them. */
@@ -183,11 +184,14 @@ static void on_message(irc_net *n, const irc_bridge_event *ev)
         return;
     if (part_request(n, ch, id, ev->nick, text))
         return;
-    host_msg m = {n->c.name, ch != NULL ? ch->name : NULL,
-                  id,        ev->nick,
-                  text,      strlen(text),
-                  NULL,      false,
-                  false,     NULL};
+    host_msg m = {.network = n->c.name,
+                  .room = ch != NULL ? ch->name : NULL,
+                  .sender = id,
+                  .nick = ev->nick,
+                  .text = text,
+                  .len = strlen(text),
+                  /* a channel operator may do what a table's creator may */
+                  .moderator = ch != NULL && irc__is_op(n, ch->name, ev->nick)};
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0)
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }
@@ -235,6 +239,8 @@ static void who_reply(irc_net *n, const irc_bridge_event *ev)
         return;
     int w =
         snprintf(origin, sizeof origin, "%s!%s@%s", ev->params[5], ev->params[2], ev->params[3]);
+    if (ev->count > 6)
+        irc__ops_who(n, ev->params[1], ev->params[5], ev->params[6]);
     if (w < 0 || (size_t)w >= sizeof origin || ircp_mask_of(origin, mask, sizeof mask) != 0)
         return;
     (void)irc__player_seen(n, ev->params[5], mask, id, sizeof id);
@@ -252,7 +258,8 @@ static void on_own_join(irc_net *n, const irc_bridge_event *ev)
     snprintf(ch->name, sizeof ch->name, "%s", name);
     ch->joined = true;
     ch->lost = false;
-    irc__outbox_wake(n); /* its held messages may go now */
+    irc__ops_clear(n, ch->name); /* the WHO sent on joining tells them again */
+    irc__outbox_wake(n);         /* its held messages may go now */
     log_msg(LOG_INFO, "%s: joined %s", n->c.name, ch->name);
     const char *user = strchr(ev->origin, '!'), *at = strchr(ev->origin, '@');
     if (user != NULL && at != NULL && at > user)
@@ -376,6 +383,8 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
     case IRC_BRIDGE_PART:
         if (me && ch != NULL)
             ch->joined = false;
+        else if (ch != NULL)
+            irc__ops_gone(n, ch->name, ev->nick);
         break;
     case IRC_BRIDGE_KICK:
         if (ch != NULL && ev->count > 1 &&
@@ -384,9 +393,13 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
             ch->joined = false;
             ch->lost = true;
             irc__outbox_wake(n); /* its held messages are dropped */
+        } else if (ch != NULL && ev->count > 1) {
+            irc__ops_gone(n, ch->name, ev->params[1]);
         }
         break;
     case IRC_BRIDGE_NICK:
+        if (ev->count > 0 && ev->nick[0] != '\0')
+            irc__ops_rename(n, ev->nick, p0);
         if (!me && ev->count > 0 && ev->nick[0] != '\0')
             irc__nick_changed(n, ev->nick, mask, p0);
         break;
@@ -407,12 +420,16 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
         on_numeric(n, ev);
         break;
     case IRC_BRIDGE_OTHER:
-        if (strcmp(ev->name, "MODE") == 0 && ev->count > 1)
+        if (strcmp(ev->name, "MODE") == 0 && ev->count > 1) {
             modes_seen(n, p0, ev->params[1]);
+            irc__ops_mode(n, p0, ev->params[1], ev->params + 2, (int)ev->count - 2);
+        }
         break;
     case IRC_BRIDGE_QUIT: /* the seat stays; the game waits */
-        if (!me && ev->nick[0] != '\0')
+        if (!me && ev->nick[0] != '\0') {
+            irc__ops_gone(n, NULL, ev->nick);
             irc__player_quit(n, ev->nick, mask);
+        }
         break;
     }
 }

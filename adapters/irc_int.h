@@ -15,6 +15,7 @@
 
 #define IRC_CHANS_MAX 48        /* channels per network: configured and invited */
 #define IRC_CHAN_MAX 64         /* bytes of a channel name, NUL included */
+#define IRC_OPS_MAX 32          /* moderators known per channel */
 #define IRC_TAKEN_MAX 64        /* outq messages in the send queue at once (707 holds some) */
 #define IRC_FLUSH_LINES_MAX 256 /* lines handed to the wire per loop turn, at most */
 #define IRC_STORE_RETRY_MS 1000 /* the outbox could not be read or marked: again after this */
@@ -30,6 +31,8 @@ typedef struct irc_chan {
     bool joined;             /* we are in it now */
     bool colour;             /* mIRC colours allowed */
     bool lost;               /* kicked or refused: its messages are dropped until we rejoin */
+    char ops[IRC_OPS_MAX][IRCP_NICK_MAX]; /* its moderators' nicks, folded (irc_ops.c) */
+    int nops;
 } irc_chan;
 
 /* A player bound to a user@host, seen from it on this connection (irc_ids.c). */
@@ -94,6 +97,21 @@ void irc__on_event(void *arg, const irc_bridge_event *ev);
 bool irc__wants_bridge(const ircp_msg *m);
 void irc__join_all(irc_net *n);
 void irc__chans_down(irc_net *n);
+
+/* irc_ops.c: a channel's moderators (operators, admins, owners) */
+/* A WHO reply: nick in chan with flags ("H@"). */
+void irc__ops_who(irc_net *n, const char *chan, const char *nick, const char *flags);
+/* A MODE on chan: modes ("+o-v") and their arguments. */
+void irc__ops_mode(irc_net *n, const char *chan, const char *modes, const char *const *args,
+                   int nargs);
+/* nick left chan (PART, KICK), or every channel when chan is NULL (QUIT). */
+void irc__ops_gone(irc_net *n, const char *chan, const char *nick);
+/* nick is now new_nick. */
+void irc__ops_rename(irc_net *n, const char *old, const char *new_nick);
+/* Forgets chan's moderators (we join it again), or all when chan is NULL. */
+void irc__ops_clear(irc_net *n, const char *chan);
+/* Whether nick moderates chan (NULL: no). */
+bool irc__is_op(irc_net *n, const char *chan, const char *nick);
 /* Forgets channel ch (left), saving the invited ones that remain. */
 void irc__chan_forget(irc_net *n, irc_chan *ch);
 /* Whether channel name has colours off in the configuration. */

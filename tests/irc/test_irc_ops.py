@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""test_irc_ops.py -- a channel's operators are the room's moderators
+(porrazo-bot on a real ngircd, which makes a channel's first member its
+operator).
+
+  1. boss joins #porrazo first (ngircd gives him +o), then the bot joins
+     and learns its operators from WHO. cat, not an operator, says
+     "!set level expert": refused; boss says it: the room's settings
+     change.
+  2. ann and bob open and start a 2-player game. cat's "!stop" is a
+     stranger's (only the players can vote); boss gives cat +o (MODE), and
+     cat's "!stop" now stops it: "stopped by a moderator of the room".
+  3. Another game; boss takes cat's +o away (-o): cat's "!stop" is a
+     stranger's again; boss changes nick to chief and "!stop"s it as
+     an operator still.
+
+usage: test_irc_ops.py BOT REPLAY
+"""
+import os
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bot_irc import (IRCd, BotProcess, Workdir, write_config, wait_bot_in_channel,  # noqa: E402
+                     check, run_main, strip_formatting, make_player, CHANNEL, BOT_NICK)
+
+
+def said(client, text, since):
+    """The bot's first channel line after since that holds text."""
+    m = client.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL, since=since,
+                        pattern=r".*" + text.replace("(", r"\(").replace(")", r"\)"))
+    return strip_formatting(m.text)
+
+
+def new_game(ann, bob, watch):
+    mark = watch.mark()
+    ann.privmsg(CHANNEL, "!new 2")
+    bob.privmsg(CHANNEL, "!join")
+    said(watch, "deals", mark)
+
+
+def main(bot_exe, replay_exe):
+    del replay_exe
+    with IRCd() as server, Workdir() as work:
+        boss = server.client("boss")
+        boss.join(CHANNEL)  # the channel's first member: its operator
+        conf = write_config(work.path("bot.conf"), server)
+        bot = BotProcess(bot_exe, conf, work.path("game.db"), seed=5).start()
+        try:
+            wait_bot_in_channel(boss)
+            cat = make_player(server, "cat")
+            ann = make_player(server, "ann")
+            bob = make_player(server, "bob")
+            bot.wait_log(r"test: >> WHO #porrazo")
+
+            # 1. Only an operator changes the room's settings.
+            mark = boss.mark()
+            cat.privmsg(CHANNEL, "!set level expert")
+            said(boss, "cat: only the room's moderators", mark)
+            boss.privmsg(CHANNEL, "!set level expert")
+            said(boss, "computer players expert ·", mark)
+
+            # 2. An operator given +o stops a game they do not play in.
+            new_game(ann, bob, boss)
+            mark = boss.mark()
+            cat.privmsg(CHANNEL, "!stop")
+            said(boss, "cat: only the players can do that", mark)
+            boss.send("MODE %s +o cat" % CHANNEL)
+            cat.wait_for("MODE", since=0, line=r"MODE #porrazo \+o cat")
+            cat.privmsg(CHANNEL, "!stop")
+            line = said(boss, "abandoned", mark)
+            check("stopped by a moderator of the room" in line, "cat's stop: %r" % line)
+
+            # 3. -o takes it away; a renamed operator keeps it.
+            new_game(ann, bob, boss)
+            mark = boss.mark()
+            boss.send("MODE %s -o cat" % CHANNEL)
+            cat.wait_for("MODE", since=0, line=r"MODE #porrazo -o cat")
+            cat.privmsg(CHANNEL, "!stop")
+            said(boss, "cat: only the players can do that", mark)
+            boss.send("NICK chief")
+            boss.wait_for("NICK", since=mark)
+            boss.privmsg(CHANNEL, "!stop")
+            line = said(boss, "abandoned", mark)
+            check("stopped by a moderator of the room" in line, "chief's stop: %r" % line)
+        finally:
+            bot.cleanup()
+        print("irc ops: an operator changed the room's settings and a stranger could not; "
+              "+o let cat stop a game, -o took it away, a renamed operator kept it")
+
+
+if __name__ == "__main__":
+    run_main(main)
