@@ -380,8 +380,9 @@ void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body);
 /*
  * Why the bot cannot reach user privately (host_msg.unreachable), or NULL:
  * the server encrypted a direct room the bot made (kv "e2e_dms") and user
- * has no unencrypted one. In a room (NULL: a private line), the room is
- * told once that private hands cannot be delivered on this server.
+ * has no unencrypted one. In a room with a game (room NULL: a private
+ * line), the room is told once that private hands cannot be delivered on
+ * this server.
  */
 const char *mx__unreachable(mx_net *n, const char *user, const char *room);
 /* Queues a notice of the adapter's own in the outbox ("" room: to a player). */

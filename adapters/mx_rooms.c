@@ -269,8 +269,8 @@ char *mx__room_names_in(mx_net *n, const char *text)
                          ? strcspn(text + i, " \n,;)")
                          : 0;
         char id[MX_ID_MAX], label[MX_ID_MAX];
-        if (idl > 0 && text[i + idl - 1] == '.')
-            idl--; /* the end of a sentence */
+        while (idl > 0 && (text[i + idl - 1] == '.' || text[i + idl - 1] == ':'))
+            idl--; /* the end of a sentence or a clause */
         if (idl > 0 && idl < sizeof id && memchr(text + i, ':', idl) != NULL) {
             memcpy(id, text + i, idl);
             id[idl] = '\0';

@@ -262,11 +262,14 @@ const char *mx__unreachable(mx_net *n, const char *user, const char *room)
     char v[8], key[MX_ID_MAX + 32], dm[MX_ID_MAX];
     if (mx__kv_get(n, "e2e_dms", v, sizeof v) != 0)
         return NULL;
+    store_game g = {0};
     if (room != NULL && snprintf(key, sizeof key, "said_e2e:%s", room) < (int)sizeof key &&
-        mx__kv_get(n, key, v, sizeof v) != 0) {
+        mx__kv_get(n, key, v, sizeof v) != 0 &&
+        store_game_active(n->env.store, n->c.name, room, &g) == 0) {
         mx__kv_set(n, key, "1");
         (void)mx__say(n, room, NULL, E2E_ROOM_TEXT);
     }
+    store_game_fini(&g);
     if (user[0] == '\0')
         return NULL;
     mx__dm_room(n, user, dm, sizeof dm);

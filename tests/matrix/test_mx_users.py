@@ -167,6 +167,19 @@ def check_prompt(hs):
              "your turn" not in e["content"]["body"].lower()]
     g.check(all(e["content"]["msgtype"] == "m.notice" for e in hands),
             "a hand that is not a notice")
+    # a second table for bob: his private answers name the room, by its name
+    other = hs.create_room("bob", name="Second", invite=[g.BOT])
+    joined(hs, other)
+    say(hs, other, "bob", "!new 2", body="opens a Porrazo table")
+    dm = hs.direct_rooms(g.BOT)["@bob:test"][0]
+    if hs.membership(dm, "@bob:test") != "join":
+        hs.join(dm, "bob")
+    mark = hs.mark()
+    hs.send_text(dm, "bob", "hand %s" % room)
+    ev = hs.wait_for_event(dm, sender=g.BOT, since=mark, timeout=WAIT)
+    g.check("Your hand in Prompts" in ev["content"]["body"] and room not in ev["content"]["body"],
+            "the private answer does not name the room by its name: %r" % ev["content"]["body"])
+    say(hs, other, "bob", "!stop", body="stop|abandon")
     say(hs, room, "bob", "!stop", body="stop|abandon")
     return prompt
 
