@@ -61,6 +61,17 @@ static void send_proto(irc_net *n)
 
 _Static_assert(IRC_CHAN_MAX <= IRC_OUT_TARGET_MAX, "a channel name is a send queue target");
 
+/* Whether player asked for private lines by NOTICE ("notices on", kept by
+   the host in the store's kv, scope HOST_NOTICE_SCOPE). */
+static bool wants_notice(irc_net *n, const char *player)
+{
+    char key[2 * STORE_ID_MAX + 2], value[8];
+    if (snprintf(key, sizeof key, "%s\x1f%s", n->c.name, player) >= (int)sizeof key)
+        return false;
+    return store_kv_get(n->env.store, HOST_NOTICE_SCOPE, key, value, sizeof value) == 0 &&
+           strcmp(value, "on") == 0;
+}
+
 /*
  * outq's ready callback: whether message m may go now, and where (then in
  * n->dest). A room message goes to its channel while we are in it, waits
@@ -102,7 +113,7 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     }
     if (verdict > 0)
         return OUTQ_PARK; /* until the player is seen from their user@host */
-    if (n->c.private_notice)
+    if (n->c.private_notice || wants_notice(n, m->target))
         d->kind = IRC_OUT_NOTICE;
     return OUTQ_SEND;
 }

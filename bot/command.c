@@ -70,6 +70,7 @@ static const struct verb_words {
     [CMD_SET] = {"set", "ajustar poner configure"},
     [CMD_SETTINGS] = {"settings", "ajustes config configuration"},
     [CMD_REMINDERS] = {"reminders", "recordatorios reminder"},
+    [CMD_NOTICES] = {"notices", "notice avisos-notice"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -653,6 +654,9 @@ static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
     }
     if (c->verb == CMD_REMINDERS)
         return cmd_fail(r, "say %sreminders on or %sreminders off", r->p, r->p);
+    if (c->verb == CMD_NOTICES)
+        return cmd_fail(r, "say %snotices on (private lines as NOTICE) or %snotices off", r->p,
+                        r->p);
     return cmd_fail(r,
                     "say %sprompts on (a private message at each of your turns) or %sprompts "
                     "off (only when you have been away a while)",
@@ -696,6 +700,7 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_purge(w, n, c, r);
     case CMD_PROMPTS:
     case CMD_REMINDERS:
+    case CMD_NOTICES:
         return parse_prompts(w, n, c, r);
     case CMD_ADDBOT:
         return cmd_parse_addbot(w, n, c, r);

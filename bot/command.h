@@ -65,7 +65,8 @@ typedef enum cmd_verb {
     CMD_AWAY,      /* away DURATION [bot] | off: my games wait (or a computer plays) */
     CMD_SET,       /* set KEY VALUE: a room's default (deadline, level), by its moderators */
     CMD_SETTINGS,  /* settings: the room's defaults */
-    CMD_REMINDERS  /* reminders on|off: private reminders when my turn waits */
+    CMD_REMINDERS, /* reminders on|off: private reminders when my turn waits */
+    CMD_NOTICES    /* notices on|off: my private lines by NOTICE (IRC) */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's

@@ -71,6 +71,10 @@ static const help_cmd COMMANDS[] = {
     {"reminders", "recordatorios", "reminders on|off",
      "off: no private reminder when your turn has waited a while (the deadline stays)",
      "reminders off"},
+    {"notices", "notice", "notices on|off",
+     "on IRC: your private lines (hands, prompts, answers) as NOTICE rather than private "
+     "messages",
+     "notices on"},
     {"back", "volver vuelvo", "back",
      "after missed turns a computer player plays for you: back, or any move of yours, ends it",
      "back"},

@@ -486,6 +486,9 @@ static void dispatch(ctx *c, const cmd *k)
     case CMD_REMINDERS:
         cmd_reminders(c, k);
         return;
+    case CMD_NOTICES:
+        cmd_notices(c, k);
+        return;
     case CMD_SET:
         cmd_set(c, k);
         return;

@@ -330,6 +330,8 @@ bool prefs_away_bot(const ctx *c, int seat);
 void cmd_tz(ctx *c, const cmd *k);
 void cmd_quiet(ctx *c, const cmd *k);
 void cmd_away(ctx *c, const cmd *k);
+/* notices on|off: the sender's private lines by NOTICE (IRC). */
+void cmd_notices(ctx *c, const cmd *k);
 /* reminders on|off: the sender's private reminders. */
 void cmd_reminders(ctx *c, const cmd *k);
 /* games (not an owner): the sender's games, each with whose turn and its

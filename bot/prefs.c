@@ -171,6 +171,13 @@ void cmd_reminders(ctx *c, const cmd *k)
                    : "reminders off: no private line when your turn waits (the deadline stays)");
 }
 
+void cmd_notices(ctx *c, const cmd *k)
+{
+    pref_set(c, HOST_NOTICE_SCOPE, k->on ? "on" : "");
+    reply(c, k->on ? "your private lines come as NOTICE from now on (on IRC)"
+                   : "your private lines come as private messages (PRIVMSG)");
+}
+
 void cmd_away(ctx *c, const cmd *k)
 {
     char value[48], until[64], how[32];

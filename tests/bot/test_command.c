@@ -121,6 +121,7 @@ static const char *const ALIASES[] = {
     [CMD_SET] = "set deadline 24h|set level expert|ajustar level strong",
     [CMD_SETTINGS] = "settings|ajustes|config",
     [CMD_REMINDERS] = "reminders on|recordatorios off|reminder off",
+    [CMD_NOTICES] = "notices on|notice off|notices off",
 };
 
 /*
@@ -143,7 +144,7 @@ static void test_every_verb_and_alias_parses_in_channel_and_in_private(void **st
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_REMINDERS; v++) {
+    for (int v = CMD_NEW; v <= CMD_NOTICES; v++) {
         int count = 0;
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece); count++) {
             assert_true((size_t)snprintf(line, sizeof line, "!%s", piece) < sizeof line);
@@ -159,7 +160,7 @@ static void test_verbs_are_understood_in_any_case(void **state)
 {
     (void)state;
     char piece[64], line[80];
-    for (int v = CMD_NEW; v <= CMD_REMINDERS; v++) {
+    for (int v = CMD_NEW; v <= CMD_NOTICES; v++) {
         for (const char *list = ALIASES[v]; next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';

@@ -13,6 +13,8 @@ operator).
   3. Another game; boss takes cat's +o away (-o): cat's "!stop" is a
      stranger's again; boss changes nick to chief and "!stop"s it as
      an operator still.
+  4. A player's own choice: ann says "notices on" privately; her next
+     private answer comes as a NOTICE; "notices off": a PRIVMSG again.
 
 usage: test_irc_ops.py BOT REPLAY
 """
@@ -83,10 +85,20 @@ def main(bot_exe, replay_exe):
             boss.privmsg(CHANNEL, "!stop")
             line = said(boss, "abandoned", mark)
             check("stopped by a moderator of the room" in line, "chief's stop: %r" % line)
+
+            # 4. Private lines by NOTICE for a player who asks.
+            mark = ann.mark()
+            ann.privmsg(BOT_NICK, "notices on")
+            ann.wait_for("NOTICE", sender=BOT_NICK, since=mark, pattern="as NOTICE from now on")
+            ann.privmsg(BOT_NICK, "stats")
+            ann.wait_for("NOTICE", sender=BOT_NICK, since=mark, pattern="no finished games")
+            ann.privmsg(BOT_NICK, "notices off")
+            ann.wait_for("PRIVMSG", sender=BOT_NICK, since=mark, pattern="come as private messages")
         finally:
             bot.cleanup()
         print("irc ops: an operator changed the room's settings and a stranger could not; "
-              "+o let cat stop a game, -o took it away, a renamed operator kept it")
+              "+o let cat stop a game, -o took it away, a renamed operator kept it; "
+              "ann's private lines came as NOTICE while she asked")
 
 
 if __name__ == "__main__":
