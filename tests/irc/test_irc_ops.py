@@ -37,6 +37,7 @@ def said(client, text, since):
 def new_game(ann, bob, watch):
     mark = watch.mark()
     ann.privmsg(CHANNEL, "!new 2")
+    said(watch, "ann opens a Porrazo table", mark)  # two connections: no order between them
     bob.privmsg(CHANNEL, "!join")
     said(watch, "deals", mark)
 
