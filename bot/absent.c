@@ -8,8 +8,10 @@
  * A person may leave a game under way, or be removed from it by its
  * creator, a room moderator or an owner: a computer player takes the seat
  * for good. A seat may also pass to another person: its holder (or, for a
- * seat a computer player holds, the creator, a moderator or an owner) says
- * "sub NICK", and NICK takes it with "join".
+ * seat, the creator, a moderator or an owner: "sub NICK SEAT") says
+ * "sub NICK", and NICK takes it with "join". A player back from another
+ * address without an account is a new id on IRC: the creator gives them
+ * their seat back this way.
  *
  * What is kept: the settings' away and missed fields (seat bits, and four
  * bits of missed turns per seat), and a pending offer in the store's kv
@@ -172,10 +174,8 @@ void cmd_sub(ctx *c, const cmd *k)
             reply(c, "nobody called %s plays here", k->name2);
             return;
         }
-        if (seat != mine && !absent_computer(c, seat)) {
-            reply(c, "%s plays that seat: only they can hand it over", c->seats[seat].nick);
-            return;
-        }
+        /* another's seat: the table's creator, a moderator or an owner
+           decides (its player may be back under another id) */
         if (seat != mine && !may_manage(c))
             return;
     } else if (seat < 0) {

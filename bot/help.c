@@ -50,8 +50,8 @@ static const help_cmd COMMANDS[] = {
      "the creator (or a moderator) removes a player; mid-game a computer player takes the seat",
      "kick bob"},
     {"sub", "sustituir reemplazo", "sub NICK [SEAT]",
-     "offer your seat to NICK, who takes it with join; the creator may offer a computer "
-     "player's seat (sub dan 1: Robot 1's)",
+     "offer your seat to NICK, who takes it with join; the creator (or a moderator) may offer "
+     "any seat (sub dan bob: bob's; sub dan 1: Robot 1's)",
      "sub bob"},
     {"tz", "zona huso", "tz [ZONE]",
      "your time zone (a region and city: Europe/Madrid, America/Chicago); your deadlines "

@@ -516,6 +516,14 @@ static void test_a_substitute_takes_a_seat_with_its_hand(void **state)
     assert_int_equal(count(t, ROOM, "Robot 1 (greedy)'s seat is offered to dan"), 1);
     say(t, "dan", "!join");
     assert_int_equal(count(t, ROOM, "dan takes Robot 1 (greedy)'s seat"), 1);
+    /* the creator gives a person's seat to someone else (its player back under
+       another id); a player may not give away another's */
+    say(t, "dan", "!sub eve ann");
+    assert_int_equal(count(t, ROOM, "only the table's creator can do that"), 1);
+    say(t, "ann", "!sub eve dan");
+    assert_int_equal(count(t, ROOM, "dan's seat is offered to eve"), 1);
+    say(t, "eve", "!join");
+    assert_int_equal(count(t, ROOM, "eve takes dan's seat"), 1);
     close_table(t);
 }
 
