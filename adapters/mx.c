@@ -424,6 +424,9 @@ void mx__dispatch(mx_net *n, mx_call *c, int status, json_object *body)
     case MX_CALL_DM_CHECK:
         mx__on_dm_check(n, c, status, body);
         break;
+    case MX_CALL_POWER:
+        mx__on_power(n, c, status, body);
+        break;
     case MX_CALL_KINDS:
         break;
     }

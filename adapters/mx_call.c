@@ -155,9 +155,21 @@ static char *copy(const char *s)
 static const char *call_label(const mx_call *c)
 {
     static const char *const names[MX_CALL_KINDS] = {
-        "log-in", "whoami", "filter", "m.direct",    "sync",           "room history",
-        "join",   "leave",  "send",   "direct room", "m.direct update"};
-    return c->kind < MX_CALL_KINDS ? names[c->kind] : "request";
+        [MX_CALL_LOGIN] = "log-in",
+        [MX_CALL_WHOAMI] = "whoami",
+        [MX_CALL_FILTER] = "filter",
+        [MX_CALL_DIRECT_GET] = "m.direct",
+        [MX_CALL_SYNC] = "sync",
+        [MX_CALL_MESSAGES] = "room history",
+        [MX_CALL_JOIN] = "join",
+        [MX_CALL_LEAVE] = "leave",
+        [MX_CALL_SEND] = "send",
+        [MX_CALL_CREATE_DM] = "direct room",
+        [MX_CALL_DIRECT_PUT] = "m.direct update",
+        [MX_CALL_DM_CHECK] = "direct room's encryption",
+        [MX_CALL_POWER] = "power levels",
+    };
+    return c->kind < MX_CALL_KINDS && names[c->kind] != NULL ? names[c->kind] : "request";
 }
 
 /* ---- The engine ------------------------------------------------------------ */

@@ -67,6 +67,7 @@ typedef enum mx_kind {
     MX_CALL_CREATE_DM,
     MX_CALL_DIRECT_PUT,
     MX_CALL_DM_CHECK,
+    MX_CALL_POWER,
     MX_CALL_KINDS
 } mx_kind;
 
@@ -297,7 +298,10 @@ void mx__member_remove(mx_room *r, const char *user);
  * ("mods:ROOM") for restarts. A change also lifts r->forbidden.
  */
 void mx__power_take(mx_net *n, mx_room *r, json_object *content);
-/* Whether user moderates room r (as its last power levels said). */
+/* Handler of POWER calls: a room's power levels read (see mx__is_moderator). */
+void mx__on_power(mx_net *n, mx_call *c, int status, json_object *body);
+/* Whether user moderates room r (as its last power levels said; never seen:
+   nobody, and they are read from the homeserver for the next command). */
 bool mx__is_moderator(mx_net *n, mx_room *r, const char *user);
 /* Takes a room's m.room.name content (kept in the kv "roomname:ROOM" too). */
 void mx__room_name_take(mx_net *n, mx_room *r, json_object *content);

@@ -363,13 +363,46 @@ void mx__power_take(mx_net *n, mx_room *r, json_object *content)
         mx__forbidden_set(n, r, false);
 }
 
+/*
+ * Reads a room's power levels when the bot has never seen them (a room
+ * joined by a version of the bot whose sync filter left them out: the sync
+ * sends state only when it changes). The answer goes to mx__on_power.
+ */
+static void power_fetch(mx_net *n, mx_room *r)
+{
+    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
+    if (mx__call_find(n, MX_CALL_POWER, r->id, NULL) != NULL ||
+        mx__enc(r->id, enc, sizeof enc) != 0 ||
+        snprintf(path, sizeof path, "/rooms/%s/state/m.room.power_levels/", enc) >=
+            (int)sizeof path ||
+        mx__url(n, url, sizeof url, path) != 0)
+        return;
+    mx_call *c = mx__call_new(n, MX_CALL_POWER, "GET", url, NULL, true);
+    if (c == NULL)
+        return;
+    snprintf(c->room, sizeof c->room, "%s", r->id);
+    mx__call_go(n, c);
+}
+
+void mx__on_power(mx_net *n, mx_call *c, int status, json_object *body)
+{
+    mx_room *r = mx__room(n, c->room, false);
+    if (status == 200 && r != NULL && body != NULL)
+        mx__power_take(n, r, body);
+    else if (status != 200)
+        log_msg(LOG_WARN, "%s: cannot read the power levels of %s (HTTP %d)", n->c.name, c->room,
+                status);
+}
+
 bool mx__is_moderator(mx_net *n, mx_room *r, const char *user)
 {
     char key[KEY_MAX], word[MX_ID_MAX + 2];
     if (r->mods == NULL && (r->mods = malloc(MX_MODS_MAX)) != NULL) {
         snprintf(key, sizeof key, "mods:%s", r->id);
-        if (mx__kv_get(n, key, r->mods, MX_MODS_MAX) != 0)
-            snprintf(r->mods, MX_MODS_MAX, " "); /* power levels not seen: nobody */
+        if (mx__kv_get(n, key, r->mods, MX_MODS_MAX) != 0) {
+            snprintf(r->mods, MX_MODS_MAX, " "); /* nobody, until they are read */
+            power_fetch(n, r);
+        }
     }
     if (r->mods == NULL || snprintf(word, sizeof word, " %s ", user) >= (int)sizeof word)
         return false;
