@@ -350,8 +350,10 @@ void cmd_top(ctx *c, const cmd *k);
 /* ---- room.c: a room's defaults, set by its moderators ---- */
 typedef struct room_settings {
     int deadline;      /* new tables' turn deadline (s), 0 none */
+    int away_max;      /* the longest a turn waits for an away player (s), 0 no bound */
     int level;         /* computer players' pzai_level */
     bool own_deadline; /* set for the room (else the configuration's) */
+    bool own_away;
     bool own_level;
 } room_settings;
 /* room's defaults on the context's network (the configuration's where the

@@ -74,8 +74,10 @@ int64_t prefs_deadline(const ctx *c, int seat, int64_t start, int64_t secs)
     if (seat < 0 || seat >= c->nseats || prefs_load(c, c->seats[seat].player, &p) != 0)
         return start + secs;
     int64_t at = tz_paused_deadline(start, secs, p.tz, p.has_quiet ? &p.quiet : NULL);
-    if (p.away_until > at && !p.away_bot) { /* the game waits, up to away_max */
-        int64_t cap = c->h->cfg.away_max_secs > 0 ? start + c->h->cfg.away_max_secs : at;
+    if (p.away_until > at && !p.away_bot) { /* the game waits, up to the room's away_max */
+        room_settings rs;
+        room_defaults(c, c->row.room, &rs);
+        int64_t cap = rs.away_max > 0 ? start + rs.away_max : p.away_until;
         at = p.away_until < cap ? p.away_until : cap > at ? cap : at;
     }
     return at;

@@ -1,12 +1,14 @@
 /*
  * room.c — a room's own defaults, set by its moderators (an IRC channel
  * operator, a Matrix member at the moderator power level) or the bot's
- * owners: the turn deadline of its new tables and the level of its
- * computer players (those seated without a level, and those that play for
- * absent people). "set" changes one, "settings" lists them.
+ * owners: the turn deadline of its new tables, the longest a turn waits
+ * for a player who is away, and the level of its computer players (those
+ * seated without a level, and those that play for absent people). "set"
+ * changes one, "settings" lists them.
  *
  * Kept in the store's kv, scope "room", key "network\x1froom", as words
- * "deadline=SECS level=NAME"; a room without any uses the configuration's.
+ * "deadline=SECS away=SECS level=NAME"; a room without any uses the
+ * configuration's.
  * Not here: a table's own settings (lobby.c), the prefix (the bot's).
  */
 #include <stdio.h>
@@ -46,8 +48,9 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
 {
     char key[2 * STORE_ID_MAX + 2], value[96], v[32];
     rs->deadline = c->h->cfg.deadline_secs;
+    rs->away_max = c->h->cfg.away_max_secs;
     rs->level = c->h->robot_level;
-    rs->own_deadline = rs->own_level = false;
+    rs->own_deadline = rs->own_level = rs->own_away = false;
     if (room == NULL || room[0] == '\0')
         return;
     room_key(c, room, key, sizeof key);
@@ -60,6 +63,13 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
         if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
             rs->deadline = (int)secs;
             rs->own_deadline = true;
+        }
+    }
+    if (word_value(value, "away", v, sizeof v) == 0) {
+        long secs = strtol(v, &end, 10);
+        if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
+            rs->away_max = (int)secs;
+            rs->own_away = true;
         }
     }
     if (word_value(value, "level", v, sizeof v) == 0 && pzai_level_parse(v, &lv) == 0) {
@@ -83,6 +93,8 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
     room_key(c, room, key, sizeof key);
     if (rs->own_deadline)
         n += (size_t)snprintf(value + n, sizeof value - n, "deadline=%d ", rs->deadline);
+    if (rs->own_away && n < sizeof value)
+        n += (size_t)snprintf(value + n, sizeof value - n, "away=%d ", rs->away_max);
     if (rs->own_level && n < sizeof value)
         snprintf(value + n, sizeof value - n, "level=%s", pzai_level_name((pzai_level)rs->level));
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
@@ -107,16 +119,20 @@ void cmd_settings(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     room_settings rs;
-    char deadline[32];
+    char deadline[32], away[32];
     room_defaults(c, room, &rs);
     if (rs.deadline > 0)
         text_duration(rs.deadline, deadline, sizeof deadline);
+    if (rs.away_max > 0)
+        text_duration(rs.away_max, away, sizeof away);
     reply(c,
-          "%s: new tables' turn deadline %s%s · computer players %s%s · a moderator changes them: "
-          "%sset deadline 24h, %sset level expert",
+          "%s: new tables' turn deadline %s%s · a turn waits for an away player %s%s · computer "
+          "players %s%s · a moderator changes them: %sset deadline 24h, %sset away 3d, %sset "
+          "level expert",
           room, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
+          rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
           pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", c->h->prefix,
-          c->h->prefix);
+          c->h->prefix, c->h->prefix);
 }
 
 void cmd_set(ctx *c, const cmd *k)
@@ -136,11 +152,16 @@ void cmd_set(ctx *c, const cmd *k)
         cmd_parse_duration(k->name2, strlen(k->name2), &secs) == 0) {
         rs.deadline = secs;
         rs.own_deadline = true;
+    } else if (strcasecmp(k->name, "away") == 0 &&
+               cmd_parse_duration(k->name2, strlen(k->name2), &secs) == 0) {
+        rs.away_max = secs;
+        rs.own_away = true;
     } else if (strcasecmp(k->name, "level") == 0 && pzai_level_parse(k->name2, &lv) == 0) {
         rs.level = (int)lv;
         rs.own_level = true;
     } else {
-        reply(c, "set deadline 24h|off, or set level beginner|greedy|expert|strong");
+        reply(c, "set deadline 24h|off, set away 3d|off, or set level "
+                 "beginner|greedy|expert|strong");
         return;
     }
     room_save(c, room, &rs);

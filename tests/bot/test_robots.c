@@ -644,6 +644,15 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
     say(t, "bob", "!away off");
     assert_int_equal(count(t, ROOM, "welcome back"), 1);
     close_table(t);
+
+    t = late_game(); /* the room bounds the wait */
+    say_mod(t, "mod", "!set away 1d");
+    say(t, "bob", "!away 3d");
+    tick(t, 86400 - 1);
+    assert_int_equal(count(t, ROOM, "time ran out"), 0);
+    tick(t, 1);
+    assert_int_equal(count(t, ROOM, "time ran out"), 1);
+    close_table(t);
 }
 
 static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **state)
@@ -653,17 +662,20 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     say(t, "ann", "!settings");
     assert_int_equal(
         count(t, ROOM,
-              "#t: new tables' turn deadline 1 h (the bot's) · computer players greedy "
-              "(the bot's)"),
+              "#t: new tables' turn deadline 1 h (the bot's) · a turn waits for an away player "
+              "7 d (the bot's) · computer players greedy (the bot's)"),
         1);
     say(t, "ann", "!set level beginner");
     assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
     say_mod(t, "mod", "!set level expert");
     say_mod(t, "mod", "!set deadline 10m");
-    assert_int_equal(
-        count(t, ROOM, "#t: new tables' turn deadline 10 min · computer players expert ·"), 1);
+    say_mod(t, "mod", "!set away 2d");
+    assert_int_equal(count(t, ROOM,
+                           "#t: new tables' turn deadline 10 min · a turn waits for an away "
+                           "player 2 d · computer players expert ·"),
+                     1);
     say_mod(t, "mod", "!set colour red");
-    assert_int_equal(count(t, ROOM, "set deadline 24h|off, or set level"), 1);
+    assert_int_equal(count(t, ROOM, "set deadline 24h|off, set away 3d|off, or set level"), 1);
     say(t, "ann", "!new 2 bot"); /* the room's level and deadline */
     assert_int_equal(count(t, ROOM, "Robot 1 (expert) sits down"), 1);
     say(t, "ann", "!options");
