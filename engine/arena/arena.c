@@ -397,7 +397,7 @@ static int arena_ask(arena_game *ag, int seat)
     if (rc == 1)
         arena_describe(&act, what, sizeof what);
     else
-        snprintf(what, sizeof what, "seat %d gave no action (%d) on its turn", seat, rc);
+        snprintf(what, sizeof what, "seat %d: pzai_decide() returned %d", seat, rc);
     ag->tally->illegal++;
     fprintf(stderr, "porrazo-arena: illegal: game seed %" PRIu64 ", %s (%s): %s\n", ag->seed, what,
             pzai_level_name(is_a ? args->a : args->b), why[0] ? why : "refused");
