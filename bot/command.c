@@ -713,11 +713,11 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_clock_word(w, n, c, r);
     case CMD_AWAY:
         return parse_away(w, n, c, r);
-    case CMD_SET:
-        if (n != 2 || !is_name(w[0]) || !is_name(w[1]))
+    case CMD_SET: /* set KEY VALUE...: the value's words as typed */
+        if (n < 2 || !is_name(w[0]) || !is_name(span(w, 1, n - 1)))
             return cmd_fail(r, "set what? %sset deadline 24h, or %sset level expert", r->p, r->p);
         copy_name(c->name, w[0]);
-        copy_name(c->name2, w[1]);
+        copy_name(c->name2, span(w, 1, n - 1));
         return CMD_OK;
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);

@@ -65,9 +65,14 @@ static const help_cmd COMMANDS[] = {
      "player plays for you until you are back",
      "away 3d"},
     {"settings", "ajustes", "settings",
-     "this room's defaults: new tables' turn deadline, the computer players' level", "settings"},
-    {"set", "ajustar", "set deadline DURATION|off | set level LEVEL",
-     "a room's moderators (channel operators) change its defaults", "set deadline 24h"},
+     "this room's defaults: new tables' options and turn deadline, how long a turn waits for "
+     "an away player, the computer players' level",
+     "settings"},
+    {"set", "ajustar",
+     "set options WORDS|off | deadline DURATION|off | away DURATION|off | level LEVEL",
+     "a room's moderators (channel operators) change its defaults: new tables' options and "
+     "deadline, how long a turn waits for an away player, the computer players' level",
+     "set options partners to 31"},
     {"reminders", "recordatorios", "reminders on|off",
      "off: no private reminder when your turn has waited a while (the deadline stays)",
      "reminders off"},

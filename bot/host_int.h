@@ -355,7 +355,13 @@ typedef struct room_settings {
     bool own_deadline; /* set for the room (else the configuration's) */
     bool own_away;
     bool own_level;
+    /* The R9 options of its new tables, as "o.NAME=VALUE" words ("" none),
+       before those a "new" says. */
+    char options[200];
 } room_settings;
+/* Applies rs's options to o; 0, or -1 with why (a value the engine no
+   longer takes). */
+int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len);
 /* room's defaults on the context's network (the configuration's where the
    room has none). */
 void room_defaults(const ctx *c, const char *room, room_settings *rs);

@@ -81,6 +81,8 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
     room_settings rs;
     room_defaults(c, msg_room(c), &rs);
     s->deadline = rs.deadline;
+    if (room_options_apply(&rs, &s->opt, why, sizeof why) != 0)
+        pz_options_default(&s->opt); /* a kept option the engine no longer takes */
     s->shuffle = k->shuffle_seats;
     if (k->players != 0)
         s->max_players = k->players;

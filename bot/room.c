@@ -1,14 +1,14 @@
 /*
  * room.c — a room's own defaults, set by its moderators (an IRC channel
  * operator, a Matrix member at the moderator power level) or the bot's
- * owners: the turn deadline of its new tables, the longest a turn waits
+ * owners: the options and turn deadline of its new tables, the longest a turn waits
  * for a player who is away, and the level of its computer players (those
  * seated without a level, and those that play for absent people). "set"
  * changes one, "settings" lists them.
  *
  * Kept in the store's kv, scope "room", key "network\x1froom", as words
- * "deadline=SECS away=SECS level=NAME"; a room without any uses the
- * configuration's.
+ * "deadline=SECS away=SECS level=NAME o.OPTION=VALUE..."; a room without
+ * any uses the configuration's.
  * Not here: a table's own settings (lobby.c), the prefix (the bot's).
  */
 #include <stdio.h>
@@ -18,6 +18,7 @@
 
 #include "host_int.h"
 #include "porrazo_ai.h"
+#include "render.h"
 #include "text.h"
 
 #define ROOM_SCOPE "room"
@@ -46,11 +47,12 @@ static int word_value(const char *words, const char *name, char *out, size_t cap
 
 void room_defaults(const ctx *c, const char *room, room_settings *rs)
 {
-    char key[2 * STORE_ID_MAX + 2], value[96], v[32];
+    char key[2 * STORE_ID_MAX + 2], value[320], v[32];
     rs->deadline = c->h->cfg.deadline_secs;
     rs->away_max = c->h->cfg.away_max_secs;
     rs->level = c->h->robot_level;
     rs->own_deadline = rs->own_level = rs->own_away = false;
+    rs->options[0] = '\0';
     if (room == NULL || room[0] == '\0')
         return;
     room_key(c, room, key, sizeof key);
@@ -72,6 +74,14 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
             rs->own_away = true;
         }
     }
+    rs->options[0] = '\0';
+    for (const char *p = value; *p != '\0'; p += strspn(p, " ")) { /* the o.NAME=VALUE words */
+        size_t len = strcspn(p, " "), have = strlen(rs->options);
+        if (strncmp(p, "o.", 2) == 0 && have + len + 2 < sizeof rs->options)
+            snprintf(rs->options + have, sizeof rs->options - have, "%s%.*s", have ? " " : "",
+                     (int)len, p);
+        p += len;
+    }
     if (word_value(value, "level", v, sizeof v) == 0 && pzai_level_parse(v, &lv) == 0) {
         rs->level = (int)lv;
         rs->own_level = true;
@@ -85,10 +95,62 @@ int room_level(const ctx *c)
     return rs.level;
 }
 
+int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len)
+{
+    for (const char *p = rs->options; *p != '\0'; p += strspn(p, " ")) {
+        size_t len = strcspn(p, " ");
+        char word[64], *eq;
+        if (len < sizeof word && len > 2) {
+            memcpy(word, p + 2, len - 2);
+            word[len - 2] = '\0';
+            if ((eq = strchr(word, '=')) != NULL) {
+                *eq = '\0';
+                if (pz_options_set(o, word, eq + 1, why, why_len) != 0)
+                    return -1;
+            }
+        }
+        p += len;
+    }
+    return 0;
+}
+
+/* set options WORDS (as "new" takes them) | off: checked, then kept. */
+static int set_options(ctx *c, const char *words, room_settings *rs)
+{
+    char line[CMD_LINE_MAX + 8], err[300], why[PZ_WHY_MAX];
+    cmd k;
+    if (strcasecmp(words, "off") == 0 || strcasecmp(words, "none") == 0) {
+        rs->options[0] = '\0';
+        return 0;
+    }
+    snprintf(line, sizeof line, "new %s", words);
+    if (cmd_parse(line, strlen(line), false, c->h->prefix, &k, err, sizeof err) != CMD_OK) {
+        reply(c, "%s", err);
+        return -1;
+    }
+    pz_options o;
+    pz_options_default(&o);
+    rs->options[0] = '\0';
+    for (int i = 0; i < k.noptions; i++) {
+        size_t have = strlen(rs->options);
+        if (pz_options_set(&o, k.option_name[i], k.option_value[i], why, sizeof why) != 0) {
+            reply(c, "%s", why);
+            return -1;
+        }
+        snprintf(rs->options + have, sizeof rs->options - have, "%so.%s=%s", have ? " " : "",
+                 k.option_name[i], k.option_value[i]);
+    }
+    if (k.players != 0 || k.robots || k.shuffle_seats) {
+        reply(c, "set options takes the game's options only (e.g. partners, to 31, manual)");
+        return -1;
+    }
+    return 0;
+}
+
 /* Writes rs's own values as the room's words. */
 static void room_save(ctx *c, const char *room, const room_settings *rs)
 {
-    char key[2 * STORE_ID_MAX + 2], value[96] = "";
+    char key[2 * STORE_ID_MAX + 2], value[320] = "";
     size_t n = 0;
     room_key(c, room, key, sizeof key);
     if (rs->own_deadline)
@@ -96,7 +158,10 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
     if (rs->own_away && n < sizeof value)
         n += (size_t)snprintf(value + n, sizeof value - n, "away=%d ", rs->away_max);
     if (rs->own_level && n < sizeof value)
-        snprintf(value + n, sizeof value - n, "level=%s", pzai_level_name((pzai_level)rs->level));
+        n += (size_t)snprintf(value + n, sizeof value - n, "level=%s ",
+                              pzai_level_name((pzai_level)rs->level));
+    if (rs->options[0] != '\0' && n < sizeof value)
+        snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
     if (err != 0)
         store_failed(c, err);
@@ -119,20 +184,24 @@ void cmd_settings(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     room_settings rs;
-    char deadline[32], away[32];
+    char deadline[32], away[32], opts[300] = "default options", why[PZ_WHY_MAX];
     room_defaults(c, room, &rs);
     if (rs.deadline > 0)
         text_duration(rs.deadline, deadline, sizeof deadline);
     if (rs.away_max > 0)
         text_duration(rs.away_max, away, sizeof away);
+    pz_options o;
+    pz_options_default(&o);
+    if (rs.options[0] != '\0' && room_options_apply(&rs, &o, why, sizeof why) == 0)
+        render_options(&o, opts, sizeof opts);
     reply(c,
-          "%s: new tables' turn deadline %s%s · a turn waits for an away player %s%s · computer "
-          "players %s%s · a moderator changes them: %sset deadline 24h, %sset away 3d, %sset "
-          "level expert",
-          room, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
+          "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
+          "computer players %s%s · moderators change them: %sset options partners to 31, "
+          "%sset deadline 24h, %sset away 3d, %sset level expert",
+          room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
           rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
           pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", c->h->prefix,
-          c->h->prefix, c->h->prefix);
+          c->h->prefix, c->h->prefix, c->h->prefix);
 }
 
 void cmd_set(ctx *c, const cmd *k)
@@ -156,11 +225,14 @@ void cmd_set(ctx *c, const cmd *k)
                cmd_parse_duration(k->name2, strlen(k->name2), &secs) == 0) {
         rs.away_max = secs;
         rs.own_away = true;
+    } else if (strcasecmp(k->name, "options") == 0) {
+        if (set_options(c, k->name2, &rs) != 0)
+            return;
     } else if (strcasecmp(k->name, "level") == 0 && pzai_level_parse(k->name2, &lv) == 0) {
         rs.level = (int)lv;
         rs.own_level = true;
     } else {
-        reply(c, "set deadline 24h|off, set away 3d|off, or set level "
+        reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, or set level "
                  "beginner|greedy|expert|strong");
         return;
     }

@@ -662,8 +662,8 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     say(t, "ann", "!settings");
     assert_int_equal(
         count(t, ROOM,
-              "#t: new tables' turn deadline 1 h (the bot's) · a turn waits for an away player "
-              "7 d (the bot's) · computer players greedy (the bot's)"),
+              "#t · new tables: default options, turn deadline 1 h (the bot's) · away players "
+              "are waited for 7 d (the bot's) · computer players greedy (the bot's)"),
         1);
     say(t, "ann", "!set level beginner");
     assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
@@ -671,15 +671,24 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     say_mod(t, "mod", "!set deadline 10m");
     say_mod(t, "mod", "!set away 2d");
     assert_int_equal(count(t, ROOM,
-                           "#t: new tables' turn deadline 10 min · a turn waits for an away "
-                           "player 2 d · computer players expert ·"),
+                           "#t · new tables: default options, turn deadline 10 min · away "
+                           "players are waited for 2 d · computer players expert ·"),
                      1);
     say_mod(t, "mod", "!set colour red");
-    assert_int_equal(count(t, ROOM, "set deadline 24h|off, set away 3d|off, or set level"), 1);
-    say(t, "ann", "!new 2 bot"); /* the room's level and deadline */
+    assert_int_equal(count(t, ROOM, "set options WORDS|off, set deadline 24h|off, set away"), 1);
+    say_mod(t, "mod", "!set options partners to 200");
+    assert_int_equal(count(t, ROOM, "the target must be"), 1);
+    say_mod(t, "mod", "!set options 3 partners");
+    assert_int_equal(count(t, ROOM, "set options takes the game's options only"), 1);
+    say_mod(t, "mod", "!set options to 31 manual");
+    assert_int_equal(count(t, ROOM, "#t · new tables: first to 31 · declarations: manual, turn"),
+                     1);
+    say(t, "ann", "!new 2 bot"); /* the room's level, options and deadline */
     assert_int_equal(count(t, ROOM, "Robot 1 (expert) sits down"), 1);
     say(t, "ann", "!options");
-    assert_int_equal(count(t, ROOM, "first to 61 · turn deadline 10 min"), 1);
+    assert_int_equal(count(t, ROOM, "ann: up to 2 players · first to 31 · declarations: manual"),
+                     1);
+    assert_int_equal(count(t, ROOM, "declarations: manual · turn deadline 10 min"), 1);
     close_table(t);
 }
 
