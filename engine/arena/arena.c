@@ -437,10 +437,14 @@ static int arena_poll_others(arena_game *ag, int skip)
  */
 static int arena_step(arena_game *ag)
 {
-    pz_phase phase = pz_get_phase(ag->g);
     int turn = pz_get_turn(ag->g);
     if (arena_poll_others(ag, turn) != 0)
         return -1;
+    /* read after the others: a claim at the hand's end may have won the game */
+    pz_phase phase = pz_get_phase(ag->g);
+    turn = pz_get_turn(ag->g);
+    if (phase == PZ_PHASE_GAME_OVER)
+        return 0;
     if (phase == PZ_PHASE_HAND_OVER) {
         pz_action next = pz_act_next_hand(NULL);
         return pz_apply(ag->g, &next, NULL, NULL, 0) == 0 ? 0 : -1;
