@@ -24,8 +24,10 @@ posted):
 Targets (issue 13): a 4-player deal fully delivered in 5 s or less; steady
 play 2 s or less from a move to the next player's turn.
 
-usage: bench_mx_rate.py PORRAZO_BOT PORRAZO_REPLAY [--moves N] [--think S]
-exit status 0 when the targets are met, 1 otherwise.
+usage: bench_mx_rate.py PORRAZO_BOT PORRAZO_REPLAY [--moves N] [--think S] [--figures-only]
+exit status 0 when the targets are met, 1 otherwise; with --figures-only (the
+ctest run: a measurement on a shared machine, not a pass or fail) 0 whenever
+the game ran, whatever the figures.
 """
 import argparse
 import os
@@ -96,6 +98,8 @@ def main():
     ap.add_argument("--moves", type=int, default=int(os.environ.get("PZ_BENCH_MOVES", "40")))
     ap.add_argument("--think", type=float,
                     default=float(os.environ.get("PZ_BENCH_THINK", "8")))
+    ap.add_argument("--figures-only", action="store_true",
+                    help="exit 0 whatever the figures (they are printed)")
     args = ap.parse_args()
     exit_on_sigterm()
     t0 = time.monotonic()
@@ -132,7 +136,7 @@ def main():
           "%s; %.0f s" % (args.think, game.acted, figures(first), figures(by.get("deal", [])),
                           figures(moves), limited, DEAL_TARGET, MOVE_TARGET,
                           "met" if ok else "NOT MET", time.monotonic() - t0))
-    return 0 if ok else 1
+    return 0 if ok or args.figures_only else 1
 
 
 if __name__ == "__main__":
