@@ -296,7 +296,7 @@ def check_encrypting_server(bot_exe, tmp):
         mark = hs.mark()
         hs.send_text(room, "bob", "!join")
         told = hs.wait_for_event(room, sender=g.BOT, since=mark, timeout=WAIT,
-                                 body="^Private hands cannot be delivered on this server")
+                                 body="(?m)^Private hands cannot be delivered on this server")
         g.check("encrypt" in told["content"]["body"], "not plain: %r" % told["content"]["body"])
         other = hs.create_room("eve", name="Open too", preset="public_chat", invite=[g.BOT])
         joined(hs, other)
