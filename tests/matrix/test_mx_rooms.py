@@ -149,7 +149,7 @@ def main():
             before, _ = probe(hs, r1)
             mark = hs.mark()
             hs.send_text(r1, "bob", "!part")
-            hs.wait_for_event(r1, sender=g.BOT, since=mark, body="^Only an operator",
+            hs.wait_for_event(r1, sender=g.BOT, since=mark, body="(?m)^Only an operator",
                               timeout=TIMEOUT * 2)
             g.check(hs.membership(r1, g.BOT) == "join", "a non-owner made the bot leave")
             hs.send_text(r1, "ann", "!part")
@@ -169,14 +169,14 @@ def main():
                               timeout=TIMEOUT * 2)
             n3 = hs.upgrade_room(r3, "ann")
             joined(hs, n3)
-            hs.wait_for_event(r3, sender=g.BOT, body="^This room was upgraded: I am moving to " +
+            hs.wait_for_event(r3, sender=g.BOT, body="(?m)^This room was upgraded: I am moving to " +
                               re.escape(n3), timeout=TIMEOUT * 2)
-            hs.wait_for_event(n3, sender=g.BOT, body="^This room replaces " + re.escape(r3) +
+            hs.wait_for_event(n3, sender=g.BOT, body="(?m)^This room replaces " + re.escape(r3) +
                               ": the game goes on here", timeout=TIMEOUT * 2)
             hs.join(n3, "bob")
             mark = hs.mark()
             hs.send_text(n3, "bob", "!join")
-            hs.wait_for_event(n3, sender=g.BOT, since=mark, body=r"^Bob sits down \(2 of 2\)",
+            hs.wait_for_event(n3, sender=g.BOT, since=mark, body=r"(?m)^Bob sits down \(2 of 2\)",
                               timeout=TIMEOUT * 2)
             done.append("upgrade")
 
