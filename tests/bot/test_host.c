@@ -361,7 +361,9 @@ static void test_a_room_moderator_stops_a_game_they_do_not_play_in(void **state)
     clear(w);
     say(w, "cat", "#t", "!stop"); /* neither seated nor a moderator */
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "abandoned"), 0);
-    assert_non_null(game_of(w, "#t"));
+    pz_game *g = game_of(w, "#t");
+    assert_non_null(g); /* still there */
+    pz_free(g);
     host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true, NULL};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
