@@ -35,9 +35,11 @@ bool robot_is(const char *player)
 static int robot_level(const char *player, pzai_level *out)
 {
     char name[16];
+    if (!robot_is(player))
+        return -1; /* a person's id may be shorter than the prefix: look no further */
     const char *p = player + strlen(ROBOT_ID);
     size_t n = strcspn(p, "#");
-    if (!robot_is(player) || n == 0 || n >= sizeof name)
+    if (n == 0 || n >= sizeof name)
         return -1;
     memcpy(name, p, n);
     name[n] = '\0';
