@@ -40,7 +40,7 @@ static void set_missed(settings *s, int seat, int n)
     s->missed |= (unsigned)(n > MISSED_MAX ? MISSED_MAX : n) << (4 * seat);
 }
 
-bool absent_computer(const ctx *c, int seat)
+bool absent_computer(ctx *c, int seat)
 {
     return seat >= 0 && seat < c->nseats &&
            (robot_is(c->seats[seat].player) || (c->set.away & (1u << seat)) != 0 ||

@@ -51,6 +51,15 @@ typedef struct settings {
 #define CTX_EVENTS_MAX 4  /* game events of one call (a game stopped, another opened...) */
 #define CTX_EVENT_LEN 400 /* bytes of one game event line, NUL included */
 
+/* A player's clock (prefs.c): time zone, quiet hours, away. */
+typedef struct prefs {
+    char tz[64]; /* IANA zone, "" for UTC */
+    bool has_quiet;
+    tz_quiet quiet;     /* daily, in tz */
+    int64_t away_until; /* away (a vacation) until then; 0: not away */
+    bool away_bot;      /* meanwhile a computer player plays for them */
+    bool no_reminders;  /* said "reminders off" */
+} prefs;
 /* One call's view of a room: its game, seats and settings. */
 typedef struct ctx {
     host *h;
@@ -73,6 +82,13 @@ typedef struct ctx {
     /* game events for host_config.log_event, written once committed */
     char events[CTX_EVENTS_MAX][CTX_EVENT_LEN];
     int nevents;
+    /* prefs_load's memo: the players whose choices this call has read (a
+       save asks for the actor's up to four times); pref_set empties it */
+    struct {
+        char player[STORE_ID_MAX];
+        prefs p;
+    } prefs_memo[PZ_MAX_PLAYERS];
+    int nprefs_memo;
 } ctx;
 
 /* ---- host.c ---- */
@@ -264,10 +280,10 @@ void cmd_removebot(ctx *c, const cmd *k);
 /* new ... bot [level]: the lobby's free seats go to computer players. */
 void robots_fill(ctx *c, int level);
 /* The seat of the computer player to act in the loaded game, or -1. */
-int robot_to_act(const ctx *c);
+int robot_to_act(ctx *c);
 /* When the loaded game's computer player should move (after a save at
    now), or INT64_MAX when no computer player is to act. */
-int64_t robot_due(const ctx *c);
+int64_t robot_due(ctx *c);
 /* The clock found the loaded game due and a computer player to act at
    seat: its move now (inline, or handed to the worker). */
 void robot_turn(ctx *c, int seat);
@@ -289,7 +305,7 @@ void robot_stats_id(const char *player, char *id, size_t id_cap, char *nick, siz
 
 /* ---- absent.c: absent people, leaving mid-game, substitutes ---- */
 /* Whether a computer player plays seat: its own, or for an absent person. */
-bool absent_computer(const ctx *c, int seat);
+bool absent_computer(ctx *c, int seat);
 /* The deadline played seat's turn: one more missed in a row; at
    absent_after a computer player takes over until the person is back. */
 void absent_missed(ctx *c, int seat);
@@ -308,25 +324,18 @@ bool absent_take_offer(ctx *c);
 /* Sends seat its hand privately (rendered when sent). */
 void send_hand(ctx *c, int seat);
 
-/* ---- prefs.c: a player's clock (time zone, quiet hours, away) ---- */
-typedef struct prefs {
-    char tz[64]; /* IANA zone, "" for UTC */
-    bool has_quiet;
-    tz_quiet quiet;     /* daily, in tz */
-    int64_t away_until; /* away (a vacation) until then; 0: not away */
-    bool away_bot;      /* meanwhile a computer player plays for them */
-    bool no_reminders;  /* said "reminders off" */
-} prefs;
-/* player's choices on the context's network (defaults when none). 0. */
-int prefs_load(const ctx *c, const char *player, prefs *p);
+/* ---- prefs.c ---- */
+/* player's choices on the context's network (defaults when none), read
+   once per context. 0. */
+int prefs_load(ctx *c, const char *player, prefs *p);
 /* When seat's turn deadline of secs from start runs out: its clock stops
    in their quiet hours, and waits while they are away (up to away_max). */
-int64_t prefs_deadline(const ctx *c, int seat, int64_t start, int64_t secs);
+int64_t prefs_deadline(ctx *c, int seat, int64_t start, int64_t secs);
 /* Whether seat's player is not to be reminded at t (quiet hours, away);
  *until: when that ends. */
-bool prefs_quiet_at(const ctx *c, int seat, int64_t t, int64_t *until);
+bool prefs_quiet_at(ctx *c, int seat, int64_t t, int64_t *until);
 /* Whether seat's player is away and asked a computer player to play. */
-bool prefs_away_bot(const ctx *c, int seat);
+bool prefs_away_bot(ctx *c, int seat);
 void cmd_tz(ctx *c, const cmd *k);
 void cmd_quiet(ctx *c, const cmd *k);
 void cmd_away(ctx *c, const cmd *k);
@@ -376,7 +385,7 @@ void cmd_settings(ctx *c, const cmd *k);
 /* When the clock next has to do with seat, a person to act in the loaded
    game: their deadline (prefs_deadline) or their next reminder, moved out
    of their quiet hours and vacation. */
-int64_t timers_person_due(const ctx *c, int seat);
+int64_t timers_person_due(ctx *c, int seat);
 int timers_tick(host *h, int64_t now);
 int64_t timers_next(host *h, int64_t now);
 /* When a game in this state next needs the clock, or INT64_MAX. */

@@ -8,7 +8,8 @@
  * Each choice is kept in the store's kv, scope "tz", "quiet" or "away",
  * key "network\x1fplayer", so it holds in every room of that network and
  * across restarts. Reading them costs a kv lookup per choice, done only
- * for the player to act when a game is saved or ticked. Not here: the
+ * for the player to act when a game is saved or ticked, and once per call
+ * (ctx.prefs_memo) however often a save asks. Not here: the
  * zone database and local times (tz.c).
  */
 #include <stdio.h>
@@ -31,13 +32,14 @@ static void pref_key(const ctx *c, const char *player, char *key, size_t cap)
         key[0] = '\0';
 }
 
-int prefs_load(const ctx *c, const char *player, prefs *p)
+/* Reads player's choices from the store: a kv lookup per choice. */
+static void prefs_read(const ctx *c, const char *player, prefs *p)
 {
     char key[2 * STORE_ID_MAX + 2], value[96];
     memset(p, 0, sizeof *p);
     pref_key(c, player, key, sizeof key);
     if (key[0] == '\0' || robot_is(player))
-        return 0;
+        return;
     if (store_kv_get(c->h->st, TZ_SCOPE, key, p->tz, sizeof p->tz) != 0)
         p->tz[0] = '\0';
     if (store_kv_get(c->h->st, QUIET_SCOPE, key, value, sizeof value) == 0 &&
@@ -53,6 +55,21 @@ int prefs_load(const ctx *c, const char *player, prefs *p)
             p->away_bot = strcmp(end, " bot") == 0;
         }
     }
+}
+
+int prefs_load(ctx *c, const char *player, prefs *p)
+{
+    for (int i = 0; i < c->nprefs_memo; i++)
+        if (strcmp(c->prefs_memo[i].player, player) == 0) {
+            *p = c->prefs_memo[i].p;
+            return 0;
+        }
+    prefs_read(c, player, p);
+    /* an id too long to keep is read again next time: never a wrong answer */
+    if (c->nprefs_memo < PZ_MAX_PLAYERS && strlen(player) < STORE_ID_MAX) {
+        snprintf(c->prefs_memo[c->nprefs_memo].player, STORE_ID_MAX, "%s", player);
+        c->prefs_memo[c->nprefs_memo++].p = *p;
+    }
     return 0;
 }
 
@@ -63,12 +80,13 @@ static void pref_set(ctx *c, const char *scope, const char *value)
 {
     char key[2 * STORE_ID_MAX + 2];
     pref_key(c, c->m->sender, key, sizeof key);
+    c->nprefs_memo = 0; /* what was read is no longer so */
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, scope, key, value);
     if (err != 0)
         store_failed(c, err);
 }
 
-int64_t prefs_deadline(const ctx *c, int seat, int64_t start, int64_t secs)
+int64_t prefs_deadline(ctx *c, int seat, int64_t start, int64_t secs)
 {
     prefs p;
     if (seat < 0 || seat >= c->nseats || prefs_load(c, c->seats[seat].player, &p) != 0)
@@ -83,7 +101,7 @@ int64_t prefs_deadline(const ctx *c, int seat, int64_t start, int64_t secs)
     return at;
 }
 
-bool prefs_quiet_at(const ctx *c, int seat, int64_t t, int64_t *until)
+bool prefs_quiet_at(ctx *c, int seat, int64_t t, int64_t *until)
 {
     prefs p;
     *until = t;
@@ -103,7 +121,7 @@ bool prefs_quiet_at(const ctx *c, int seat, int64_t t, int64_t *until)
     return true;
 }
 
-bool prefs_away_bot(const ctx *c, int seat)
+bool prefs_away_bot(ctx *c, int seat)
 {
     prefs p;
     return seat >= 0 && seat < c->nseats && !robot_is(c->seats[seat].player) &&

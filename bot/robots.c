@@ -153,7 +153,7 @@ void cmd_removebot(ctx *c, const cmd *k)
     unseat(c, seat);
 }
 
-int robot_to_act(const ctx *c)
+int robot_to_act(ctx *c)
 {
     if (c->g == NULL || c->row.status != STORE_PLAYING)
         return -1;
@@ -161,7 +161,7 @@ int robot_to_act(const ctx *c)
     return absent_computer(c, seat) ? seat : -1;
 }
 
-int64_t robot_due(const ctx *c)
+int64_t robot_due(ctx *c)
 {
     return robot_to_act(c) >= 0 ? c->now + c->h->cfg.robot_delay_secs : INT64_MAX;
 }

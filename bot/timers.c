@@ -69,7 +69,7 @@ static bool reminder_due(const ctx *c)
     return c->now >= last + c->h->cfg.reminder_secs;
 }
 
-int64_t timers_person_due(const ctx *c, int seat)
+int64_t timers_person_due(ctx *c, int seat)
 {
     int64_t due = INT64_MAX, until;
     if (c->set.deadline > 0)
