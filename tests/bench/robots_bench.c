@@ -16,6 +16,7 @@
  *
  * usage: porrazo-robots-bench [--tables T] [--seconds S] [--level L]
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "porrazo_ai.h"
 #include "store.h"
 
 #define NET "bench"
@@ -133,26 +135,59 @@ static int run(int tables, double seconds, const char *level, int threaded)
     return system(path) == 0 ? 0 : 1;
 }
 
+#define USAGE "usage: porrazo-robots-bench [--tables 1..10000] [--seconds S>0] [--level L]\n"
+
+/* A whole-number argument in lo..hi; 0, or -1 with what was wrong said. */
+static int int_arg(const char *name, const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) {
+        fprintf(stderr, "porrazo-robots-bench: %s wants a number from %ld to %ld, not '%s'\n", name,
+                lo, hi, s);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int tables = 20;
     double seconds = 10;
     const char *level = "strong";
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (strcmp(argv[i], "--tables") == 0)
-            tables = (int)strtol(argv[i + 1], NULL, 10);
-        else if (strcmp(argv[i], "--seconds") == 0)
-            seconds = strtod(argv[i + 1], NULL);
-        else if (strcmp(argv[i], "--level") == 0)
-            level = argv[i + 1];
-        else {
-            fprintf(stderr, "usage: porrazo-robots-bench [--tables T] [--seconds S] [--level L]\n");
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 >= argc) {
+            fprintf(stderr, "porrazo-robots-bench: %s wants a value\n" USAGE, argv[i]);
             return 2;
         }
-    }
-    if (tables < 1 || tables > 10000 || seconds <= 0) {
-        fprintf(stderr, "porrazo-robots-bench: --tables 1..10000, --seconds > 0\n");
-        return 2;
+        if (strcmp(argv[i], "--tables") == 0) {
+            if (int_arg("--tables", argv[i + 1], 1, 10000, &tables) != 0)
+                return 2;
+        } else if (strcmp(argv[i], "--seconds") == 0) {
+            char *end;
+            seconds = strtod(argv[i + 1], &end);
+            if (end == argv[i + 1] || *end != '\0' || !(seconds > 0 && seconds <= 86400)) {
+                fprintf(stderr,
+                        "porrazo-robots-bench: --seconds wants a time in (0, 86400], not '%s'\n",
+                        argv[i + 1]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--level") == 0) {
+            pzai_level l;
+            level = argv[i + 1];
+            if (pzai_level_parse(level, &l) != 0) {
+                fprintf(
+                    stderr,
+                    "porrazo-robots-bench: %s is not a level (beginner, greedy, expert, strong)\n",
+                    level);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, USAGE);
+            return 2;
+        }
     }
     return run(tables, seconds, level, 1) || run(tables, seconds, level, 0);
 }
