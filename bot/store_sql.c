@@ -194,7 +194,7 @@ void store__reset(sqlite3_stmt *st)
  */
 int store__run(store *s, enum store_stmt id, const char *sql, const char *types, ...)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     int rc = store__prepare(s, id, sql, &st);
     if (rc != 0)
         return rc;
@@ -317,7 +317,7 @@ static void quietly(store *s, enum store_stmt id, const char *sql)
 {
     char keep[sizeof s->msg];
     memcpy(keep, s->msg, sizeof keep);
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     if (store__prepare(s, id, sql, &st) == 0) {
         (void)sqlite3_step(st);
         store__reset(st);

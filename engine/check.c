@@ -302,7 +302,7 @@ static void load_position(pz_game *g, const pz_position *p)
     for (int i = 0; i < p->nstock; i++)
         named |= UINT64_C(1) << (p->stock[i] & 63);
     g->won = ALL_CARDS & ~named;
-    for (int s = 0; s < g->sides; s++)
+    for (int s = 0; s < g->sides && s < PZ_MAX_SIDES; s++)
         g->pile[s] = (uint8_t)p->piles[s];
     g->deal = (uint8_t)p->deal;
     g->tendido_done = p->tendido_done;

@@ -83,7 +83,7 @@ static void set_public(pz_game *g, const pz_view *v, const pz_record *r)
     g->dealer = (uint8_t)v->dealer;
     g->deal = (uint8_t)v->deal;
     g->turn = (int8_t)(v->phase == PZ_PHASE_PLAY ? v->turn : -1);
-    for (int s = 0; s < g->sides; s++) {
+    for (int s = 0; s < g->sides && s < PZ_MAX_SIDES; s++) {
         g->score[s] = (int16_t)v->scores[s];
         g->pile[s] = (uint8_t)v->piles[s];
     }

@@ -39,7 +39,7 @@ int pz_public_record(const pz_game *g, pz_record *r)
     r->tendido_done = g->tendido_done;
     r->holdings_unknown = g->r3_off;
     r->claim_open = g->claim_open;
-    for (int s = 0; s < g->players; s++) {
+    for (int s = 0; s < g->players && s < PZ_MAX_PLAYERS; s++) {
         r->played[s] = g->played[s];
         r->played_prev[s] = g->played_prev[s];
         r->declared[s] = g->r3_off ? (uint8_t)PZ_HOLD_NONE : declared_kind(&g->hold[s]);
