@@ -141,8 +141,10 @@ class Db:
         self.path = path
 
     def _query(self, sql, args=()):
-        last = None
-        for _ in range(200):
+        # a deadline, not a count of tries: under CI's load the bot may take
+        # seconds to create the file, or hold it through a checkpoint
+        last, deadline = None, time.monotonic() + 30
+        while True:
             try:
                 con = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True, timeout=5)
                 # the outbox's game lines hold the host's markers (bytes 0xFF,
@@ -154,8 +156,9 @@ class Db:
                     con.close()
             except sqlite3.OperationalError as e:
                 last = e
+                if time.monotonic() > deadline:
+                    raise AssertionError("cannot read %s for 30 s: %s" % (self.path, last))
                 time.sleep(0.02)
-        raise AssertionError("cannot read %s: %s" % (self.path, last))
 
     def seen(self, event_id):
         return bool(self._query("SELECT 1 FROM seen WHERE network = ? AND id = ?",
