@@ -71,6 +71,7 @@ static const struct verb_words {
     [CMD_SETTINGS] = {"settings", "ajustes config configuration"},
     [CMD_REMINDERS] = {"reminders", "recordatorios reminder"},
     [CMD_NOTICES] = {"notices", "notice avisos-notice"},
+    [CMD_LINK] = {"link", "vincular enlazar"},
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -611,6 +612,24 @@ static cmd_result parse_games(const word *w, int n, cmd *c, reply *r)
     return cmd_fail(r, "say %sgames (this network's) or %sgames all", r->p, r->p);
 }
 
+/* link | link off | link CODE (the code as typed, in lower case) */
+static cmd_result parse_link(const word *w, int n, cmd *c, reply *r)
+{
+    if (n == 0)
+        return CMD_OK;
+    if (n == 1 && cmd_is_word(w[0], "off no unlink desvincular")) {
+        c->off = true;
+        return CMD_OK;
+    }
+    if (n != 1 || !is_name(w[0]) || w[0].n > 32)
+        return cmd_fail(r, "say %slink for a code, then link CODE on your other network", r->p);
+    copy_name(c->name, w[0]);
+    for (char *p = c->name; *p != '\0'; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return CMD_OK;
+}
+
 /*
  * export ID, fstop ID: a game's number, as the opening line names it ("12",
  * or "#12", which cmd_parse took for a room name).
@@ -688,6 +707,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_nick(w, n, c, r);
     case CMD_GAMES:
         return parse_games(w, n, c, r);
+    case CMD_LINK:
+        return parse_link(w, n, c, r);
     case CMD_EXPORT:
     case CMD_FSTOP:
         return parse_game_id(w, n, c, r);

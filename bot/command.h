@@ -66,7 +66,8 @@ typedef enum cmd_verb {
     CMD_SET,       /* set KEY VALUE: a room's default (deadline, level), by its moderators */
     CMD_SETTINGS,  /* settings: the room's defaults */
     CMD_REMINDERS, /* reminders on|off: private reminders when my turn waits */
-    CMD_NOTICES    /* notices on|off: my private lines by NOTICE (IRC) */
+    CMD_NOTICES,   /* notices on|off: my private lines by NOTICE (IRC) */
+    CMD_LINK       /* link [CODE|off]: tie my ids on two networks (games lists both) */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's

@@ -133,6 +133,11 @@ static const help_cmd COMMANDS[] = {
      "your games on this network, each with whose turn it is and the deadline in your time "
      "zone; for owners: every game under way here (all: on every network), privately",
      "games"},
+    {"link", "vincular enlazar", "link [CODE|off]",
+     "tie your ids on two networks (IRC and Matrix): link sends you a code privately, link "
+     "CODE said to the bot on the other network ties them, and games then lists every game "
+     "from either; off unties",
+     "link"},
     {"export", "exportar record", "export NUMBER",
      "owners only: a game's record (its players, options, seed and every move, for "
      "porrazo-replay), privately",
@@ -260,8 +265,8 @@ static void help_list(const char *p, render_lines *out)
                p, p, p, p, p, p, p, p, p);
     render_add(out,
                "More: %srules [topic] · %sstats [NICK] · %stop · %sgames · %sprompts on|off · "
-               "%stz ZONE · %squiet 23:00-08:00 · %saway 3d · %shelp COMMAND for details",
-               p, p, p, p, p, p, p, p, p);
+               "%stz ZONE · %squiet 23:00-08:00 · %saway 3d · %slink · %shelp COMMAND for details",
+               p, p, p, p, p, p, p, p, p, p);
     render_add(out,
                "Owners: %sgames [all] · %sexport NUMBER · %sfstop NUMBER · %sfleave NICK · "
                "%sskip · %spurge #channel|NICK",

@@ -489,6 +489,9 @@ static void dispatch(ctx *c, const cmd *k)
     case CMD_NOTICES:
         cmd_notices(c, k);
         return;
+    case CMD_LINK:
+        cmd_link(c, k);
+        return;
     case CMD_SET:
         cmd_set(c, k);
         return;

@@ -324,6 +324,19 @@ bool absent_take_offer(ctx *c);
 /* Sends seat its hand privately (rendered when sent). */
 void send_hand(ctx *c, int seat);
 
+/* ---- link.c: one person's ids on several networks ---- */
+#define LINK_MAX 4 /* ids tied together at most */
+typedef struct link_ids {
+    int n;
+    char network[LINK_MAX][STORE_ID_MAX];
+    char player[LINK_MAX][STORE_ID_MAX];
+} link_ids;
+/* player's id on network and the ids tied to it, that one first (n >= 1
+   unless the id is too long to keep). 0 or a store_err. */
+int link_group(ctx *c, const char *network, const char *player, link_ids *out);
+/* link | link CODE | link off */
+void cmd_link(ctx *c, const cmd *k);
+
 /* ---- prefs.c ---- */
 /* player's choices on the context's network (defaults when none), read
    once per context. 0. */

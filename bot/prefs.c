@@ -252,6 +252,8 @@ typedef struct my_games {
     ctx *c;
     int shown, more;
     prefs p;
+    const char *network, *player; /* the id being listed: the sender's or one tied to it */
+    bool several;                 /* ids on several networks: each line names its network */
 } my_games;
 
 /* One game of the sender: "#12 #porrazo: your turn, until Thu 14:05 CET". */
@@ -262,7 +264,7 @@ static int one_game(void *arg, int64_t id, const char *room)
         g->more++;
         return 0;
     }
-    ctx c = {.h = g->c->h, .now = g->c->now, .m = g->c->m, .network = g->c->network};
+    ctx c = {.h = g->c->h, .now = g->c->now, .m = g->c->m, .network = g->network};
     if (load_game(&c, room) > 0 && c.row.id == id) {
         char line[400], state[200] = "", when[64];
         if (c.row.status == STORE_LOBBY) {
@@ -271,8 +273,8 @@ static int one_game(void *arg, int64_t id, const char *room)
         } else if (c.g != NULL) {
             int actor = actor_of(c.g);
             const char *who = actor >= 0 && actor < c.nseats ? c.seats[actor].nick : "nobody";
-            bool mine = actor >= 0 && actor < c.nseats &&
-                        strcmp(c.seats[actor].player, g->c->m->sender) == 0;
+            bool mine =
+                actor >= 0 && actor < c.nseats && strcmp(c.seats[actor].player, g->player) == 0;
             snprintf(state, sizeof state, "%s%s", mine ? "your turn" : who, mine ? "" : " to play");
             if (c.set.deadline > 0 && actor >= 0 && c.row.status == STORE_PLAYING) {
                 int64_t at = prefs_deadline(&c, actor, c.row.turn_since, c.set.deadline);
@@ -283,7 +285,8 @@ static int one_game(void *arg, int64_t id, const char *room)
             if (c.row.status == STORE_PAUSED)
                 snprintf(state, sizeof state, "paused");
         }
-        snprintf(line, sizeof line, "#%lld %s: %s", (long long)id, room, state);
+        snprintf(line, sizeof line, "#%lld %s%s%s: %s", (long long)id, g->several ? g->network : "",
+                 g->several ? " " : "", room, state);
         say_private(g->c, g->c->m->sender, 0, "%s", line);
         g->shown++;
     }
@@ -294,13 +297,23 @@ static int one_game(void *arg, int64_t id, const char *room)
 void cmd_my_games(ctx *c)
 {
     my_games g = {.c = c};
+    link_ids ids;
     prefs_load(c, c->m->sender, &g.p);
-    int err = store_games_of_player(c->h->st, c->network, c->m->sender, one_game, &g);
+    int err = link_group(c, c->network, c->m->sender, &ids);
+    for (int i = 1; err == 0 && i < ids.n; i++)
+        g.several = g.several || strcmp(ids.network[i], c->network) != 0;
+    for (int i = 0; err == 0 && i < ids.n; i++) {
+        g.network = ids.network[i];
+        g.player = ids.player[i];
+        err = store_games_of_player(c->h->st, g.network, g.player, one_game, &g);
+    }
     if (err != 0) {
         store_failed(c, err);
         return;
     }
-    if (g.shown == 0)
+    if (g.shown == 0 && ids.n > 1)
+        say_private(c, c->m->sender, 0, "you sit in no game, here or on the networks tied to you");
+    else if (g.shown == 0)
         say_private(c, c->m->sender, 0, "you sit in no game on %s", c->network);
     else if (g.more > 0)
         say_private(c, c->m->sender, 0, "and %d more", g.more);

@@ -122,6 +122,7 @@ static const char *const ALIASES[] = {
     [CMD_SETTINGS] = "settings|ajustes|config",
     [CMD_REMINDERS] = "reminders on|recordatorios off|reminder off",
     [CMD_NOTICES] = "notices on|notice off|notices off",
+    [CMD_LINK] = "link|vincular Ab2cd3Ef|enlazar off",
 };
 
 /*
@@ -186,6 +187,17 @@ static void test_every_verb_has_its_canonical_english_name(void **state)
         assert_string_equal(cmd_verb_name((cmd_verb)v), names[v]);
     assert_string_equal(cmd_verb_name((cmd_verb)99), "unknown");
     assert_string_equal(cmd_verb_name((cmd_verb)-1), "unknown");
+}
+
+static void test_link_takes_a_code_in_any_case_or_off(void **state)
+{
+    (void)state;
+    cmd k = parse_ok("!link", true);
+    assert_string_equal(k.name, "");
+    assert_false(k.off);
+    assert_string_equal(parse_ok("link AbCd2345", false).name, "abcd2345");
+    assert_true(parse_ok("link off", false).off);
+    expect_error("link ab cd", false, "say link for a code, then link CODE on your other network");
 }
 
 static void test_owner_commands_take_a_game_number_or_a_nick(void **state)
@@ -1180,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_every_verb_has_its_canonical_english_name),
         cmocka_unit_test(test_purge_takes_one_channel_or_nick),
         cmocka_unit_test(test_owner_commands_take_a_game_number_or_a_nick),
+        cmocka_unit_test(test_link_takes_a_code_in_any_case_or_off),
         cmocka_unit_test(test_prompts_takes_on_or_off_and_nothing_else),
         cmocka_unit_test(test_single_letter_verbs_win_over_cards_of_that_letter),
         cmocka_unit_test(test_verbs_without_arguments_refuse_words_after_them),

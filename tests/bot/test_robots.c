@@ -10,6 +10,7 @@
  * Every message the host queues is read raw from the store's outbox (the
  * live markers left in): the checks look for plain phrases in them.
  */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -655,6 +656,89 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
     close_table(t);
 }
 
+/* A line said on another network (a private one when room is NULL). */
+static void say_on(table *t, const char *net, const char *room, const char *who, const char *text)
+{
+    host_msg m = {net, room, who, who, text, strlen(text), NULL, false, false, NULL};
+    assert_int_equal(host_handle(t->h, &m, t->now), 0);
+    read_outbox(t);
+}
+
+/* Messages queued on network net to target holding s, since the start. */
+static int count_on(table *t, const char *net, const char *target, const char *s)
+{
+    store_msg batch[64];
+    int n, found = 0;
+    int64_t after = 0;
+    do {
+        assert_int_equal(store_outbox_since(t->st, net, after, batch, 64, &n), 0);
+        for (int i = 0; i < n; i++) {
+            found += strcmp(batch[i].target, target) == 0 && strstr(batch[i].text, s) != NULL;
+            after = batch[i].id;
+        }
+    } while (n == 64);
+    return found;
+}
+
+/* The code in the last "say link CODE" sent to bob on NET. */
+static void last_code(const table *t, char code[16])
+{
+    code[0] = '\0';
+    for (int i = 0; i < t->nmsg; i++) {
+        const char *p = strstr(t->msg[i].text, "say link ");
+        if (strcmp(t->msg[i].target, "bob") == 0 && p != NULL)
+            assert_int_equal(sscanf(p, "say link %15s", code), 1);
+    }
+    assert_int_equal(strlen(code), 8);
+}
+
+static void test_games_lists_the_games_of_ids_tied_on_other_networks(void **state)
+{
+    (void)state;
+    table *t = late_game();
+    char code[16], line[64];
+    say_on(t, "mx", NULL, "@bob:test", "games");
+    assert_int_equal(count_on(t, "mx", "@bob:test", "you sit in no game on mx"), 1);
+
+    say(t, "bob", "!link"); /* in the room: the code goes privately, never to the room */
+    assert_int_equal(count(t, ROOM, "bob: I sent you a code privately"), 1);
+    last_code(t, code);
+    assert_int_equal(count(t, ROOM, code), 0);
+
+    say_on(t, "mx", NULL, "@eve:test", "link abcdefgh");
+    assert_int_equal(count_on(t, "mx", "@eve:test", "abcdefgh is not a code I gave"), 1);
+    /* said on its own network: not a link */
+    snprintf(line, sizeof line, "link %s", code);
+    say_on(t, NET, NULL, "bob", line);
+    assert_int_equal(count(t, "bob", "that code is for your other network"), 1);
+    for (char *p = line + 5; *p != '\0'; p++) /* as typed in capitals */
+        *p = (char)toupper((unsigned char)*p);
+    say_on(t, "mx", NULL, "@bob:test", line);
+    assert_int_equal(count_on(t, "mx", "@bob:test", "tied to bob on " NET), 1);
+    say_on(t, "mx", NULL, "@bob:test", "games");
+    assert_int_equal(count_on(t, "mx", "@bob:test", "#1 " NET " #t: your turn, deadline"), 1);
+    say(t, "bob", "!games"); /* from either side */
+    assert_int_equal(count(t, "bob", "#1 " NET " #t: your turn, deadline"), 1);
+
+    say_on(t, "mx", NULL, "@eve:test", line); /* a code is used once */
+    assert_int_equal(count_on(t, "mx", "@eve:test", "is not a code I gave"), 2);
+
+    say(t, "bob", "!link"); /* a code not used in time is void */
+    last_code(t, code);
+    tick(t, 601);
+    snprintf(line, sizeof line, "link %s", code);
+    say_on(t, "mx", NULL, "@bob2:test", line);
+    assert_int_equal(count_on(t, "mx", "@bob2:test", "more than 10 minutes old"), 1);
+
+    say_on(t, "mx", NULL, "@bob:test", "link off");
+    assert_int_equal(count_on(t, "mx", "@bob:test", "tied to no other now"), 1);
+    say_on(t, "mx", NULL, "@bob:test", "games");
+    assert_int_equal(count_on(t, "mx", "@bob:test", "you sit in no game on mx"), 2);
+    say(t, "bob", "!games");
+    assert_int_equal(count(t, "bob", "#1 #t: your turn"), 1); /* his own network's: unnamed */
+    close_table(t);
+}
+
 static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **state)
 {
     (void)state;
@@ -763,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_time_zones_are_checked_with_suggestions),
         cmocka_unit_test(test_quiet_hours_stop_the_deadline_clock),
         cmocka_unit_test(test_an_away_player_is_waited_for_or_played_for),
+        cmocka_unit_test(test_games_lists_the_games_of_ids_tied_on_other_networks),
         cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
         cmocka_unit_test(test_a_full_table_is_dealt_after_its_countdown),

@@ -1,0 +1,266 @@
+/*
+ * link.c — one person's ids on several networks, tied together by that
+ * person, so that "games" lists every game they sit in, whichever network
+ * they ask from.
+ *
+ * A player id is only ever known on its own network (an IRC nick or
+ * account, a Matrix user id): nothing says that "ann" on IRC is
+ * "@ann:example.org". The person proves it from both sides: "link" on one
+ * network sends them a code privately, and "link CODE" said from the other
+ * within LINK_CODE_SECS ties the two ids. "link" alone also says what is
+ * tied; "link off" unties the sender.
+ *
+ * Kept in the store's kv:
+ *   scope "link", key "network\x1fplayer": the group, every id of it as
+ *   "network\x1fplayer" lines (the key's own included), the same value
+ *   under each member's key; "" once untied;
+ *   scope "linkcode", key the code: "EXPIRES network\x1fplayer";
+ *   scope "linkcode_of", key "network\x1fplayer": their latest code, so a
+ *   new one voids it (one pending code a person).
+ * Not here: the listing itself (prefs.c, cmd_my_games).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "host_int.h"
+
+#define LINK_SCOPE "link"
+#define CODE_SCOPE "linkcode"
+#define CODE_OF_SCOPE "linkcode_of"
+#define LINK_CODE_SECS 600
+#define LINK_CODE_LEN 8
+/* letters and digits that cannot be mistaken for one another */
+#define LINK_ALPHABET "abcdefghjkmnpqrstuvwxyz23456789"
+#define ID_LEN (2 * STORE_ID_MAX + 2)
+
+/* "network\x1fplayer" into id; "" when it does not fit. */
+static void link_id(const char *network, const char *player, char *id, size_t cap)
+{
+    if (snprintf(id, cap, "%s\x1f%s", network, player) >= (int)cap)
+        id[0] = '\0';
+}
+
+int link_group(ctx *c, const char *network, const char *player, link_ids *out)
+{
+    char value[LINK_MAX * ID_LEN + 1];
+    char id[ID_LEN];
+    out->n = 0;
+    link_id(network, player, id, sizeof id);
+    if (id[0] == '\0')
+        return 0;
+    int err = store_kv_get(c->h->st, LINK_SCOPE, id, value, sizeof value);
+    if (err == STORE_NOT_FOUND || (err == 0 && value[0] == '\0')) {
+        value[0] = '\0';
+    } else if (err != 0) {
+        return err;
+    }
+    /* the id itself first, then the others in the order they were tied */
+    snprintf(out->network[0], sizeof out->network[0], "%s", network);
+    snprintf(out->player[0], sizeof out->player[0], "%s", player);
+    out->n = 1;
+    for (char *line = value; *line != '\0' && out->n < LINK_MAX;) {
+        size_t len = strcspn(line, "\n");
+        char *sep = memchr(line, '\x1f', len);
+        if (sep != NULL && (size_t)(sep - line) < STORE_ID_MAX &&
+            len - (size_t)(sep - line) - 1 < STORE_ID_MAX) {
+            char net[STORE_ID_MAX], who[STORE_ID_MAX];
+            memcpy(net, line, (size_t)(sep - line));
+            net[sep - line] = '\0';
+            memcpy(who, sep + 1, len - (size_t)(sep - line) - 1);
+            who[len - (size_t)(sep - line) - 1] = '\0';
+            if (strcmp(net, network) != 0 || strcmp(who, player) != 0) {
+                snprintf(out->network[out->n], STORE_ID_MAX, "%s", net);
+                snprintf(out->player[out->n], STORE_ID_MAX, "%s", who);
+                out->n++;
+            }
+        }
+        line += len + (line[len] == '\n');
+    }
+    return 0;
+}
+
+/* Writes group g under every member's key (the value "" when alone). */
+static int link_save(ctx *c, const link_ids *g)
+{
+    char value[LINK_MAX * ID_LEN + 1] = "", id[ID_LEN];
+    size_t used = 0;
+    for (int i = 0; g->n > 1 && i < g->n; i++) {
+        int w = snprintf(value + used, sizeof value - used, "%s%s\x1f%s", i > 0 ? "\n" : "",
+                         g->network[i], g->player[i]);
+        if (w < 0 || (size_t)w >= sizeof value - used)
+            return STORE_TOO_BIG;
+        used += (size_t)w;
+    }
+    for (int i = 0; i < g->n; i++) {
+        link_id(g->network[i], g->player[i], id, sizeof id);
+        int err = id[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, LINK_SCOPE, id, value);
+        if (err != 0)
+            return err;
+    }
+    return 0;
+}
+
+/* "ann on irc, @ann:example.org on matrix": the ids of g after the first. */
+static void link_names(const link_ids *g, char *out, size_t cap)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 1; i < g->n && used < cap; i++) {
+        int w = snprintf(out + used, cap - used, "%s%s on %s", i > 1 ? ", " : "", g->player[i],
+                         g->network[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* A new code for the sender, told privately; their previous one is void. */
+static void link_offer(ctx *c)
+{
+    unsigned char raw[LINK_CODE_LEN];
+    char code[LINK_CODE_LEN + 1], me[ID_LEN], value[ID_LEN + 32], old[LINK_CODE_LEN + 1];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+        reply(c, "no code can be made just now: try again in a moment");
+        return;
+    }
+    for (int i = 0; i < LINK_CODE_LEN; i++)
+        code[i] = LINK_ALPHABET[raw[i] % (sizeof LINK_ALPHABET - 1)];
+    code[LINK_CODE_LEN] = '\0';
+    link_id(c->network, c->m->sender, me, sizeof me);
+    snprintf(value, sizeof value, "%lld %s", (long long)(c->now + LINK_CODE_SECS), me);
+    int err = me[0] == '\0' ? STORE_TOO_BIG : 0;
+    if (err == 0 && store_kv_get(c->h->st, CODE_OF_SCOPE, me, old, sizeof old) == 0 &&
+        old[0] != '\0')
+        err = store_kv_set(c->h->st, CODE_SCOPE, old, "");
+    if (err == 0)
+        err = store_kv_set(c->h->st, CODE_SCOPE, code, value);
+    if (err == 0)
+        err = store_kv_set(c->h->st, CODE_OF_SCOPE, me, code);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    say_private(c, c->m->sender, 0,
+                "to see your games on another network here too, say link %s to me there, "
+                "privately, within %d minutes (this code is yours alone: keep it private)",
+                code, LINK_CODE_SECS / 60);
+    if (c->m->room != NULL && c->m->room[0] != '\0')
+        reply(c, "I sent you a code privately");
+}
+
+/* "link CODE": the sender's id joins the group of the id that asked for it. */
+static void link_claim(ctx *c, const char *code)
+{
+    char value[ID_LEN + 32], names[LINK_MAX * ID_LEN];
+    int err = store_kv_get(c->h->st, CODE_SCOPE, code, value, sizeof value);
+    if (err != 0 && err != STORE_NOT_FOUND) {
+        store_failed(c, err);
+        return;
+    }
+    char *end = NULL;
+    long long expires = err == 0 ? strtoll(value, &end, 10) : 0;
+    char *sep = end != NULL && *end == ' ' ? strchr(end + 1, '\x1f') : NULL;
+    if (sep == NULL || expires < c->now) {
+        reply(c,
+              "%s is not a code I gave, or it is more than %d minutes old: say %slink on "
+              "your other network for a new one",
+              code, LINK_CODE_SECS / 60, prompt_prefix(c));
+        return;
+    }
+    *sep = '\0';
+    const char *net = end + 1, *who = sep + 1;
+    if (strcmp(net, c->network) == 0 && strcmp(who, c->m->sender) == 0) {
+        reply(c, "that code is for your other network: say link %s to me there", code);
+        return;
+    }
+    link_ids a, b;
+    if ((err = link_group(c, net, who, &a)) != 0 ||
+        (err = link_group(c, c->network, c->m->sender, &b)) != 0) {
+        store_failed(c, err);
+        return;
+    }
+    for (int i = 0; i < b.n; i++) { /* the union, each id once */
+        bool known = false;
+        for (int j = 0; j < a.n && !known; j++)
+            known =
+                strcmp(a.network[j], b.network[i]) == 0 && strcmp(a.player[j], b.player[i]) == 0;
+        if (known)
+            continue;
+        if (a.n == LINK_MAX) {
+            reply(c, "at most %d ids can be tied together: say %slink off on one of them first",
+                  LINK_MAX, prompt_prefix(c));
+            return;
+        }
+        snprintf(a.network[a.n], STORE_ID_MAX, "%s", b.network[i]);
+        snprintf(a.player[a.n], STORE_ID_MAX, "%s", b.player[i]);
+        a.n++;
+    }
+    char owner[ID_LEN]; /* the code is used up */
+    link_id(net, who, owner, sizeof owner);
+    if ((err = link_save(c, &a)) != 0 ||
+        (err = store_kv_set(c->h->st, CODE_SCOPE, code, "")) != 0 ||
+        (err = store_kv_set(c->h->st, CODE_OF_SCOPE, owner, "")) != 0) {
+        store_failed(c, err);
+        return;
+    }
+    if ((err = link_group(c, c->network, c->m->sender, &b)) != 0) {
+        store_failed(c, err);
+        return;
+    }
+    link_names(&b, names, sizeof names);
+    reply(c, "tied to %s: games lists them all, from any of them; %slink off unties you", names,
+          prompt_prefix(c));
+}
+
+/* "link off": the sender leaves their group. */
+static void link_off(ctx *c)
+{
+    link_ids g;
+    int err = link_group(c, c->network, c->m->sender, &g);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    if (g.n <= 1) {
+        reply(c, "your id here is tied to no other");
+        return;
+    }
+    link_ids alone = g, rest = g;
+    alone.n = 1; /* g's first is the sender */
+    rest.n = g.n - 1;
+    for (int i = 1; i < g.n; i++) {
+        memcpy(rest.network[i - 1], g.network[i], STORE_ID_MAX);
+        memcpy(rest.player[i - 1], g.player[i], STORE_ID_MAX);
+    }
+    if ((err = link_save(c, &alone)) != 0 || (err = link_save(c, &rest)) != 0) {
+        store_failed(c, err);
+        return;
+    }
+    reply(c, "your id here is tied to no other now");
+}
+
+void cmd_link(ctx *c, const cmd *k)
+{
+    if (k->off) {
+        link_off(c);
+        return;
+    }
+    if (k->name[0] != '\0') {
+        link_claim(c, k->name);
+        return;
+    }
+    link_ids g;
+    char names[LINK_MAX * ID_LEN];
+    int err = link_group(c, c->network, c->m->sender, &g);
+    if (err != 0) {
+        store_failed(c, err);
+        return;
+    }
+    if (g.n > 1) {
+        link_names(&g, names, sizeof names);
+        say_private(c, c->m->sender, 0, "your id here is tied to %s", names);
+    }
+    link_offer(c);
+}
