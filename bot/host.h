@@ -200,6 +200,19 @@ int host_rename(host *h, const char *network, const char *player, const char *ni
  */
 outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *merged);
 
+/*
+ * The command prefix of a room on a network: the one its moderators set
+ * ("set prefix"), else the bot's (also for NULL or "", a private line).
+ * Read from memory, cheap enough for every line; the string is the host's,
+ * valid until the next command or host_reconfigure. The adapters' own
+ * commands (an operator's "part") take it too.
+ */
+const char *host_room_prefix(const host *h, const char *network, const char *room);
+
+/* Whether lines to a room may carry colours: false once its moderators
+   said "set colours off". From memory, as host_room_prefix. */
+bool host_room_colours(const host *h, const char *network, const char *room);
+
 /* The last error message (store failures). */
 const char *host_errmsg(const host *h);
 
