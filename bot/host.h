@@ -6,9 +6,11 @@
  * the host parses the command (command.h), loads the room's game from the
  * store, asks the engine, renders what happened (render.h) and commits the
  * new state, the action log and every resulting message to the store's
- * outbox in one transaction. Adapters then send the outbox. Nothing is kept
+ * outbox in one transaction. Adapters then send the outbox. No game is kept
  * in memory between calls: the store is the only truth, so a crash at any
- * instant loses nothing that was accepted. Not here: any chat protocol.
+ * instant loses nothing that was accepted. (The rooms' own prefixes and
+ * colours are a copy in memory, read from the store at start and changed
+ * only once their "set" commits.) Not here: any chat protocol.
  */
 #ifndef PZ_HOST_H
 #define PZ_HOST_H
