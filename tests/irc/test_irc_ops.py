@@ -66,7 +66,8 @@ def own_prefix_and_no_colours(boss, ann, bob):
     by_nick = {"ann": ann, "bob": bob}
     check(dealer is not None and dealer.group(1) in by_nick, "the dealer: %r" % dealer)
     by_nick[dealer.group(1)].privmsg(CHANNEL, ".tendido now")
-    said(boss, "lays the tendido", mark)
+    line = said(boss, "lays the tendido", mark)  # its state is rendered when sent (live.c)
+    check(": .arrange best" in line, "the state line's hint: %r" % line)
     by_nick[dealer.group(1)].privmsg(CHANNEL, ".arrange best")
     said(boss, r"· \S+ to play\s*$", mark)
     ann.privmsg(CHANNEL, "!table")  # chat now: only ".table" is answered
