@@ -19,7 +19,8 @@ operator).
      ".set colours off"; a game opened with ".new 2" is announced with
      ".join", its deal shows red cards with no colour code, and "!table"
      is chat there now while ".table" answers; ".set prefix off" and
-     "!set colours on" undo both.
+     "!set colours on" undo both; cat's ".part" is the adapter's operator
+     command (refused: cat is not an owner).
 
 usage: test_irc_ops.py BOT REPLAY
 """
@@ -51,7 +52,7 @@ def new_game(ann, bob, watch):
 RED_CARD = re.compile(r"(?:10|[A2-9JQK])[♥♦]")
 
 
-def own_prefix_and_no_colours(boss, ann, bob):
+def own_prefix_and_no_colours(boss, ann, bob, cat):
     """Step 5: returns how many of the bot's lines showed a red card."""
     mark = boss.mark()
     boss.privmsg(CHANNEL, "!set prefix .")
@@ -81,6 +82,8 @@ def own_prefix_and_no_colours(boss, ann, bob):
     for m in lines:
         check("\x03" not in m.text, "a colour code after set colours off: %r" % m.raw)
     mark = boss.mark()
+    cat.privmsg(CHANNEL, ".part")  # the adapter's own command takes the room's prefix too
+    said(boss, "cat: Only an operator of the bot can make it leave", mark)
     boss.privmsg(CHANNEL, ".set prefix off")
     said(boss, "prefix ! (the bot's) · colours off", mark)
     boss.privmsg(CHANNEL, "!set colours on")
@@ -143,7 +146,7 @@ def main(bot_exe, replay_exe):
             ann.wait_for("PRIVMSG", sender=BOT_NICK, since=mark, pattern="come as private messages")
 
             # 5. The room's own prefix, and its colours off.
-            red = own_prefix_and_no_colours(boss, ann, bob)
+            red = own_prefix_and_no_colours(boss, ann, bob, cat)
         finally:
             bot.cleanup()
         print("irc ops: an operator changed the room's settings and a stranger could not; "
