@@ -102,7 +102,9 @@ static outq_verdict ready(void *arg, const outq_msg *m)
         if (!ch->joined)
             return OUTQ_PARK; /* sent after we join again (irc__outbox_wake) */
         memcpy(d->target, ch->name, strlen(ch->name) + 1); /* IRC_CHAN_MAX: it fits */
-        d->colour = ch->colour;
+        /* asked here, not cached in ch: a "set colours" holds from its next line */
+        d->colour = ch->colour &&
+                    (n->env.host == NULL || host_room_colours(n->env.host, n->c.name, ch->name));
         return OUTQ_SEND;
     }
     int verdict = irc__private_ready(n, m->target, d->target, sizeof d->target);

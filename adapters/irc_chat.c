@@ -144,7 +144,9 @@ static void reply(irc_net *n, const char *room, const char *player, const char *
 static bool part_request(irc_net *n, irc_chan *here, const char *id, const char *nick,
                          const char *text)
 {
-    const char *arg = cmd_part_request(text, here != NULL, n->env.cfg->bot.prefix);
+    /* the room's prefix when its moderators set one (the bot's otherwise) */
+    const char *arg = cmd_part_request(
+        text, here != NULL, host_room_prefix(n->env.host, n->c.name, here ? here->name : NULL));
     if (arg == NULL)
         return false;
     irc_chan *ch = *arg != '\0' ? irc__chan_find(n, arg) : here;

@@ -271,7 +271,8 @@ static const char *skip_reply_fallback(const char *body, json_object *content)
 static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender, const char *event,
                          const char *text)
 {
-    const char *arg = cmd_part_request(text, !private, n->env.cfg->bot.prefix);
+    const char *arg = cmd_part_request(
+        text, !private, host_room_prefix(n->env.host, n->c.name, private ? NULL : r->id));
     if (arg == NULL)
         return false;
     const char *room = *arg != '\0' ? arg : private ? NULL : r->id;

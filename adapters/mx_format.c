@@ -46,6 +46,7 @@ typedef struct sbuf {
     char *s;
     size_t len, cap;
     bool failed; /* out of memory or over HTML_MAX: the text is lost */
+    bool plain;  /* no colours (the room said so): red cards as plain text */
 } sbuf;
 
 static void sb_add(sbuf *b, const char *s, size_t n)
@@ -263,9 +264,11 @@ static size_t score_bar(const char *s, size_t n)
 
 static void sb_red(sbuf *b, const char *s, size_t n)
 {
-    sb_str(b, "<font color=\"" MX_FORMAT_RED "\" data-mx-color=\"" MX_FORMAT_RED "\">");
+    if (!b->plain)
+        sb_str(b, "<font color=\"" MX_FORMAT_RED "\" data-mx-color=\"" MX_FORMAT_RED "\">");
     sb_escaped(b, s, n);
-    sb_str(b, "</font>");
+    if (!b->plain)
+        sb_str(b, "</font>");
 }
 
 static void sb_pill(sbuf *b, const mx_person *who, const char *name, size_t n)
@@ -356,13 +359,15 @@ static size_t sb_piece(sbuf *b, const char *text, size_t len, size_t i)
     return k > 0 ? k : 1;
 }
 
-int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t pill_at,
-                   size_t pill_len, char **html)
+/* mx_format_html, with the red cards in colour or not. */
+static int html_of(const char *text, size_t len, const mx_person *pill, size_t pill_at,
+                   size_t pill_len, bool colours, char **html)
 {
     if (text == NULL || html == NULL ||
         (pill != NULL && (pill->user_id == NULL || pill_at > len || pill_len > len - pill_at)))
         return MX_FORMAT_EINVAL;
     sbuf b = {0};
+    b.plain = !colours;
     bool table = false;
     sb_add(&b, "", 0);
     for (size_t i = 0; i < len;) {
@@ -394,6 +399,12 @@ int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t p
     }
     *html = b.s;
     return 0;
+}
+
+int mx_format_html(const char *text, size_t len, const mx_person *pill, size_t pill_at,
+                   size_t pill_len, char **html)
+{
+    return html_of(text, len, pill, pill_at, pill_len, true, html);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -440,18 +451,25 @@ static bool put_string(json_object *obj, const char *key, const char *s, size_t 
  * [at, at + nlen) when that lies inside; malloc'd into *json and its
  * length into *jlen. 0 or MX_FORMAT_ENO_MEMORY.
  */
-static int build(const char *type, const char *t, size_t n, const mx_person *who, size_t at,
+/* What every part of one text shares: its msgtype, and whether its red
+   cards are in colour. */
+typedef struct part_kind {
+    const char *type;
+    bool colours;
+} part_kind;
+
+static int build(const part_kind *k, const char *t, size_t n, const mx_person *who, size_t at,
                  size_t nlen, char **json, size_t *jlen)
 {
     bool pill = who != NULL && at + nlen <= n;
     char *html = NULL;
-    int err = mx_format_html(t, n, pill ? who : NULL, at, nlen, &html);
+    int err = html_of(t, n, pill ? who : NULL, at, nlen, k->colours, &html);
     if (err != 0)
         return err;
     json_object *c = json_object_new_object(), *m = json_object_new_object();
     json_object *ids = pill ? json_object_new_array() : NULL;
     bool ok = c != NULL && m != NULL && (!pill || ids != NULL);
-    ok = ok && put_string(c, "msgtype", type, strlen(type)) && put_string(c, "body", t, n) &&
+    ok = ok && put_string(c, "msgtype", k->type, strlen(k->type)) && put_string(c, "body", t, n) &&
          put_string(c, "format", "org.matrix.custom.html", 22) &&
          put_string(c, "formatted_body", html, strlen(html));
     if (ok && pill) {
@@ -487,12 +505,12 @@ static int build(const char *type, const char *t, size_t n, const mx_person *who
 }
 
 /* Whether the content of t[0..n) fits in cap; -1 out of memory. */
-static int fits(const char *type, const char *t, size_t n, const mx_person *who, size_t at,
+static int fits(const part_kind *k, const char *t, size_t n, const mx_person *who, size_t at,
                 size_t nlen, size_t cap)
 {
     char *json;
     size_t l;
-    if (build(type, t, n, who, at, nlen, &json, &l) != 0)
+    if (build(k, t, n, who, at, nlen, &json, &l) != 0)
         return -1;
     free(json);
     return l <= cap;
@@ -513,7 +531,7 @@ static size_t char_start(const char *t, size_t i)
  * of the pill rather than inside it. 0 when not one character fits; -1
  * out of memory.
  */
-static long cut_at(const char *type, const char *t, size_t n, const mx_person *who, size_t at,
+static long cut_at(const part_kind *k, const char *t, size_t n, const mx_person *who, size_t at,
                    size_t nlen, size_t cap)
 {
     size_t lo = 0, hi = n; /* prefix lo fits (0 trivially); hi does not */
@@ -523,7 +541,7 @@ static long cut_at(const char *type, const char *t, size_t n, const mx_person *w
             mid = lo + text_utf8_len(t + lo, n - lo);
         if (mid >= hi)
             break;
-        int f = fits(type, t, mid, who, at, nlen, cap);
+        int f = fits(k, t, mid, who, at, nlen, cap);
         if (f < 0)
             return -1;
         if (f)
@@ -555,12 +573,12 @@ void mx_format_out_fini(mx_format_out *out)
 }
 
 /* Appends the event of t[0..n) to out; 0 or an error. */
-static int push_part(mx_format_out *out, const char *type, const char *t, size_t n,
+static int push_part(mx_format_out *out, const part_kind *k, const char *t, size_t n,
                      const mx_person *who, size_t at, size_t nlen)
 {
     if (out->n == MX_FORMAT_PARTS_MAX)
         return MX_FORMAT_ETOO_BIG;
-    int err = build(type, t, n, who, at, nlen, &out->content[out->n], &out->len[out->n]);
+    int err = build(k, t, n, who, at, nlen, &out->content[out->n], &out->len[out->n]);
     if (err == 0)
         out->n++;
     return err;
@@ -574,11 +592,11 @@ static bool blank(char c)
 int mx_format_notice(const char *text, size_t len, const mx_person *people, int npeople, size_t cap,
                      mx_format_out *out)
 {
-    return mx_format_message("m.notice", text, len, people, npeople, cap, out);
+    return mx_format_message("m.notice", true, text, len, people, npeople, cap, out);
 }
 
-int mx_format_message(const char *type, const char *text, size_t len, const mx_person *people,
-                      int npeople, size_t cap, mx_format_out *out)
+int mx_format_message(const char *type, bool colours, const char *text, size_t len,
+                      const mx_person *people, int npeople, size_t cap, mx_format_out *out)
 {
     if (out == NULL)
         return MX_FORMAT_EINVAL;
@@ -596,13 +614,14 @@ int mx_format_message(const char *type, const char *text, size_t len, const mx_p
         return MX_FORMAT_ENO_MEMORY;
     size_t at = 0, nlen = 0;
     const mx_person *who = mx_format_to_move(t, n, people, npeople, &at, &nlen);
+    part_kind k = {type, colours};
     int err = 0;
     size_t start = 0;
     do {
         size_t rest = n - start;
         size_t pat = who != NULL && at >= start ? at - start : SIZE_MAX / 2;
-        int f = fits(type, t + start, rest, who, pat, nlen, cap);
-        long p = f < 0 ? -1 : f ? (long)rest : cut_at(type, t + start, rest, who, pat, nlen, cap);
+        int f = fits(&k, t + start, rest, who, pat, nlen, cap);
+        long p = f < 0 ? -1 : f ? (long)rest : cut_at(&k, t + start, rest, who, pat, nlen, cap);
         if (p < 0) {
             err = MX_FORMAT_ENO_MEMORY;
             break;
@@ -615,7 +634,7 @@ int mx_format_message(const char *type, const char *text, size_t len, const mx_p
         bool cut = end < rest;
         while (cut && end > 1 && blank(t[start + end - 1]))
             end--; /* the break itself goes with neither part */
-        err = push_part(out, type, t + start, end, who, pat, nlen);
+        err = push_part(out, &k, t + start, end, who, pat, nlen);
         start += (size_t)p;
         while (cut && start < n && blank(t[start]))
             start++;

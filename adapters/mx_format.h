@@ -23,6 +23,7 @@
 #ifndef PZ_MX_FORMAT_H
 #define PZ_MX_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define MX_FORMAT_CONTENT_MAX 60000 /* bytes of one event's content JSON (Synapse: 65536 PDU) */
@@ -98,10 +99,11 @@ int mx_format_notice(const char *text, size_t len, const mx_person *people, int 
 /*
  * mx_format_notice with the message type `type`: "m.notice" (what the bot
  * says) or "m.text" (what should notify its reader: a private turn
- * prompt). Another type: MX_FORMAT_EINVAL.
+ * prompt); another type: MX_FORMAT_EINVAL. colours false: the red cards
+ * and suits without their <font> (a room that said "set colours off").
  */
-int mx_format_message(const char *type, const char *text, size_t len, const mx_person *people,
-                      int npeople, size_t cap, mx_format_out *out);
+int mx_format_message(const char *type, bool colours, const char *text, size_t len,
+                      const mx_person *people, int npeople, size_t cap, mx_format_out *out);
 
 /*
  * Writes name, cleaned for display, into out (cap bytes, NUL-terminated,

@@ -605,9 +605,12 @@ static int flight_go(mx_net *n, mx_flight *f)
     if (m->kind == STORE_MSG_ROOM)
         game_people(n, f->room, seats, people, &np);
     char *text = mx__room_names_in(n, m->text);
+    /* a room's "set colours off" (from the host's memory, per event) */
+    bool colours = m->kind != STORE_MSG_ROOM || n->env.host == NULL ||
+                   host_room_colours(n->env.host, n->c.name, m->target);
     int err = text == NULL ? MX_FORMAT_ENO_MEMORY
-                           : mx_format_message(msgtype_of(n, m), text, strlen(text), people, np,
-                                               MX_FORMAT_CONTENT_MAX, &out);
+                           : mx_format_message(msgtype_of(n, m), colours, text, strlen(text),
+                                               people, np, MX_FORMAT_CONTENT_MAX, &out);
     free(text);
     if (err != 0 || send_url(n, f, url, sizeof url) != 0) {
         log_msg(LOG_ERROR, "%s: dropping message %lld to %s: %s", n->c.name, (long long)m->id,

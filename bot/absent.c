@@ -59,7 +59,7 @@ void absent_missed(ctx *c, int seat)
     say_room(c, c->row.room,
              "%s has missed %d turns in a row: a computer player plays for them until they are "
              "back (%sback)",
-             c->seats[seat].nick, n, c->h->prefix);
+             c->seats[seat].nick, n, ctx_prefix(c));
     game_event(c, "%s is away after %d missed turns: a computer player plays for them",
                c->seats[seat].nick, n);
 }
@@ -164,7 +164,7 @@ static void offer_set(ctx *c, int seat, const char *nick)
 void cmd_sub(ctx *c, const cmd *k)
 {
     if (c->row.status != STORE_PLAYING && c->row.status != STORE_PAUSED) {
-        reply(c, "there is no game under way here: say %sjoin to sit", c->h->prefix);
+        reply(c, "there is no game under way here: say %sjoin to sit", ctx_prefix(c));
         return;
     }
     int mine = seat_of(c, c->m->sender), seat = mine;
@@ -180,7 +180,7 @@ void cmd_sub(ctx *c, const cmd *k)
             return;
     } else if (seat < 0) {
         reply(c, "you are not playing here: the creator may say %ssub %s 1 (Robot 1's seat)",
-              c->h->prefix, k->name);
+              ctx_prefix(c), k->name);
         return;
     }
     if (seat_named(c, k->name) >= 0) {
@@ -189,7 +189,7 @@ void cmd_sub(ctx *c, const cmd *k)
     }
     offer_set(c, seat, k->name);
     say_room(c, c->row.room, "%s's seat is offered to %s: %s, say %sjoin to take it",
-             c->seats[seat].nick, k->name, k->name, c->h->prefix);
+             c->seats[seat].nick, k->name, k->name, ctx_prefix(c));
 }
 
 bool absent_take_offer(ctx *c)

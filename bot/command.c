@@ -685,6 +685,23 @@ static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
 /* ------------------------------------------------------------------------ */
 /* The line                                                                 */
 
+/* set KEY VALUE...: the key, and the value's words as typed. */
+static cmd_result parse_set(const word *w, int n, cmd *c, reply *r)
+{
+    word value = {"", 0};
+    if (n >= 2)
+        value = span(w, 1, n - 1);
+    /* a prefix is punctuation, which split() trims from a word's end: "!!" */
+    if (n >= 2 && cmd_is_word(w[0], "prefix"))
+        value.n += strcspn(value.s + value.n, " ");
+    if (n < 2 || !is_name(w[0]) || !is_name(value))
+        return cmd_fail(r, "set what? %sset deadline 24h, %sset level expert, or %sset prefix .",
+                        r->p, r->p, r->p);
+    copy_name(c->name, w[0]);
+    copy_name(c->name2, value);
+    return CMD_OK;
+}
+
 /* Reads the arguments w[0..n) of c's verb into c. */
 static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, reply *r)
 {
@@ -735,11 +752,7 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_AWAY:
         return parse_away(w, n, c, r);
     case CMD_SET: /* set KEY VALUE...: the value's words as typed */
-        if (n < 2 || !is_name(w[0]) || !is_name(span(w, 1, n - 1)))
-            return cmd_fail(r, "set what? %sset deadline 24h, or %sset level expert", r->p, r->p);
-        copy_name(c->name, w[0]);
-        copy_name(c->name2, span(w, 1, n - 1));
-        return CMD_OK;
+        return parse_set(w, n, c, r);
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);
     default:

@@ -66,12 +66,15 @@ static const help_cmd COMMANDS[] = {
      "away 3d"},
     {"settings", "ajustes", "settings",
      "this room's defaults: new tables' options and turn deadline, how long a turn waits for "
-     "an away player, the computer players' level",
+     "an away player, the computer players' level, its command prefix and colours",
      "settings"},
     {"set", "ajustar",
-     "set options WORDS|off | deadline DURATION|off | away DURATION|off | level LEVEL",
+     "set options WORDS|off | deadline DURATION|off | away DURATION|off | level LEVEL | "
+     "prefix P|off | colours on|off",
      "a room's moderators (channel operators) change its defaults: new tables' options and "
-     "deadline, how long a turn waits for an away player, the computer players' level",
+     "deadline, how long a turn waits for an away player, the computer players' level, the "
+     "room's command prefix (1 to 3 punctuation characters such as . or >>; off: the bot's) "
+     "and whether its lines carry colours",
      "set options partners to 31"},
     {"reminders", "recordatorios", "reminders on|off",
      "off: no private reminder when your turn has waited a while (the deadline stays)",

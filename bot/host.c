@@ -137,7 +137,7 @@ void record_hint(const ctx *c, char *buf, size_t cap)
     if (snprintf(buf, cap,
                  "Game #%lld \xC2\xB7 its record: %sexport %lld (owners) or "
                  "porrazo-bot --export %lld",
-                 id, c->h->prefix, id, id) >= (int)cap)
+                 id, ctx_prefix(c), id, id) >= (int)cap)
         snprintf(buf, cap, "Game #%lld", id);
 }
 
@@ -278,7 +278,7 @@ int seat_named(const ctx *c, const char *name)
 
 render_names names_of(const ctx *c)
 {
-    render_names n = {c->nseats, {NULL}, c->h->prefix};
+    render_names n = {c->nseats, {NULL}, ctx_prefix(c)};
     for (int i = 0; i < c->nseats; i++)
         n.nick[i] = c->seats[i].nick;
     return n;
@@ -308,11 +308,21 @@ static int collect_room(void *arg, int64_t game, const char *room)
     return 0;
 }
 
-/* The prefix to write before a command a reply suggests: the bot's in a
+/* The prefix to write before a command a reply suggests: the room's in a
    room, none in private (where none is needed). */
 const char *prompt_prefix(const ctx *c)
 {
-    return c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0' ? c->h->prefix : "";
+    return c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0'
+               ? host_room_prefix(c->h, c->network, c->m->room)
+               : "";
+}
+
+const char *ctx_prefix(const ctx *c)
+{
+    const char *room = c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                       : c->have_game                                              ? c->row.room
+                                                                                   : NULL;
+    return host_room_prefix(c->h, c->network, room);
 }
 
 /*
@@ -352,7 +362,8 @@ static int find_game(ctx *c, const cmd *k)
     if (room != NULL) {
         int found = load_game(c, room);
         if (found == 0)
-            reply(c, "there is no game in %s: say %snew there to open one", room, c->h->prefix);
+            reply(c, "there is no game in %s: say %snew there to open one", room,
+                  host_room_prefix(c->h, c->network, room));
         return found > 0;
     }
     rooms_found f = {0};
@@ -362,8 +373,8 @@ static int find_game(ctx *c, const cmd *k)
         return 0;
     }
     if (f.n == 0) {
-        reply(c, "you are not in a game: say %snew or %sjoin in a channel", c->h->prefix,
-              c->h->prefix);
+        reply(c, "you are not in a game: say %snew or %sjoin in a channel", ctx_prefix(c),
+              ctx_prefix(c));
         return 0;
     }
     if (f.n > 1) {
@@ -453,7 +464,7 @@ static void dispatch(ctx *c, const cmd *k)
     cmd said;
     switch (k->verb) {
     case CMD_HELP:
-        render_help(k->name, c->h->prefix, &lines);
+        render_help(k->name, ctx_prefix(c), &lines);
         send_text(c, &lines);
         return;
     case CMD_RULES:
@@ -587,6 +598,12 @@ static int finish(ctx *c)
         return err;
     }
     events_flush(c);
+    if (c->room_change.pending &&
+        room_map_put(c->h, c->network, c->room_change.room, c->room_change.prefix,
+                     c->room_change.colours_off) != 0)
+        snprintf(c->h->err, sizeof c->h->err,
+                 "out of memory: %s's prefix and colours take effect after a restart",
+                 c->room_change.room);
     return 0;
 }
 
@@ -671,7 +688,7 @@ static void hint_prefix(ctx *c)
         seat_of(c, c->m->sender) < 0)
         return;
     flood_hint_told(c->h, c->network, c->m->sender, c->m->room, c->now);
-    reply(c, "commands start with %s here — say %s%s", c->h->prefix, c->h->prefix,
+    reply(c, "commands start with %s here — say %s%s", ctx_prefix(c), ctx_prefix(c),
           text_echo(c->m->text, c->m->len, echo));
 }
 
@@ -773,9 +790,11 @@ int host_handle(host *h, const host_msg *msg, int64_t now)
     cmd k;
     char error[CMD_ERROR_MAX];
     bool in_room = m->room != NULL && m->room[0] != '\0';
-    cmd_result r = cmd_parse(m->text, m->len, in_room, h->prefix, &k, error, sizeof error);
+    /* from memory: this runs for every line of chat too */
+    const char *prefix = host_room_prefix(h, m->network, m->room);
+    cmd_result r = cmd_parse(m->text, m->len, in_room, prefix, &k, error, sizeof error);
     if (r == CMD_IGNORED) { /* chat; a move without the prefix may get a hint */
-        if (in_room && cmd_move_without_prefix(m->text, m->len, h->prefix, &k) &&
+        if (in_room && cmd_move_without_prefix(m->text, m->len, prefix, &k) &&
             flood_hint_due(h, m->network, m->sender, m->room, now))
             (void)handle_parsed(h, m, now, r, &k, error); /* a hint that fails is no loss */
         return 0;
@@ -828,7 +847,7 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
         return -1;
     }
     h->robot_level = (int)level;
-    if (timers_rebuild(h, why, why_len) != 0) {
+    if (room_map_load(h, why, why_len) != 0 || timers_rebuild(h, why, why_len) != 0) {
         host_free(h);
         return -1;
     }
@@ -860,6 +879,7 @@ void host_free(host *h)
         return;
     think_free(h->think);
     flood_free(h);
+    room_map_free(h);
     free(h);
 }
 

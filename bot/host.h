@@ -6,9 +6,11 @@
  * the host parses the command (command.h), loads the room's game from the
  * store, asks the engine, renders what happened (render.h) and commits the
  * new state, the action log and every resulting message to the store's
- * outbox in one transaction. Adapters then send the outbox. Nothing is kept
+ * outbox in one transaction. Adapters then send the outbox. No game is kept
  * in memory between calls: the store is the only truth, so a crash at any
- * instant loses nothing that was accepted. Not here: any chat protocol.
+ * instant loses nothing that was accepted. (The rooms' own prefixes and
+ * colours are a copy in memory, read from the store at start and changed
+ * only once their "set" commits.) Not here: any chat protocol.
  */
 #ifndef PZ_HOST_H
 #define PZ_HOST_H
@@ -199,6 +201,19 @@ int host_rename(host *h, const char *network, const char *player, const char *ni
  * made obsolete (live.c).
  */
 outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *merged);
+
+/*
+ * The command prefix of a room on a network: the one its moderators set
+ * ("set prefix"), else the bot's (also for NULL or "", a private line).
+ * Read from memory, cheap enough for every line; the string is the host's,
+ * valid until the next command or host_reconfigure. The adapters' own
+ * commands (an operator's "part") take it too.
+ */
+const char *host_room_prefix(const host *h, const char *network, const char *room);
+
+/* Whether lines to a room may carry colours: false once its moderators
+   said "set colours off". From memory, as host_room_prefix. */
+bool host_room_colours(const host *h, const char *network, const char *room);
 
 /* The last error message (store failures). */
 const char *host_errmsg(const host *h);

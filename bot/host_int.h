@@ -17,6 +17,7 @@
 
 typedef struct flood_slot flood_slot;
 typedef struct think think;
+typedef struct room_own room_own;
 
 struct host {
     store *st;
@@ -30,6 +31,8 @@ struct host {
     flood_slot *flood;     /* per-sender command rates (flood.c) */
     think *think;          /* computer players' worker, or NULL: they decide inline */
     int robot_level;       /* pzai_level of computer players added without one */
+    room_own *rooms;       /* the rooms with their own prefix or colours (room_map.c) */
+    int nrooms;
 };
 
 /* A game's host-side settings, kept as words in store_game.settings. */
@@ -89,6 +92,14 @@ typedef struct ctx {
         prefs p;
     } prefs_memo[PZ_MAX_PLAYERS];
     int nprefs_memo;
+    /* A "set" changed the room's prefix or colours: room_map.c's copy
+       follows once the call commits (forgotten if it is rolled back). */
+    struct {
+        bool pending;
+        char room[STORE_ID_MAX];
+        char prefix[8]; /* "" the bot's */
+        bool colours_off;
+    } room_change;
 } ctx;
 
 /* ---- host.c ---- */
@@ -155,6 +166,10 @@ bool is_owner(const ctx *c, const char *player);
 /* What to write before a command a reply suggests: the prefix when the
    line came in a room ("say !join"), "" in private. */
 const char *prompt_prefix(const ctx *c);
+/* The command prefix of the room the call is about: the room the line
+   came in, else the loaded game's, else the bot's (the room's own when it
+   set one). Unlike prompt_prefix, never "". */
+const char *ctx_prefix(const ctx *c);
 
 /* ---- live.c: lines rendered when they are sent ---- */
 
@@ -370,6 +385,9 @@ void cmd_stats(ctx *c, const cmd *k);
 void cmd_top(ctx *c, const cmd *k);
 
 /* ---- room.c: a room's defaults, set by its moderators ---- */
+#define ROOM_SCOPE "room"                   /* their kv scope, key "network\x1froom" */
+#define ROOM_KEY_MAX (2 * STORE_ID_MAX + 2) /* bytes of such a key, NUL included */
+#define ROOM_PREFIX_MAX 3                   /* bytes of a room's own prefix */
 typedef struct room_settings {
     int deadline;      /* new tables' turn deadline (s), 0 none */
     int away_max;      /* the longest a turn waits for an away player (s), 0 no bound */
@@ -380,7 +398,12 @@ typedef struct room_settings {
     /* The R9 options of its new tables, as "o.NAME=VALUE" words ("" none),
        before those a "new" says. */
     char options[200];
+    char prefix[ROOM_PREFIX_MAX + 1]; /* its own command prefix, "" the bot's */
+    bool colours_off;                 /* said "set colours off" */
 } room_settings;
+/* The prefix ("" none) and colours of a room's stored words: what
+   room_map.c keeps in memory. */
+void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off);
 /* Applies rs's options to o; 0, or -1 with why (a value the engine no
    longer takes). */
 int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len);
@@ -393,6 +416,15 @@ int room_level(const ctx *c);
 void cmd_set(ctx *c, const cmd *k);
 /* settings: the room's defaults. */
 void cmd_settings(ctx *c, const cmd *k);
+
+/* ---- room_map.c: the rooms' own prefixes and colours, in memory ---- */
+/* Reads every room's from the store (host_new). 0, or -1 with why. */
+int room_map_load(host *h, char *why, size_t why_len);
+/* Sets (network, room)'s: prefix "" and colours on forget it. 0, or -1
+   out of memory (unchanged). */
+int room_map_put(host *h, const char *network, const char *room, const char *prefix,
+                 bool colours_off);
+void room_map_free(host *h);
 
 /* ---- timers.c ---- */
 /* When the clock next has to do with seat, a person to act in the loaded

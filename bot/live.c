@@ -43,7 +43,7 @@
 
 render_names live_names(const ctx *c, live_nicks *buf)
 {
-    render_names n = {c->nseats, {NULL}, c->h->prefix};
+    render_names n = {c->nseats, {NULL}, ctx_prefix(c)};
     for (int i = 0; i < c->nseats && i < PZ_MAX_PLAYERS; i++) {
         int k = snprintf(buf->nick[i], sizeof buf->nick[i], "%cn%d%s%c", MARK, i, c->seats[i].nick,
                          MARK);
@@ -292,7 +292,10 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
         return OUTQ_EXPAND_DROP;
     live_game lg;
     load(hst->st, h.game, &lg);
-    const char *prefix = m->kind == STORE_MSG_ROOM ? hst->prefix : "";
+    /* the room's own when it set one (host_room_prefix: from memory) */
+    const char *prefix = m->kind != STORE_MSG_ROOM ? ""
+                         : lg.loaded ? host_room_prefix(hst, lg.row.network, m->target)
+                                     : hst->prefix;
     obuf o = {{0}, 0};
     outq_expand_result r;
     if (h.kind == 'E') {

@@ -34,7 +34,7 @@ bool in_lobby(ctx *c)
    nothing in private. */
 static const char *say_prefix(const ctx *c)
 {
-    return msg_room(c)[0] != '\0' ? c->h->prefix : "";
+    return msg_room(c)[0] != '\0' ? ctx_prefix(c) : "";
 }
 
 /* The creator, a room moderator or an owner may manage the table. */
@@ -110,7 +110,7 @@ void cmd_new(ctx *c, const cmd *k)
 {
     const char *room = msg_room(c);
     if (room[0] == '\0') {
-        reply(c, "say %snew in the channel where you want to play", c->h->prefix);
+        reply(c, "say %snew in the channel where you want to play", ctx_prefix(c));
         return;
     }
     int found = load_game(c, room);
@@ -163,7 +163,7 @@ void cmd_new(ctx *c, const cmd *k)
     record_hint(c, record, sizeof record);
     say_room(c, room,
              "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal. %s",
-             c->m->nick, what, c->h->prefix, c->m->nick, c->h->prefix, record);
+             c->m->nick, what, ctx_prefix(c), c->m->nick, ctx_prefix(c), record);
     game_event(c, "opened by %s (%s)", c->m->nick, what);
     if (k->robots)
         robots_fill(c, k->level);
@@ -204,7 +204,7 @@ void seat_add(ctx *c, const char *player, const char *nick)
         c->set.start_at = c->now + countdown;
         say_room(c, c->row.room,
                  "The table is full: the cards are dealt in %s (say %sleave to get up)", secs,
-                 c->h->prefix);
+                 ctx_prefix(c));
     }
     save_game(c);
     /* an event line of the game: joins waiting to be sent go out as one

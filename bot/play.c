@@ -618,12 +618,12 @@ static int mover_seat(ctx *c)
     int seat = seat_of(c, c->m->sender);
     if (c->row.status == STORE_LOBBY) {
         reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
-              c->h->prefix);
+              ctx_prefix(c));
         return -1;
     }
     if (c->row.status == STORE_PAUSED) {
         reply(c, "the game is paused: say %sresume (a majority of players must agree)",
-              c->h->prefix);
+              ctx_prefix(c));
         return -1;
     }
     if (seat < 0)
@@ -693,7 +693,7 @@ void cmd_info(ctx *c, const cmd *k)
     char head[48];
     if (c->g == NULL) {
         reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
-              c->h->prefix);
+              ctx_prefix(c));
         return;
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
@@ -761,7 +761,7 @@ void stop_game(ctx *c, const char *who, const char *by)
     c->row.status = STORE_STOPPED;
     save_game(c);
     say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
-             c->h->prefix);
+             ctx_prefix(c));
     game_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }
 
@@ -799,7 +799,7 @@ void cmd_vote(ctx *c, const cmd *k)
             c->row.status = STORE_PAUSED;
             c->set.pause_votes = c->set.resume_votes = 0;
             save_game(c);
-            say_room(c, c->row.room, "The game is paused. Say %sresume to go on.", c->h->prefix);
+            say_room(c, c->row.room, "The game is paused. Say %sresume to go on.", ctx_prefix(c));
         }
     } else if (c->row.status != STORE_PAUSED) {
         reply(c, "the game is not paused");

@@ -136,7 +136,7 @@ void cmd_tz(ctx *c, const cmd *k)
     if (k->name[0] == '\0' && !k->off) {
         tz_format(c->now, p.tz, false, when, sizeof when);
         reply(c, "your time zone is %s (it is %s there); say %stz Europe/Madrid to change it",
-              p.tz[0] != '\0' ? p.tz : "UTC", when, c->h->prefix);
+              p.tz[0] != '\0' ? p.tz : "UTC", when, ctx_prefix(c));
         return;
     }
     if (k->off) {
@@ -150,7 +150,7 @@ void cmd_tz(ctx *c, const cmd *k)
             reply(c, "%s is not a time zone: did you mean %s?", k->name, hint);
         else
             reply(c, "%s is not a time zone: say a region and city, e.g. %stz America/Chicago",
-                  k->name, c->h->prefix);
+                  k->name, ctx_prefix(c));
         return;
     }
     pref_set(c, TZ_SCOPE, canon);
@@ -173,7 +173,7 @@ void cmd_quiet(ctx *c, const cmd *k)
     }
     if (tz_quiet_parse(k->name, &q) != 0) {
         reply(c, "quiet hours are two times of day: e.g. %squiet 23:00-08:00, or %squiet off",
-              c->h->prefix, c->h->prefix);
+              ctx_prefix(c), ctx_prefix(c));
         return;
     }
     tz_quiet_format(&q, shown, sizeof shown);
@@ -216,7 +216,7 @@ void cmd_away(ctx *c, const cmd *k)
     tz_format(at, p.tz, true, until, sizeof until);
     if (k->robots) {
         reply(c, "away until %s: a computer player plays for you meanwhile (%saway off ends it)",
-              until, c->h->prefix);
+              until, ctx_prefix(c));
         return;
     }
     text_duration(c->h->cfg.away_max_secs, how, sizeof how);

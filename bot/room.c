@@ -3,14 +3,18 @@
  * operator, a Matrix member at the moderator power level) or the bot's
  * owners: the options and turn deadline of its new tables, the longest a turn waits
  * for a player who is away, and the level of its computer players (those
- * seated without a level, and those that play for absent people). "set"
- * changes one, "settings" lists them.
+ * seated without a level, and those that play for absent people), its
+ * command prefix and whether its lines carry colours. "set" changes one,
+ * "settings" lists them.
  *
  * Kept in the store's kv, scope "room", key "network\x1froom", as words
- * "deadline=SECS away=SECS level=NAME o.OPTION=VALUE..."; a room without
- * any uses the configuration's.
- * Not here: a table's own settings (lobby.c), the prefix (the bot's).
+ * "deadline=SECS away=SECS level=NAME prefix=P colours=off o.OPTION=VALUE...";
+ * a room without any uses the configuration's.
+ * Not here: a table's own settings (lobby.c); the in-memory copy of the
+ * prefixes and colours that every line reads (room_map.c); the bot's own
+ * prefix (the configuration's).
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +25,24 @@
 #include "render.h"
 #include "text.h"
 
-#define ROOM_SCOPE "room"
-
 static void room_key(const ctx *c, const char *room, char *key, size_t cap)
 {
     if (snprintf(key, cap, "%s\x1f%s", c->network, room) >= (int)cap)
         key[0] = '\0';
+}
+
+/* Why p cannot be a room's prefix, or NULL when it can: 1 to
+   ROOM_PREFIX_MAX ASCII punctuation characters, so that a command never
+   reads as a word of chat that starts with a letter or a digit. */
+static const char *prefix_refused(const char *p)
+{
+    size_t n = strlen(p);
+    if (n == 0 || n > ROOM_PREFIX_MAX)
+        return "a prefix is 1 to 3 characters";
+    for (size_t i = 0; i < n; i++)
+        if (p[i] <= ' ' || p[i] >= 0x7F || isalnum((unsigned char)p[i]))
+            return "a prefix is punctuation only: no letters, digits or spaces";
+    return NULL;
 }
 
 /* The value of word "name=" in words, into out: 0, or -1 when absent. */
@@ -45,14 +61,24 @@ static int word_value(const char *words, const char *name, char *out, size_t cap
     return -1;
 }
 
+void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off)
+{
+    char v[16];
+    prefix[0] = '\0';
+    if (word_value(words, "prefix", v, sizeof v) == 0 && prefix_refused(v) == NULL)
+        memcpy(prefix, v, strlen(v) + 1);
+    *colours_off = word_value(words, "colours", v, sizeof v) == 0 && strcmp(v, "off") == 0;
+}
+
 void room_defaults(const ctx *c, const char *room, room_settings *rs)
 {
-    char key[2 * STORE_ID_MAX + 2], value[320], v[32];
+    char key[ROOM_KEY_MAX], value[320], v[32];
     rs->deadline = c->h->cfg.deadline_secs;
     rs->away_max = c->h->cfg.away_max_secs;
     rs->level = c->h->robot_level;
     rs->own_deadline = rs->own_level = rs->own_away = false;
-    rs->options[0] = '\0';
+    rs->options[0] = rs->prefix[0] = '\0';
+    rs->colours_off = false;
     if (room == NULL || room[0] == '\0')
         return;
     room_key(c, room, key, sizeof key);
@@ -60,6 +86,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
         return;
     char *end;
     pzai_level lv;
+    room_words_own(value, rs->prefix, &rs->colours_off);
     if (word_value(value, "deadline", v, sizeof v) == 0) {
         long secs = strtol(v, &end, 10);
         if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
@@ -150,7 +177,7 @@ static int set_options(ctx *c, const char *words, room_settings *rs)
 /* Writes rs's own values as the room's words. */
 static void room_save(ctx *c, const char *room, const room_settings *rs)
 {
-    char key[2 * STORE_ID_MAX + 2], value[320] = "";
+    char key[ROOM_KEY_MAX], value[320] = "";
     size_t n = 0;
     room_key(c, room, key, sizeof key);
     if (rs->own_deadline)
@@ -160,11 +187,39 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
     if (rs->own_level && n < sizeof value)
         n += (size_t)snprintf(value + n, sizeof value - n, "level=%s ",
                               pzai_level_name((pzai_level)rs->level));
+    if (rs->prefix[0] != '\0' && n < sizeof value)
+        n += (size_t)snprintf(value + n, sizeof value - n, "prefix=%s ", rs->prefix);
+    if (rs->colours_off && n < sizeof value)
+        n += (size_t)snprintf(value + n, sizeof value - n, "colours=off ");
     if (rs->options[0] != '\0' && n < sizeof value)
         snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
-    if (err != 0)
+    if (err != 0) {
         store_failed(c, err);
+        return;
+    }
+    /* what every line reads (room_map.c) follows once this commits */
+    c->room_change.pending = true;
+    snprintf(c->room_change.room, sizeof c->room_change.room, "%s", room);
+    snprintf(c->room_change.prefix, sizeof c->room_change.prefix, "%s", rs->prefix);
+    c->room_change.colours_off = rs->colours_off;
+}
+
+/* set prefix P|off: checked (told when refused), into rs. 0 or -1. */
+static int set_prefix(ctx *c, const char *p, room_settings *rs)
+{
+    const char *why = prefix_refused(p);
+    if (strcasecmp(p, "off") == 0 || strcasecmp(p, "none") == 0) {
+        rs->prefix[0] = '\0';
+        return 0;
+    }
+    if (why != NULL) {
+        reply(c, "%s, such as . or ! or >> (say %sset prefix off for the bot's %s)", why,
+              prompt_prefix(c), c->h->prefix);
+        return -1;
+    }
+    memcpy(rs->prefix, p, strlen(p) + 1);
+    return 0;
 }
 
 /* The room a set/settings line is about, or NULL (told). */
@@ -194,14 +249,33 @@ void cmd_settings(ctx *c, const cmd *k)
     pz_options_default(&o);
     if (rs.options[0] != '\0' && room_options_apply(&rs, &o, why, sizeof why) == 0)
         render_options(&o, opts, sizeof opts);
+    /* the prefix as saved by this call, which the in-memory copy learns
+       only once it commits */
+    const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
     reply(c,
           "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-          "computer players %s%s · moderators change them: %sset options partners to 31, "
-          "%sset deadline 24h, %sset away 3d, %sset level expert",
+          "computer players %s%s · prefix %s%s · colours %s · moderators change them: %sset "
+          "options partners to 31, %sset deadline 24h, %sset away 3d, %sset level expert, "
+          "%sset prefix ., %sset colours off",
           room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
           rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
-          pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", c->h->prefix,
-          c->h->prefix, c->h->prefix, c->h->prefix);
+          pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
+          rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on", p,
+          p, p, p, p, p);
+}
+
+/* set colours on|off, into rs: 0, or -1 (told). */
+static int set_colours(ctx *c, const char *v, room_settings *rs)
+{
+    if (strcasecmp(v, "off") == 0 || strcasecmp(v, "no") == 0)
+        rs->colours_off = true;
+    else if (strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
+        rs->colours_off = false;
+    else {
+        reply(c, "set colours on, or set colours off");
+        return -1;
+    }
+    return 0;
 }
 
 void cmd_set(ctx *c, const cmd *k)
@@ -231,9 +305,15 @@ void cmd_set(ctx *c, const cmd *k)
     } else if (strcasecmp(k->name, "level") == 0 && pzai_level_parse(k->name2, &lv) == 0) {
         rs.level = (int)lv;
         rs.own_level = true;
+    } else if (strcasecmp(k->name, "prefix") == 0) {
+        if (set_prefix(c, k->name2, &rs) != 0)
+            return;
+    } else if (strcasecmp(k->name, "colours") == 0 || strcasecmp(k->name, "colors") == 0) {
+        if (set_colours(c, k->name2, &rs) != 0)
+            return;
     } else {
-        reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, or set level "
-                 "beginner|greedy|expert|strong");
+        reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
+                 "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off");
         return;
     }
     room_save(c, room, &rs);

@@ -277,6 +277,15 @@ int store_stats_top(store *s, const char *network, const char *room, store_who w
 int store_kv_set(store *s, const char *scope, const char *key, const char *value);
 /* STORE_NOT_FOUND when unset; STORE_TOO_BIG when cap is too small. */
 int store_kv_get(store *s, const char *scope, const char *key, char *value, size_t cap);
+/*
+ * Calls fn(arg, key, value) for each key of scope, in key order (a
+ * start-up load of a few values, e.g. the rooms' own settings). The
+ * strings are valid during the call only; fn must not use the store (the
+ * read is open). A non-zero return of fn stops the walk and is returned.
+ * 0, fn's value, or a store_err.
+ */
+int store_kv_each(store *s, const char *scope,
+                  int (*fn)(void *arg, const char *key, const char *value), void *arg);
 
 /* ---- Lines already handled ------------------------------------------- */
 

@@ -50,6 +50,7 @@ enum store_stmt {
     ST_STATS_TOP,
     ST_KV_SET,
     ST_KV_GET,
+    ST_KV_EACH,
     ST_SEEN_ADD,
     ST_SEEN_HAS,
     ST_SEEN_PRUNE,

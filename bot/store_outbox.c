@@ -288,6 +288,36 @@ int store_kv_get(store *s, const char *scope, const char *key, char *value, size
     return rc;
 }
 
+/* The text of column col of st's row ("" for a NULL), or NULL (told). */
+static const char *column_text(store *s, sqlite3_stmt *st, int col)
+{
+    if (sqlite3_column_type(st, col) == SQLITE_NULL)
+        return "";
+    const char *t = (const char *)sqlite3_column_text(st, col);
+    if (t == NULL)
+        store__fail(s, sqlite3_errcode(s->db), "reading a value");
+    return t;
+}
+
+/* Walks scope's keys in order (store.h). */
+int store_kv_each(store *s, const char *scope,
+                  int (*fn)(void *arg, const char *key, const char *value), void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = store__prepare(s, ST_KV_EACH,
+                            "SELECT key, value FROM kv WHERE scope = ?1 ORDER BY key", &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "t", scope);
+    while (rc == 0 && (rc = store__step(s, st)) == 1) {
+        const char *key = column_text(s, st, 0),
+                   *value = key != NULL ? column_text(s, st, 1) : NULL;
+        rc = key == NULL || value == NULL ? STORE_ERROR : fn(arg, key, value);
+    }
+    if (st != NULL)
+        store__reset(st);
+    return rc;
+}
+
 /* ---- Lines already handled --------------------------------------------- */
 
 int store_seen_add(store *s, const char *network, const char *id, int64_t at, bool *fresh)

@@ -143,6 +143,22 @@ static void test_red_suits_are_coloured_and_black_suits_are_not(void **state)
     json_object_put(o);
 }
 
+static void test_without_colours_red_suits_are_plain_and_the_rest_is_kept(void **state)
+{
+    (void)state;
+    const char *text = "7" HEART " <K" SPADE "> 10" DIAMOND " " HEART;
+    mx_format_out out = {0};
+    assert_int_equal(
+        mx_format_message("m.notice", false, text, strlen(text), PEOPLE, NPEOPLE, 4096, &out), 0);
+    assert_int_equal(out.n, 1);
+    json_object *o = parse(&out, 0);
+    assert_string_equal(field(o, "formatted_body"),
+                        "7" HEART " &lt;K" SPADE "&gt; 10" DIAMOND " " HEART);
+    assert_string_equal(field(o, "body"), text);
+    json_object_put(o);
+    mx_format_out_fini(&out);
+}
+
 static void test_score_bar_is_kept_in_code_inside_a_line(void **state)
 {
     (void)state;
@@ -170,13 +186,14 @@ static void test_a_prompt_may_be_a_text_message_that_notifies(void **state)
 {
     (void)state;
     mx_format_out out = {0};
-    assert_int_equal(mx_format_message("m.text", "your turn", 9, PEOPLE, NPEOPLE, 4096, &out), 0);
+    assert_int_equal(mx_format_message("m.text", true, "your turn", 9, PEOPLE, NPEOPLE, 4096, &out),
+                     0);
     json_object *o = parse(&out, 0);
     assert_string_equal(field(o, "msgtype"), "m.text");
     assert_string_equal(field(o, "body"), "your turn");
     json_object_put(o);
     mx_format_out_fini(&out);
-    assert_int_equal(mx_format_message("m.emote", "x", 1, PEOPLE, NPEOPLE, 4096, &out),
+    assert_int_equal(mx_format_message("m.emote", true, "x", 1, PEOPLE, NPEOPLE, 4096, &out),
                      MX_FORMAT_EINVAL);
     assert_int_equal(out.n, 0);
 }
@@ -496,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_plain_text_becomes_a_notice_with_body_and_html),
         cmocka_unit_test(test_html_special_characters_are_escaped_and_body_is_not),
         cmocka_unit_test(test_red_suits_are_coloured_and_black_suits_are_not),
+        cmocka_unit_test(test_without_colours_red_suits_are_plain_and_the_rest_is_kept),
         cmocka_unit_test(test_score_bar_is_kept_in_code_inside_a_line),
         cmocka_unit_test(test_a_score_board_is_a_table_and_its_body_stays_aligned),
         cmocka_unit_test(test_a_prompt_may_be_a_text_message_that_notifies),

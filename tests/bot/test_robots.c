@@ -776,6 +776,110 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     close_table(t);
 }
 
+/* As say() in another room, by a moderator or not. */
+static void say_in(table *t, const char *room, const char *nick, const char *text, bool mod)
+{
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, mod, NULL};
+    assert_int_equal(host_handle(t->h, &m, t->now), 0);
+    read_outbox(t);
+}
+
+/* A restart: a new host on the same store (what it keeps in memory is
+   read again from there). */
+static void restart_host(table *t)
+{
+    char why[256];
+    host_config c = {.prefix = "!", .bot_name = "porrazo", .max_games = 10, .fixed_seed = true};
+    host_free(t->h);
+    assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
+}
+
+static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    say(t, "ann", "!settings");
+    assert_int_equal(count(t, ROOM, "prefix ! (the bot's) · colours on"), 1);
+    say(t, "ann", "!set prefix .");
+    assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
+    say_mod(t, "mod", "!set prefix .");
+    assert_int_equal(count(t, ROOM,
+                           "prefix . (the room's) · colours on · moderators change "
+                           "them: .set options partners to 31"),
+                     1);
+    int before = t->nmsg;
+    say(t, "ann", "!turn"); /* the bot's prefix is chat here now */
+    assert_int_equal(t->nmsg, before);
+    say(t, "ann", ".turn");
+    assert_int_equal(count(t, ROOM, "ann: there is no game in #t: say .new there"), 1);
+    say_in(t, "#u", "ann", ".turn", false); /* another room keeps the bot's */
+    assert_int_equal(t->nmsg, before + 1);
+    say_in(t, "#u", "ann", "!turn", false);
+    assert_int_equal(count(t, "#u", "ann: there is no game in #u: say !new there"), 1);
+    say(t, "ann", ".help"); /* privately, as asked in #t */
+    assert_true(count(t, "ann", ".join") > 0);
+    assert_int_equal(count(t, "ann", "!join"), 0);
+
+    /* refused, and the room keeps its prefix */
+    static const char *const bad[] = {".set prefix a", ".set prefix 1", ".set prefix ....",
+                                      ".set prefix . .", ".set prefix .a"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        say_mod(t, "mod", bad[i]);
+    assert_int_equal(count(t, ROOM,
+                           "mod: a prefix is punctuation only: no letters, digits or "
+                           "spaces, such as . or ! or >> (say .set prefix off for the "
+                           "bot's !)"),
+                     4);
+    assert_int_equal(count(t, ROOM, "mod: a prefix is 1 to 3 characters"), 1);
+    say(t, "ann", ".turn");
+    assert_int_equal(count(t, ROOM, "ann: there is no game in #t: say .new there"), 2);
+
+    /* it lasts past a restart; its games suggest it */
+    restart_host(t);
+    say(t, "ann", ".new 2");
+    assert_int_equal(count(t, ROOM, "Say .join to sit; ann says .start to deal"), 1);
+    say(t, "bob", ".join");
+    assert_int_equal(count(t, ROOM, "bob sits down (2 of 2)"), 1);
+    say(t, "bob", "play 4");
+    assert_int_equal(count(t, ROOM, "bob: commands start with . here — say .play 4"), 1);
+
+    /* punctuation at a word's end is the prefix too; off: the bot's again */
+    say_mod(t, "mod", ".set prefix !!");
+    assert_int_equal(count(t, ROOM, "prefix !! (the room's)"), 1);
+    say_mod(t, "mod", "!!set prefix off");
+    assert_int_equal(count(t, ROOM, "prefix ! (the bot's)"), 2);
+    restart_host(t);
+    say(t, "ann", "!settings");
+    assert_int_equal(count(t, ROOM, "prefix ! (the bot's)"), 3);
+    assert_string_equal(host_room_prefix(t->h, NET, ROOM), "!");
+    close_table(t);
+}
+
+static void test_a_rooms_moderators_turn_its_colours_off(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    assert_true(host_room_colours(t->h, NET, ROOM));
+    say(t, "ann", "!set colours off");
+    assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
+    assert_true(host_room_colours(t->h, NET, ROOM));
+    say_mod(t, "mod", "!set colours red");
+    assert_int_equal(count(t, ROOM, "mod: set colours on, or set colours off"), 1);
+    say_mod(t, "mod", "!set colours off");
+    assert_int_equal(count(t, ROOM, "colours off · moderators"), 1);
+    assert_false(host_room_colours(t->h, NET, ROOM));
+    assert_true(host_room_colours(t->h, NET, "#u"));
+    assert_true(host_room_colours(t->h, "other", ROOM));
+    assert_string_equal(host_room_prefix(t->h, NET, ROOM), "!"); /* the prefix is apart */
+    restart_host(t);
+    assert_false(host_room_colours(t->h, NET, ROOM));
+    say_mod(t, "mod", "!set colors on");
+    assert_true(host_room_colours(t->h, NET, ROOM));
+    restart_host(t);
+    assert_true(host_room_colours(t->h, NET, ROOM));
+    close_table(t);
+}
+
 static void test_a_player_who_turns_reminders_off_gets_none(void **state)
 {
     (void)state;
@@ -849,6 +953,8 @@ int main(void)
         cmocka_unit_test(test_an_away_player_is_waited_for_or_played_for),
         cmocka_unit_test(test_games_lists_the_games_of_ids_tied_on_other_networks),
         cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
+        cmocka_unit_test(test_a_rooms_moderators_set_its_own_command_prefix),
+        cmocka_unit_test(test_a_rooms_moderators_turn_its_colours_off),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
         cmocka_unit_test(test_a_full_table_is_dealt_after_its_countdown),
     };

@@ -856,6 +856,42 @@ static void test_kv_values_are_set_replaced_and_read_with_any_bytes(void **state
     store_close(s);
 }
 
+/* store_kv_each's callback: appends "key=value;" to the buffer (arg),
+   and stops the walk (returns 7) at key "stop". */
+static int kv_collect(void *arg, const char *key, const char *value)
+{
+    char *buf = arg;
+    size_t n = strlen(buf);
+    snprintf(buf + n, 128 - n, "%s=%s;", key, value);
+    return strcmp(key, "stop") == 0 ? 7 : 0;
+}
+
+static void test_kv_each_walks_one_scope_in_key_order_and_stops_when_asked(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    char seen[128] = "";
+    assert_int_equal(store_kv_each(s, "room", kv_collect, seen), 0);
+    assert_string_equal(seen, "");
+    assert_int_equal(store_kv_set(s, "room", "libera\x1f#b", "prefix=."), 0);
+    assert_int_equal(store_kv_set(s, "room", "libera\x1f#a", "colours=off"), 0);
+    assert_int_equal(store_kv_set(s, "notice",
+                                  "libera\x1f"
+                                  "ann",
+                                  "on"),
+                     0);
+    assert_int_equal(store_kv_set(s, "room", "libera\x1f#a", "level=expert"), 0);
+    assert_int_equal(store_kv_each(s, "room", kv_collect, seen), 0);
+    assert_string_equal(seen, "libera\x1f#a=level=expert;libera\x1f#b=prefix=.;");
+    /* fn's non-zero return stops the walk and is what the walk returns */
+    assert_int_equal(store_kv_set(s, "room", "stop", ""), 0);
+    assert_int_equal(store_kv_set(s, "room", "stop2", "never seen"), 0);
+    seen[0] = '\0';
+    assert_int_equal(store_kv_each(s, "room", kv_collect, seen), 7);
+    assert_string_equal(seen, "libera\x1f#a=level=expert;libera\x1f#b=prefix=.;stop=;");
+    store_close(s);
+}
+
 /* ---- Transactions and crashes --------------------------------------------- */
 
 /* Writes one record of every kind for room ("irc" network). */
@@ -1259,6 +1295,7 @@ int main(void)
         T(test_stats_sum_per_room_and_over_the_network),
         T(test_stats_top_ranks_by_wins_then_points_then_nick),
         T(test_kv_values_are_set_replaced_and_read_with_any_bytes),
+        T(test_kv_each_walks_one_scope_in_key_order_and_stops_when_asked),
         T(test_a_rolled_back_transaction_leaves_nothing),
         T(test_a_committed_transaction_is_all_there_after_reopen),
         T(test_nested_begins_and_a_commit_without_begin_are_refused),

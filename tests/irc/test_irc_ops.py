@@ -15,10 +15,17 @@ operator).
      an operator still.
   4. A player's own choice: ann says "notices on" privately; her next
      private answer comes as a NOTICE; "notices off": a PRIVMSG again.
+  5. The room's own prefix and colours: boss says "!set prefix ." and
+     ".set colours off"; a game opened with ".new 2" is announced with
+     ".join", its deal shows red cards with no colour code, and "!table"
+     is chat there now while ".table" answers; ".set prefix off" and
+     "!set colours on" undo both; cat's ".part" is the adapter's operator
+     command (refused: cat is not an owner).
 
 usage: test_irc_ops.py BOT REPLAY
 """
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True
@@ -40,6 +47,48 @@ def new_game(ann, bob, watch):
     said(watch, "ann opens a Porrazo table", mark)  # two connections: no order between them
     bob.privmsg(CHANNEL, "!join")
     said(watch, "deals", mark)
+
+
+RED_CARD = re.compile(r"(?:10|[A2-9JQK])[♥♦]")
+
+
+def own_prefix_and_no_colours(boss, ann, bob, cat):
+    """Step 5: returns how many of the bot's lines showed a red card."""
+    mark = boss.mark()
+    boss.privmsg(CHANNEL, "!set prefix .")
+    said(boss, "prefix . (the room's) · colours on", mark)
+    boss.privmsg(CHANNEL, ".set colours off")
+    said(boss, "prefix . (the room's) · colours off", mark)
+    mark = boss.mark()
+    ann.privmsg(CHANNEL, ".new 2")
+    said(boss, "ann opens a Porrazo table .* Say .join to sit; ann says .start", mark)
+    bob.privmsg(CHANNEL, ".join")
+    dealer = re.search(r"(\S+) deals and chooses: ", said(boss, "deals and chooses: ", mark))
+    by_nick = {"ann": ann, "bob": bob}
+    check(dealer is not None and dealer.group(1) in by_nick, "the dealer: %r" % dealer)
+    by_nick[dealer.group(1)].privmsg(CHANNEL, ".tendido now")
+    line = said(boss, "lays the tendido", mark)  # its state is rendered when sent (live.c)
+    check(": .arrange best" in line, "the state line's hint: %r" % line)
+    by_nick[dealer.group(1)].privmsg(CHANNEL, ".arrange best")
+    said(boss, r"· \S+ to play\s*$", mark)
+    ann.privmsg(CHANNEL, "!table")  # chat now: only ".table" is answered
+    ann.privmsg(CHANNEL, ".table")
+    said(boss, "ann: table ", mark)
+    lines = boss.find(("PRIVMSG", "NOTICE"), sender=BOT_NICK, target=CHANNEL, since=mark)
+    tables = [m for m in lines if strip_formatting(m.text).startswith("ann: table ")]
+    check(len(tables) == 1, "the bot answered !table too: %r" % [m.text for m in tables])
+    red = [m for m in lines if RED_CARD.search(m.text)]
+    check(len(red) >= 1, "no line with a red card: %r" % [m.text for m in lines])
+    for m in lines:
+        check("\x03" not in m.text, "a colour code after set colours off: %r" % m.raw)
+    mark = boss.mark()
+    cat.privmsg(CHANNEL, ".part")  # the adapter's own command takes the room's prefix too
+    said(boss, "cat: Only an operator of the bot can make it leave", mark)
+    boss.privmsg(CHANNEL, ".set prefix off")
+    said(boss, "prefix ! (the bot's) · colours off", mark)
+    boss.privmsg(CHANNEL, "!set colours on")
+    said(boss, "prefix ! (the bot's) · colours on", mark)
+    return len(red)
 
 
 def main(bot_exe, replay_exe):
@@ -95,11 +144,16 @@ def main(bot_exe, replay_exe):
             ann.wait_for("NOTICE", sender=BOT_NICK, since=mark, pattern="no finished games")
             ann.privmsg(BOT_NICK, "notices off")
             ann.wait_for("PRIVMSG", sender=BOT_NICK, since=mark, pattern="come as private messages")
+
+            # 5. The room's own prefix, and its colours off.
+            red = own_prefix_and_no_colours(boss, ann, bob, cat)
         finally:
             bot.cleanup()
         print("irc ops: an operator changed the room's settings and a stranger could not; "
               "+o let cat stop a game, -o took it away, a renamed operator kept it; "
-              "ann's private lines came as NOTICE while she asked")
+              "ann's private lines came as NOTICE while she asked; with the room's prefix "
+              "'.' and colours off, '!table' was chat and %d red-card lines had no colour "
+              "code" % red)
 
 
 if __name__ == "__main__":
