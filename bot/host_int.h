@@ -345,10 +345,11 @@ typedef struct link_ids {
     int n;
     char network[LINK_MAX][STORE_ID_MAX];
     char player[LINK_MAX][STORE_ID_MAX];
+    char nick[LINK_MAX][STORE_ID_MAX]; /* as it was when tied: how its person is named */
 } link_ids;
-/* player's id on network and the ids tied to it, that one first (n >= 1
-   unless the id is too long to keep). 0 or a store_err. */
-int link_group(ctx *c, const char *network, const char *player, link_ids *out);
+/* player's id on network (called nick) and the ids tied to it, that one
+   first (n >= 1 unless the id is too long to keep). 0 or a store_err. */
+int link_group(ctx *c, const char *network, const char *player, const char *nick, link_ids *out);
 /* link | link CODE | link off */
 void cmd_link(ctx *c, const cmd *k);
 

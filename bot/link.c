@@ -12,9 +12,11 @@
  *
  * Kept in the store's kv:
  *   scope "link", key "network\x1fplayer": the group, every id of it as
- *   "network\x1fplayer" lines (the key's own included), the same value
- *   under each member's key; "" once untied;
- *   scope "linkcode", key the code: "EXPIRES network\x1fplayer";
+ *   "network\x1fplayer\x1fnick" lines (the key's own included; the nick as
+ *   it was when tied, to name the id to its person: an id may be an
+ *   adapter's "n:ann"), the same value under each member's key; "" once
+ *   untied;
+ *   scope "linkcode", key the code: "EXPIRES network\x1fplayer\x1fnick";
  *   scope "linkcode_of", key "network\x1fplayer": their latest code, so a
  *   new one voids it (one pending code a person).
  * Not here: the listing itself (prefs.c, cmd_my_games).
@@ -42,7 +44,26 @@ static void link_id(const char *network, const char *player, char *id, size_t ca
         id[0] = '\0';
 }
 
-int link_group(ctx *c, const char *network, const char *player, link_ids *out)
+/* "network\x1fplayer\x1fnick" (s[0..len)) into its three parts, each
+   under STORE_ID_MAX bytes: 0, or -1 for anything else. */
+static int split_id(const char *s, size_t len, char part[3][STORE_ID_MAX])
+{
+    for (int i = 0; i < 3; i++) {
+        const char *sep = memchr(s, '\x1f', len);
+        size_t n = i < 2 ? (sep != NULL ? (size_t)(sep - s) : len + 1) : len;
+        if (n >= STORE_ID_MAX || (i < 2 && sep == NULL) || (i == 2 && sep != NULL))
+            return -1;
+        memcpy(part[i], s, n);
+        part[i][n] = '\0';
+        if (i < 2) {
+            len -= n + 1;
+            s = sep + 1;
+        }
+    }
+    return 0;
+}
+
+int link_group(ctx *c, const char *network, const char *player, const char *nick, link_ids *out)
 {
     char value[LINK_MAX * ID_LEN + 1];
     char id[ID_LEN];
@@ -59,22 +80,17 @@ int link_group(ctx *c, const char *network, const char *player, link_ids *out)
     /* the id itself first, then the others in the order they were tied */
     snprintf(out->network[0], sizeof out->network[0], "%s", network);
     snprintf(out->player[0], sizeof out->player[0], "%s", player);
+    snprintf(out->nick[0], sizeof out->nick[0], "%s", nick);
     out->n = 1;
     for (char *line = value; *line != '\0' && out->n < LINK_MAX;) {
         size_t len = strcspn(line, "\n");
-        char *sep = memchr(line, '\x1f', len);
-        if (sep != NULL && (size_t)(sep - line) < STORE_ID_MAX &&
-            len - (size_t)(sep - line) - 1 < STORE_ID_MAX) {
-            char net[STORE_ID_MAX], who[STORE_ID_MAX];
-            memcpy(net, line, (size_t)(sep - line));
-            net[sep - line] = '\0';
-            memcpy(who, sep + 1, len - (size_t)(sep - line) - 1);
-            who[len - (size_t)(sep - line) - 1] = '\0';
-            if (strcmp(net, network) != 0 || strcmp(who, player) != 0) {
-                snprintf(out->network[out->n], STORE_ID_MAX, "%s", net);
-                snprintf(out->player[out->n], STORE_ID_MAX, "%s", who);
-                out->n++;
-            }
+        char one[3][STORE_ID_MAX];
+        if (split_id(line, len, one) == 0 &&
+            (strcmp(one[0], network) != 0 || strcmp(one[1], player) != 0)) {
+            memcpy(out->network[out->n], one[0], STORE_ID_MAX);
+            memcpy(out->player[out->n], one[1], STORE_ID_MAX);
+            memcpy(out->nick[out->n], one[2], STORE_ID_MAX);
+            out->n++;
         }
         line += len + (line[len] == '\n');
     }
@@ -87,8 +103,8 @@ static int link_save(ctx *c, const link_ids *g)
     char value[LINK_MAX * ID_LEN + 1] = "", id[ID_LEN];
     size_t used = 0;
     for (int i = 0; g->n > 1 && i < g->n; i++) {
-        int w = snprintf(value + used, sizeof value - used, "%s%s\x1f%s", i > 0 ? "\n" : "",
-                         g->network[i], g->player[i]);
+        int w = snprintf(value + used, sizeof value - used, "%s%s\x1f%s\x1f%s", i > 0 ? "\n" : "",
+                         g->network[i], g->player[i], g->nick[i]);
         if (w < 0 || (size_t)w >= sizeof value - used)
             return STORE_TOO_BIG;
         used += (size_t)w;
@@ -108,7 +124,7 @@ static void link_names(const link_ids *g, char *out, size_t cap)
     size_t used = 0;
     out[0] = '\0';
     for (int i = 1; i < g->n && used < cap; i++) {
-        int w = snprintf(out + used, cap - used, "%s%s on %s", i > 1 ? ", " : "", g->player[i],
+        int w = snprintf(out + used, cap - used, "%s%s on %s", i > 1 ? ", " : "", g->nick[i],
                          g->network[i]);
         if (w < 0)
             break;
@@ -120,7 +136,8 @@ static void link_names(const link_ids *g, char *out, size_t cap)
 static void link_offer(ctx *c)
 {
     unsigned char raw[LINK_CODE_LEN];
-    char code[LINK_CODE_LEN + 1], me[ID_LEN], value[ID_LEN + 32], old[LINK_CODE_LEN + 1];
+    char code[LINK_CODE_LEN + 1], me[ID_LEN], value[ID_LEN + STORE_ID_MAX + 32],
+        old[LINK_CODE_LEN + 1];
     if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
         reply(c, "no code can be made just now: try again in a moment");
         return;
@@ -129,7 +146,9 @@ static void link_offer(ctx *c)
         code[i] = LINK_ALPHABET[raw[i] % (sizeof LINK_ALPHABET - 1)];
     code[LINK_CODE_LEN] = '\0';
     link_id(c->network, c->m->sender, me, sizeof me);
-    snprintf(value, sizeof value, "%lld %s", (long long)(c->now + LINK_CODE_SECS), me);
+    if (snprintf(value, sizeof value, "%lld %s\x1f%s", (long long)(c->now + LINK_CODE_SECS), me,
+                 c->m->nick) >= (int)sizeof value)
+        me[0] = '\0'; /* cannot be kept whole */
     int err = me[0] == '\0' ? STORE_TOO_BIG : 0;
     if (err == 0 && store_kv_get(c->h->st, CODE_OF_SCOPE, me, old, sizeof old) == 0 &&
         old[0] != '\0')
@@ -153,7 +172,7 @@ static void link_offer(ctx *c)
 /* "link CODE": the sender's id joins the group of the id that asked for it. */
 static void link_claim(ctx *c, const char *code)
 {
-    char value[ID_LEN + 32], names[LINK_MAX * ID_LEN];
+    char value[ID_LEN + STORE_ID_MAX + 32], names[LINK_MAX * ID_LEN], owner[3][STORE_ID_MAX];
     int err = store_kv_get(c->h->st, CODE_SCOPE, code, value, sizeof value);
     if (err != 0 && err != STORE_NOT_FOUND) {
         store_failed(c, err);
@@ -161,23 +180,22 @@ static void link_claim(ctx *c, const char *code)
     }
     char *end = NULL;
     long long expires = err == 0 ? strtoll(value, &end, 10) : 0;
-    char *sep = end != NULL && *end == ' ' ? strchr(end + 1, '\x1f') : NULL;
-    if (sep == NULL || expires < c->now) {
+    if (end == NULL || *end != ' ' || split_id(end + 1, strlen(end + 1), owner) != 0 ||
+        expires < c->now) {
         reply(c,
               "%s is not a code I gave, or it is more than %d minutes old: say %slink on "
               "your other network for a new one",
               code, LINK_CODE_SECS / 60, prompt_prefix(c));
         return;
     }
-    *sep = '\0';
-    const char *net = end + 1, *who = sep + 1;
+    const char *net = owner[0], *who = owner[1];
     if (strcmp(net, c->network) == 0 && strcmp(who, c->m->sender) == 0) {
         reply(c, "that code is for your other network: say link %s to me there", code);
         return;
     }
     link_ids a, b;
-    if ((err = link_group(c, net, who, &a)) != 0 ||
-        (err = link_group(c, c->network, c->m->sender, &b)) != 0) {
+    if ((err = link_group(c, net, who, owner[2], &a)) != 0 ||
+        (err = link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
         store_failed(c, err);
         return;
     }
@@ -193,19 +211,20 @@ static void link_claim(ctx *c, const char *code)
                   LINK_MAX, prompt_prefix(c));
             return;
         }
-        snprintf(a.network[a.n], STORE_ID_MAX, "%s", b.network[i]);
-        snprintf(a.player[a.n], STORE_ID_MAX, "%s", b.player[i]);
+        memcpy(a.network[a.n], b.network[i], STORE_ID_MAX);
+        memcpy(a.player[a.n], b.player[i], STORE_ID_MAX);
+        memcpy(a.nick[a.n], b.nick[i], STORE_ID_MAX);
         a.n++;
     }
-    char owner[ID_LEN]; /* the code is used up */
-    link_id(net, who, owner, sizeof owner);
+    char owner_id[ID_LEN]; /* the code is used up */
+    link_id(net, who, owner_id, sizeof owner_id);
     if ((err = link_save(c, &a)) != 0 ||
         (err = store_kv_set(c->h->st, CODE_SCOPE, code, "")) != 0 ||
-        (err = store_kv_set(c->h->st, CODE_OF_SCOPE, owner, "")) != 0) {
+        (err = store_kv_set(c->h->st, CODE_OF_SCOPE, owner_id, "")) != 0) {
         store_failed(c, err);
         return;
     }
-    if ((err = link_group(c, c->network, c->m->sender, &b)) != 0) {
+    if ((err = link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
         store_failed(c, err);
         return;
     }
@@ -218,7 +237,7 @@ static void link_claim(ctx *c, const char *code)
 static void link_off(ctx *c)
 {
     link_ids g;
-    int err = link_group(c, c->network, c->m->sender, &g);
+    int err = link_group(c, c->network, c->m->sender, c->m->nick, &g);
     if (err != 0) {
         store_failed(c, err);
         return;
@@ -233,6 +252,7 @@ static void link_off(ctx *c)
     for (int i = 1; i < g.n; i++) {
         memcpy(rest.network[i - 1], g.network[i], STORE_ID_MAX);
         memcpy(rest.player[i - 1], g.player[i], STORE_ID_MAX);
+        memcpy(rest.nick[i - 1], g.nick[i], STORE_ID_MAX);
     }
     if ((err = link_save(c, &alone)) != 0 || (err = link_save(c, &rest)) != 0) {
         store_failed(c, err);
@@ -253,7 +273,7 @@ void cmd_link(ctx *c, const cmd *k)
     }
     link_ids g;
     char names[LINK_MAX * ID_LEN];
-    int err = link_group(c, c->network, c->m->sender, &g);
+    int err = link_group(c, c->network, c->m->sender, c->m->nick, &g);
     if (err != 0) {
         store_failed(c, err);
         return;

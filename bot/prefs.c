@@ -299,7 +299,7 @@ void cmd_my_games(ctx *c)
     my_games g = {.c = c};
     link_ids ids;
     prefs_load(c, c->m->sender, &g.p);
-    int err = link_group(c, c->network, c->m->sender, &ids);
+    int err = link_group(c, c->network, c->m->sender, c->m->nick, &ids);
     for (int i = 1; err == 0 && i < ids.n; i++)
         g.several = g.several || strcmp(ids.network[i], c->network) != 0;
     for (int i = 0; err == 0 && i < ids.n; i++) {

@@ -2,7 +2,8 @@
 """test_mx_both_networks.py -- one porrazo-bot process serving an IRC network
 (a real ngircd, tests/irc/ircd.py) and a Matrix network (the homeserver
 double) at once: a two-player game in an IRC channel and a three-player game
-in a Matrix room, played at the same time (the Matrix players in a thread of
+in a Matrix room, played at the same time (alice on IRC and Ann on Matrix
+tie their ids with "link" first, and Ann's "games" lists both) (the Matrix players in a thread of
 their own, the IRC players in the main thread), both to the end, both with
 final scores equal to porrazo-replay on the games the bot exports.
 
@@ -16,6 +17,7 @@ event loop -- and the Matrix game must still progress meanwhile.
 usage: test_mx_both_networks.py PORRAZO_BOT PORRAZO_REPLAY
 """
 import os
+import re
 import sys
 import threading
 import time
@@ -61,6 +63,26 @@ def stalled(hs, t0, t1):
     return False
 
 
+def tie_ids(irc, mx):
+    """alice on IRC and Ann on Matrix are one person: "link" on IRC sends her
+    a code privately, "link CODE" in her Matrix direct room ties the two ids,
+    and "games" on Matrix then lists her IRC game as well as her Matrix one."""
+    since = irc.mark()
+    irc.say("alice> link")
+    e = irc.wait(lambda e: e.kind == "private" and bot_irc.same_name(e.nick, "alice") and
+                 "say link " in e.text, "alice's link code", since)
+    code = re.search(r"say link (\w+) ", e.text).group(1)
+    g.check(not any(code in t for t in irc.room_texts()), "the link code was said in the channel")
+    out = mx.step("Ann> link %s" % code.upper())
+    g.check(any("tied to alice on irc" in line for line in out),
+            "Ann was not tied to alice: %s" % out)
+    out = [line for line in mx.step("Ann> games") if line.startswith("-> Ann: #")]
+    g.check(any(re.match(r"-> Ann: #1 irc %s: " % re.escape(bot_irc.CHANNEL), line)
+                for line in out) and
+            any(re.match(r"-> Ann: #2 %s \S" % re.escape(g.NETWORK), line) for line in out),
+            "Ann's games do not list game 1 on irc and game 2 on %s: %s" % (g.NETWORK, out))
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -92,6 +114,8 @@ def main():
             t.read(mx.step("Ann: !new 3"))               # game 2
             t.read(mx.step("Bob: !join"))
             t.read(mx.step("Cat: !join"))
+
+            tie_ids(irc, mx)
 
             mx_steps = []     # completion times of the Matrix steps
             failure = []
