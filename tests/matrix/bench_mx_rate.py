@@ -104,7 +104,8 @@ def main():
     exit_on_sigterm()
     t0 = time.monotonic()
     with g.workdir("pz-mx-bench-") as tmp:
-        hs = g.new_world(tmp, players=PLAYERS, rate_limits=SYNAPSE_RATE_LIMITS)
+        hs = g.new_world(tmp, players=PLAYERS, rate_limits=SYNAPSE_RATE_LIMITS,
+                          exempt_bot=False)
         db, conf = os.path.join(tmp, "bot.db"), os.path.join(tmp, "bot.conf")
         g.write_config(conf, hs.url, db)
         bot = g.Bot(args.bot, conf, os.path.join(tmp, "bot.log"))

@@ -11,8 +11,9 @@ the bot does: JSON bodies, "Authorization: Bearer" headers, v3 paths.
           {"msgtype": "m.text", "body": "hi"})
     c.sync(since=token, timeout=30000)
 
-Paths not starting with /_matrix are under /_matrix/client/v3. Every status
-is returned (no exception for 4xx/5xx); a connection the server drops raises
+Paths not starting with /_matrix (or /_synapse, the admin API) are under
+/_matrix/client/v3. Every status is returned (no exception for 4xx/5xx); a
+connection the server drops raises
 the urllib/http.client error (ConnectionError, http.client.RemoteDisconnected,
 http.client.IncompleteRead, urllib.error.URLError). Proxies from the
 environment are ignored.
@@ -70,7 +71,7 @@ class HTTPClient:
                 data=None, timeout=None):
         """One request; body is JSON-encoded (data: raw bytes instead).
         token=None sends no Authorization header."""
-        if not path.startswith("/_matrix"):
+        if not path.startswith(("/_matrix", "/_synapse")):
             path = PREFIX + path
         url = self.base_url + path
         if query:

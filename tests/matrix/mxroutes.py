@@ -82,6 +82,9 @@ class RoutesMixin:
                 raise MatrixError(405, "M_UNRECOGNIZED", "Unrecognized request")
             self._auth(req)
             return 200, {"m.upload.size": MAX_UPLOAD_SIZE}, {}
+        if seg[:4] == ["_synapse", "admin", "v1", "users"] and len(seg) == 6 and \
+                seg[5] == "override_ratelimit":
+            return self._admin_override_ratelimit(req, seg[4])
         if len(seg) < 3 or tuple(seg[:3]) not in _CLIENT_PREFIXES:
             raise MatrixError(404, "M_UNRECOGNIZED", "Unrecognized request")
         rest = seg[3:]
@@ -104,6 +107,39 @@ class RoutesMixin:
             return 200, result, {}
         raise MatrixError(405 if wrong_method else 404, "M_UNRECOGNIZED",
                           "Unrecognized request")
+
+    def _admin_override_ratelimit(self, req, user_id):
+        """Synapse's admin API /_synapse/admin/v1/users/{user}/override_ratelimit:
+        a server admin's token only (403 M_FORBIDDEN "You are not a server
+        admin" otherwise); a local user; GET the override ({} when none),
+        POST {"messages_per_second", "burst_count"} to set it, DELETE to
+        remove it."""
+        if req.method not in ("GET", "POST", "DELETE"):
+            raise MatrixError(405, "M_UNRECOGNIZED", "Unrecognized request")
+        token = self._auth(req)
+        with self.lock:
+            admin = self._accounts[token.user_id].admin
+        if not admin:
+            raise MatrixError(403, "M_FORBIDDEN", "You are not a server admin")
+        if not valid_user_id(user_id) or not user_id.endswith(":" + self.server_name):
+            raise bad_request("Only local users can be ratelimited")
+        with self.lock:
+            known = user_id in self._accounts
+        if not known:
+            raise not_found("User does not exist")
+        if req.method == "GET":
+            return 200, self.ratelimit_override(user_id) or {}, {}
+        if req.method == "DELETE":
+            self.delete_ratelimit_override(user_id)
+            return 200, {}, {}
+        body = self._json_body(req, True)
+        for name in ("messages_per_second", "burst_count"):
+            v = body.get(name, 0)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise bad_request("%r parameter must be a positive int" % name,
+                                  "M_INVALID_PARAM")
+        return 200, self.override_ratelimit(user_id, body.get("messages_per_second", 0),
+                                            body.get("burst_count", 0)), {}
 
     def _auth(self, req):
         auth = req.headers.get_all("Authorization") or []

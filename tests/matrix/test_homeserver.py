@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from homeserver import HomeServer, exit_on_sigterm  # noqa: E402
 from mxclient import TIMEOUT, HTTPClient, q  # noqa: E402
-from mxmodel import SYNAPSE_RATE_LIMITS, MatrixError  # noqa: E402
+from mxmodel import PERMISSIVE_RATE_LIMITS, SYNAPSE_RATE_LIMITS, MatrixError  # noqa: E402
 
 BOT = "@porrazo:test"
 ALICE = "@alice:test"
@@ -77,7 +77,9 @@ class HSTestCase(unittest.TestCase):
     HTTP as the bot, device BOTDEVICE."""
 
     def setUp(self):
-        self.hs = HomeServer().start()
+        # the double's protocol, many requests quickly: Synapse's default
+        # limits (the double's own default) are tested in TestRateLimits
+        self.hs = HomeServer(rate_limits=PERMISSIVE_RATE_LIMITS).start()
         self.hs.register("porrazo", "secret", displayname="Porrazo")
         self.hs.register("alice", "alicepw", displayname="Alice")
         self.hs.register("bob", "bobpw")
@@ -693,11 +695,49 @@ class TestRateLimits(HSTestCase):
         for i in range(20):
             self.hs.send_text(room, "alice", "flood %d" % i)
 
-    def test_synapse_defaults_are_available(self):
+    def test_synapse_defaults_are_the_doubles(self):
+        hs = HomeServer().start()
+        try:
+            hs.register("porrazo", "secret")
+            hs.register("alice", "alicepw")
+            bot = hs.client()
+            self.assertEqual(bot.login("porrazo", "secret").status, 200)
+            room = hs.create_room("alice", invite=[BOT])
+            self.assertEqual(bot.post("/rooms/%s/join" % q(room)).status, 200)
+            statuses = [self.send(room, "m%d" % i, "t%d" % i, bot).status for i in range(11)]
+            self.assertEqual(statuses, [200] * SYNAPSE_RATE_LIMITS["message"][1] + [429])
+        finally:
+            hs.shutdown()
+
+    def test_an_admin_overrides_a_users_rate_limit_as_synapse_does(self):
         room = self.room_with_bot()
         self.hs.set_rate_limit("message", *SYNAPSE_RATE_LIMITS["message"])
-        statuses = [self.send(room, "m%d" % i, "t%d" % i).status for i in range(11)]
-        self.assertEqual(statuses, [200] * 10 + [429])
+        self.hs.register("root", "rootpw", admin=True)
+        admin = self.hs.client()
+        self.assertEqual(admin.login("root", "rootpw").status, 200)
+        path = "/_synapse/admin/v1/users/%s/override_ratelimit" % q(BOT)
+        alice = self.hs.client()
+        self.assertEqual(alice.login("alice", "alicepw").status, 200)
+        self.assertError(alice.post(path, {"messages_per_second": 0}), 403, "M_FORBIDDEN",
+                         "not a server admin")
+        self.assertEqual(admin.get(path).json, {})
+        r = admin.post(path, {"messages_per_second": 0, "burst_count": 0})
+        self.assertEqual((r.status, r.json), (200, {"messages_per_second": 0, "burst_count": 0}))
+        # exempt: every limiter, not only the messages'
+        self.assertEqual([self.send(room, "x%d" % i, "x%d" % i).status for i in range(25)],
+                         [200] * 25)
+        r = admin.post(path, {"messages_per_second": 1, "burst_count": 2})
+        self.assertEqual(r.json, {"messages_per_second": 1, "burst_count": 2})
+        self.assertEqual([self.send(room, "y%d" % i, "y%d" % i).status for i in range(3)],
+                         [200, 200, 429])
+        self.assertEqual(admin.request("DELETE", path).status, 200)
+        self.assertEqual(admin.get(path).json, {})
+        self.assertError(admin.post(path, {"messages_per_second": -1}), 400, "M_INVALID_PARAM")
+        self.assertError(admin.post(path, {"burst_count": "10"}), 400, "M_INVALID_PARAM")
+        self.assertError(admin.get("/_synapse/admin/v1/users/%s/override_ratelimit" %
+                                   q("@nobody:test")), 404, "M_NOT_FOUND")
+        self.assertError(admin.get("/_synapse/admin/v1/users/%s/override_ratelimit" %
+                                   q("@ann:elsewhere")), 400, "M_UNKNOWN", "Only local users")
 
 
 class TestFaults(HSTestCase):

@@ -403,7 +403,8 @@ def main():
     t0 = time.monotonic()
     done = []
     with g.workdir("pz-mx-users-") as tmp:
-        hs = g.new_world(tmp, players=USERS, rate_limits=SYNAPSE_RATE_LIMITS)
+        hs = g.new_world(tmp, players=USERS, rate_limits=SYNAPSE_RATE_LIMITS,
+                          exempt_bot=False)
         bot = None
         try:
             db, conf = os.path.join(tmp, "bot.db"), os.path.join(tmp, "bot.conf")
