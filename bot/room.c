@@ -278,6 +278,43 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
     return 0;
 }
 
+/* The one change a "set" made, said back: the whole list is "settings"'
+   (one line of the chat's budget for a change of one value). */
+static void set_told(ctx *c, const char *room, const char *key, const room_settings *rs)
+{
+    char what[320], v[300] = "default options", why[PZ_WHY_MAX];
+    /* as saved by this call: the in-memory copy learns it once it commits */
+    const char *p = rs->prefix[0] != '\0' ? rs->prefix : c->h->prefix;
+    if (strcasecmp(key, "deadline") == 0) {
+        if (rs->deadline > 0)
+            text_duration(rs->deadline, v, sizeof v);
+        snprintf(what, sizeof what, "new tables have %s%s",
+                 rs->deadline > 0 ? "a turn deadline of " : "no turn deadline",
+                 rs->deadline > 0 ? v : "");
+    } else if (strcasecmp(key, "away") == 0) {
+        if (rs->away_max > 0)
+            text_duration(rs->away_max, v, sizeof v);
+        snprintf(what, sizeof what, "a turn waits for an away player %s%s",
+                 rs->away_max > 0 ? "up to " : "as long as they say", rs->away_max > 0 ? v : "");
+    } else if (strcasecmp(key, "options") == 0) {
+        pz_options o;
+        pz_options_default(&o);
+        if (rs->options[0] != '\0' && room_options_apply(rs, &o, why, sizeof why) == 0)
+            render_options(&o, v, sizeof v);
+        snprintf(what, sizeof what, "new tables: %s", v);
+    } else if (strcasecmp(key, "level") == 0) {
+        snprintf(what, sizeof what, "computer players are %s",
+                 pzai_level_name((pzai_level)rs->level));
+    } else if (strcasecmp(key, "prefix") == 0) {
+        snprintf(what, sizeof what, "commands start with %s here%s", p,
+                 rs->prefix[0] != '\0' ? "" : " (the bot's)");
+    } else {
+        snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
+    }
+    bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
+    reply(c, "%s: %s · %ssettings lists them all", room, what, in_room ? p : "");
+}
+
 void cmd_set(ctx *c, const cmd *k)
 {
     const char *room = room_of(c, k);
@@ -317,5 +354,6 @@ void cmd_set(ctx *c, const cmd *k)
         return;
     }
     room_save(c, room, &rs);
-    cmd_settings(c, k);
+    if (!c->failed)
+        set_told(c, room, k->name, &rs);
 }

@@ -751,9 +751,14 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
         1);
     say(t, "ann", "!set level beginner");
     assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
-    say_mod(t, "mod", "!set level expert");
+    say_mod(t, "mod", "!set level expert"); /* each said back alone, in one line */
+    assert_int_equal(
+        count(t, ROOM, "mod: #t: computer players are expert · !settings lists them all"), 1);
     say_mod(t, "mod", "!set deadline 10m");
+    assert_int_equal(count(t, ROOM, "mod: #t: new tables have a turn deadline of 10 min ·"), 1);
     say_mod(t, "mod", "!set away 2d");
+    assert_int_equal(count(t, ROOM, "mod: #t: a turn waits for an away player up to 2 d ·"), 1);
+    say(t, "ann", "!settings");
     assert_int_equal(count(t, ROOM,
                            "#t · new tables: default options, turn deadline 10 min · away "
                            "players are waited for 2 d · computer players expert ·"),
@@ -765,8 +770,11 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     say_mod(t, "mod", "!set options 3 partners");
     assert_int_equal(count(t, ROOM, "set options takes the game's options only"), 1);
     say_mod(t, "mod", "!set options to 31 manual");
-    assert_int_equal(count(t, ROOM, "#t · new tables: first to 31 · declarations: manual, turn"),
+    assert_int_equal(count(t, ROOM, "mod: #t: new tables: first to 31 · declarations: manual ·"),
                      1);
+    say_mod(t, "mod", "!set deadline off");
+    assert_int_equal(count(t, ROOM, "mod: #t: new tables have no turn deadline ·"), 1);
+    say_mod(t, "mod", "!set deadline 10m");
     say(t, "ann", "!new 2 bot"); /* the room's level, options and deadline */
     assert_int_equal(count(t, ROOM, "Robot 1 (expert) sits down"), 1);
     say(t, "ann", "!options");
@@ -803,6 +811,9 @@ static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
     say(t, "ann", "!set prefix .");
     assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
     say_mod(t, "mod", "!set prefix .");
+    assert_int_equal(
+        count(t, ROOM, "mod: #t: commands start with . here · .settings lists them all"), 1);
+    say(t, "ann", ".settings");
     assert_int_equal(count(t, ROOM,
                            "prefix . (the room's) · colours on · moderators change "
                            "them: .set options partners to 31"),
@@ -845,12 +856,12 @@ static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
 
     /* punctuation at a word's end is the prefix too; off: the bot's again */
     say_mod(t, "mod", ".set prefix !!");
-    assert_int_equal(count(t, ROOM, "prefix !! (the room's)"), 1);
+    assert_int_equal(count(t, ROOM, "commands start with !! here · !!settings"), 1);
     say_mod(t, "mod", "!!set prefix off");
-    assert_int_equal(count(t, ROOM, "prefix ! (the bot's)"), 2);
+    assert_int_equal(count(t, ROOM, "commands start with ! here (the bot's) · !settings"), 1);
     restart_host(t);
     say(t, "ann", "!settings");
-    assert_int_equal(count(t, ROOM, "prefix ! (the bot's)"), 3);
+    assert_int_equal(count(t, ROOM, "prefix ! (the bot's)"), 2);
     assert_string_equal(host_room_prefix(t->h, NET, ROOM), "!");
     close_table(t);
 }
@@ -866,7 +877,7 @@ static void test_a_rooms_moderators_turn_its_colours_off(void **state)
     say_mod(t, "mod", "!set colours red");
     assert_int_equal(count(t, ROOM, "mod: set colours on, or set colours off"), 1);
     say_mod(t, "mod", "!set colours off");
-    assert_int_equal(count(t, ROOM, "colours off · moderators"), 1);
+    assert_int_equal(count(t, ROOM, "mod: #t: colours off · !settings lists them all"), 1);
     assert_false(host_room_colours(t->h, NET, ROOM));
     assert_true(host_room_colours(t->h, NET, "#u"));
     assert_true(host_room_colours(t->h, "other", ROOM));

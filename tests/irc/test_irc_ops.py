@@ -56,8 +56,10 @@ def own_prefix_and_no_colours(boss, ann, bob, cat):
     """Step 5: returns how many of the bot's lines showed a red card."""
     mark = boss.mark()
     boss.privmsg(CHANNEL, "!set prefix .")
-    said(boss, "prefix . (the room's) · colours on", mark)
+    said(boss, "#porrazo: commands start with . here · .settings lists them all", mark)
     boss.privmsg(CHANNEL, ".set colours off")
+    said(boss, "#porrazo: colours off ·", mark)
+    boss.privmsg(CHANNEL, ".settings")
     said(boss, "prefix . (the room's) · colours off", mark)
     mark = boss.mark()
     ann.privmsg(CHANNEL, ".new 2")
@@ -85,9 +87,9 @@ def own_prefix_and_no_colours(boss, ann, bob, cat):
     cat.privmsg(CHANNEL, ".part")  # the adapter's own command takes the room's prefix too
     said(boss, "cat: Only an operator of the bot can make it leave", mark)
     boss.privmsg(CHANNEL, ".set prefix off")
-    said(boss, "prefix ! (the bot's) · colours off", mark)
+    said(boss, "commands start with ! here (the bot's)", mark)
     boss.privmsg(CHANNEL, "!set colours on")
-    said(boss, "prefix ! (the bot's) · colours on", mark)
+    said(boss, "#porrazo: colours on ·", mark)
     return len(red)
 
 
@@ -110,7 +112,7 @@ def main(bot_exe, replay_exe):
             cat.privmsg(CHANNEL, "!set level expert")
             said(boss, "cat: only the room's moderators", mark)
             boss.privmsg(CHANNEL, "!set level expert")
-            said(boss, "computer players expert ·", mark)
+            said(boss, "boss: #porrazo: computer players are expert ·", mark)
 
             # 2. An operator given +o stops a game they do not play in.
             new_game(ann, bob, boss)
