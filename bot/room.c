@@ -282,7 +282,7 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
    (one line of the chat's budget for a change of one value). */
 static void set_told(ctx *c, const char *room, const char *key, const room_settings *rs)
 {
-    char what[320], v[300] = "default options", why[PZ_WHY_MAX];
+    char what[400], v[300] = "default options", why[PZ_WHY_MAX];
     /* as saved by this call: the in-memory copy learns it once it commits */
     const char *p = rs->prefix[0] != '\0' ? rs->prefix : c->h->prefix;
     if (strcasecmp(key, "deadline") == 0) {
