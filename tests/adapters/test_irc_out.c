@@ -1,5 +1,5 @@
 /*
- * test_irc_out.c — the outgoing side of IRC (adapters/irc_out.h) with a
+ * test_irc_out.c — the outgoing side of IRC (adapters/irc/irc_out.h) with a
  * fake clock: CR/LF/NUL stripping and format-string safety, suit colours,
  * splitting at the exact byte limit with multi-byte characters and colour
  * codes at every boundary, the token bucket, the pacing models (ngircd,

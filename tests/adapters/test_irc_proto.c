@@ -1,5 +1,5 @@
 /*
- * test_irc_proto.c — the IRC protocol logic (adapters/irc_proto.h) driven
+ * test_irc_proto.c — the IRC protocol logic (adapters/irc/irc_proto.h) driven
  * by scripted server lines and a fake clock: the line parser and its
  * refusals, CAP LS 302 (multi-line), CAP REQ of only the wanted
  * capabilities (never one that adds message tags), SASL PLAIN with exact

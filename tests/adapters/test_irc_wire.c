@@ -1,5 +1,5 @@
 /*
- * test_irc_wire.c — the IRC adapter's connection (adapters/irc_wire.h) over
+ * test_irc_wire.c — the IRC adapter's connection (adapters/irc/irc_wire.h) over
  * real sockets on 127.0.0.1 and the real loop on CLOCK_MONOTONIC: line
  * framing both ways (CRLF, bare LF, lines split over many reads, many in
  * one read, the maximum length and one byte more, NUL bytes), what

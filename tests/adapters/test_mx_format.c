@@ -1,6 +1,6 @@
 /*
  * test_mx_format.c — the host's plain lines as Matrix m.notice content
- * (adapters/mx_format.h): the JSON of each event read back with json-c and
+ * (adapters/matrix/mx_format.h): the JSON of each event read back with json-c and
  * judged as a client would read it — msgtype, body, format and
  * formatted_body, m.mentions — HTML escaping, red suits, score bars and
  * the score board's table, m.text prompts, names cleaned for display, the

@@ -1,8 +1,8 @@
 /*
- * test_mx_http.c — the Matrix adapter's HTTP client (adapters/mx_http.h)
+ * test_mx_http.c — the Matrix adapter's HTTP client (adapters/matrix/mx_http.h)
  * against a real HTTP/1.1 server on 127.0.0.1: http_fixture.py, started
  * once for the whole run and killed at the end. Every request goes through
- * a real loop (bot/loop.h) on CLOCK_MONOTONIC and real sockets: methods,
+ * a real loop (bot/base/loop.h) on CLOCK_MONOTONIC and real sockets: methods,
  * paths, the Authorization header and JSON bodies as the server saw them;
  * statuses and Retry-After passed through; the body cap; refused, dropped
  * and timed-out connections; requests in flight together; cancelling from

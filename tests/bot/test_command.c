@@ -1,5 +1,5 @@
 /*
- * test_command.c — the command parser (bot/command.h): every verb and
+ * test_command.c — the command parser (bot/parse/command.h): every verb and
  * alias, every card form, rooms, `new` and its option words, durations,
  * and what players get back from lines that are not commands: garbage,
  * over-long lines, invalid UTF-8, control characters and IRC formatting.

@@ -1,5 +1,5 @@
 /*
- * test_config.c — the configuration reader (bot/config.c): defaults, every
+ * test_config.c — the configuration reader (bot/config/config.c): defaults, every
  * key of every section, every error with its exact "FILE:LINE:" prefix,
  * ${VARS} from the environment, quotes, lists, the example file shipped in
  * config/, cfg_is_owner(), and every error and warning of a file reported

@@ -1,5 +1,5 @@
 /*
- * test_help.c — the help and rules texts (bot/help.c) as players read
+ * test_help.c — the help and rules texts (bot/render/help.c) as players read
  * them: every help topic and every rules topic, with and without a game,
  * is free of rule IDs ("R8.2"), engine words ("ltr", "rtl") and seat
  * numbers; the rules of a game say its target and its other options.

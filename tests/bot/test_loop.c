@@ -1,5 +1,5 @@
 /*
- * test_loop.c — the event loop (bot/loop.h) over real pipes: readiness,
+ * test_loop.c — the event loop (bot/base/loop.h) over real pipes: readiness,
  * hang-ups and closed fds; handles stopped, freed, paused or replaced from
  * inside callbacks; timers ordered and repeated on a fake clock, and a real
  * sleep until the next one; before-sleep hooks; loop_stop() from a

@@ -1,5 +1,5 @@
 /*
- * test_render.c — the chat renderer (bot/render.h) on real engine games:
+ * test_render.c — the chat renderer (bot/render/render.h) on real engine games:
  * positions built with pz_new_position() and packs given to pz_new(), so
  * every event rendered is one the engine really emits.
  *

@@ -1,5 +1,5 @@
 /*
- * test_text.c — the byte-level text routines (bot/text.h) on their own:
+ * test_text.c — the byte-level text routines (bot/base/text.h) on their own:
  * UTF-8 measured against every code point and every kind of bad sequence,
  * texts mended after a cut, words folded, IRC formatting and control
  * characters cleaned from a line, and words quoted back for replies. Ends

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# play_port.sh BOT SOURCE — bot/play's IRC half (bot/play_irc.py) on
+# play_port.sh BOT SOURCE — bot/play's IRC half (bot/app/play_irc.py) on
 # --port N: ngircd listens on N with the bot joined, and after Ctrl-C
 # (SIGINT) or SIGTERM both are gone and no temporary folder is left (its
 # TMPDIR is a scratch folder that must end empty); a busy port or a bad
@@ -20,7 +20,7 @@ free_port() {
 
 for sig in INT TERM; do
     port=$(free_port)
-    TMPDIR=$tmp python3 "$src/bot/play_irc.py" "$bot" "$scratch/play.db" --port "$port" \
+    TMPDIR=$tmp python3 "$src/bot/app/play_irc.py" "$bot" "$scratch/play.db" --port "$port" \
         2> "$scratch/play.err" &
     pid=$!
     # The bot is in: ngircd answers on the port and lists porrazo in #porrazo.
@@ -62,7 +62,7 @@ PY
 done
 
 set +e
-TMPDIR=$tmp python3 "$src/bot/play_irc.py" "$bot" "$scratch/play.db" --port 80 2> "$scratch/err"
+TMPDIR=$tmp python3 "$src/bot/app/play_irc.py" "$bot" "$scratch/play.db" --port 80 2> "$scratch/err"
 rc=$?
 set -e
 [ "$rc" -eq 2 ] && grep -q "from 1024 to 65535" "$scratch/err" || fail "--port 80: exit $rc, $(cat "$scratch/err")"
@@ -72,7 +72,7 @@ time.sleep(30)' > "$scratch/busy" &
 holder=$!
 for _ in $(seq 50); do [ -s "$scratch/busy" ] && break; sleep 0.1; done
 set +e
-TMPDIR=$tmp python3 "$src/bot/play_irc.py" "$bot" "$scratch/play.db" --port "$(cat "$scratch/busy")" 2> "$scratch/err"
+TMPDIR=$tmp python3 "$src/bot/app/play_irc.py" "$bot" "$scratch/play.db" --port "$(cat "$scratch/busy")" 2> "$scratch/err"
 rc=$?
 set -e
 kill "$holder"

@@ -4,7 +4,7 @@ every message goes out, fairly, quickly, and the outbox ends empty.
 
 The bot is started once on a real ngircd (so that it makes its database),
 stopped, and its outbox is filled with python's sqlite3 the way the host
-fills it (bot/store.c's schema): 40 channels the bot joins (16 configured,
+fills it (bot/store/store.c's schema): 40 channels the bot joins (16 configured,
 the most a configuration takes, and 24 it was invited to: the adapter's
 "invited" list in the kv table), 25 messages each, and 300 private
 targets -- players whose nicks are connected clients ("n:NICK" ids) -- 28
@@ -59,7 +59,7 @@ PER_CHANNEL = 25
 PER_PLAYER = 28
 LONG_EVERY = 9         # every 9th message is long: two lines
 DRAIN_MAX_S = 30.0     # on an idle machine: about a second
-URGENT_RUN = 4         # bot/outq.c's URGENT_RUN_MAX: hands taken before one other message
+URGENT_RUN = 4         # bot/outbox/outq.c's URGENT_RUN_MAX: hands taken before one other message
 
 
 class Crowd:

@@ -49,9 +49,9 @@ BOB = "bob!bob@bob.fake"
 CAROL = "carol!carol@carol.fake"
 # adapters/irc_int.h IRC_REQUEUE_MS: a target answered with 707 is paused this long.
 REQUEUE_S = 10.0
-# adapters/irc_proto.h IRCP_BACKOFF_MIN_MS with at most a quarter of jitter off.
+# adapters/irc/irc_proto.h IRCP_BACKOFF_MIN_MS with at most a quarter of jitter off.
 BACKOFF_MIN_S = 1.5
-# adapters/irc_proto.h IRCP_NICK_TRIES_MAX
+# adapters/irc/irc_proto.h IRCP_NICK_TRIES_MAX
 NICK_TRIES_MAX = 32
 
 # Every bot process not yet stopped: killed at exit, even when the test is
@@ -873,7 +873,7 @@ class TestServerLines(FakeServerTestCase):
 
     def test_a_server_that_stops_answering_our_ping_is_dropped(self):
         # ircp_config has ping_idle_ms / ping_timeout_ms, but [irc NAME]
-        # has no key for them and adapters/irc.c leaves them at the
+        # has no key for them and adapters/irc/irc.c leaves them at the
         # defaults (120 s idle, then 60 s): too slow for this test.
         self.skipTest("the PING idle time and timeout are not configurable "
                       "(IRCP_PING_IDLE_MS 120 s + IRCP_PING_TIMEOUT_MS 60 s)")

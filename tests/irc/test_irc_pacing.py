@@ -18,7 +18,7 @@ it (channel and private hands) reaches its client. Checks:
     the connection unread until a later second of its clock, so a penalized
     line arrives up to 1-2 s late), and the sending times keep ngircd's own
     rules replayed on the wall clock (256 bytes a second but the first
-    read, 3 lines a read: src/ngircd/conn.c, see adapters/PACING.md);
+    read, 3 lines a read: src/ngircd/conn.c, see adapters/irc/PACING.md);
   * the bot never disconnected: one registration in ngircd's log, no QUIT,
     no "Excess Flood", no reconnection in its log.
 Then, for the record, the same deal with the old fixed bucket (pace =

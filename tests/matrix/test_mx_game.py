@@ -150,7 +150,7 @@ class Db:
             try:
                 con = sqlite3.connect("file:%s?mode=ro" % self.path, uri=True, timeout=5)
                 # the outbox's game lines hold the host's markers (bytes 0xFF,
-                # bot/live.c), which are not UTF-8
+                # bot/host/live.c), which are not UTF-8
                 con.text_factory = lambda b: b.decode("utf-8", "replace")
                 try:
                     return con.execute(sql, args).fetchall()

@@ -1,7 +1,7 @@
 /*
  * mx_http.h — the HTTP client of the Matrix adapter: JSON requests to a
  * homeserver over libcurl's multi interface, driven by the bot's event
- * loop (bot/loop.h), so a /sync long poll of minutes never stalls IRC or
+ * loop (bot/base/loop.h), so a /sync long poll of minutes never stalls IRC or
  * the timers. One mx_http is one CURLM: it keeps the pool of connections
  * (HTTP/1.1 keep-alive) that every request it runs shares.
  *

@@ -37,7 +37,7 @@ static const char *check_robot_level(const char *s)
     return "must be beginner, greedy, expert or strong";
 }
 
-/* The pacing models of adapters/irc_out.h (irc_out_pace_name). */
+/* The pacing models of adapters/irc/irc_out.h (irc_out_pace_name). */
 static const char *check_pace(const char *s)
 {
     static const char *const paces[] = {"auto", "ngircd", "inspircd", "solanum", "custom"};

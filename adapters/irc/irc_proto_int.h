@@ -9,6 +9,10 @@
 #ifndef PZ_IRC_PROTO_INT_H
 #define PZ_IRC_PROTO_INT_H
 
+#ifndef PZ_INSIDE_IRC_PROTO
+#error "irc_proto_int.h is irc_proto's inside: other layers include irc_proto.h (ARCHITECTURE.md)"
+#endif
+
 #include "irc_proto.h"
 
 /* Capabilities we may request, as bits. */

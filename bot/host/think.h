@@ -16,6 +16,10 @@
 #ifndef PZ_THINK_H
 #define PZ_THINK_H
 
+#ifndef PZ_INSIDE_HOST
+#error "think.h is the host's inside: other layers include host.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -8,6 +8,10 @@
 #ifndef PZ_HOST_INT_H
 #define PZ_HOST_INT_H
 
+#ifndef PZ_INSIDE_HOST
+#error "host_int.h is the host's inside: other layers include host.h (ARCHITECTURE.md)"
+#endif
+
 #include "command.h"
 #include "host.h"
 #include "porrazo.h"

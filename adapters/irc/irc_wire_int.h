@@ -9,6 +9,10 @@
 #ifndef PZ_IRC_WIRE_INT_H
 #define PZ_IRC_WIRE_INT_H
 
+#ifndef PZ_INSIDE_IRC_WIRE
+#error "irc_wire_int.h is irc_wire's inside: other layers include irc_wire.h (ARCHITECTURE.md)"
+#endif
+
 #include <netdb.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -11,6 +11,10 @@
 #ifndef PZ_STORE_INT_H
 #define PZ_STORE_INT_H
 
+#ifndef PZ_INSIDE_STORE
+#error "store_int.h is the store's inside: other layers include store.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * made safe for a raw line, mIRC colours for the suits, messages split into
  * lines that fit in 512 bytes once the server adds its prefix, a send queue
  * with flood control (paced by what the server counts: ngircd, InspIRCd,
- * Solanum or a fixed token bucket, see adapters/PACING.md; fair across
+ * Solanum or a fixed token bucket, see adapters/irc/PACING.md; fair across
  * targets, priority first, requeue on 707 ERR_TARGCHANGE) and the CTCP
  * VERSION answer.
  *
@@ -41,7 +41,7 @@
 #define IRC_OUT_LINE_MS_DEFAULT 1500 /* then one line per this many ms */
 #define IRC_OUT_LINE_MS_MAX 60000    /* the longest interval irc_out_init takes */
 
-/* The pacing models' figures: adapters/PACING.md derives each from the
+/* The pacing models' figures: adapters/irc/PACING.md derives each from the
    server's source, with its safety margin. */
 #define IRC_OUT_NGIRCD_WINDOW_MS 1100  /* ngircd counts bytes per second of its clock: 1 s + 0.1 */
 #define IRC_OUT_NGIRCD_BYTES 230       /* bytes a window may hold besides its first line (256) */
@@ -145,7 +145,7 @@ typedef struct irc_out_line irc_out_line;
 typedef struct irc_out_target irc_out_target;
 
 /*
- * How the queue paces its lines (adapters/PACING.md has each server's
+ * How the queue paces its lines (adapters/irc/PACING.md has each server's
  * rules, from its source, and the margins):
  *   NGIRCD    bytes per second of the server's clock (the first line of a
  *             second free), at most 3 lines per read, and the penalty time

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bot/play_irc.py -- the Quick start on IRC (run by bot/play): starts a local
+"""bot/app/play_irc.py -- the Quick start on IRC (run by bot/play): starts a local
 ngircd on 127.0.0.1 (port 6667, or a free one when 6667 is taken; --port N
 for port N) and porrazo-bot joined to #porrazo, prints how to connect with
 any IRC client, and stops both on Ctrl-C (or SIGTERM, or the terminal
@@ -8,7 +8,7 @@ configuration. The server runs with ngircd's own flood penalties, as a real
 network would; games are kept in the database given (they survive a restart
 of this script).
 
-usage: bot/play_irc.py BOT_EXE DATABASE [--port N] [porrazo-bot options...]
+usage: bot/app/play_irc.py BOT_EXE DATABASE [--port N] [porrazo-bot options...]
 """
 import os
 import shutil
@@ -20,7 +20,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "irc"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "irc"))
 from ircd import IRCd, IRCdError, exit_on_sigterm  # noqa: E402
 
 

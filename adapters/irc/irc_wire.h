@@ -3,7 +3,7 @@
  * that never blocks the loop, a non-blocking TCP connect over every address
  * the name has, TLS with OpenSSL (certificate and host name verified by
  * default), and line framing both ways. It runs inside the bot's event loop
- * (bot/loop.h): one loop_io for the socket, a detached worker thread per
+ * (bot/base/loop.h): one loop_io for the socket, a detached worker thread per
  * name resolution (its pipe watched by a second loop_io; address literals
  * need none), loop_timers for the connect deadline and deferred steps.
  *

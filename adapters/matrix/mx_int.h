@@ -14,6 +14,10 @@
 #ifndef PZ_MX_INT_H
 #define PZ_MX_INT_H
 
+#ifndef PZ_INSIDE_MX
+#error "mx_int.h is the Matrix adapter's inside: other layers include mx.h (ARCHITECTURE.md)"
+#endif
+
 #include <json-c/json.h>
 
 #include "mx.h"

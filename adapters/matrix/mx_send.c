@@ -1,5 +1,5 @@
 /*
- * mx_send.c — the host's outbox to the homeserver, over outq (bot/outq.h):
+ * mx_send.c — the host's outbox to the homeserver, over outq (bot/outbox/outq.h):
  * the network's outbox in memory, one queue per target, read from the
  * store by range (only what was added) before the loop sleeps, and served
  * round robin across every target with something to send, hands first.
@@ -523,7 +523,7 @@ void mx__send_init(mx_net *n)
 }
 
 /* Whether raw (a message as stored) is a turn prompt or reminder of the
-   host's (the header "\xFFG<game>:P<seat>\xFF" or ":R", bot/live.c). */
+   host's (the header "\xFFG<game>:P<seat>\xFF" or ":R", bot/host/live.c). */
 static bool prompt_raw(const char *raw)
 {
     if ((unsigned char)raw[0] != 0xFF || raw[1] != 'G')

@@ -10,6 +10,10 @@
 #ifndef PZ_COMMAND_INT_H
 #define PZ_COMMAND_INT_H
 
+#ifndef PZ_INSIDE_PARSE
+#error "command_int.h is the parser's inside: other layers include command.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -10,6 +10,10 @@
 #ifndef PZ_RENDER_TEXT_H
 #define PZ_RENDER_TEXT_H
 
+#ifndef PZ_INSIDE_RENDER
+#error "render_text.h is the renderer's inside: other layers include render.h or help.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -7,6 +7,10 @@
 #ifndef PZ_IRC_INT_H
 #define PZ_IRC_INT_H
 
+#ifndef PZ_INSIDE_IRC
+#error "irc_int.h is the IRC adapter's inside: other layers include irc.h (ARCHITECTURE.md)"
+#endif
+
 #include "irc.h"
 #include "irc_bridge.h"
 #include "irc_out.h"

@@ -8,7 +8,7 @@
  * (custom, the default's, InspIRCd's, Solanum's), ngircd's windows over the
  * lines sent lately and its penalty time — so that switching models when
  * the server says its version is exact; only the model in effect decides.
- * adapters/PACING.md derives each from the server's source. Lines are built
+ * adapters/irc/PACING.md derives each from the server's source. Lines are built
  * whole when a message is pushed ("PRIVMSG target :text\r\n"), so sending
  * is a copy. Each target keeps the last line sent to it until the next
  * one, for a 707 requeue. Not here: the text rules (irc_out_text.c),
@@ -152,7 +152,7 @@ static irc_out_target *target_get(irc_out *q, const char *name, int *err)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Pacing models (adapters/PACING.md)                                       */
+/* Pacing models (adapters/irc/PACING.md)                                       */
 
 /* Bucket units. CUSTOM and the default: ms of their interval (a line costs
    line_ms, or IRC_OUT_LINE_MS_DEFAULT; 1 gained a ms). InspIRCd: tenths of

@@ -8,6 +8,10 @@
 #ifndef PZ_CONFIG_INT_H
 #define PZ_CONFIG_INT_H
 
+#ifndef PZ_INSIDE_CONFIG
+#error "config_int.h is the configuration reader's inside: other layers include config.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
