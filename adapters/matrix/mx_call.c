@@ -142,15 +142,6 @@ static void free_secret(char *s)
     free(s);
 }
 
-static char *copy(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p != NULL)
-        memcpy(p, s, n);
-    return p;
-}
-
 /* What a call is, for the log. */
 static const char *call_label(const mx_call *c)
 {
@@ -219,8 +210,8 @@ mx_call *mx__call_new(mx_net *n, mx_kind kind, const char *method, const char *u
         if (c->used)
             continue;
         memset(c, 0, sizeof *c);
-        c->url = copy(url);
-        c->body = body != NULL ? copy(body) : NULL;
+        c->url = strdup(url);
+        c->body = body != NULL ? strdup(body) : NULL;
         if (c->url == NULL || (body != NULL && c->body == NULL)) {
             free(c->url);
             free_secret(c->body);

@@ -135,16 +135,6 @@ static bool printable(const char *s, size_t max, bool space_ok)
     return true;
 }
 
-/* A heap copy of s (whose length the caller has checked), or NULL. */
-static char *copy_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p != NULL)
-        memcpy(p, s, n);
-    return p;
-}
-
 static void list_push(req_list *l, mx_req *r)
 {
     r->next = NULL;
@@ -501,9 +491,9 @@ static int take_config(mx_http *h, const mx_http_config *cfg, char *why, size_t 
         say(why, why_len, "connect_timeout_ms is outside 0..MX_HTTP_TIMEOUT_MS_LIMIT", "");
         return MX_HTTP_EINVAL;
     }
-    h->user_agent = copy_str(ua);
+    h->user_agent = strdup(ua);
     if (cfg->ca_file != NULL && cfg->ca_file[0] != '\0')
-        h->ca_file = copy_str(cfg->ca_file);
+        h->ca_file = strdup(cfg->ca_file);
     if (h->user_agent == NULL ||
         (cfg->ca_file != NULL && cfg->ca_file[0] != '\0' && h->ca_file == NULL)) {
         say(why, why_len, "out of memory", "");

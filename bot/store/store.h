@@ -24,19 +24,28 @@
 
 typedef struct store store;
 
-/* Errors: 0 or a negative code; why says more. */
+/* Errors: 0 or a negative code from one table; store_errmsg() says more
+   (SQLite's own words) about the last one. */
+#define STORE_ERRNO_MAP(XX)                                                                        \
+    XX(ERROR, -1, "the database failed (I/O, a full disk, a lock)")                                \
+    XX(CORRUPT, -2, "the file is damaged or not a porrazo database")                               \
+    XX(VERSION, -3, "the database was written by a newer porrazo-bot")                            \
+    XX(NOT_FOUND, -4, "no such row")                                                               \
+    XX(CONFLICT, -5, "a conflict (e.g. a second active game in one room)")                         \
+    XX(TOO_BIG, -6, "a value longer than its buffer")                                              \
+    XX(BUSY, -7, "another process holds the database's lock: try again later")                     \
+    XX(FULL, -8, "the disk (or the configured size cap) is full")                                  \
+    XX(LOCKED, -9, "another porrazo-bot already runs on this database")
+
 typedef enum store_err {
     STORE_OK = 0,
-    STORE_ERROR = -1,     /* SQLite failed (I/O, full disk, locked...) */
-    STORE_CORRUPT = -2,   /* the file is damaged or not a porrazo database */
-    STORE_VERSION = -3,   /* a schema newer than this bot knows */
-    STORE_NOT_FOUND = -4, /* no such row */
-    STORE_CONFLICT = -5,  /* e.g. a second active game in one room */
-    STORE_TOO_BIG = -6,   /* a value longer than its buffer */
-    STORE_BUSY = -7,      /* another process holds the lock: try again later */
-    STORE_FULL = -8,      /* the disk (or the configured size cap) is full */
-    STORE_LOCKED = -9     /* another bot process already runs on this file */
+#define STORE_ERR_ENUM_(name, val, msg) STORE_##name = (val),
+    STORE_ERRNO_MAP(STORE_ERR_ENUM_)
+#undef STORE_ERR_ENUM_
 } store_err;
+
+/* A human message for err ("ok" for 0, "unknown error" otherwise). Never NULL. */
+const char *store_strerror(int err);
 
 /* True for the errors that pass by themselves (busy, full, I/O): the
    operation may be tried again later with nothing lost. */

@@ -343,36 +343,28 @@ int store_seats_set(store *s, int64_t game, const store_seat *seats, int n)
  * count into *n: 0 for a game without seats or no such game. Returns 0 or
  * a store_err, with seats and *n untouched.
  */
+/* Reads one seat row (seat, player, nick). */
+static int read_seat(store *s, sqlite3_stmt *st, void *row)
+{
+    store_seat *seat = row;
+    int rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, &seat->seat);
+    if (rc == 0)
+        rc = store__text(s, st, 1, seat->player, sizeof seat->player);
+    if (rc == 0)
+        rc = store__text(s, st, 2, seat->nick, sizeof seat->nick);
+    return rc;
+}
+
 int store_seats_get(store *s, int64_t game, store_seat *seats, int max, int *n)
 {
     sqlite3_stmt *st = NULL;
-    store_seat *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
-    if (max > 0 && tmp == NULL)
-        return store__say(s, STORE_ERROR, "out of memory");
-    int k = 0;
     int rc = store__prepare(s, ST_SEATS_GET,
                             "SELECT seat, player, nick FROM seats WHERE game_id = ?1 "
                             "ORDER BY seat LIMIT ?2",
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "id", game, max);
-    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1) {
-        rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, &tmp[k].seat);
-        if (rc == 0)
-            rc = store__text(s, st, 1, tmp[k].player, sizeof tmp[k].player);
-        if (rc == 0)
-            rc = store__text(s, st, 2, tmp[k].nick, sizeof tmp[k].nick);
-        k++;
-    }
-    if (st != NULL)
-        store__reset(st);
-    if (rc == 0) {
-        if (k > 0)
-            memcpy(seats, tmp, (size_t)k * sizeof *tmp);
-        *n = k;
-    }
-    free(tmp);
-    return rc;
+    return store__rows(s, st, rc, read_seat, seats, sizeof *seats, max, n);
 }
 
 /* A game and its room, as store_games_of_player reads them. */
@@ -586,24 +578,14 @@ int store_game_next_due(store *s, int64_t *at)
     return rc;
 }
 
-/* Reads id, network, room, due rows of st into out (max); *n how many. */
-static int read_dues(store *s, sqlite3_stmt *st, store_due *out, int max, int *n)
+/* Reads one (id, network, room, due) row. */
+static int read_due(store *s, sqlite3_stmt *st, void *row)
 {
-    int k = 0, rc = 0;
-    while (k < max && (rc = store__step(s, st)) == 1) {
-        store_due *d = &out[k];
-        d->id = sqlite3_column_int64(st, 0);
-        d->due = sqlite3_column_int64(st, 3);
-        if ((rc = store__text(s, st, 1, d->network, sizeof d->network)) != 0 ||
-            (rc = store__text(s, st, 2, d->room, sizeof d->room)) != 0)
-            break;
-        k++;
-    }
-    store__reset(st);
-    if (rc < 0)
-        return rc;
-    *n = k;
-    return 0;
+    store_due *d = row;
+    d->id = sqlite3_column_int64(st, 0);
+    d->due = sqlite3_column_int64(st, 3);
+    int rc = store__text(s, st, 1, d->network, sizeof d->network);
+    return rc != 0 ? rc : store__text(s, st, 2, d->room, sizeof d->room);
 }
 
 /*
@@ -621,7 +603,7 @@ int store_game_due(store *s, int64_t now, store_due *out, int max, int *n)
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "id", now, max);
-    return rc != 0 ? rc : read_dues(s, st, out, max, n);
+    return store__rows(s, st, rc, read_due, out, sizeof *out, max, n);
 }
 
 /*
@@ -639,7 +621,7 @@ int store_game_recent(store *s, int64_t since, int max, store_due *out, int *n)
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "id", since, max);
-    return rc != 0 ? rc : read_dues(s, st, out, max, n);
+    return store__rows(s, st, rc, read_due, out, sizeof *out, max, n);
 }
 
 /* Sets game id's next_due (INT64_MAX: none). 0, STORE_NOT_FOUND or a

@@ -121,6 +121,18 @@ int store__step(store *s, sqlite3_stmt *st);
 /* Resets st and clears its bindings, so it holds no lock and no value. */
 void store__reset(sqlite3_stmt *st);
 
+/* Reads one row of st into row (the caller's type). 0 or a store_err. */
+typedef int (*store__row_fn)(store *s, sqlite3_stmt *st, void *row);
+
+/*
+ * The one loop that reads rows: when rc (the prepare and bind before it)
+ * is 0, steps st and reads up to max rows with read into out (rows of size
+ * bytes each), then resets st. All or nothing: 0 with out[0..*n) written,
+ * or a store_err with out and *n untouched (rows go through a heap copy).
+ */
+int store__rows(store *s, sqlite3_stmt *st, int rc, store__row_fn read, void *out, size_t size,
+                int max, int *n);
+
 /* Prepares slot id, binds as store__bind and steps it to the end, ignoring
    rows. 0 or a store_err. */
 int store__run(store *s, enum store_stmt id, const char *sql, const char *types, ...);

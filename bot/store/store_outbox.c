@@ -52,8 +52,9 @@ int store_outbox_add(store *s, const char *network, const char *target, store_ms
 }
 
 /* Reads the current outbox row of st into *m, its txn made from its id. */
-static int read_msg(store *s, sqlite3_stmt *st, store_msg *m)
+static int read_msg(store *s, sqlite3_stmt *st, void *row)
 {
+    store_msg *m = row;
     int kind = 0;
     m->id = sqlite3_column_int64(st, 0);
     int rc = store__text(s, st, 1, m->network, sizeof m->network);
@@ -85,28 +86,13 @@ static int read_msg(store *s, sqlite3_stmt *st, store_msg *m)
 int store_outbox_peek(store *s, const char *network, store_msg *out, int max, int *n)
 {
     sqlite3_stmt *st = NULL;
-    store_msg *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
-    if (max > 0 && tmp == NULL)
-        return store__say(s, STORE_ERROR, "out of memory");
-    int k = 0;
     int rc = store__prepare(s, ST_OUTBOX_PEEK,
                             "SELECT id, network, target, kind, priority, text, created FROM outbox "
                             "WHERE network = ?1 ORDER BY priority DESC, id LIMIT ?2",
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "td", network, max);
-    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
-        if ((rc = read_msg(s, st, &tmp[k])) == 0)
-            k++;
-    if (st != NULL)
-        store__reset(st);
-    if (rc == 0) {
-        if (k > 0)
-            memcpy(out, tmp, (size_t)k * sizeof *tmp);
-        *n = k;
-    }
-    free(tmp);
-    return rc;
+    return store__rows(s, st, rc, read_msg, out, sizeof *out, max, n);
 }
 
 /* Deletes sent message id. 0, STORE_NOT_FOUND, or a store_err. */
@@ -154,22 +140,13 @@ int store_outbox_since(store *s, const char *network, int64_t after, store_msg *
                        int *n)
 {
     sqlite3_stmt *st = NULL;
-    int k = 0;
     int rc = store__prepare(s, ST_OUTBOX_SINCE,
                             "SELECT id, network, target, kind, priority, text, created FROM outbox "
                             "WHERE network = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "tid", network, after, max);
-    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
-        if ((rc = read_msg(s, st, &out[k])) == 0)
-            k++;
-    if (st != NULL)
-        store__reset(st);
-    if (rc < 0)
-        return rc;
-    *n = k;
-    return 0;
+    return store__rows(s, st, rc, read_msg, out, sizeof *out, max, n);
 }
 
 /*

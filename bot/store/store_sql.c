@@ -55,17 +55,31 @@ int store__say(store *s, int err, const char *fmt, ...)
     return err;
 }
 
+const char *store_strerror(int err)
+{
+    switch (err) {
+    case STORE_OK:
+        return "ok";
+#define STORE_ERR_CASE_(name, val, msg)                                                            \
+    case STORE_##name:                                                                             \
+        return msg;
+        STORE_ERRNO_MAP(STORE_ERR_CASE_)
+#undef STORE_ERR_CASE_
+    }
+    return "unknown error";
+}
+
+bool store_err_transient(int err)
+{
+    return err == STORE_BUSY || err == STORE_FULL;
+}
+
 /*
  * Maps SQLite result code rc (extended codes are on) to a store_err and
  * writes "what: SQLite's message" to s->msg. Damage is STORE_CORRUPT, a
  * duplicate key STORE_CONFLICT, a missing parent row STORE_NOT_FOUND, an
  * over-long value STORE_TOO_BIG, anything else STORE_ERROR.
  */
-bool store_err_transient(int err)
-{
-    return err == STORE_BUSY || err == STORE_FULL;
-}
-
 int store__fail(store *s, int rc, const char *what)
 {
     int err = STORE_ERROR;
@@ -178,6 +192,27 @@ int store__step(store *s, sqlite3_stmt *st)
     int err = store__fail(s, rc, what);
     store__reset(st);
     return err;
+}
+
+int store__rows(store *s, sqlite3_stmt *st, int rc, store__row_fn read, void *out, size_t size,
+                int max, int *n)
+{
+    unsigned char *tmp = NULL;
+    int k = 0;
+    if (rc == 0 && max > 0 && (tmp = malloc((size_t)max * size)) == NULL)
+        rc = store__say(s, STORE_ERROR, "out of memory");
+    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
+        if ((rc = read(s, st, tmp + (size_t)k * size)) == 0)
+            k++;
+    if (st != NULL)
+        store__reset(st);
+    if (rc == 0) {
+        if (k > 0)
+            memcpy(out, tmp, (size_t)k * size);
+        *n = k;
+    }
+    free(tmp);
+    return rc;
 }
 
 /* Resets st and clears its bindings: it holds no lock and no pointer. */

@@ -54,8 +54,9 @@ int store_stats_add(store *s, const char *network, const char *room, const store
 }
 
 /* Reads player, nick and the seven counters from columns 0..8 of st. */
-static int read_stats(store *s, sqlite3_stmt *st, store_stats *out)
+static int read_stats(store *s, sqlite3_stmt *st, void *row)
 {
+    store_stats *out = row;
     int *counts[] = {&out->games,   &out->wins,        &out->points,     &out->porrazos,
                      &out->limpias, &out->san_benitos, &out->robot_games};
     int rc = store__text(s, st, 0, out->player, sizeof out->player);
@@ -110,10 +111,6 @@ int store_stats_top(store *s, const char *network, const char *room, store_who w
                     store_stats *out, int max, int *n)
 {
     sqlite3_stmt *st = NULL;
-    store_stats *tmp = max > 0 ? malloc((size_t)max * sizeof *tmp) : NULL;
-    if (max > 0 && tmp == NULL)
-        return store__say(s, STORE_ERROR, "out of memory");
-    int k = 0;
     int rc = store__prepare(s, ST_STATS_TOP,
                             STATS_SUMS " AND (?4 = 2 OR (substr(player, 1, 4) = 'bot:') = ?4) "
                                        "GROUP BY player ORDER BY sum(wins) DESC, sum(points) DESC, "
@@ -121,16 +118,5 @@ int store_stats_top(store *s, const char *network, const char *room, store_who w
                             &st);
     if (rc == 0)
         rc = store__bind(s, st, "ttdd", network, room, max, (int)who);
-    while (rc == 0 && k < max && (rc = store__step(s, st)) == 1)
-        if ((rc = read_stats(s, st, &tmp[k])) == 0)
-            k++;
-    if (st != NULL)
-        store__reset(st);
-    if (rc == 0) {
-        if (k > 0)
-            memcpy(out, tmp, (size_t)k * sizeof *tmp);
-        *n = k;
-    }
-    free(tmp);
-    return rc;
+    return store__rows(s, st, rc, read_stats, out, sizeof *out, max, n);
 }

@@ -206,6 +206,26 @@ static void make_big_db(const fx *f)
 
 /* ---- Opening ------------------------------------------------------------ */
 
+/* Every store_err has its own message from the table; others are unknown. */
+static void test_every_error_code_has_its_own_message(void **state)
+{
+    (void)state;
+    static const int codes[] = {STORE_ERROR,  STORE_CORRUPT, STORE_VERSION,
+                                STORE_NOT_FOUND, STORE_CONFLICT, STORE_TOO_BIG,
+                                STORE_BUSY,   STORE_FULL,    STORE_LOCKED};
+    size_t n = sizeof codes / sizeof codes[0];
+    assert_string_equal(store_strerror(STORE_OK), "ok");
+    for (size_t i = 0; i < n; i++) {
+        assert_string_not_equal(store_strerror(codes[i]), "unknown error");
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(store_strerror(codes[i]), store_strerror(codes[j]));
+    }
+    assert_string_equal(store_strerror(-100), "unknown error");
+    assert_string_equal(store_strerror(1), "unknown error");
+    assert_string_equal(store_strerror(STORE_LOCKED),
+                        "another porrazo-bot already runs on this database");
+}
+
 static void test_a_missing_file_is_created_as_a_porrazo_database(void **state)
 {
     fx *f = *state;
@@ -1263,6 +1283,7 @@ static void test_the_outbox_is_read_by_range_counted_and_purged_per_target(void 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_error_code_has_its_own_message),
         T(test_a_missing_file_is_created_as_a_porrazo_database),
         T(test_reopening_finds_what_was_written),
         T(test_an_empty_file_is_adopted_as_a_new_database),
