@@ -170,6 +170,14 @@ static void log_game_event(void *arg, const char *line)
     log_msg(LOG_INFO, "%s", line);
 }
 
+/* The store's word on its files (store_set_alert): a lost -wal saved, a
+   moved database. */
+static void alert_operator(void *arg, bool serious, const char *msg)
+{
+    (void)arg;
+    log_msg(serious ? LOG_ERROR : LOG_WARN, "database: %s", msg);
+}
+
 static bool owner_check(void *arg, const char *network, const char *player)
 {
     const cfg *c = arg;
@@ -392,6 +400,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "porrazo-bot: %s\n", why);
         return 1;
     }
+    store_set_alert(st, alert_operator, NULL);
     if (a.export_id >= 0) {
         r = export_game(st, a.export_id);
         store_close(st);

@@ -12,7 +12,8 @@
  * opened read-write: WAL, synchronous=FULL, foreign keys, a busy timeout,
  * and the migrations of MIGRATIONS, one transaction each. One bot process
  * per file. Not here: the tables' rows (store_game.c, store_outbox.c,
- * store_stats.c) and the SQLite plumbing (store_sql.c).
+ * store_stats.c), the SQLite plumbing (store_sql.c), and the watch over
+ * the -wal and -shm (store_files.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -488,9 +489,9 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
     }
     s->lock_fd = -1;
     snprintf(s->shown, sizeof s->shown, "%s", shown);
-    if ((s->path = strdup(path)) == NULL) {
+    if ((s->path = strdup(path)) == NULL || store__files_init(s) != 0) {
         store__format(why, why_len, "cannot open %s: out of memory", shown);
-        free(s);
+        store_close(s);
         return STORE_ERROR;
     }
     rc = open_rw(s, path, exists);
@@ -505,6 +506,7 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
         store_close(s);
         return rc;
     }
+    store__files_note(s); /* the -wal and -shm to watch (store_files.c) */
     *out = s;
     return 0;
 }
@@ -522,6 +524,8 @@ void store_close(store *s)
     if (s->lock_fd >= 0)
         close(s->lock_fd); /* after SQLite: its own locks are gone with it */
     free(s->path);
+    free(s->wal_path);
+    free(s->shm_path);
     free(s);
 }
 
@@ -594,6 +598,7 @@ int store_begin(store *s)
 {
     if (s->in_txn)
         return store__say(s, STORE_ERROR, "a transaction is already open");
+    store__files_check(s);
     int rc = store__run(s, ST_BEGIN, "BEGIN IMMEDIATE", "");
     if (rc == 0)
         s->in_txn = true;

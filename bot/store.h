@@ -72,6 +72,21 @@ int store_set_max_bytes(store *s, int64_t max_bytes);
 #define STORE_BUSY_MS_DEFAULT 100
 void store_set_busy_ms(store *s, int ms);
 
+/*
+ * Where the store tells the operator of trouble with its files that it
+ * handled by itself: fn(arg, serious, msg), msg one line that says what
+ * was done and what to do, naming files, never their contents:
+ *   - while running, checked before each write transaction (a stat() of
+ *     the -wal and -shm, SQLITE_FCNTL_HAS_MOVED of the file): the -wal or
+ *     -shm deleted or replaced (a cleaner, a careless rm), after which the
+ *     store has already copied what the old -wal held into the database
+ *     and started a fresh -wal, so nothing is lost; or the database file
+ *     itself deleted or moved, which it cannot mend (both serious).
+ * Each event is told once. NULL fn: nothing is told.
+ */
+typedef void (*store_alert_fn)(void *arg, bool serious, const char *msg);
+void store_set_alert(store *s, store_alert_fn fn, void *arg);
+
 /* The last error message of s (never NULL). */
 const char *store_errmsg(const store *s);
 

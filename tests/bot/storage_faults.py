@@ -12,10 +12,17 @@
   max_page_count, filled to the brim by another connection): the same
   reply to a command that must be written, an answer as usual to one that
   only reads, nothing of the game lost, and the bot goes on by itself once
-  there is room again.
+  there is room again;
+* the -wal and -shm deleted under the running bot (a cleaner, a careless
+  rm): the next write copies what the bot held into the database and starts
+  a fresh -wal, with one error line in the log, so the moves made after the
+  deletion survive a SIGKILL and are in --export; the same for the -shm
+  alone; the database file itself moved away is told too, and once it is
+  back nothing was lost.
 
 usage: storage_faults.py BOT
 """
+import json
 import os
 import sqlite3
 import stat
@@ -177,9 +184,76 @@ def disk_full(bot, tmp, db):
     print("ok: %d filler rows; recovered by itself once there was room; game intact" % rows)
 
 
+def moves(b, table, n, step):
+    """The next n moves of the game (lines of its players); the next step."""
+    for _ in range(n):
+        line = table.next_line(step)
+        check(line is not None, "nobody to act: %r" % table.transcript[-4:])
+        table.need_capture = False
+        table.read(b.send(line))
+        step += 1
+    return step
+
+
+def killed(b):
+    """SIGKILLs the console bot; its log (standard error)."""
+    b.proc.kill()
+    b.proc.wait()
+    err = b.proc.stderr.read().decode("utf-8", "replace")
+    for f in (b.proc.stdin, b.proc.stdout, b.proc.stderr):
+        f.close()
+    return err
+
+
+def wal_deleted(bot, tmp):
+    # The same game without any fault, for the export to equal.
+    ref_db = os.path.join(tmp, "wal-ref.db")
+    b = cg.Bot(bot, ref_db, SEED)
+    table = cg.Table(["ann", "bob"])
+    cg.open_table(b, table, 2, "")
+    moves(b, table, 12, 0)
+    b.close()
+    reference = export(bot, ref_db)
+
+    db = os.path.join(tmp, "wal.db")
+    b = cg.Bot(bot, db, SEED)
+    table = cg.Table(["ann", "bob"])
+    cg.open_table(b, table, 2, "")
+    step = moves(b, table, 3, 0)
+    os.unlink(db + "-wal")
+    os.unlink(db + "-shm")
+    step = moves(b, table, 5, step)
+    check(os.path.exists(db + "-wal") and os.path.exists(db + "-shm"),
+          "no new -wal and -shm after the old ones were deleted")
+    # The -shm alone, then the database file moved away and back.
+    os.unlink(db + "-shm")
+    step = moves(b, table, 2, step)
+    os.rename(db, db + ".moved")
+    step = moves(b, table, 1, step)
+    os.rename(db + ".moved", db)
+    step = moves(b, table, 1, step)
+    err = killed(b)
+    lost = [l for l in err.splitlines() if "was deleted or replaced" in l]
+    check(len(lost) == 2, "not one log line per deletion: %r" % lost)
+    check(" error: " in lost[0] and "wal.db-wal (and its -shm) was deleted" in lost[0]
+          and "nothing was lost" in lost[0], "unclear log line: %r" % lost[0])
+    check("wal.db-shm was deleted" in lost[1], "the -shm's deletion: %r" % lost[1])
+    moved = [l for l in err.splitlines() if "was deleted or moved" in l]
+    check(len(moved) == 1 and " error: " in moved[0], "the move of the file: %r" % moved)
+    got = export(bot, db)
+    check(json.loads(got)["actions"] == json.loads(reference)["actions"],
+          "moves were lost after the -wal was deleted: %d actions, %d made"
+          % (len(json.loads(got)["actions"]), len(json.loads(reference)["actions"])))
+    print("ok: -wal and -shm deleted under the bot, SIGKILL: all %d actions in the export; "
+          "the log says: %s" % (len(json.loads(got)["actions"]), lost[0].split(": ", 1)[1]))
+    print("ok: the -shm alone, and the file moved away and back, told: %s"
+          % moved[0].split(": ", 1)[1])
+
+
 def main():
     bot = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
+        wal_deleted(bot, tmp)
         file_mode(bot, tmp)
         db = second_instance_and_lock(bot, tmp)
         disk_full(bot, tmp, db)
