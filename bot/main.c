@@ -171,7 +171,7 @@ static void log_game_event(void *arg, const char *line)
 }
 
 /* The store's word on its files (store_set_alert): a lost -wal saved, a
-   moved database. */
+   moved database, modes made private. */
 static void alert_operator(void *arg, bool serious, const char *msg)
 {
     (void)arg;

@@ -12,8 +12,8 @@
  * opened read-write: WAL, synchronous=FULL, foreign keys, a busy timeout,
  * and the migrations of MIGRATIONS, one transaction each. One bot process
  * per file. Not here: the tables' rows (store_game.c, store_outbox.c,
- * store_stats.c), the SQLite plumbing (store_sql.c), and the watch over
- * the -wal and -shm (store_files.c).
+ * store_stats.c), the SQLite plumbing (store_sql.c), and the files' modes
+ * and the watch over the -wal (store_files.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -463,8 +463,9 @@ static int open_rw(store *s, const char *path, bool exists)
 /*
  * Opens (creating if absent) the database at path: an existing file is
  * inspected read-only first (see the file header) and refused unchanged
- * if damaged, foreign or newer; then it is opened read-write, set up and
- * migrated. Returns 0 and *out (the caller's, for store_close), or a
+ * if damaged, foreign or newer; one that others may read is made 0600
+ * (store_set_alert tells), or refused with the chmod to run; then it is
+ * opened read-write, set up and migrated. Returns 0 and *out (the caller's, for store_close), or a
  * store_err with a message in why (why_len bytes; 0 allowed) that names
  * the file and what to do; *out is then untouched.
  */
@@ -480,6 +481,9 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
         return STORE_ERROR;
     }
     int rc = exists ? inspect(path, shown, why, why_len) : 0;
+    char note[STORE_ALERT_MAX] = "";
+    if (rc == 0 && exists)
+        rc = store__private_modes(path, shown, note, sizeof note, why, why_len);
     if (rc != 0)
         return rc;
     store *s = calloc(1, sizeof *s);
@@ -489,6 +493,7 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
     }
     s->lock_fd = -1;
     snprintf(s->shown, sizeof s->shown, "%s", shown);
+    memcpy(s->pending, note, sizeof s->pending); /* for store_set_alert */
     if ((s->path = strdup(path)) == NULL || store__files_init(s) != 0) {
         store__format(why, why_len, "cannot open %s: out of memory", shown);
         store_close(s);

@@ -47,7 +47,9 @@ bool store_err_transient(int err);
  * application id, schema version), applies migrations, and sets WAL mode,
  * foreign keys and a busy timeout. Returns 0 and *out, or a store_err with
  * a message in why that names the file and what to do. A refused file is
- * left byte-for-byte as it was.
+ * left byte-for-byte as it was. An existing file (and its -wal and -shm)
+ * that its group or others may read is made 0600, as new files are, or
+ * refused with the chmod to run when that fails (store_set_alert tells).
  */
 int store_open(store **out, const char *path, char *why, size_t why_len);
 void store_close(store *s);
@@ -76,6 +78,8 @@ void store_set_busy_ms(store *s, int ms);
  * Where the store tells the operator of trouble with its files that it
  * handled by itself: fn(arg, serious, msg), msg one line that says what
  * was done and what to do, naming files, never their contents:
+ *   - at open, a database file (or its -wal/-shm) that others could read
+ *     was made 0600 (a warning, told when fn is set: store_open has no log);
  *   - while running, checked before each write transaction (a stat() of
  *     the -wal and -shm, SQLITE_FCNTL_HAS_MOVED of the file): the -wal or
  *     -shm deleted or replaced (a cleaner, a careless rm), after which the

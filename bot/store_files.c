@@ -1,6 +1,8 @@
 /*
  * store_files.c — the store's files on disk: the database, its -wal and
- * its -shm. While the bot runs, before each write transaction, it checks that the -wal and -shm
+ * its -shm. At open, an existing file that its group or others may read
+ * is made 0600 as new ones are (it holds access tokens). While the bot
+ * runs, before each write transaction, it checks that the -wal and -shm
  * at their paths are still the files its connection has open and that
  * the database itself has not been deleted or moved: one stat() of each
  * side file and SQLITE_FCNTL_HAS_MOVED (one stat() of the file), a few
@@ -29,6 +31,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,7 @@
 
 #include "store_int.h"
 
+#define MODE_PRIVATE 0600
 #define SHOWN_WHAT_MAX 128 /* a file as messages name it, with "-wal (and its -shm)" */
 
 /* A malloc'd path followed by suffix; NULL out of memory. */
@@ -49,6 +53,60 @@ static char *suffixed(const char *path, const char *suffix)
         memcpy(name + n, suffix, m + 1);
     }
     return name;
+}
+
+/*
+ * Makes path and its -wal and -shm (those present) 0600 when their group
+ * or others have any access. Returns 0 with note saying what was made
+ * private ("" when nothing was), or STORE_ERROR with why naming the file
+ * and the command to run.
+ */
+int store__private_modes(const char *path, const char *shown, char *note, size_t note_len,
+                         char *why, size_t why_len)
+{
+    static const char *const sides[] = {"", "-wal", "-shm"};
+    char done[3][24];
+    int ndone = 0;
+    store__format(note, note_len, "%s", "");
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        char *name = suffixed(path, sides[i]);
+        if (name == NULL) {
+            store__format(why, why_len, "cannot open %s: out of memory", shown);
+            return STORE_ERROR;
+        }
+        struct stat sb;
+        int e = 0;
+        if (stat(name, &sb) != 0) {
+            e = errno;
+            free(name);
+            if (e == ENOENT && i > 0)
+                continue; /* no -wal or -shm: nothing to tighten */
+            store__format(why, why_len, "cannot read the mode of %s%s (%s): check its permissions",
+                          shown, sides[i], strerror(e));
+            return STORE_ERROR;
+        }
+        if ((sb.st_mode & 077) != 0 && chmod(name, MODE_PRIVATE) != 0)
+            e = errno;
+        else if ((sb.st_mode & 077) != 0)
+            store__format(done[ndone++], sizeof done[0], "%s%s %04o", i > 0 ? "its " : "",
+                          i > 0 ? sides[i] + 1 : "the file", (unsigned)(sb.st_mode & 07777));
+        free(name);
+        if (e != 0) {
+            store__format(why, why_len,
+                          "%s%s may be read by others and cannot be made private (%s): run "
+                          "'chmod 600 %s %s-wal %s-shm' as its owner (the -wal and -shm may "
+                          "be absent), then start again",
+                          shown, sides[i], strerror(e), shown, shown, shown);
+            return STORE_ERROR;
+        }
+    }
+    if (ndone > 0)
+        store__format(note, note_len,
+                      "%s could be read by other users (%s%s%s%s%s): made 0600, as the bot "
+                      "makes new database files, since it holds access tokens",
+                      shown, done[0], ndone > 1 ? ", " : "", ndone > 1 ? done[1] : "",
+                      ndone > 2 ? ", " : "", ndone > 2 ? done[2] : "");
+    return 0;
 }
 
 int store__files_init(store *s)
@@ -103,6 +161,10 @@ void store_set_alert(store *s, store_alert_fn fn, void *arg)
 {
     s->alert = fn;
     s->alert_arg = arg;
+    if (fn != NULL && s->pending[0] != '\0') {
+        fn(arg, false, s->pending);
+        s->pending[0] = '\0';
+    }
 }
 
 /* Runs a PRAGMA whose first column must read want (NULL: anything); its

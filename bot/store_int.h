@@ -5,7 +5,8 @@
  * store_err with a message, and wrap a write in a transaction or a
  * savepoint. store.c holds the lifecycle (open, checks, migrations,
  * transactions), store_sql.c these helpers, store_files.c the files on
- * disk (the -wal, -shm and the file watched while running), store_game.c games, seats and the action log, store_outbox.c
+ * disk (their modes at open, the -wal, -shm and the file watched while
+ * running), store_game.c games, seats and the action log, store_outbox.c
  * the outbox and the adapters' key/value state, store_stats.c the
  * statistics. Not part of the API.
  */
@@ -99,6 +100,7 @@ struct store {
     bool moved_told;           /* the file's deletion or move was told */
     store_alert_fn alert;      /* store_set_alert's */
     void *alert_arg;
+    char pending[STORE_ALERT_MAX]; /* a warning of store_open, for store_set_alert */
 };
 
 #if defined(__GNUC__)
@@ -157,6 +159,12 @@ int store__fits(store *s, const char *str, size_t cap, const char *what);
 void *store__grow(store *s, void *p, size_t *cap, size_t n, size_t size);
 
 /* ---- store_files.c ---- */
+
+/* Makes the existing database at path and its -wal/-shm 0600 when their
+   group or others have any access. 0, with what was done (or "") in note;
+   or STORE_ERROR with the chmod to run in why. */
+int store__private_modes(const char *path, const char *shown, char *note, size_t note_len,
+                         char *why, size_t why_len);
 
 /* Sets s->wal_path and s->shm_path from s->path. 0 or STORE_ERROR. */
 int store__files_init(store *s);

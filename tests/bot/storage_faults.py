@@ -2,6 +2,8 @@
 """storage_faults.py -- porrazo-bot (--console) when its database fails it:
 
 * a new database file (and its -wal/-shm) is readable by its owner only;
+  an existing one that others may read (0644: an older bot's, ': > x.db')
+  is made 0600 at start, with a warning in the log;
 * a second bot on the same database is refused at start with a clear
   message, and the first goes on;
 * another process holding the write lock: the player's command gets a
@@ -78,6 +80,49 @@ def file_mode(bot, tmp):
     for side, mode in modes.items():
         check(mode == 0o600, "%s is %o, not 600" % (side, mode))
     print("ok: new database files are 0600 (%s)" % ", ".join(sorted(modes)))
+
+
+def modes(path):
+    """The modes of path and of its -wal and -shm that exist."""
+    return {side or "db": stat.S_IMODE(os.stat(path + side).st_mode)
+            for side in ("", "-wal", "-shm") if os.path.exists(path + side)}
+
+
+def old_file_mode(bot, tmp):
+    old = os.umask(0o022)
+    try:
+        empty = os.path.join(tmp, "empty.db")
+        open(empty, "w").close()  # ': > x.db': 0644
+        b = cg.Bot(bot, empty, SEED)
+        b.send("ann: !new 2")
+        running = modes(empty)
+        rc, _, err = b.close()
+        check(rc == 0, "the bot exited %d" % rc)
+        check(running == {"db": 0o600, "-wal": 0o600, "-shm": 0o600},
+              "an existing 0644 file stays readable: %s"
+              % {k: "%o" % v for k, v in running.items()})
+        said = [l for l in err.splitlines() if "made 0600" in l]
+        check(len(said) == 1 and " warn: " in said[0] and "the file 0644" in said[0],
+              "the log does not say the mode was changed: %r" % err)
+        print("ok: an existing 0644 file is made 0600: %s" % said[0].split(": ", 1)[1])
+        # An older bot's database, 0644, left with its -wal and -shm by a crash.
+        db = os.path.join(tmp, "older.db")
+        b = cg.Bot(bot, db, SEED)
+        b.send("ann: !new 2")
+        killed(b)
+        for side in ("", "-wal", "-shm"):
+            os.chmod(db + side, 0o644)
+        b = cg.Bot(bot, db, SEED)
+        b.send("bob: !join")
+        running = modes(db)
+        rc, _, err = b.close()
+        check(running == {"db": 0o600, "-wal": 0o600, "-shm": 0o600},
+              "after a crash: %s" % {k: "%o" % v for k, v in running.items()})
+        check(any("made 0600" in l and "its wal 0644" in l and "its shm 0644" in l
+                  for l in err.splitlines()), "the -wal and -shm are not named: %r" % err)
+        print("ok: a crashed 0644 database with its -wal and -shm is made 0600 too")
+    finally:
+        os.umask(old)
 
 
 def second_instance_and_lock(bot, tmp):
@@ -255,6 +300,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         wal_deleted(bot, tmp)
         file_mode(bot, tmp)
+        old_file_mode(bot, tmp)
         db = second_instance_and_lock(bot, tmp)
         disk_full(bot, tmp, db)
     print("storage faults: all ok")
