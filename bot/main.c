@@ -388,11 +388,11 @@ int main(int argc, char **argv)
     if (a.db != NULL)
         snprintf(c.bot.database, sizeof c.bot.database, "%s", a.db);
     log_set_level(log_level_named(c.bot.log_level));
-    if (!a.console && a.export_id < 0 && c.nirc == 0 && c.nmatrix == 0) {
-        fprintf(stderr,
-                "porrazo-bot: %s has no [irc NAME] or [matrix NAME] section: add one (see "
-                "config/porrazo.example.conf), or play in this terminal with --console\n",
-                a.config != NULL ? a.config : "the configuration (no --config given)");
+    if (!a.console && a.export_id < 0 &&
+        cfg_check_runnable(&c,
+                           a.config != NULL ? a.config : "the configuration (no --config given)",
+                           why, sizeof why) != 0) {
+        fprintf(stderr, "porrazo-bot: %s, or play in this terminal with --console\n", why);
         return 2;
     }
     store *st;
