@@ -91,6 +91,14 @@ void store_set_busy_ms(store *s, int ms);
 typedef void (*store_alert_fn)(void *arg, bool serious, const char *msg);
 void store_set_alert(store *s, store_alert_fn fn, void *arg);
 
+/*
+ * Checks the files now as before a write, and saves a lost -wal at once
+ * (for a caller told that the database's folder changed: an idle bot has
+ * no write to check before). Nothing inside a transaction or while a
+ * statement is under way; the next write checks again.
+ */
+void store_check_files(store *s);
+
 /* The last error message of s (never NULL). */
 const char *store_errmsg(const store *s);
 
