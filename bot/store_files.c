@@ -10,8 +10,9 @@
  * porrazo-bot asks when inotify says the folder changed, so an idle bot
  * saves at once what a kill -9 would lose before its next write).
  *
- * What SQLite does when the -wal is deleted under a live connection (seen
- * with SQLite 3.40.1 on Linux, and kept as tests/bot/storage_faults.py):
+ * What SQLite does when the -wal is deleted under a live connection (tried
+ * with SQLite 3.40.1 on Linux; tests/bot/storage_faults.py, test_store.c
+ * and tests/irc/test_irc_wal.py hold the rescue to it):
  * the connection goes on appending to the unlinked -wal, which it still
  * has open, and reading through its unlinked -shm, without an error; a
  * kill -9 then loses every transaction since the last checkpoint, and the
@@ -238,12 +239,16 @@ static void rescue(store *s, const char *what)
                      what, pages > 0 ? pages : 0, s->shown);
         return;
     }
+    /* SQLite's message, or its code's when the statement itself went
+       well (a checkpoint held back by a reader, an unexpected mode). */
+    const char *detail =
+        sqlite3_errcode(s->db) != SQLITE_OK ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
     if (!s->rescue_told)
         store__alert(s,
                      "%s was deleted or replaced while the bot runs, and %s failed (%s): what is "
                      "written now is in a file no longer on disk; it is tried again at each "
                      "write, and a clean stop (SIGTERM, not kill -9) saves it",
-                     what, step, sqlite3_errmsg(s->db));
+                     what, step, detail);
     s->rescue_told = true;
 }
 
