@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,6 +171,14 @@ static void log_game_event(void *arg, const char *line)
     log_msg(LOG_INFO, "%s", line);
 }
 
+/* The store's word on its files (store_set_alert): a lost -wal saved, a
+   moved database, modes made private. */
+static void alert_operator(void *arg, bool serious, const char *msg)
+{
+    (void)arg;
+    log_msg(serious ? LOG_ERROR : LOG_WARN, "database: %s", msg);
+}
+
 static bool owner_check(void *arg, const char *network, const char *player)
 {
     const cfg *c = arg;
@@ -250,6 +259,64 @@ static void on_host_hook(loop_hook *hk, void *arg)
         (void)loop_timer_start(&hc->timer, next <= now ? 0 : (next - now) * 1000, 0);
 }
 
+/*
+ * The database's folder, watched with inotify while the networks run: a
+ * -wal or -shm deleted, moved or replaced while the bot is idle is saved
+ * at once (store_check_files), not at the next write, which a kill -9
+ * might never let come. Which file changed does not matter: the store's
+ * check is three stat() calls.
+ */
+typedef struct db_watch {
+    int fd; /* -1: not watching */
+    loop_io io;
+    store *st;
+} db_watch;
+
+static void on_db_folder(loop_io *w, int fd, unsigned events, void *arg)
+{
+    (void)w, (void)events;
+    db_watch *dw = arg;
+    char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    while (read(fd, buf, sizeof buf) > 0)
+        ; /* drained: one check for them all */
+    store_check_files(dw->st);
+}
+
+/* Starts watching folder for dw->st; without inotify a loss is noticed at
+   the next write, as the log says. */
+static void db_watch_start(db_watch *dw, loop *l, const char *folder)
+{
+    const char *why;
+    dw->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (dw->fd < 0) {
+        why = strerror(errno);
+    } else if (inotify_add_watch(dw->fd, folder,
+                                 IN_DELETE | IN_CREATE | IN_MOVED_FROM | IN_MOVED_TO) < 0) {
+        why = strerror(errno);
+    } else {
+        loop_io_init(l, &dw->io, dw->fd, on_db_folder, dw);
+        if (loop_io_start(&dw->io, LOOP_READ) == 0)
+            return;
+        why = "the event loop is full";
+    }
+    log_msg(LOG_WARN,
+            "cannot watch the database's folder %s (%s): a deleted -wal is noticed at the next "
+            "write only",
+            folder, why);
+    if (dw->fd >= 0)
+        close(dw->fd);
+    dw->fd = -1;
+}
+
+static void db_watch_stop(db_watch *dw)
+{
+    if (dw->fd < 0)
+        return;
+    loop_io_stop(&dw->io);
+    close(dw->fd);
+    dw->fd = -1;
+}
+
 /* The computer players' worker has a decision (host_think_async). */
 static void wake_loop(void *arg)
 {
@@ -265,7 +332,8 @@ static void on_shutdown_timer(loop_timer *t, void *arg)
  * Runs every network of the configuration in one loop until SIGINT or
  * SIGTERM, then says goodbye to each. 0, or 1 after a start-up failure.
  */
-static int run_networks(cfg *c, host *h, store *st, uint64_t seed, reload_target *rt)
+static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint64_t seed,
+                        reload_target *rt)
 {
     loop *l;
     if (loop_new(&l, NULL, NULL) != 0) {
@@ -309,6 +377,9 @@ static int run_networks(cfg *c, host *h, store *st, uint64_t seed, reload_target
     if (r == 0 && host_think_async(h, wake_loop, l) != 0)
         log_msg(LOG_WARN, "no thread for the computer players: they think inside the loop");
     host_clock hc = {h, {0}, {0}, INT64_MAX, rt};
+    db_watch dw = {-1, {0}, st};
+    if (r == 0)
+        db_watch_start(&dw, l, db_folder);
     loop_timer_init(l, &hc.timer, on_host_timer, &hc);
     loop_hook_init(l, &hc.hook, on_host_hook, &hc);
     if (r == 0 && loop_hook_start(&hc.hook) == 0) {
@@ -342,6 +413,7 @@ static int run_networks(cfg *c, host *h, store *st, uint64_t seed, reload_target
     }
     loop_hook_stop(&hc.hook);
     loop_timer_stop(&hc.timer);
+    db_watch_stop(&dw);
     host_think_stop(h); /* its wake-ups go to the loop freed below */
     for (int i = 0; i < nnets; i++)
         irc_net_free(nets[i]);
@@ -380,11 +452,11 @@ int main(int argc, char **argv)
     if (a.db != NULL)
         snprintf(c.bot.database, sizeof c.bot.database, "%s", a.db);
     log_set_level(log_level_named(c.bot.log_level));
-    if (!a.console && a.export_id < 0 && c.nirc == 0 && c.nmatrix == 0) {
-        fprintf(stderr,
-                "porrazo-bot: %s has no [irc NAME] or [matrix NAME] section: add one (see "
-                "config/porrazo.example.conf), or play in this terminal with --console\n",
-                a.config != NULL ? a.config : "the configuration (no --config given)");
+    if (!a.console && a.export_id < 0 &&
+        cfg_check_runnable(&c,
+                           a.config != NULL ? a.config : "the configuration (no --config given)",
+                           why, sizeof why) != 0) {
+        fprintf(stderr, "porrazo-bot: %s, or play in this terminal with --console\n", why);
         return 2;
     }
     store *st;
@@ -392,6 +464,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "porrazo-bot: %s\n", why);
         return 1;
     }
+    store_set_alert(st, alert_operator, NULL);
     if (a.export_id >= 0) {
         r = export_game(st, a.export_id);
         store_close(st);
@@ -459,7 +532,8 @@ int main(int argc, char **argv)
         r = 1, fprintf(stderr, "porrazo-bot: cannot read or write the terminal\n");
     else if (!a.console) {
         reload_target rt = {a.config, a.db != NULL, &c, h, &hc, st, NULL, 0};
-        r = run_networks(&c, h, st, a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid(),
+        r = run_networks(&c, h, st, export_dir,
+                         a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid(),
                          a.config != NULL ? &rt : NULL);
     }
     host_free(h);

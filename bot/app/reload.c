@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "log.h"
 
@@ -56,23 +57,64 @@ static int matrix_named(const cfg *c, const char *name)
     return -1;
 }
 
-/* Warns of the sections that only a restart adds, removes or changes. */
+/*
+ * Whether a file without errors may replace the running configuration:
+ * not an empty file, nothing a start would refuse (no network section),
+ * and every running network still in it (a file written half-way lacks
+ * its last sections; a network is removed with a restart). 0, or -1 with
+ * the reasons logged.
+ */
+static int judge(const reload_target *t, const cfg *next)
+{
+    struct stat sb;
+    if (stat(t->path, &sb) == 0 && sb.st_size == 0) {
+        log_msg(LOG_ERROR,
+                "reload refused: %s is empty (written half-way?); the running configuration "
+                "stays",
+                t->path);
+        return -1;
+    }
+    char why[CFG_WHY_MAX];
+    if (cfg_check_runnable(next, t->path, why, sizeof why) != 0) {
+        log_msg(LOG_ERROR,
+                "reload refused: %s, as a start would refuse it; the running "
+                "configuration stays",
+                why);
+        return -1;
+    }
+    int missing = 0;
+    for (int i = 0; i < t->live->nirc; i++)
+        if (irc_named(next, t->live->irc[i].name) < 0) {
+            log_msg(LOG_ERROR, "reload: [irc %s] is running and is not in %s", t->live->irc[i].name,
+                    t->path);
+            missing++;
+        }
+    for (int i = 0; i < t->live->nmatrix; i++)
+        if (matrix_named(next, t->live->matrix[i].name) < 0) {
+            log_msg(LOG_ERROR, "reload: [matrix %s] is running and is not in %s",
+                    t->live->matrix[i].name, t->path);
+            missing++;
+        }
+    if (missing > 0) {
+        log_msg(LOG_ERROR,
+                "reload refused: %s lacks %d running network%s (above; written half-way?): a "
+                "network is removed with a restart; the running configuration stays",
+                t->path, missing, missing == 1 ? "" : "s");
+        return -1;
+    }
+    return 0;
+}
+
+/* Warns of the sections that only a restart adds or changes. */
 static void warn_restart_only(const cfg *live, const cfg *next, bool db_from_args)
 {
-    for (int i = 0; i < live->nirc; i++)
-        if (irc_named(next, live->irc[i].name) < 0)
-            log_msg(LOG_WARN, "reload: [irc %s] is gone from the file; it runs until a restart",
-                    live->irc[i].name);
     for (int i = 0; i < next->nirc; i++)
         if (irc_named(live, next->irc[i].name) < 0)
             log_msg(LOG_WARN, "reload: [irc %s] is new; it connects at the next restart",
                     next->irc[i].name);
     for (int i = 0; i < live->nmatrix; i++) {
         int j = matrix_named(next, live->matrix[i].name);
-        if (j < 0)
-            log_msg(LOG_WARN, "reload: [matrix %s] is gone from the file; it runs until a restart",
-                    live->matrix[i].name);
-        else if (memcmp(&live->matrix[i], &next->matrix[j], sizeof next->matrix[j]) != 0)
+        if (j >= 0 && memcmp(&live->matrix[i], &next->matrix[j], sizeof next->matrix[j]) != 0)
             log_msg(LOG_WARN, "reload: changes to [matrix %s] take effect at the next restart",
                     live->matrix[i].name);
     }
@@ -95,6 +137,8 @@ int reload_config(reload_target *t)
                 t->path, nerr, nerr == 1 ? "" : "s");
         return -1;
     }
+    if (judge(t, &next) != 0)
+        return -1;
     warn_restart_only(t->live, &next, t->db_from_args);
     for (int i = 0; i < t->nirc; i++) {
         int j = irc_named(&next, irc_net_name(t->irc[i]));

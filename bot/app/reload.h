@@ -2,13 +2,15 @@
  * reload.h — a running bot takes a new configuration file (SIGHUP).
  *
  * The file is read and checked whole first; with any error the reload is
- * refused, every error is logged and the running configuration stays. A
- * valid file is applied without dropping a connection or a game: the
+ * refused, every error is logged and the running configuration stays. So
+ * is a file that a start would refuse (no network section), an empty one,
+ * and one that lacks a running network's section (a file written
+ * half-way; a network is removed with a restart). A valid file is applied without dropping a connection or a game: the
  * bot's settings (owners, prefix, name, reminders, prompts, deadlines of
  * new games, flood and backlog bounds, the log level, the database's size
  * cap) and each IRC network's channels, colours and pacing
  * (irc_net_reconfigure). What needs a new connection or a new process (a
- * network added or removed, a Matrix section changed, the database's path,
+ * network added, a Matrix section changed, the database's path,
  * an IRC link's server, nicks, passwords) waits for a restart, and the log
  * names it. Not here: parsing (config.c), signals (main.c).
  */

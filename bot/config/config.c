@@ -609,6 +609,22 @@ int cfg_load_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int 
     return n;
 }
 
+/* See config.h. */
+int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len)
+{
+    if (c->nirc > 0 || c->nmatrix > 0)
+        return 0;
+    int n = snprintf(why, why_len,
+                     "no [irc NAME] or [matrix NAME] section in %s: add one (see "
+                     "config/porrazo.example.conf)",
+                     path);
+    if (n < 0 && why_len > 0)
+        why[0] = '\0';
+    else if (n >= 0 && (size_t)n >= why_len && why_len >= 4)
+        memcpy(why + why_len - 4, "...", 4); /* cut at the end: the problem comes first */
+    return -1;
+}
+
 /* Compares network exactly and id ignoring ASCII case with each owner
  * "NETWORK:ID" (split at its first colon: network names have none). */
 bool cfg_is_owner(const cfg *c, const char *network, const char *id)

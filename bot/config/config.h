@@ -137,6 +137,14 @@ int cfg_load_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int 
 int cfg_parse_all(cfg *c, const char *name, const char *text, size_t len, cfg_report_fn report,
                   void *arg, int *nwarnings);
 
+/*
+ * What running on the networks (porrazo-bot --config, and a reload of
+ * that file) asks of a valid file besides: at least one [irc NAME] or
+ * [matrix NAME] section. Returns 0, or -1 with why = "no [irc NAME] or
+ * [matrix NAME] section in FILE: add one ..." (path names the file).
+ */
+int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len);
+
 /* True when "NETWORK:ID" is listed in owners (case-insensitive ID). */
 bool cfg_is_owner(const cfg *c, const char *network, const char *id);
 

@@ -12,7 +12,8 @@
  * opened read-write: WAL, synchronous=FULL, foreign keys, a busy timeout,
  * and the migrations of MIGRATIONS, one transaction each. One bot process
  * per file. Not here: the tables' rows (store_game.c, store_outbox.c,
- * store_stats.c) and the SQLite plumbing (store_sql.c).
+ * store_stats.c), the SQLite plumbing (store_sql.c), and the files' modes
+ * and the watch over the -wal (store_files.c).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -462,8 +463,9 @@ static int open_rw(store *s, const char *path, bool exists)
 /*
  * Opens (creating if absent) the database at path: an existing file is
  * inspected read-only first (see the file header) and refused unchanged
- * if damaged, foreign or newer; then it is opened read-write, set up and
- * migrated. Returns 0 and *out (the caller's, for store_close), or a
+ * if damaged, foreign or newer; one that others may read is made 0600
+ * (store_set_alert tells), or refused with the chmod to run; then it is
+ * opened read-write, set up and migrated. Returns 0 and *out (the caller's, for store_close), or a
  * store_err with a message in why (why_len bytes; 0 allowed) that names
  * the file and what to do; *out is then untouched.
  */
@@ -479,6 +481,9 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
         return STORE_ERROR;
     }
     int rc = exists ? inspect(path, shown, why, why_len) : 0;
+    char note[STORE_ALERT_MAX] = "";
+    if (rc == 0 && exists)
+        rc = store__private_modes(path, shown, note, sizeof note, why, why_len);
     if (rc != 0)
         return rc;
     store *s = calloc(1, sizeof *s);
@@ -488,9 +493,10 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
     }
     s->lock_fd = -1;
     snprintf(s->shown, sizeof s->shown, "%s", shown);
-    if ((s->path = strdup(path)) == NULL) {
+    memcpy(s->pending, note, sizeof s->pending); /* for store_set_alert */
+    if ((s->path = strdup(path)) == NULL || store__files_init(s) != 0) {
         store__format(why, why_len, "cannot open %s: out of memory", shown);
-        free(s);
+        store_close(s);
         return STORE_ERROR;
     }
     rc = open_rw(s, path, exists);
@@ -505,6 +511,7 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
         store_close(s);
         return rc;
     }
+    store__files_note(s); /* the -wal and -shm to watch (store_files.c) */
     *out = s;
     return 0;
 }
@@ -522,6 +529,8 @@ void store_close(store *s)
     if (s->lock_fd >= 0)
         close(s->lock_fd); /* after SQLite: its own locks are gone with it */
     free(s->path);
+    free(s->wal_path);
+    free(s->shm_path);
     free(s);
 }
 
@@ -594,6 +603,7 @@ int store_begin(store *s)
 {
     if (s->in_txn)
         return store__say(s, STORE_ERROR, "a transaction is already open");
+    store__files_check(s);
     int rc = store__run(s, ST_BEGIN, "BEGIN IMMEDIATE", "");
     if (rc == 0)
         s->in_txn = true;

@@ -56,7 +56,9 @@ bool store_err_transient(int err);
  * application id, schema version), applies migrations, and sets WAL mode,
  * foreign keys and a busy timeout. Returns 0 and *out, or a store_err with
  * a message in why that names the file and what to do. A refused file is
- * left byte-for-byte as it was.
+ * left byte-for-byte as it was. An existing file (and its -wal and -shm)
+ * that its group or others may read is made 0600, as new files are, or
+ * refused with the chmod to run when that fails (store_set_alert tells).
  */
 int store_open(store **out, const char *path, char *why, size_t why_len);
 void store_close(store *s);
@@ -80,6 +82,31 @@ int store_set_max_bytes(store *s, int64_t max_bytes);
    must never block long on another process's lock). */
 #define STORE_BUSY_MS_DEFAULT 100
 void store_set_busy_ms(store *s, int ms);
+
+/*
+ * Where the store tells the operator of trouble with its files that it
+ * handled by itself: fn(arg, serious, msg), msg one line that says what
+ * was done and what to do, naming files, never their contents:
+ *   - at open, a database file (or its -wal/-shm) that others could read
+ *     was made 0600 (a warning, told when fn is set: store_open has no log);
+ *   - while running, checked before each write transaction (a stat() of
+ *     the -wal and -shm, SQLITE_FCNTL_HAS_MOVED of the file): the -wal or
+ *     -shm deleted or replaced (a cleaner, a careless rm), after which the
+ *     store has already copied what the old -wal held into the database
+ *     and started a fresh -wal, so nothing is lost; or the database file
+ *     itself deleted or moved, which it cannot mend (both serious).
+ * Each event is told once. NULL fn: nothing is told.
+ */
+typedef void (*store_alert_fn)(void *arg, bool serious, const char *msg);
+void store_set_alert(store *s, store_alert_fn fn, void *arg);
+
+/*
+ * Checks the files now as before a write, and saves a lost -wal at once
+ * (for a caller told that the database's folder changed: an idle bot has
+ * no write to check before). Nothing inside a transaction or while a
+ * statement is under way; the next write checks again.
+ */
+void store_check_files(store *s);
 
 /* The last error message of s (never NULL). */
 const char *store_errmsg(const store *s);

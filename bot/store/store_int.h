@@ -4,9 +4,11 @@
  * that prepare, bind, step and read them, turn SQLite's result codes into
  * store_err with a message, and wrap a write in a transaction or a
  * savepoint. store.c holds the lifecycle (open, checks, migrations,
- * transactions), store_sql.c these helpers, store_game.c games, seats and
- * the action log, store_outbox.c the outbox and the adapters' key/value
- * state, store_stats.c the statistics. Not part of the API.
+ * transactions), store_sql.c these helpers, store_files.c the files on
+ * disk (their modes at open, the -wal, -shm and the file watched while
+ * running), store_game.c games, seats and the action log, store_outbox.c
+ * the outbox and the adapters' key/value state, store_stats.c the
+ * statistics. Not part of the API.
  */
 #ifndef PZ_STORE_INT_H
 #define PZ_STORE_INT_H
@@ -18,6 +20,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <sys/types.h>
 
 #include <sqlite3.h>
 
@@ -73,6 +77,14 @@ enum store_stmt {
 };
 
 #define STORE_INSTANCE_MAX 17 /* 16 hex digits and NUL */
+#define STORE_ALERT_MAX 512   /* a message of store_set_alert's, bytes incl. NUL */
+
+/* A file as the kernel knows it: which one SQLite holds open. */
+typedef struct store_file_id {
+    bool known; /* false: not seen yet (nothing to compare with) */
+    dev_t dev;
+    ino_t ino;
+} store_file_id;
 
 struct store {
     sqlite3 *db;
@@ -86,6 +98,13 @@ struct store {
     bool relaxed;              /* synchronous = NORMAL until this transaction ends */
     char *path;                /* the file, as opened */
     char shown[100];           /* the file as messages name it */
+    char *wal_path, *shm_path; /* path with "-wal", "-shm" */
+    store_file_id wal, shm;    /* the -wal and -shm this connection has open */
+    bool rescue_told;          /* a failed rescue of a lost -wal was told */
+    bool moved_told;           /* the file's deletion or move was told */
+    store_alert_fn alert;      /* store_set_alert's */
+    void *alert_arg;
+    char pending[STORE_ALERT_MAX]; /* a warning of store_open, for store_set_alert */
 };
 
 #if defined(__GNUC__)
@@ -154,6 +173,33 @@ int store__fits(store *s, const char *str, size_t cap, const char *what);
 /* The array p of *cap elements of size bytes, grown to hold element n
    (updating *cap); NULL out of memory, p still the caller's to free. */
 void *store__grow(store *s, void *p, size_t *cap, size_t n, size_t size);
+
+/* ---- store_files.c ---- */
+
+/* Makes the existing database at path and its -wal/-shm 0600 when their
+   group or others have any access. 0, with what was done (or "") in note;
+   or STORE_ERROR with the chmod to run in why. */
+int store__private_modes(const char *path, const char *shown, char *note, size_t note_len,
+                         char *why, size_t why_len);
+
+/* Sets s->wal_path and s->shm_path from s->path. 0 or STORE_ERROR. */
+int store__files_init(store *s);
+
+/* Notes which -wal and -shm the connection has open (after opening and
+   after a rescue), for store__files_check to compare with. */
+void store__files_note(store *s);
+
+/*
+ * Called before a write transaction begins, outside any: if the -wal or
+ * -shm was deleted or replaced, copies the connection's -wal into the
+ * file and starts a fresh one, and tells; if the file itself was deleted
+ * or moved, tells. The transaction goes ahead whatever it found.
+ */
+void store__files_check(store *s);
+
+/* Tells the operator of a serious trouble through the alert function
+   (store_set_alert), if any. */
+void store__alert(store *s, const char *fmt, ...) STORE_PRINTF(2, 3);
 
 /* Wraps one write operation: a transaction of its own outside store_begin,
    a savepoint inside one, so every operation lands whole or not at all.

@@ -368,8 +368,10 @@ static void quietly(store *s, enum store_stmt id, const char *sql)
  */
 int store__op_begin(store *s)
 {
-    if (!s->in_txn)
+    if (!s->in_txn) {
+        store__files_check(s);
         return store__run(s, ST_BEGIN, "BEGIN IMMEDIATE", "");
+    }
     if (sqlite3_get_autocommit(s->db))
         return store__say(s, STORE_ERROR,
                           "the transaction was ended by an earlier error: call store_rollback");

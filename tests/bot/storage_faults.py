@@ -2,6 +2,8 @@
 """storage_faults.py -- porrazo-bot (--console) when its database fails it:
 
 * a new database file (and its -wal/-shm) is readable by its owner only;
+  an existing one that others may read (0644: an older bot's, ': > x.db')
+  is made 0600 at start, with a warning in the log;
 * a second bot on the same database is refused at start with a clear
   message, and the first goes on;
 * another process holding the write lock: the player's command gets a
@@ -12,10 +14,17 @@
   max_page_count, filled to the brim by another connection): the same
   reply to a command that must be written, an answer as usual to one that
   only reads, nothing of the game lost, and the bot goes on by itself once
-  there is room again.
+  there is room again;
+* the -wal and -shm deleted under the running bot (a cleaner, a careless
+  rm): the next write copies what the bot held into the database and starts
+  a fresh -wal, with one error line in the log, so the moves made after the
+  deletion survive a SIGKILL and are in --export; the same for the -shm
+  alone; the database file itself moved away is told too, and once it is
+  back nothing was lost.
 
 usage: storage_faults.py BOT
 """
+import json
 import os
 import sqlite3
 import stat
@@ -71,6 +80,49 @@ def file_mode(bot, tmp):
     for side, mode in modes.items():
         check(mode == 0o600, "%s is %o, not 600" % (side, mode))
     print("ok: new database files are 0600 (%s)" % ", ".join(sorted(modes)))
+
+
+def modes(path):
+    """The modes of path and of its -wal and -shm that exist."""
+    return {side or "db": stat.S_IMODE(os.stat(path + side).st_mode)
+            for side in ("", "-wal", "-shm") if os.path.exists(path + side)}
+
+
+def old_file_mode(bot, tmp):
+    old = os.umask(0o022)
+    try:
+        empty = os.path.join(tmp, "empty.db")
+        open(empty, "w").close()  # ': > x.db': 0644
+        b = cg.Bot(bot, empty, SEED)
+        b.send("ann: !new 2")
+        running = modes(empty)
+        rc, _, err = b.close()
+        check(rc == 0, "the bot exited %d" % rc)
+        check(running == {"db": 0o600, "-wal": 0o600, "-shm": 0o600},
+              "an existing 0644 file stays readable: %s"
+              % {k: "%o" % v for k, v in running.items()})
+        said = [l for l in err.splitlines() if "made 0600" in l]
+        check(len(said) == 1 and " warn: " in said[0] and "the file 0644" in said[0],
+              "the log does not say the mode was changed: %r" % err)
+        print("ok: an existing 0644 file is made 0600: %s" % said[0].split(": ", 1)[1])
+        # An older bot's database, 0644, left with its -wal and -shm by a crash.
+        db = os.path.join(tmp, "older.db")
+        b = cg.Bot(bot, db, SEED)
+        b.send("ann: !new 2")
+        killed(b)
+        for side in ("", "-wal", "-shm"):
+            os.chmod(db + side, 0o644)
+        b = cg.Bot(bot, db, SEED)
+        b.send("bob: !join")
+        running = modes(db)
+        rc, _, err = b.close()
+        check(running == {"db": 0o600, "-wal": 0o600, "-shm": 0o600},
+              "after a crash: %s" % {k: "%o" % v for k, v in running.items()})
+        check(any("made 0600" in l and "its wal 0644" in l and "its shm 0644" in l
+                  for l in err.splitlines()), "the -wal and -shm are not named: %r" % err)
+        print("ok: a crashed 0644 database with its -wal and -shm is made 0600 too")
+    finally:
+        os.umask(old)
 
 
 def second_instance_and_lock(bot, tmp):
@@ -177,10 +229,78 @@ def disk_full(bot, tmp, db):
     print("ok: %d filler rows; recovered by itself once there was room; game intact" % rows)
 
 
+def moves(b, table, n, step):
+    """The next n moves of the game (lines of its players); the next step."""
+    for _ in range(n):
+        line = table.next_line(step)
+        check(line is not None, "nobody to act: %r" % table.transcript[-4:])
+        table.need_capture = False
+        table.read(b.send(line))
+        step += 1
+    return step
+
+
+def killed(b):
+    """SIGKILLs the console bot; its log (standard error)."""
+    b.proc.kill()
+    b.proc.wait()
+    err = b.proc.stderr.read().decode("utf-8", "replace")
+    for f in (b.proc.stdin, b.proc.stdout, b.proc.stderr):
+        f.close()
+    return err
+
+
+def wal_deleted(bot, tmp):
+    # The same game without any fault, for the export to equal.
+    ref_db = os.path.join(tmp, "wal-ref.db")
+    b = cg.Bot(bot, ref_db, SEED)
+    table = cg.Table(["ann", "bob"])
+    cg.open_table(b, table, 2, "")
+    moves(b, table, 12, 0)
+    b.close()
+    reference = export(bot, ref_db)
+
+    db = os.path.join(tmp, "wal.db")
+    b = cg.Bot(bot, db, SEED)
+    table = cg.Table(["ann", "bob"])
+    cg.open_table(b, table, 2, "")
+    step = moves(b, table, 3, 0)
+    os.unlink(db + "-wal")
+    os.unlink(db + "-shm")
+    step = moves(b, table, 5, step)
+    check(os.path.exists(db + "-wal") and os.path.exists(db + "-shm"),
+          "no new -wal and -shm after the old ones were deleted")
+    # The -shm alone, then the database file moved away and back.
+    os.unlink(db + "-shm")
+    step = moves(b, table, 2, step)
+    os.rename(db, db + ".moved")
+    step = moves(b, table, 1, step)
+    os.rename(db + ".moved", db)
+    step = moves(b, table, 1, step)
+    err = killed(b)
+    lost = [l for l in err.splitlines() if "was deleted or replaced" in l]
+    check(len(lost) == 2, "not one log line per deletion: %r" % lost)
+    check(" error: " in lost[0] and "wal.db-wal (and its -shm) was deleted" in lost[0]
+          and "nothing was lost" in lost[0], "unclear log line: %r" % lost[0])
+    check("wal.db-shm was deleted" in lost[1], "the -shm's deletion: %r" % lost[1])
+    moved = [l for l in err.splitlines() if "was deleted or moved" in l]
+    check(len(moved) == 1 and " error: " in moved[0], "the move of the file: %r" % moved)
+    got = export(bot, db)
+    check(json.loads(got)["actions"] == json.loads(reference)["actions"],
+          "moves were lost after the -wal was deleted: %d actions, %d made"
+          % (len(json.loads(got)["actions"]), len(json.loads(reference)["actions"])))
+    print("ok: -wal and -shm deleted under the bot, SIGKILL: all %d actions in the export; "
+          "the log says: %s" % (len(json.loads(got)["actions"]), lost[0].split(": ", 1)[1]))
+    print("ok: the -shm alone, and the file moved away and back, told: %s"
+          % moved[0].split(": ", 1)[1])
+
+
 def main():
     bot = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
+        wal_deleted(bot, tmp)
         file_mode(bot, tmp)
+        old_file_mode(bot, tmp)
         db = second_instance_and_lock(bot, tmp)
         disk_full(bot, tmp, db)
     print("storage faults: all ok")

@@ -1131,6 +1131,122 @@ static void test_a_new_database_and_its_wal_are_readable_by_the_owner_only(void 
     store_close(s);
 }
 
+/* What the store told through store_set_alert. */
+typedef struct alerts {
+    int n, serious;
+    char last[512];
+} alerts;
+
+static void on_alert(void *arg, bool serious, const char *msg)
+{
+    alerts *a = arg;
+    a->n++;
+    a->serious += serious;
+    put(a->last, sizeof a->last, "%s", msg);
+}
+
+static void test_an_existing_database_others_may_read_is_made_private_and_told(void **state)
+{
+    fx *f = *state;
+    FILE *fp = fopen(f->path, "wb");
+    assert_non_null(fp);
+    fclose(fp);
+    assert_int_equal(chmod(f->path, 0644), 0);
+    store *s = open_ok(f);
+    struct stat sb;
+    assert_int_equal(stat(f->path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0600);
+    alerts a = {0};
+    store_set_alert(s, on_alert, &a); /* the open's warning, told now */
+    assert_int_equal(a.n, 1);
+    assert_int_equal(a.serious, 0);
+    assert_non_null(strstr(a.last, "made 0600"));
+    assert_non_null(strstr(a.last, "0644"));
+    store_close(s);
+    s = open_ok(f); /* already private: nothing to tell */
+    a.n = 0;
+    store_set_alert(s, on_alert, &a);
+    assert_int_equal(a.n, 0);
+    store_close(s);
+}
+
+/* A value of kv read by SQLite itself through a connection of its own. */
+static void raw_kv(const char *path, const char *key, char *out, size_t cap)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT value FROM kv WHERE key = ?1", -1, &st, NULL),
+                     SQLITE_OK);
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    put(out, cap, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static void unlink_side(const char *path, const char *suffix)
+{
+    char name[160];
+    put(name, sizeof name, "%s%s", path, suffix);
+    assert_int_equal(unlink(name), 0);
+}
+
+static void test_a_deleted_wal_is_copied_into_the_file_at_the_next_write_and_told_once(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    alerts a = {0};
+    store_set_alert(s, on_alert, &a);
+    assert_int_equal(store_kv_set(s, "x", "before", "1"), 0); /* in the -wal only */
+    unlink_side(f->path, "-wal");
+    unlink_side(f->path, "-shm");
+    assert_int_equal(store_kv_set(s, "x", "after", "2"), 0);
+    assert_int_equal(a.n, 1);
+    assert_int_equal(a.serious, 1);
+    assert_non_null(strstr(a.last, "-wal (and its -shm) was deleted"));
+    assert_non_null(strstr(a.last, "nothing was lost"));
+    assert_true(exists(f->path, "-wal"));
+    assert_true(exists(f->path, "-shm"));
+    /* Another connection sees both values: the file and the new -wal
+       hold them, not the deleted -wal. */
+    char v[8];
+    raw_kv(f->path, "before", v, sizeof v);
+    assert_string_equal(v, "1");
+    raw_kv(f->path, "after", v, sizeof v);
+    assert_string_equal(v, "2");
+    assert_int_equal(store_kv_set(s, "x", "later", "3"), 0);
+    assert_int_equal(a.n, 1);     /* told once */
+    unlink_side(f->path, "-shm"); /* the -shm alone */
+    store_check_files(s);
+    assert_int_equal(a.n, 2);
+    assert_non_null(strstr(a.last, "-shm was deleted"));
+    store_close(s);
+}
+
+static void test_a_database_moved_away_is_told_once_until_it_is_back(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    alerts a = {0};
+    store_set_alert(s, on_alert, &a);
+    char moved[160];
+    put(moved, sizeof moved, "%s.moved", f->path);
+    assert_int_equal(rename(f->path, moved), 0);
+    assert_int_equal(store_kv_set(s, "x", "k", "1"), 0);
+    assert_int_equal(store_kv_set(s, "x", "k", "2"), 0);
+    assert_int_equal(a.n, 1);
+    assert_int_equal(a.serious, 1);
+    assert_non_null(strstr(a.last, "was deleted or moved"));
+    assert_int_equal(rename(moved, f->path), 0);
+    assert_int_equal(store_kv_set(s, "x", "k", "3"), 0);
+    assert_int_equal(a.n, 1);
+    store_close(s);
+    char v[8];
+    raw_kv(f->path, "k", v, sizeof v);
+    assert_string_equal(v, "3");
+}
+
 /* The parent's stores, global so valgrind sees them reachable when the
    child exits. */
 static store *volatile parent_a, *volatile parent_b;
@@ -1291,6 +1407,9 @@ int main(void)
         T(test_a_future_schema_is_refused_untouched),
         T(test_a_schema_1_database_is_migrated_keeping_its_games),
         T(test_a_new_database_and_its_wal_are_readable_by_the_owner_only),
+        T(test_an_existing_database_others_may_read_is_made_private_and_told),
+        T(test_a_deleted_wal_is_copied_into_the_file_at_the_next_write_and_told_once),
+        T(test_a_database_moved_away_is_told_once_until_it_is_back),
         T(test_a_second_bot_on_the_same_file_is_refused),
         T(test_another_writer_and_a_full_file_are_transient_faults),
         T(test_the_clock_index_gives_due_games_earliest_first),
