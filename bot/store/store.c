@@ -492,7 +492,7 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
         return STORE_ERROR;
     }
     s->lock_fd = -1;
-    snprintf(s->shown, sizeof s->shown, "%s", shown);
+    store__format(s->shown, sizeof s->shown, "%s", shown); /* cut whole at a character */
     memcpy(s->pending, note, sizeof s->pending); /* for store_set_alert */
     if ((s->path = strdup(path)) == NULL || store__files_init(s) != 0) {
         store__format(why, why_len, "cannot open %s: out of memory", shown);
@@ -579,7 +579,9 @@ int store_set_max_bytes(store *s, int64_t max_bytes)
     if (pages < 1)
         pages = 1;
     char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
+    int n = snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
+    if (n < 0 || (size_t)n >= sizeof sql)
+        return store__say(s, STORE_ERROR, "setting the size cap: %lld pages", (long long)pages);
     return exec(s, sql, "setting the size cap");
 }
 
