@@ -8,6 +8,18 @@
  */
 #include "irc_int.h"
 
+/*
+ * libircclient (Debian's 1.9) is a leaf of the adapter, used here only:
+ * irc_color_convert_from_mirc renders the mIRC formatting of a kick's
+ * reason as markup for the log ("[B]no bots[/B]", "[COLOR=RED]..."), where
+ * raw codes would show as '?'. It is a pure function: no session, no
+ * socket, never blocks. Its cost: it mallocs the converted copy (two
+ * passes over the reason, up to some 30 bytes per colour code), freed at
+ * once, when the bot is kicked: never per line. Parsing and dispatching
+ * are ours (irc_proto, irc_event); its colour stripping knows fewer codes
+ * than the host's text_sanitize, so commands never go through it.
+ */
+#include <libircclient.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +308,19 @@ static void modes_seen(irc_net *n, const char *chan, const char *modes)
     }
 }
 
+/* We were kicked from ch: the log says by whom and why, formatting shown. */
+static void kicked(irc_net *n, const irc_chan *ch, const irc_ev *ev)
+{
+    const char *why = ev->count > 2 ? ev->params[2] : "";
+    char *shown = why[0] != '\0' ? irc_color_convert_from_mirc(why) : NULL;
+    if (why[0] == '\0')
+        log_msg(LOG_WARN, "%s: kicked from %s by %s", n->c.name, ch->name, ev->nick);
+    else
+        log_msg(LOG_WARN, "%s: kicked from %s by %s: %s", n->c.name, ch->name, ev->nick,
+                shown != NULL ? shown : why);
+    free(shown);
+}
+
 /* Replies of the server that the adapter acts on. */
 static void on_numeric(irc_net *n, const irc_ev *ev)
 {
@@ -379,7 +404,7 @@ void irc__on_event(irc_net *n, const irc_ev *ev)
     case IRC_EV_KICK:
         if (ch != NULL && ev->count > 1 &&
             ircp_casecmp(n->proto, ev->params[1], ircp_nick(n->proto)) == 0) {
-            log_msg(LOG_WARN, "%s: kicked from %s by %s", n->c.name, ch->name, ev->nick);
+            kicked(n, ch, ev);
             ch->joined = false;
             ch->lost = true;
             irc__outbox_wake(n); /* its held messages are dropped */
