@@ -387,6 +387,53 @@ static void test_an_event_leaves_the_parse_untouched(void **state)
     assert_string_equal(msg.nick, "ann");
 }
 
+/* xorshift64: the same pseudo-random lines on every run. */
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static void test_random_lines_give_events_within_their_bounds(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {":",    " ",       "!",      "@",    "\x01", "ACTION ",
+                                         "DCC ", "PRIVMSG", "NOTICE", "KICK", "352",  "#c",
+                                         "é",    "porrazo", "ann",    "\xff"};
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    char line[1400];
+    int events = 0;
+    for (int round = 0; round < 20000; round++) {
+        size_t len = 0;
+        int parts = (int)(next_random(&x) % 40);
+        for (int i = 0; i < parts; i++) {
+            const char *p = pieces[next_random(&x) % (sizeof pieces / sizeof pieces[0])];
+            int repeat = next_random(&x) % 8 == 0 ? 60 : 1; /* now and then a long run */
+            for (int r = 0; r < repeat && len + strlen(p) < sizeof line; r++) {
+                memcpy(line + len, p, strlen(p));
+                len += strlen(p);
+            }
+        }
+        if (ircp_parse(line, len, &msg) != 0)
+            continue;
+        irc_ev_kind k = irc_ev_classify(&msg, &ev);
+        events += k != IRC_EV_NONE;
+        assert_int_equal(k, ev.kind);
+        assert_true(ev.count <= IRC_EV_PARAMS_MAX);
+        for (unsigned i = 0; i < IRC_EV_PARAMS_MAX; i++) {
+            if (i < ev.count)
+                assert_true(ev.params[i] != NULL && strlen(ev.params[i]) <= IRC_EV_LINE_MAX);
+            else
+                assert_null(ev.params[i]);
+        }
+        assert_int_equal(strncmp(ev.origin, ev.nick, strlen(ev.nick)), 0);
+        assert_string_equal(ev.name, msg.command);
+    }
+    assert_true(events > 1000);
+}
+
 static void test_every_kind_has_a_name(void **state)
 {
     (void)state;
@@ -418,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_the_origin_forms_give_their_nick),
         cmocka_unit_test(test_a_nick_longer_than_the_field_is_cut),
         cmocka_unit_test(test_an_event_leaves_the_parse_untouched),
+        cmocka_unit_test(test_random_lines_give_events_within_their_bounds),
         cmocka_unit_test(test_every_kind_has_a_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
