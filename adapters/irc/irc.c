@@ -497,12 +497,9 @@ static void on_line(void *arg, const char *line, size_t len)
         return;
     }
     pace_learn(n, &n->msg);
-    if (irc__wants_bridge(&n->msg)) {
-        char why[256];
-        if (irc_bridge_deliver(n->bridge, &n->msg) < 0 &&
-            irc_bridge_reset(n->bridge, why, sizeof why) != 0)
-            log_msg(LOG_ERROR, "%s: %s", n->c.name, why);
-    }
+    irc_ev e; /* the line's one event, from irc_proto's parse */
+    if (irc_ev_classify(&n->msg, &e) != IRC_EV_NONE)
+        irc__on_event(n, &e);
     proto_events(n, ev);
     if (irc_wire_connected(n->wire))
         arm_tick(n);
@@ -617,9 +614,8 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
         return -1;
     }
     if (make_proto(n, why, why_len) != 0 ||
-        irc_wire_new(&n->wire, env->loop, &wc, &cb, n, sub, sizeof sub) != 0 ||
-        irc_bridge_new(&n->bridge, irc__on_event, n, sub, sizeof sub) != 0) {
-        if (n->proto != NULL && (n->wire == NULL || n->bridge == NULL))
+        irc_wire_new(&n->wire, env->loop, &wc, &cb, n, sub, sizeof sub) != 0) {
+        if (n->proto != NULL && n->wire == NULL)
             snprintf(why, why_len, "[irc %s]: %s", c->name, sub);
         irc_net_free(n);
         return -1;
@@ -696,7 +692,6 @@ void irc_net_free(irc_net *n)
         loop_timer_stop(&n->more);
         loop_timer_stop(&n->retry);
     }
-    irc_bridge_free(n->bridge);
     irc_wire_free(n->wire);
     irc_out_fini(&n->q);
     outq_free(n->outq);

@@ -4,8 +4,8 @@
  * One irc_net per [irc NAME] section, all in the bot's event loop. It
  * connects through irc_wire (DNS without blocking, TLS), registers with
  * irc_proto (CAP LS 302, SASL PLAIN or NickServ, nick retries, PING),
- * dispatches the server's chat lines through libircclient (irc_bridge),
- * turns them into host_msg for the host, and sends the host's outbox for
+ * classifies each parsed server line into one event (irc_event), turns
+ * chat lines into host_msg for the host, and sends the host's outbox for
  * this network (kept in memory by outq: round robin across every target,
  * hands first) through the paced queue of irc_out, marking a message sent
  * once its last line is handed to the server (the marks of a loop turn
@@ -49,7 +49,7 @@ typedef struct irc_env {
 /*
  * Makes the adapter for network c (checked by the config module) without
  * connecting. Returns 0 with *out, or -1 with why (a start-up error: TLS
- * CA file unreadable, loopback bridge failure).
+ * CA file unreadable, out of memory).
  */
 int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, size_t why_len);
 

@@ -1,13 +1,25 @@
 /*
- * irc_chat.c — what people say and do on an IRC network, as libircclient
- * dispatches it (irc_bridge): messages to the host, channels joined, left
- * and refused, colours turned off where a channel strips them, invitations,
- * an operator's request to leave, nick changes that keep seats, quits, who
- * is in a channel we join (WHO), CTCP VERSION. The link and the sending
- * are irc.c's; who is who (player ids) irc_ids.c's.
+ * irc_chat.c — what people say and do on an IRC network, as irc_event
+ * classifies the lines irc_proto parsed: messages to the host, channels
+ * joined, left and refused, colours turned off where a channel strips
+ * them, invitations, an operator's request to leave, nick changes that
+ * keep seats, quits, who is in a channel we join (WHO), CTCP VERSION. The
+ * link and the sending are irc.c's; who is who (player ids) irc_ids.c's.
  */
 #include "irc_int.h"
 
+/*
+ * libircclient (Debian's 1.9) is a leaf of the adapter, used here only:
+ * irc_color_convert_from_mirc renders the mIRC formatting of a kick's
+ * reason as markup for the log ("[B]no bots[/B]", "[COLOR=RED]..."), where
+ * raw codes would show as '?'. It is a pure function: no session, no
+ * socket, never blocks. Its cost: it mallocs the converted copy (two
+ * passes over the reason, up to some 30 bytes per colour code), freed at
+ * once, when the bot is kicked: never per line. Parsing and dispatching
+ * are ours (irc_proto, irc_event); its colour stripping knows fewer codes
+ * than the host's text_sanitize, so commands never go through it.
+ */
+#include <libircclient.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +180,7 @@ static bool part_request(irc_net *n, irc_chan *here, const char *id, const char 
 }
 
 /* A PRIVMSG to a channel we are in or to us: a line for the host. */
-static void on_message(irc_net *n, const irc_bridge_event *ev)
+static void on_message(irc_net *n, const irc_ev *ev)
 {
     const char *target = ev->params[0], *text = ev->params[1];
     if (ev->count < 2 || ev->nick[0] == '\0' ||
@@ -199,12 +211,14 @@ static void on_message(irc_net *n, const irc_bridge_event *ev)
 }
 
 /* A CTCP request: VERSION is answered (rate-limited), the rest ignored. */
-static void on_ctcp(irc_net *n, const irc_bridge_event *ev)
+static void on_ctcp(irc_net *n, const irc_ev *ev)
 {
-    char text[IRC_BRIDGE_LINE_MAX + 3], out[IRC_OUT_VERSION_MAX + 16];
+    char text[IRC_EV_CTCP_MAX + 3], out[IRC_OUT_VERSION_MAX + 16];
     if (ev->count < 1 || ev->nick[0] == '\0')
         return;
-    snprintf(text, sizeof text, "\x01%s\x01", ev->params[0]);
+    int w = snprintf(text, sizeof text, "\x01%s\x01", ev->params[0]);
+    if (w < 0 || (size_t)w >= sizeof text) /* a body is IRC_EV_CTCP_MAX bytes at most */
+        return;
     int v =
         irc_out_ctcp_decide(&n->ctcp, text, loop_now(n->env.loop), n->env.version, out, sizeof out);
     if (v == IRC_OUT_CTCP_REPLY)
@@ -218,7 +232,7 @@ static void on_ctcp(irc_net *n, const irc_bridge_event *ev)
  * seated player's nick from another user@host makes that seat unreachable
  * under it, and is not prompted (irc__player_seen: nothing is made).
  */
-static void on_join(irc_net *n, const irc_bridge_event *ev)
+static void on_join(irc_net *n, const irc_ev *ev)
 {
     char id[IRCP_ID_MAX], mask[IRCP_MASK_MAX];
     (void)ircp_mask_of(ev->origin, mask, sizeof mask);
@@ -234,7 +248,7 @@ static void on_join(irc_net *n, const irc_bridge_event *ev)
  * there from another user@host gets none of their private lines, even
  * when we missed the quit (our link was down).
  */
-static void who_reply(irc_net *n, const irc_bridge_event *ev)
+static void who_reply(irc_net *n, const irc_ev *ev)
 {
     char origin[IRCP_MASK_MAX + IRCP_NICK_MAX], mask[IRCP_MASK_MAX], id[IRCP_ID_MAX];
     if (ev->count < 6 || ircp_casecmp(n->proto, ev->params[5], ircp_nick(n->proto)) == 0)
@@ -249,7 +263,7 @@ static void who_reply(irc_net *n, const irc_bridge_event *ev)
 }
 
 /* Our own JOIN: the channel as the server spells it, and our host. */
-static void on_own_join(irc_net *n, const irc_bridge_event *ev)
+static void on_own_join(irc_net *n, const irc_ev *ev)
 {
     const char *name = ev->params[0];
     if (irc__chan_find(n, name) == NULL && irc__chan_add(n, name, false) != 0)
@@ -294,8 +308,21 @@ static void modes_seen(irc_net *n, const char *chan, const char *modes)
     }
 }
 
+/* We were kicked from ch: the log says by whom and why, formatting shown. */
+static void kicked(irc_net *n, const irc_chan *ch, const irc_ev *ev)
+{
+    const char *why = ev->count > 2 ? ev->params[2] : "";
+    char *shown = why[0] != '\0' ? irc_color_convert_from_mirc(why) : NULL;
+    if (why[0] == '\0')
+        log_msg(LOG_WARN, "%s: kicked from %s by %s", n->c.name, ch->name, ev->nick);
+    else
+        log_msg(LOG_WARN, "%s: kicked from %s by %s: %s", n->c.name, ch->name, ev->nick,
+                shown != NULL ? shown : why);
+    free(shown);
+}
+
 /* Replies of the server that the adapter acts on. */
-static void on_numeric(irc_net *n, const irc_bridge_event *ev)
+static void on_numeric(irc_net *n, const irc_ev *ev)
 {
     const char *what = ev->count > 1 ? ev->params[1] : "";
     const char *reason = ev->count > 2 ? ev->params[ev->count - 1] : "";
@@ -343,55 +370,41 @@ static void on_numeric(irc_net *n, const irc_bridge_event *ev)
     }
 }
 
-bool irc__wants_bridge(const ircp_msg *m)
+void irc__on_event(irc_net *n, const irc_ev *ev)
 {
-    static const char *const words[] = {"PRIVMSG", "NOTICE", "JOIN",   "PART", "KICK",
-                                        "QUIT",    "NICK",   "INVITE", "MODE"};
-    static const char *const codes[] = {"324", "352", "403", "404", "405", "442",
-                                        "471", "473", "474", "475", "477", "707"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(m->command, words[i]) == 0)
-            return true;
-    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-        if (strcmp(m->command, codes[i]) == 0)
-            return true;
-    return false;
-}
-
-void irc__on_event(void *arg, const irc_bridge_event *ev)
-{
-    irc_net *n = arg;
     bool me = ev->nick[0] != '\0' && ircp_casecmp(n->proto, ev->nick, ircp_nick(n->proto)) == 0;
     const char *p0 = ev->count > 0 ? ev->params[0] : "";
     irc_chan *ch = irc__chan_find(n, p0);
     char mask[IRCP_MASK_MAX]; /* the sender's user@host, "" when none */
     (void)ircp_mask_of(ev->origin, mask, sizeof mask);
     switch (ev->kind) {
-    case IRC_BRIDGE_MESSAGE:
+    case IRC_EV_MESSAGE:
         on_message(n, ev);
         break;
-    case IRC_BRIDGE_CTCP:
+    case IRC_EV_CTCP:
         on_ctcp(n, ev);
         break;
-    case IRC_BRIDGE_NOTICE: /* never answered, whoever sends it */
-    case IRC_BRIDGE_ACTION:
+    case IRC_EV_NOTICE: /* never answered, whoever sends it */
+    case IRC_EV_CTCP_REPLY:
+    case IRC_EV_ACTION:
+    case IRC_EV_NONE:
         break;
-    case IRC_BRIDGE_JOIN:
+    case IRC_EV_JOIN:
         if (me && ev->count > 0)
             on_own_join(n, ev);
         else if (ev->count > 0)
             on_join(n, ev);
         break;
-    case IRC_BRIDGE_PART:
+    case IRC_EV_PART:
         if (me && ch != NULL)
             ch->joined = false;
         else if (ch != NULL)
             irc__ops_gone(n, ch->name, ev->nick);
         break;
-    case IRC_BRIDGE_KICK:
+    case IRC_EV_KICK:
         if (ch != NULL && ev->count > 1 &&
             ircp_casecmp(n->proto, ev->params[1], ircp_nick(n->proto)) == 0) {
-            log_msg(LOG_WARN, "%s: kicked from %s by %s", n->c.name, ch->name, ev->nick);
+            kicked(n, ch, ev);
             ch->joined = false;
             ch->lost = true;
             irc__outbox_wake(n); /* its held messages are dropped */
@@ -399,13 +412,13 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
             irc__ops_gone(n, ch->name, ev->params[1]);
         }
         break;
-    case IRC_BRIDGE_NICK:
+    case IRC_EV_NICK:
         if (ev->count > 0 && ev->nick[0] != '\0')
             irc__ops_rename(n, ev->nick, p0);
         if (!me && ev->count > 0 && ev->nick[0] != '\0')
             irc__nick_changed(n, ev->nick, mask, p0);
         break;
-    case IRC_BRIDGE_INVITE:
+    case IRC_EV_INVITE:
         if (ev->count > 1 && n->c.join_on_invite && irc__chan_add(n, ev->params[1], false) == 0) {
             char line[IRCP_OUT_MAX + 1];
             log_msg(LOG_INFO, "%s: invited to %s by %s", n->c.name, ev->params[1], ev->nick);
@@ -418,16 +431,16 @@ void irc__on_event(void *arg, const irc_bridge_event *ev)
                                         : "join_on_invite is off");
         }
         break;
-    case IRC_BRIDGE_NUMERIC:
+    case IRC_EV_NUMERIC:
         on_numeric(n, ev);
         break;
-    case IRC_BRIDGE_OTHER:
+    case IRC_EV_OTHER:
         if (strcmp(ev->name, "MODE") == 0 && ev->count > 1) {
             modes_seen(n, p0, ev->params[1]);
             irc__ops_mode(n, p0, ev->params[1], ev->params + 2, (int)ev->count - 2);
         }
         break;
-    case IRC_BRIDGE_QUIT: /* the seat stays; the game waits */
+    case IRC_EV_QUIT: /* the seat stays; the game waits */
         if (!me && ev->nick[0] != '\0') {
             irc__ops_gone(n, NULL, ev->nick);
             irc__player_quit(n, ev->nick, mask);

@@ -12,7 +12,7 @@
 #endif
 
 #include "irc.h"
-#include "irc_bridge.h"
+#include "irc_event.h"
 #include "irc_out.h"
 #include "irc_proto.h"
 #include "irc_wire.h"
@@ -61,7 +61,6 @@ struct irc_net {
     irc_out q;
     irc_out_ctcp ctcp;
     irc_wire *wire;
-    irc_bridge *bridge;
     ircp_backoff backoff;
     ircp_rng rng;
     loop_timer reconnect; /* next connection attempt */
@@ -97,8 +96,8 @@ int irc__send_line(irc_net *n, const char *line);
 void irc__outbox_wake(irc_net *n);
 
 /* irc_chat.c */
-void irc__on_event(void *arg, const irc_bridge_event *ev);
-bool irc__wants_bridge(const ircp_msg *m);
+/* Acts on one event of the server's (irc_event). */
+void irc__on_event(irc_net *n, const irc_ev *ev);
 void irc__join_all(irc_net *n);
 void irc__chans_down(irc_net *n);
 

@@ -9,7 +9,7 @@
  *
  * It is the only writer to the server: every line the adapter sends goes
  * through irc_wire_send, in order. Not here: what the lines say (irc_proto,
- * libircclient), pacing (irc_out), reconnect policy (the adapter decides
+ * irc_event), pacing (irc_out), reconnect policy (the adapter decides
  * when to call irc_wire_connect again).
  *
  * Callbacks run from the loop, never from inside an irc_wire_* call. From a

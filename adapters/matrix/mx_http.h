@@ -7,7 +7,7 @@
  *
  * Loop integration: libcurl's socket API (CURLMOPT_SOCKETFUNCTION and
  * CURLMOPT_TIMERFUNCTION), with one loop_io per socket curl asks about and
- * one loop_timer for curl's timeout, rather than a loop_fdset source over
+ * one loop_timer for curl's timeout, rather than select()-style sets from
  * curl_multi_fdset. The fd-set way cannot watch an fd numbered FD_SETSIZE
  * (1024) or above, and it wakes curl to walk every transfer after every
  * poll of the loop, each IRC line included; the socket way hands curl the

@@ -5,7 +5,7 @@
  *
  * Safety of stopping during dispatch: what an iteration dispatches is a
  * snapshot taken before the callbacks run (the poll array's handle column,
- * the lists of hooks and of filled fd-set sources), and stopping a handle
+ * the list of hooks), and stopping a handle
  * clears its entry in that snapshot, so the loop never calls, nor touches,
  * a handle after it was stopped. Timers are searched afresh before each
  * one fires. Searches are linear: the tables are small and bounded, and
@@ -26,8 +26,8 @@
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "loop_stop needs a lock-free int in signal handlers");
 
-/* Entries of the poll array: the wake-up pipe, the fds, the fd-set sources' fds. */
-#define POLL_MAX (1 + LOOP_FDS_MAX + FD_SETSIZE)
+/* Entries of the poll array: the wake-up pipe, then the fds. */
+#define POLL_MAX (1 + LOOP_FDS_MAX)
 
 struct loop {
     loop_clock_fn clock;
@@ -43,18 +43,14 @@ struct loop {
     int ntimers;
     loop_hook *hooks[LOOP_HOOKS_MAX]; /* in the order started */
     int nhooks;
-    loop_fdset *fdsets[LOOP_FDSETS_MAX]; /* in the order started */
-    int nfdsets;
 
     /* The iteration under way. Stopped handles are NULL here. */
-    struct pollfd pfd[POLL_MAX]; /* [0] wake[0], then npio fds, then fd-set fds */
+    struct pollfd pfd[POLL_MAX]; /* [0] wake[0], then npio fds */
     int npoll;
     loop_io *pio[LOOP_FDS_MAX]; /* the handle of pfd[1 + i] */
     int npio;
     loop_hook *hsnap[LOOP_HOOKS_MAX];
     int nhsnap;
-    loop_fdset *fsnap[LOOP_FDSETS_MAX];
-    int nfsnap;
 };
 
 /* A message for err, from LOOP_ERRNO_MAP (loop.h). */
@@ -152,8 +148,6 @@ void loop_free(loop *l)
         l->timers[i]->slot = -1;
     for (int i = 0; i < l->nhooks; i++)
         l->hooks[i]->slot = -1;
-    for (int i = 0; i < l->nfdsets; i++)
-        l->fdsets[i]->slot = -1;
     close(l->wake[0]);
     close(l->wake[1]);
     free(l);
@@ -457,152 +451,9 @@ static int run_hooks(loop *l)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Fd-set sources                                                           */
-
-/* Binds s, inactive, with empty sets (loop.h). */
-void loop_fdset_init(loop *l, loop_fdset *s, loop_fdset_fill_cb fill, loop_fdset_ready_cb ready,
-                     void *arg)
-{
-    memset(s, 0, sizeof *s);
-    s->loop = l;
-    s->fill = fill;
-    s->ready = ready;
-    s->arg = arg;
-    s->maxfd = -1;
-    s->slot = -1;
-}
-
-/* Appends s to the sources; s untouched on error (loop.h). */
-int loop_fdset_start(loop_fdset *s)
-{
-    loop *l = s->loop;
-    assert(l != NULL && "loop_fdset_start on a handle never initialised");
-    if (s->fill == NULL || s->ready == NULL)
-        return LOOP_EINVAL;
-    if (s->slot >= 0)
-        return 0;
-    if (l->nfdsets == LOOP_FDSETS_MAX)
-        return LOOP_EFDSETS_FULL;
-    s->slot = l->nfdsets;
-    l->fdsets[l->nfdsets++] = s;
-    return 0;
-}
-
-/* Removes s, keeping the others' order, and from the sources being dispatched (loop.h). */
-void loop_fdset_stop(loop_fdset *s)
-{
-    loop *l = s->loop;
-    if (l == NULL || s->slot < 0)
-        return;
-    for (int i = 0; i < l->nfsnap; i++)
-        if (l->fsnap[i] == s)
-            l->fsnap[i] = NULL;
-    for (int i = s->slot; i + 1 < l->nfdsets; i++) {
-        l->fdsets[i] = l->fdsets[i + 1];
-        l->fdsets[i]->slot = i;
-    }
-    l->nfdsets--;
-    s->slot = -1;
-}
-
-/*
- * Asks every active source for its fds, lowering *timeout (ms, -1 none) to
- * the shortest the sources asked for. 1 when stopped, else 0.
- */
-static int fill_fdsets(loop *l, int64_t *timeout)
-{
-    memcpy(l->fsnap, l->fdsets, (size_t)l->nfdsets * sizeof l->fdsets[0]);
-    l->nfsnap = l->nfdsets;
-    for (int i = 0; i < l->nfsnap; i++) {
-        loop_fdset *s = l->fsnap[i];
-        if (s == NULL)
-            continue;
-        int64_t wait = -1;
-        FD_ZERO(&s->rd);
-        FD_ZERO(&s->wr);
-        s->maxfd = -1;
-        s->fill(s, &s->rd, &s->wr, &s->maxfd, &wait, s->arg);
-        if (take_stop(l))
-            return 1;
-        if (l->fsnap[i] != s)
-            continue; /* stopped by its own fill */
-        if (s->maxfd >= FD_SETSIZE)
-            s->maxfd = FD_SETSIZE - 1;
-        if (s->maxfd < -1)
-            s->maxfd = -1;
-        if (wait >= 0 && (*timeout < 0 || wait < *timeout))
-            *timeout = wait;
-    }
-    return 0;
-}
-
-/* Appends to the poll array each fd some filled source asked for, once. */
-static void poll_fdsets(loop *l)
-{
-    fd_set rd, wr;
-    int maxfd = -1;
-    FD_ZERO(&rd);
-    FD_ZERO(&wr);
-    for (int i = 0; i < l->nfsnap; i++) {
-        const loop_fdset *s = l->fsnap[i];
-        for (int fd = 0; s != NULL && fd <= s->maxfd; fd++) {
-            if (FD_ISSET(fd, &s->rd))
-                FD_SET(fd, &rd);
-            if (FD_ISSET(fd, &s->wr))
-                FD_SET(fd, &wr);
-        }
-        if (s != NULL && s->maxfd > maxfd)
-            maxfd = s->maxfd;
-    }
-    for (int fd = 0; fd <= maxfd; fd++) {
-        short events =
-            (short)((FD_ISSET(fd, &rd) ? POLLIN : 0) | (FD_ISSET(fd, &wr) ? POLLOUT : 0));
-        if (events != 0)
-            l->pfd[l->npoll++] = (struct pollfd){.fd = fd, .events = events};
-    }
-}
-
-/*
- * Calls every filled source's ready callback with the part of its sets
- * that poll found ready. 1 when stopped, else 0.
- */
-static int dispatch_fdsets(loop *l)
-{
-    fd_set rd, wr; /* every ready fd of the sources, in select()'s meaning */
-    FD_ZERO(&rd);
-    FD_ZERO(&wr);
-    for (int i = 1 + l->npio; i < l->npoll; i++) {
-        short r = l->pfd[i].revents;
-        if ((l->pfd[i].events & POLLIN) && (r & (POLLIN | POLLHUP | POLLERR | POLLNVAL)))
-            FD_SET(l->pfd[i].fd, &rd);
-        if ((l->pfd[i].events & POLLOUT) && (r & (POLLOUT | POLLHUP | POLLERR | POLLNVAL)))
-            FD_SET(l->pfd[i].fd, &wr);
-    }
-    for (int i = 0; i < l->nfsnap; i++) {
-        loop_fdset *s = l->fsnap[i];
-        if (s == NULL)
-            continue;
-        fd_set srd, swr;
-        FD_ZERO(&srd);
-        FD_ZERO(&swr);
-        for (int fd = 0; fd <= s->maxfd; fd++) {
-            if (FD_ISSET(fd, &s->rd) && FD_ISSET(fd, &rd))
-                FD_SET(fd, &srd);
-            if (FD_ISSET(fd, &s->wr) && FD_ISSET(fd, &wr))
-                FD_SET(fd, &swr);
-        }
-        l->fsnap[i] = NULL;
-        s->ready(s, &srd, &swr, s->arg); /* s may be gone from here on */
-        if (take_stop(l))
-            return 1;
-    }
-    return 0;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Iterations                                                               */
 
-/* Fills the poll array: the wake-up pipe, the watched fds, the sources' fds. */
+/* Fills the poll array: the wake-up pipe, then the watched fds. */
 static void build_poll(loop *l)
 {
     l->pfd[0] = (struct pollfd){.fd = l->wake[0], .events = POLLIN};
@@ -618,21 +469,15 @@ static void build_poll(loop *l)
         l->pio[l->npio++] = w;
     }
     l->npoll = 1 + l->npio;
-    poll_fdsets(l);
 }
 
 /* One iteration (see loop.h). 1 when stopped, 0, or LOOP_ESYSTEM. */
 static int iterate(loop *l, bool may_block)
 {
-    l->npio = l->nfsnap = l->nhsnap = 0;
+    l->npio = l->nhsnap = 0;
     if (take_stop(l) || run_hooks(l))
         return 1;
-    int64_t timeout = -1;
-    if (fill_fdsets(l, &timeout))
-        return 1;
-    int64_t wait = timers_wait(l, loop_now(l));
-    if (wait >= 0 && (timeout < 0 || wait < timeout))
-        timeout = wait;
+    int64_t timeout = timers_wait(l, loop_now(l));
     if (!may_block)
         timeout = 0;
     build_poll(l);
@@ -647,7 +492,7 @@ static int iterate(loop *l, bool may_block)
         return 1;
     if (l->pfd[0].revents != 0)
         drain_wake(l); /* a stale wake-up: its stop was used up already */
-    if (dispatch_ios(l) || dispatch_fdsets(l) || run_timers(l))
+    if (dispatch_ios(l) || run_timers(l))
         return 1;
     return 0;
 }

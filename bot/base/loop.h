@@ -1,9 +1,8 @@
 /*
  * loop.h — the bot's event loop: one thread, one poll(2), and nothing else
- * than file descriptors, timers, hooks that run before it sleeps, and
- * "fd-set sources" for libraries that speak select() (libircclient's
- * irc_add_select_descriptors / irc_process_select_descriptors, libcurl's
- * curl_multi_fdset / curl_multi_timeout / curl_multi_perform).
+ * than file descriptors, timers and hooks that run before it sleeps.
+ * Libraries with sockets of their own plug in through those (libcurl's
+ * socket API: a loop_io per socket, a loop_timer for its timeout).
  *
  * Every handle lives in caller memory, as in libuv: *_init binds it to a
  * loop and a callback and leaves it inactive, *_start makes it active (or
@@ -18,22 +17,18 @@
  * error code, never a crash.
  *
  * One iteration: the before-sleep hooks run (adapters flush their queues
- * there), the fd-set sources fill their sets, poll() sleeps until an fd is
- * ready, the next timer is due, a source's timeout passes or loop_stop()
- * is called; then fd callbacks run, then every filled source's ready
- * callback, then due timers in order. Not here: any protocol, any
- * buffering, threads (only loop_stop may be called from elsewhere).
+ * there), poll() sleeps until an fd is ready, the next timer is due or
+ * loop_stop() is called; then fd callbacks run, then due timers in order. Not here: any protocol,
+ * any buffering, threads (only loop_stop may be called from elsewhere).
  */
 #ifndef PZ_LOOP_H
 #define PZ_LOOP_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/select.h>
 
 #define LOOP_FDS_MAX 1024                      /* fds watched at once by loop_io handles */
 #define LOOP_TIMERS_MAX 1024                   /* timers active at once */
-#define LOOP_FDSETS_MAX 16                     /* fd-set sources active at once */
 #define LOOP_HOOKS_MAX 16                      /* before-sleep hooks active at once */
 #define LOOP_DELAY_MAX_MS INT64_C(31536000000) /* a timer's delay or interval: 365 days */
 
@@ -50,11 +45,10 @@
     XX(FD_IN_USE, -2, "another handle of this loop watches that fd already")                       \
     XX(FDS_FULL, -3, "LOOP_FDS_MAX fds are watched already")                                       \
     XX(TIMERS_FULL, -4, "LOOP_TIMERS_MAX timers are active already")                               \
-    XX(FDSETS_FULL, -5, "LOOP_FDSETS_MAX fd-set sources are active already")                       \
-    XX(HOOKS_FULL, -6, "LOOP_HOOKS_MAX before-sleep hooks are active already")                     \
-    XX(BUSY, -7, "the loop is running: loop_run and loop_run_once cannot be nested")               \
-    XX(NO_MEMORY, -8, "out of memory")                                                             \
-    XX(SYSTEM, -9, "a system call failed (pipe, fcntl or poll): errno says which")
+    XX(HOOKS_FULL, -5, "LOOP_HOOKS_MAX before-sleep hooks are active already")                     \
+    XX(BUSY, -6, "the loop is running: loop_run and loop_run_once cannot be nested")               \
+    XX(NO_MEMORY, -7, "out of memory")                                                             \
+    XX(SYSTEM, -8, "a system call failed (pipe, fcntl or poll): errno says which")
 
 typedef enum loop_errno {
     LOOP_OK = 0,
@@ -227,66 +221,14 @@ struct loop_hook {
 void loop_hook_init(loop *l, loop_hook *h, loop_hook_cb cb, void *arg);
 
 /*
- * Runs h's callback at the start of every iteration, before the fd-set
- * sources fill their sets and the loop computes how long to sleep (so a
- * hook may queue output, start timers or change interests). Hooks run in
- * the order started. Returns 0 (also when active), or LOOP_EINVAL (no
- * callback) or LOOP_EHOOKS_FULL with h untouched.
+ * Runs h's callback at the start of every iteration, before the loop
+ * computes how long to sleep (so a hook may queue output, start timers or
+ * change interests). Hooks run in the order started. Returns 0 (also when active), or LOOP_EINVAL
+ * (no callback) or LOOP_EHOOKS_FULL with h untouched.
  */
 int loop_hook_start(loop_hook *h);
 
 /* Stops h (nothing when inactive). Safe in any callback. */
 void loop_hook_stop(loop_hook *h);
-
-/* ---- Fd-set sources (select-style libraries) ----------------------------- */
-
-typedef struct loop_fdset loop_fdset;
-
-/*
- * Before each poll: rd and wr arrive empty, *maxfd -1 and *timeout_ms -1.
- * Put in them the fds the library wants polled (all below FD_SETSIZE), the
- * highest of them in *maxfd (irc_add_select_descriptors and
- * curl_multi_fdset do exactly this) and, when the library needs to be
- * called back within some time even if nothing is ready, that time in
- * *timeout_ms (curl_multi_timeout).
- */
-typedef void (*loop_fdset_fill_cb)(loop_fdset *s, fd_set *rd, fd_set *wr, int *maxfd,
-                                   int64_t *timeout_ms, void *arg);
-
-/*
- * After that poll: rd and wr hold those of the filled fds that are ready
- * (select()'s meaning: an error or hang-up counts as both), possibly none.
- * Hand them to the library (irc_process_select_descriptors,
- * curl_multi_perform). Called after every poll that followed a fill,
- * unless loop_stop() came in between. The sets are the loop's scratch
- * copies: the library may write to them.
- */
-typedef void (*loop_fdset_ready_cb)(loop_fdset *s, fd_set *rd, fd_set *wr, void *arg);
-
-/* A fd-set source in caller memory. Read it only through the functions. */
-struct loop_fdset {
-    loop *loop;
-    loop_fdset_fill_cb fill;
-    loop_fdset_ready_cb ready;
-    void *arg;
-    fd_set rd, wr; /* what fill asked for in this iteration */
-    int maxfd;
-    int slot; /* -1 when inactive */
-};
-
-/* Binds the inactive source s to l and its two callbacks, with arg. */
-void loop_fdset_init(loop *l, loop_fdset *s, loop_fdset_fill_cb fill, loop_fdset_ready_cb ready,
-                     void *arg);
-
-/*
- * Makes s take part in every iteration from the next one on: fill, poll,
- * ready. Its fds may be watched by a loop_io too. Returns 0 (also when
- * active), or LOOP_EINVAL (a callback missing) or LOOP_EFDSETS_FULL with s
- * untouched.
- */
-int loop_fdset_start(loop_fdset *s);
-
-/* Stops s (nothing when inactive); its ready callback is not called again. */
-void loop_fdset_stop(loop_fdset *s);
 
 #endif /* PZ_LOOP_H */

@@ -4,8 +4,7 @@
  * inside callbacks; timers ordered and repeated on a fake clock, and a real
  * sleep until the next one; before-sleep hooks; loop_stop() from a
  * callback, from a signal handler (raised in a callback, and sent while
- * poll() sleeps) and from another thread; fd-set sources driven the way
- * libircclient and libcurl are; and every table's cap.
+ * poll() sleeps) and from another thread; and every table's cap.
  *
  * Handles that a callback frees are on the heap, so a touch after the
  * free shows under valgrind or ASan.
@@ -186,9 +185,8 @@ static void test_every_error_code_has_its_own_message(void **state)
     assert_string_equal(loop_strerror(0), "ok");
     assert_string_equal(loop_strerror(LOOP_EFDS_FULL), "LOOP_FDS_MAX fds are watched already");
     assert_string_equal(loop_strerror(-1000), "unknown error");
-    const int codes[] = {LOOP_EINVAL,       LOOP_EFD_IN_USE,   LOOP_EFDS_FULL,
-                         LOOP_ETIMERS_FULL, LOOP_EFDSETS_FULL, LOOP_EHOOKS_FULL,
-                         LOOP_EBUSY,        LOOP_ENO_MEMORY,   LOOP_ESYSTEM};
+    const int codes[] = {LOOP_EINVAL,      LOOP_EFD_IN_USE, LOOP_EFDS_FULL,  LOOP_ETIMERS_FULL,
+                         LOOP_EHOOKS_FULL, LOOP_EBUSY,      LOOP_ENO_MEMORY, LOOP_ESYSTEM};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         for (size_t j = 0; j < i; j++)
             assert_string_not_equal(loop_strerror(codes[i]), loop_strerror(codes[j]));
@@ -948,242 +946,6 @@ static void test_stop_from_another_thread_wakes_a_sleeping_poll(void **state)
     loop_free(l);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Fd-set sources                                                           */
-
-/*
- * A select-style "library" in the manner of libircclient: it reads from
- * in_fd, and while it has bytes to send it wants out_fd writable. Its fill
- * and ready are the loop_fdset callbacks.
- */
-typedef struct fake_lib {
-    int in_fd, out_fd;
-    int pending;        /* bytes left to send, one per ready write */
-    int64_t timeout_ms; /* asked for in fill */
-    int fills, readies;
-    int got;                /* bytes read */
-    int ready_rd, ready_wr; /* fds seen ready in the last ready call */
-    bool stop_in_fill;      /* stops and frees its source (on the heap) at the end of fill */
-} fake_lib;
-
-/* The fake library's fill: its input fd, its output fd while it has bytes to send. */
-static void lib_fill(loop_fdset *s, fd_set *rd, fd_set *wr, int *maxfd, int64_t *timeout_ms,
-                     void *arg)
-{
-    fake_lib *lib = arg;
-    lib->fills++;
-    assert_int_equal(*maxfd, -1);
-    assert_int_equal(*timeout_ms, -1);
-    FD_SET(lib->in_fd, rd);
-    if (lib->in_fd > *maxfd)
-        *maxfd = lib->in_fd;
-    if (lib->pending > 0) {
-        FD_SET(lib->out_fd, wr);
-        if (lib->out_fd > *maxfd)
-            *maxfd = lib->out_fd;
-    }
-    *timeout_ms = lib->timeout_ms;
-    if (lib->stop_in_fill) {
-        loop_fdset_stop(s);
-        free(s);
-    }
-}
-
-/* The fake library's ready: counts what is ready, reads one byte, writes one. */
-static void lib_ready(loop_fdset *s, fd_set *rd, fd_set *wr, void *arg)
-{
-    (void)s;
-    fake_lib *lib = arg;
-    lib->readies++;
-    lib->ready_rd = lib->ready_wr = 0;
-    for (int fd = 0; fd < FD_SETSIZE; fd++) {
-        lib->ready_rd += FD_ISSET(fd, rd) ? 1 : 0;
-        lib->ready_wr += FD_ISSET(fd, wr) ? 1 : 0;
-    }
-    char c;
-    if (FD_ISSET(lib->in_fd, rd) && read(lib->in_fd, &c, 1) == 1)
-        lib->got++;
-    if (FD_ISSET(lib->out_fd, wr)) {
-        assert_true(lib->pending > 0);
-        put_byte(lib->out_fd);
-        lib->pending--;
-    }
-}
-
-static void test_an_fdset_source_is_refilled_and_told_what_was_ready(void **state)
-{
-    (void)state;
-    int64_t now = 0;
-    loop *l = fake_loop(&now);
-    int in[2], out[2];
-    make_pipe(in);
-    make_pipe(out);
-    fake_lib lib = {.in_fd = in[0], .out_fd = out[1], .pending = 2, .timeout_ms = -1};
-    loop_fdset s;
-    loop_fdset_init(l, &s, lib_fill, lib_ready, &lib);
-    assert_int_equal(loop_fdset_start(&s), 0);
-    assert_int_equal(loop_fdset_start(&s), 0); /* active: nothing */
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(lib.fills, 1);
-    assert_int_equal(lib.readies, 1);
-    assert_int_equal(lib.ready_rd, 0);
-    assert_int_equal(lib.ready_wr, 1);
-    put_byte(in[1]);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(lib.got, 1);
-    assert_int_equal(lib.ready_rd, 1);
-    assert_int_equal(lib.ready_wr, 1);
-    assert_int_equal(lib.pending, 0);
-    assert_int_equal(loop_run_once(l, false), 0); /* nothing ready: called with empty sets */
-    assert_int_equal(lib.readies, 3);
-    assert_int_equal(lib.ready_rd + lib.ready_wr, 0);
-    char buf[4];
-    assert_int_equal(read(out[0], buf, sizeof buf), 2);
-    loop_fdset_stop(&s);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(lib.fills, 3);
-    assert_int_equal(lib.readies, 3);
-    loop_free(l);
-    close_pipe(in);
-    close_pipe(out);
-}
-
-static void test_an_fdset_source_is_called_back_when_its_timeout_passes(void **state)
-{
-    (void)state;
-    loop *l = real_loop();
-    int in[2];
-    make_pipe(in);
-    fake_lib lib = {.in_fd = in[0], .out_fd = in[1], .timeout_ms = 30};
-    loop_fdset s;
-    loop_fdset_init(l, &s, lib_fill, lib_ready, &lib);
-    assert_int_equal(loop_fdset_start(&s), 0);
-    int64_t t0 = loop_monotonic_ms(NULL);
-    assert_int_equal(loop_run_once(l, true), 0);
-    assert_int_equal(lib.readies, 1);
-    assert_int_equal(lib.ready_rd + lib.ready_wr, 0);
-    assert_in_range(elapsed_ms(t0), 30, 5000);
-    loop_free(l);
-    assert_false(s.slot >= 0);
-    close_pipe(in);
-}
-
-static void test_two_sources_sharing_an_fd_each_see_it_ready(void **state)
-{
-    (void)state;
-    int64_t now = 0;
-    loop *l = fake_loop(&now);
-    int in[2], out[2];
-    make_pipe(in);
-    make_pipe(out);
-    fake_lib a = {.in_fd = in[0], .out_fd = out[1], .pending = 1, .timeout_ms = -1};
-    fake_lib b = {.in_fd = in[0], .out_fd = out[1], .timeout_ms = -1};
-    loop_fdset sa, sb;
-    loop_fdset_init(l, &sa, lib_fill, lib_ready, &a);
-    loop_fdset_init(l, &sb, lib_fill, lib_ready, &b);
-    assert_int_equal(loop_fdset_start(&sa), 0);
-    assert_int_equal(loop_fdset_start(&sb), 0);
-    put_byte(in[1]);
-    put_byte(in[1]);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(a.ready_rd, 1);
-    assert_int_equal(a.ready_wr, 1);
-    assert_int_equal(b.ready_rd, 1);
-    assert_int_equal(b.ready_wr, 0); /* b did not ask for out */
-    assert_int_equal(a.got + b.got, 2);
-    loop_free(l);
-    close_pipe(in);
-    close_pipe(out);
-}
-
-static void test_an_fdset_source_may_stop_and_free_itself_in_its_fill(void **state)
-{
-    (void)state;
-    int64_t now = 0;
-    loop *l = fake_loop(&now);
-    int in[2];
-    make_pipe(in);
-    put_byte(in[1]);
-    fake_lib self = {.in_fd = in[0], .out_fd = in[1], .timeout_ms = -1, .stop_in_fill = true};
-    fake_lib other = {.in_fd = in[0], .out_fd = in[1], .timeout_ms = -1};
-    loop_fdset *s1 = malloc(sizeof *s1), s2;
-    assert_non_null(s1);
-    loop_fdset_init(l, s1, lib_fill, lib_ready, &self);
-    loop_fdset_init(l, &s2, lib_fill, lib_ready, &other);
-    assert_int_equal(loop_fdset_start(s1), 0);
-    assert_int_equal(loop_fdset_start(&s2), 0);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(self.fills, 1);
-    assert_int_equal(self.readies, 0);
-    assert_int_equal(other.readies, 1);
-    assert_int_equal(other.ready_rd, 1);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(self.fills, 1);
-    assert_int_equal(other.fills, 2);
-    loop_free(l);
-    close_pipe(in);
-}
-
-/* An fd callback that stops the fd-set source arg. */
-static void stop_fdset_cb(loop_io *w, int fd, unsigned events, void *arg)
-{
-    (void)w, (void)fd, (void)events;
-    loop_fdset_stop(arg);
-}
-
-static void test_an_fdset_source_stopped_by_an_fd_callback_is_not_called_back(void **state)
-{
-    (void)state;
-    int64_t now = 0;
-    loop *l = fake_loop(&now);
-    int in[2], p[2];
-    make_pipe(in);
-    make_pipe(p);
-    put_byte(in[1]);
-    put_byte(p[1]);
-    fake_lib lib = {.in_fd = in[0], .out_fd = in[1], .timeout_ms = -1};
-    loop_fdset s;
-    loop_fdset_init(l, &s, lib_fill, lib_ready, &lib);
-    assert_int_equal(loop_fdset_start(&s), 0);
-    loop_io w;
-    loop_io_init(l, &w, p[0], stop_fdset_cb, &s);
-    assert_int_equal(loop_io_start(&w, LOOP_READ), 0);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(lib.fills, 1);
-    assert_int_equal(lib.readies, 0);
-    loop_io_stop(&w);
-    loop_free(l);
-    close_pipe(in);
-    close_pipe(p);
-}
-
-static void test_an_fd_may_be_watched_by_a_handle_and_a_source_at_once(void **state)
-{
-    (void)state;
-    int64_t now = 0;
-    loop *l = fake_loop(&now);
-    int in[2];
-    make_pipe(in);
-    put_byte(in[1]);
-    fake_lib lib = {.in_fd = in[0], .out_fd = in[1], .timeout_ms = -1};
-    loop_fdset s;
-    loop_fdset_init(l, &s, lib_fill, lib_ready, &lib);
-    assert_int_equal(loop_fdset_start(&s), 0);
-    probe pr = {.name = 'r'};
-    loop_io w;
-    loop_io_init(l, &w, in[0], probe_cb, &pr);
-    assert_int_equal(loop_io_start(&w, LOOP_READ), 0);
-    assert_int_equal(loop_run_once(l, false), 0);
-    assert_int_equal(pr.calls, 1);
-    assert_int_equal(lib.ready_rd, 1);
-    loop_io_stop(&w);
-    loop_free(l);
-    close_pipe(in);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Caps                                                                     */
-
 static void test_the_fd_table_refuses_one_past_its_cap_and_takes_it_after_a_stop(void **state)
 {
     (void)state;
@@ -1236,7 +998,7 @@ static void test_the_timer_table_refuses_one_past_its_cap(void **state)
     free(ts);
 }
 
-static void test_the_hook_and_fdset_tables_refuse_one_past_their_caps(void **state)
+static void test_the_hook_table_refuses_one_past_its_cap(void **state)
 {
     (void)state;
     int64_t now = 0;
@@ -1251,23 +1013,9 @@ static void test_the_hook_and_fdset_tables_refuse_one_past_their_caps(void **sta
     loop_hook nocb;
     loop_hook_init(l, &nocb, NULL, NULL);
     assert_int_equal(loop_hook_start(&nocb), LOOP_EINVAL);
-
-    fake_lib lib = {.in_fd = 0, .out_fd = 1, .timeout_ms = -1};
-    loop_fdset *sets = calloc(LOOP_FDSETS_MAX + 1, sizeof *sets);
-    assert_non_null(sets);
-    for (int i = 0; i <= LOOP_FDSETS_MAX; i++)
-        loop_fdset_init(l, &sets[i], lib_fill, lib_ready, &lib);
-    for (int i = 0; i < LOOP_FDSETS_MAX; i++)
-        assert_int_equal(loop_fdset_start(&sets[i]), 0);
-    assert_int_equal(loop_fdset_start(&sets[LOOP_FDSETS_MAX]), LOOP_EFDSETS_FULL);
-    assert_false(sets[LOOP_FDSETS_MAX].slot >= 0);
-    loop_fdset half;
-    loop_fdset_init(l, &half, lib_fill, NULL, &lib);
-    assert_int_equal(loop_fdset_start(&half), LOOP_EINVAL);
-    loop_fdset_stop(&sets[0]);
-    assert_int_equal(loop_fdset_start(&sets[LOOP_FDSETS_MAX]), 0);
+    loop_hook_stop(&hooks[0]);
+    assert_int_equal(loop_hook_start(&hooks[LOOP_HOOKS_MAX]), 0);
     loop_free(l);
-    free(sets);
 }
 
 int main(void)
@@ -1302,15 +1050,9 @@ int main(void)
         cmocka_unit_test(test_a_signal_handler_calling_stop_ends_the_run),
         cmocka_unit_test(test_a_signal_while_poll_sleeps_wakes_and_stops_the_loop),
         cmocka_unit_test(test_stop_from_another_thread_wakes_a_sleeping_poll),
-        cmocka_unit_test(test_an_fdset_source_is_refilled_and_told_what_was_ready),
-        cmocka_unit_test(test_an_fdset_source_is_called_back_when_its_timeout_passes),
-        cmocka_unit_test(test_two_sources_sharing_an_fd_each_see_it_ready),
-        cmocka_unit_test(test_an_fdset_source_may_stop_and_free_itself_in_its_fill),
-        cmocka_unit_test(test_an_fdset_source_stopped_by_an_fd_callback_is_not_called_back),
-        cmocka_unit_test(test_an_fd_may_be_watched_by_a_handle_and_a_source_at_once),
         cmocka_unit_test(test_the_fd_table_refuses_one_past_its_cap_and_takes_it_after_a_stop),
         cmocka_unit_test(test_the_timer_table_refuses_one_past_its_cap),
-        cmocka_unit_test(test_the_hook_and_fdset_tables_refuse_one_past_their_caps),
+        cmocka_unit_test(test_the_hook_table_refuses_one_past_its_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

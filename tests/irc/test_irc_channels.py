@@ -388,9 +388,9 @@ def channel_mode_c_turns_colours_off_and_minus_c_back_on(work, bot_exe):
         bot = BotProcess(bot_exe, conf, os.path.join(d, "game.db"), seed=SEED).start()
         conn = fake.accept(alive=lambda: True if bot.running else bot.proc.returncode)
         register_on_fake(conn)
-        # The bot handles the server's lines in order (libircclient dispatches
-        # each at once): once it answers a PING sent after a line, that line
-        # is handled. The outcome is checked first, the bot's log after.
+        # The bot handles the server's lines in order (each is parsed and
+        # dispatched at once): once it answers a PING sent after a line, that
+        # line is handled. The outcome is checked first, the bot's log after.
         mark_log = server_says(conn, bot, ":%s 324 porrazo #porrazo +nc" % FAKE)
 
         # +c from 324: a deal whose lines show red cards, none coloured.

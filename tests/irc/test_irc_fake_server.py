@@ -871,6 +871,22 @@ class TestServerLines(FakeServerTestCase):
         self.assertEqual(len(self.server.conns), 1)
         self.assert_alive()
 
+    def test_a_kick_of_the_bot_is_logged_with_its_reason_formatting_shown(self):
+        # libircclient's irc_color_convert_from_mirc writes the op's bold and
+        # colour as markup; the log would show raw codes as '?'.
+        self.start_bot()
+        conn = self.accept()
+        self.register(conn)
+        conn.send(":op!op@op.fake KICK #porrazo porrazo "
+                  ":\x02no bots\x02 here, \x0304red\x0f card")
+        conn.sync("after-kick")
+        self.assertRegex(self.bot.log(), r"(?m)fake: kicked from #porrazo by op: "
+                         r"\[B\]no bots\[/B\] here, \[COLOR=RED\]red\[/COLOR\] card$")
+        conn.send(":op!op@op.fake KICK #porrazo porrazo")  # no reason: none shown
+        conn.sync("after-second-kick")
+        self.assertRegex(self.bot.log(), r"(?m)fake: kicked from #porrazo by op$")
+        self.assert_alive()
+
     def test_a_server_that_stops_answering_our_ping_is_dropped(self):
         # ircp_config has ping_idle_ms / ping_timeout_ms, but [irc NAME]
         # has no key for them and adapters/irc/irc.c leaves them at the
