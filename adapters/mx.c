@@ -576,6 +576,8 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
     loop_timer_init(env->loop, &n->quit, on_quit_timer, n);
     loop_timer_init(env->loop, &n->wake, mx__on_wake, n);
     loop_timer_init(env->loop, &n->unpark, mx__on_unpark, n);
+    loop_timer_init(env->loop, &n->moves, mx__on_moves, n);
+    n->moves_window = MX_JOINS_MAX;
     loop_hook_init(env->loop, &n->hook, on_hook, n);
     *out = n;
     return 0;
@@ -652,6 +654,7 @@ void mx_net_free(mx_net *n)
         loop_timer_stop(&n->quit);
         loop_timer_stop(&n->wake);
         loop_timer_stop(&n->unpark);
+        loop_timer_stop(&n->moves);
     }
     /* The marks of sends that finished since the last turn (quitting). */
     size_t unmarked = outq_done_pending(n->q);

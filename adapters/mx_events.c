@@ -143,7 +143,7 @@ static void on_invite(mx_net *n, const char *room, json_object *entry)
     if (!invite_allowed(n, inviter)) {
         log_msg(LOG_INFO, "%s: invited to %s by %s, who is not in allow_invites: declining",
                 n->c.name, room, inviter);
-        mx__leave_room(n, room, "invitation declined");
+        mx__leave_room(n, room, "invitation declined", inviter);
         return;
     }
     log_msg(LOG_INFO, "%s: invited to %s by %s%s: joining", n->c.name, room, inviter,
@@ -290,7 +290,7 @@ static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender
     }
     if (say_once(n, event, NULL, NULL, NULL) == 1) {
         log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, room, sender);
-        mx__leave_room(n, room, "asked by an operator");
+        mx__leave_room(n, room, "asked by an operator", NULL);
     }
     return true;
 }
