@@ -27,6 +27,7 @@
 
 static void start_auth_round(mx_net *n);
 static void start_sync(mx_net *n);
+static void sync_call(mx_net *n, bool later);
 static void phase_after_auth(mx_net *n);
 
 /* A token the homeserver no longer knows: what to do with c and the network. */
@@ -224,15 +225,21 @@ static const char FILTER_JSON[] =
     "\"ephemeral\":{\"types\":[]},\"account_data\":{\"types\":[]}},"
     "\"presence\":{\"types\":[]},\"account_data\":{\"types\":[\"m.direct\"]}}";
 
-static void start_filter(mx_net *n)
+/* A new call that uploads the filter (not sent yet), or NULL. */
+static mx_call *filter_call(mx_net *n)
 {
     char url[MX_URL_MAX], path[MX_URL_MAX], me[3 * MX_ID_MAX];
-    n->phase = MX_PH_FILTER;
     if (mx__enc(n->me, me, sizeof me) != 0 ||
         snprintf(path, sizeof path, "/user/%s/filter", me) >= (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
-        return;
-    mx_call *c = mx__call_new(n, MX_CALL_FILTER, "POST", url, FILTER_JSON, true);
+        return NULL;
+    return mx__call_new(n, MX_CALL_FILTER, "POST", url, FILTER_JSON, true);
+}
+
+static void start_filter(mx_net *n)
+{
+    n->phase = MX_PH_FILTER;
+    mx_call *c = filter_call(n);
     if (c != NULL)
         mx__call_go(n, c);
 }
@@ -277,6 +284,12 @@ static void on_filter(mx_net *n, int status, json_object *b)
                 "without one",
                 n->c.name, status);
     }
+    if (n->filter_again) { /* made again after a refused sync: the sync goes on, later */
+        n->filter_again = false;
+        if (mx__call_find(n, MX_CALL_SYNC, NULL, NULL) == NULL && n->batch == NULL)
+            sync_call(n, true);
+        return;
+    }
     start_direct(n);
 }
 
@@ -289,6 +302,25 @@ static void on_direct_get(mx_net *n, int status, json_object *b)
     n->phase = MX_PH_SYNC;
     mx__pending_resume(n, true);
     start_sync(n);
+}
+
+/* The wall clock in ms, as origin_server_ts counts. */
+static int64_t wall_ms(void)
+{
+    return (int64_t)time(NULL) * 1000;
+}
+
+/*
+ * Forgets the sync token: the next sync starts afresh. Its timeline events
+ * from shortly before the last batch handled on are still taken as
+ * commands (MX_AFRESH_SLACK_MS for the two clocks; an event handled already
+ * is known by its id and acts once), the older ones are the backlog.
+ */
+static void drop_since(mx_net *n)
+{
+    n->since[0] = '\0';
+    mx__kv_set(n, "since", "");
+    n->afresh_from = n->synced_at - MX_AFRESH_SLACK_MS;
 }
 
 /* Starts the next /sync, now or (later true) after a back-off. */
@@ -305,7 +337,11 @@ static void sync_call(mx_net *n, bool later)
     int k = snprintf(path, sizeof path, "/sync?timeout=%d%s%s%s%s", timeout,
                      filter[0] ? "&filter=" : "", filter, since[0] ? "&since=" : "", since);
     if (k < 0 || (size_t)k >= sizeof path || mx__url(n, url, sizeof url, path) != 0) {
-        log_msg(LOG_ERROR, "%s: the sync token is too long", n->c.name);
+        if (n->since[0] == '\0')
+            return; /* cannot happen: the homeserver's URL was checked at start */
+        log_msg(LOG_ERROR, "%s: the sync token is too long; starting afresh", n->c.name);
+        drop_since(n);
+        sync_call(n, true);
         return;
     }
     mx_call *c = mx__call_new(n, MX_CALL_SYNC, "GET", url, NULL, true);
@@ -339,7 +375,55 @@ void mx__sync_next(mx_net *n)
     if (n->first_sync)
         log_msg(LOG_INFO, "%s: first sync done; listening", n->c.name);
     n->first_sync = false;
+    n->afresh_from = 0;
+    n->synced_at = wall_ms();
     start_sync(n);
+}
+
+/*
+ * A sync the homeserver refused for good (a 4xx: the engine retried the
+ * rest). Most often the token: a server restored from a backup, another
+ * server, a token kept wrong. The filter is made again once (a server that
+ * lost it), then the token is dropped and the bot starts afresh; every
+ * step after a back-off (doubling up to MX_BACKOFF_MAX_MS), so a server
+ * that refuses everything gets a request a minute at most, and the log a
+ * line at each step, not one per request.
+ */
+static void on_sync_refused(mx_net *n, int status, json_object *b)
+{
+    const char *err = mx__str(b, "error"), *code = mx__str(b, "errcode");
+    char why[160];
+    int k = snprintf(why, sizeof why, "HTTP %d %s: %s", status, code != NULL ? code : "",
+                     err != NULL ? err : "no reason");
+    if (k < 0 || (size_t)k >= sizeof why)
+        snprintf(why, sizeof why, "HTTP %d", status);
+    if (n->filter[0] != '\0' && !n->filter_remade) {
+        log_msg(LOG_WARN, "%s: sync refused (%s); making the sync filter again", n->c.name, why);
+        n->filter_remade = n->filter_again = true;
+        n->filter[0] = '\0';
+        mx__kv_set(n, MX_FILTER_KEY, "");
+        mx_call *c = filter_call(n);
+        if (c != NULL) {
+            mx__call_wait(n, c, mx__backoff_next(n, &n->sync_backoff));
+            return;
+        }
+        n->filter_again = false;
+    }
+    if (n->since[0] != '\0') {
+        log_msg(LOG_WARN,
+                "%s: the homeserver refuses the sync token (%s), with a new filter too; "
+                "starting afresh: older messages than the last ones handled are not read "
+                "again, and commands already answered are not answered again",
+                n->c.name, why);
+        drop_since(n);
+    } else if (!n->refusal_told) {
+        n->refusal_told = true;
+        log_msg(LOG_ERROR,
+                "%s: the homeserver refuses even a fresh sync (%s); asking again at most "
+                "once a minute",
+                n->c.name, why);
+    }
+    sync_call(n, true);
 }
 
 static void on_sync(mx_net *n, int status, json_object *b)
@@ -348,33 +432,19 @@ static void on_sync(mx_net *n, int status, json_object *b)
     if (status == 200 && next != NULL && strlen(next) < sizeof n->next_batch) {
         snprintf(n->next_batch, sizeof n->next_batch, "%s", next);
         n->sync_backoff.next_ms = 0;
+        n->filter_remade = n->refusal_told = false;
         if (mx__batch_begin(n, b) == 0)
             mx__sync_next(n);
         return;
     }
-    const char *err = mx__str(b, "error");
-    log_msg(LOG_WARN, "%s: sync refused (HTTP %d: %s)", n->c.name, status, err ? err : "");
-    if (status == 200) {
-        sync_call(n, true); /* a 200 without next_batch: ask again, after a pause */
+    if (status == 200) { /* no next_batch (a body cut short, not JSON): ask again, later */
+        log_msg(n->sync_backoff.next_ms >= MX_BACKOFF_MAX_MS ? LOG_WARN : LOG_INFO,
+                "%s: a sync answer without next_batch (%s); asking again after a pause", n->c.name,
+                b == NULL ? "not JSON" : "no token");
+        sync_call(n, true);
         return;
     }
-    if (n->filter[0] != '\0') {
-        log_msg(LOG_WARN, "%s: making the sync filter again", n->c.name);
-        n->filter[0] = '\0';
-        mx__kv_set(n, MX_FILTER_KEY, "");
-        n->phase = MX_PH_FILTER;
-        start_filter(n);
-        return;
-    }
-    if (n->since[0] != '\0') {
-        log_msg(LOG_WARN,
-                "%s: the homeserver refused the sync token; starting afresh (the "
-                "backlog is not replayed)",
-                n->c.name);
-        n->since[0] = '\0';
-        mx__kv_set(n, "since", "");
-    }
-    sync_call(n, true);
+    on_sync_refused(n, status, b);
 }
 
 static void on_messages(mx_net *n, mx_call *c, int status, json_object *b)
@@ -506,6 +576,8 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
     loop_timer_init(env->loop, &n->quit, on_quit_timer, n);
     loop_timer_init(env->loop, &n->wake, mx__on_wake, n);
     loop_timer_init(env->loop, &n->unpark, mx__on_unpark, n);
+    loop_timer_init(env->loop, &n->moves, mx__on_moves, n);
+    n->moves_window = MX_JOINS_MAX;
     loop_hook_init(env->loop, &n->hook, on_hook, n);
     *out = n;
     return 0;
@@ -525,6 +597,7 @@ int mx_net_start(mx_net *n)
     log_msg(LOG_INFO, "%s: connecting to %s as %s%s", n->c.name, n->base, n->c.user,
             n->since[0] ? " (resuming the sync)" : "");
     n->phase = MX_PH_LOGIN;
+    n->synced_at = wall_ms(); /* afresh after a refused token: nothing older is a command */
     start_auth_round(n);
     return 0;
 }
@@ -581,6 +654,7 @@ void mx_net_free(mx_net *n)
         loop_timer_stop(&n->quit);
         loop_timer_stop(&n->wake);
         loop_timer_stop(&n->unpark);
+        loop_timer_stop(&n->moves);
     }
     /* The marks of sends that finished since the last turn (quitting). */
     size_t unmarked = outq_done_pending(n->q);

@@ -9,8 +9,10 @@
  * requests kept until the homeserver answered: the joins and leaves a sync
  * batch decides, recorded in the kv ("pending") before the batch's since is
  * saved (the sync will not bring an invitation again), at most
- * MX_JOINS_MAX on the wire at once, the others started as those end. Not
- * here: what any other call means.
+ * MX_JOINS_MAX on the wire at once, the others started as those end, each
+ * inviter's server and each inviter in turn (the fewest served first), and
+ * one at a time after the homeserver's join limiter said 429. Not here:
+ * what any other call means.
  */
 #include "mx_int.h"
 
@@ -331,6 +333,8 @@ static void on_response(const mx_http_response *res, void *arg)
         mx__token_refused(n, c);
     } else if (n->quitting && c->kind != MX_CALL_SEND) {
         mx__call_drop(n, c);
+    } else if (st == 429 && (c->kind == MX_CALL_JOIN || c->kind == MX_CALL_LEAVE)) {
+        mx__moves_limited(n, c, rate_delay(n, c, res, body));
     } else if (st == 429 || st == 0 || st >= 500 || st == 408) {
         int64_t delay = st == 429 ? rate_delay(n, c, res, body) : mx__backoff_next(n, &c->backoff);
         if (st == 429)
@@ -409,6 +413,12 @@ static int moves_under_way(mx_net *n)
     return k;
 }
 
+/* Whether another join or leave may start now (the window, the hold). */
+static bool moves_open(mx_net *n)
+{
+    return moves_under_way(n) < n->moves_window && loop_now(n->env.loop) >= n->moves_hold_ms;
+}
+
 /*
  * Starts the request that joins room (flags, user, event: the call's
  * context), unless one is under way or MX_JOINS_MAX joins and leaves are:
@@ -418,7 +428,7 @@ static int moves_under_way(mx_net *n)
 static void join_start(mx_net *n, const char *room, int flags, const char *user, const char *event)
 {
     char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
-    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
+    if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL || !moves_open(n) ||
         mx__enc(room, enc, sizeof enc) != 0 ||
         snprintf(path, sizeof path, "/rooms/%s/join", enc) >= (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
@@ -433,21 +443,23 @@ static void join_start(mx_net *n, const char *room, int flags, const char *user,
     mx__call_go(n, c);
 }
 
-/* Records a join of room in the kv (kept until the homeserver answered) and starts it. */
+/* Records a join of room in the kv (kept until the homeserver answered)
+   and starts it, in its turn. */
 void mx__join_room(mx_net *n, const char *room, int flags, const char *user, const char *event)
 {
     char line[4 * MX_ID_MAX + 16];
     snprintf(line, sizeof line, "J\t%s\t%d\t%s\t%s", room, flags, user != NULL ? user : "",
              event != NULL ? event : "");
     pending_edit(n, 'J', room, line);
-    join_start(n, room, flags, user, event);
+    mx__pending_resume(n, false);
 }
 
-/* Starts the request that leaves room, as join_start. */
-static void leave_start(mx_net *n, const char *room, const char *why)
+/* Starts the request that leaves room, as join_start (user: the inviter
+   whose invitation it declines, or ""). */
+static void leave_start(mx_net *n, const char *room, const char *why, const char *user)
 {
     char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
-    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL || moves_under_way(n) >= MX_JOINS_MAX ||
+    if (mx__call_find(n, MX_CALL_LEAVE, room, NULL) != NULL || !moves_open(n) ||
         mx__enc(room, enc, sizeof enc) != 0 ||
         snprintf(path, sizeof path, "/rooms/%s/leave", enc) >= (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
@@ -456,58 +468,178 @@ static void leave_start(mx_net *n, const char *room, const char *why)
     if (c == NULL)
         return;
     snprintf(c->room, sizeof c->room, "%s", room);
+    snprintf(c->user, sizeof c->user, "%s", user);
     snprintf(c->event, sizeof c->event, "%s", why);
     mx__call_go(n, c);
 }
 
-/* Records a leave of room in the kv and starts it. */
-void mx__leave_room(mx_net *n, const char *room, const char *why)
+/* Records a leave of room in the kv and starts it, in its turn. */
+void mx__leave_room(mx_net *n, const char *room, const char *why, const char *user)
 {
-    char line[2 * MX_ID_MAX + 16];
-    snprintf(line, sizeof line, "L\t%s\t0\t\t%s", room, why);
+    char line[3 * MX_ID_MAX + 16];
+    snprintf(line, sizeof line, "L\t%s\t0\t%s\t%s", room, user != NULL ? user : "", why);
     pending_edit(n, 'L', room, line);
-    leave_start(n, room, why);
+    mx__pending_resume(n, false);
+}
+
+/* One line of the kv record: 'J' or 'L', the room, flags, the inviter
+   ("" none), the event or the reason. */
+typedef struct move {
+    char kind;
+    const char *f[5];
+    bool done; /* started, or not startable this turn */
+} move;
+
+/* The server part of a user id, as a key (":x"), or "" none. */
+static const char *server_of(const char *user)
+{
+    const char *colon = user != NULL ? strchr(user, ':') : NULL;
+    return colon != NULL ? colon : "";
+}
+
+/* How many joins and leaves were started for key (an inviter, ":server"). */
+static unsigned served(const mx_net *n, const char *key)
+{
+    for (int i = 0; i < n->nserved; i++)
+        if (strcmp(n->served[i].key, key) == 0)
+            return n->served[i].count;
+    return 0;
+}
+
+/* Counts one more for key. When the table is full the entry with the
+   fewest goes (it would be among the first served anyway). */
+static void serve(mx_net *n, const char *key)
+{
+    int at = -1;
+    for (int i = 0; i < n->nserved && at < 0; i++)
+        if (strcmp(n->served[i].key, key) == 0)
+            at = i;
+    if (at < 0 && strlen(key) < MX_ID_MAX) {
+        if (n->nserved < MX_INVITERS_MAX) {
+            at = n->nserved++;
+        } else {
+            at = 0;
+            for (int i = 1; i < n->nserved; i++)
+                if (n->served[i].count < n->served[at].count)
+                    at = i;
+        }
+        snprintf(n->served[at].key, sizeof n->served[at].key, "%s", key);
+        n->served[at].count = 0;
+    }
+    if (at >= 0 && n->served[at].count < UINT32_MAX)
+        n->served[at].count++;
+}
+
+/* The index of the move to start next: the fewest served server, then
+   inviter, the record's order among equals; -1 none. */
+static int next_move(mx_net *n, const move *m, int count)
+{
+    int best = -1;
+    unsigned best_server = 0, best_user = 0;
+    for (int i = 0; i < count; i++) {
+        if (m[i].done)
+            continue;
+        unsigned sv = served(n, server_of(m[i].f[3])), us = served(n, m[i].f[3]);
+        if (best < 0 || sv < best_server || (sv == best_server && us < best_user)) {
+            best = i;
+            best_server = sv;
+            best_user = us;
+        }
+    }
+    return best;
 }
 
 void mx__pending_resume(mx_net *n, bool restart)
 {
+    if (n->quitting || n->phase == MX_PH_DEAD || !moves_open(n))
+        return;
     char *buf = malloc(MX_PENDING_MAX);
+    move *m = NULL;
+    int cap = 1, count = 0;
     if (buf == NULL)
         return;
     (void)mx__kv_get(n, "pending", buf, MX_PENDING_MAX);
-    for (char *p = buf, *e; *p != '\0' && moves_under_way(n) < MX_JOINS_MAX; p = *e ? e + 1 : e) {
+    for (const char *p = buf; *p != '\0'; p++)
+        cap += *p == '\n';
+    if ((m = malloc((size_t)cap * sizeof *m)) == NULL)
+        goto done;
+    for (char *p = buf, *e, save = '\n'; save != '\0' && *p != '\0' && count < cap; p = e + 1) {
         e = p + strcspn(p, "\n");
-        char save = *e, *f[5] = {0};
-        *e = '\0';
+        save = *e;
+        *e = '\0'; /* the fields stay in buf */
+        move *v = &m[count];
         int nf = 0;
         for (char *q = p; nf < 5; q++) {
-            f[nf++] = q;
+            v->f[nf++] = q;
             q += strcspn(q, "\t");
             if (*q == '\0')
                 break;
             *q = '\0';
         }
-        if (nf == 5 && mx__id_ok(f[1]) && f[0][0] == 'J') {
-            if (restart)
-                log_msg(LOG_INFO, "%s: joining %s again (not confirmed before a restart)",
-                        n->c.name, f[1]);
-            join_start(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
-        } else if (nf == 5 && mx__id_ok(f[1]) && f[0][0] == 'L') {
-            if (restart)
-                log_msg(LOG_INFO, "%s: leaving %s again (not confirmed before a restart)",
-                        n->c.name, f[1]);
-            leave_start(n, f[1], f[4]);
+        bool ok = nf == 5 && mx__id_ok(v->f[1]) && (p[0] == 'J' || p[0] == 'L');
+        if (ok) {
+            v->kind = p[0];
+            v->done = mx__call_find(n, v->kind == 'J' ? MX_CALL_JOIN : MX_CALL_LEAVE, v->f[1],
+                                    NULL) != NULL;
+            count++;
         }
-        *e = save;
     }
+    for (int i; moves_open(n) && (i = next_move(n, m, count)) >= 0;) {
+        const char **f = m[i].f;
+        m[i].done = true;
+        if (restart)
+            log_msg(LOG_INFO, "%s: %s %s again (not confirmed before a restart)", n->c.name,
+                    m[i].kind == 'J' ? "joining" : "leaving", f[1]);
+        int before = moves_under_way(n);
+        if (m[i].kind == 'J')
+            join_start(n, f[1], (int)strtol(f[2], NULL, 10), f[3], f[4]);
+        else
+            leave_start(n, f[1], f[4], f[3]);
+        if (moves_under_way(n) > before) {
+            serve(n, server_of(f[3]));
+            serve(n, f[3]);
+        }
+    }
+done:
     free(buf);
+    free(m);
+}
+
+void mx__moves_limited(mx_net *n, mx_call *c, int64_t delay)
+{
+    int64_t until = loop_now(n->env.loop) + delay;
+    if (until > n->moves_hold_ms)
+        n->moves_hold_ms = until;
+    if (n->moves_window > 1)
+        log_msg(LOG_INFO,
+                "%s: joins rate-limited (M_LIMIT_EXCEEDED); one at a time, in turn, from %lld ms",
+                n->c.name, (long long)delay);
+    n->moves_window = 1;
+    mx__call_drop(n, c); /* still in the kv record: started again in its turn */
+    (void)loop_timer_start(&n->moves, n->moves_hold_ms - loop_now(n->env.loop), 0);
+}
+
+void mx__on_moves(loop_timer *t, void *arg)
+{
+    (void)t;
+    mx__pending_resume(arg, false);
+}
+
+/* A join or leave was answered (not 429): the window grows again. */
+static void moves_answered(mx_net *n, mx_call *c, int status)
+{
+    pending_edit(n, c->kind == MX_CALL_JOIN ? 'J' : 'L', c->room, NULL);
+    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
+    if (status == 200 && n->moves_window < MX_JOINS_MAX)
+        n->moves_window *= 2;
+    if (n->moves_window > MX_JOINS_MAX)
+        n->moves_window = MX_JOINS_MAX;
+    mx__pending_resume(n, false);
 }
 
 void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
 {
-    pending_edit(n, 'J', c->room, NULL);
-    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
-    mx__pending_resume(n, false);
+    moves_answered(n, c, status);
     mx__send_unpark(n); /* queues parked while the bot joined */
     if (status != 200) {
         const char *err = mx__str(body, "error");
@@ -531,9 +663,7 @@ void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
 void mx__on_leave(mx_net *n, mx_call *c, int status, json_object *body)
 {
     (void)body;
-    pending_edit(n, 'L', c->room, NULL);
-    c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
-    mx__pending_resume(n, false);
+    moves_answered(n, c, status);
     if (status != 200)
         log_msg(LOG_WARN, "%s: cannot leave %s (HTTP %d)", n->c.name, c->room, status);
     else

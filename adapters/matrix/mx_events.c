@@ -11,7 +11,9 @@
  * changed nothing is taken as a new command, once, and an edit of a move
  * is answered that edits do not change moves.
  *
- * Which events may be commands: none in the first sync (the backlog), none
+ * Which events may be commands: none in the first sync (the backlog; but
+ * after a refused sync token, those since shortly before the last batch
+ * handled, known by their ids when handled already), none
  * before the bot's own join in a timeline (a room's history), none from
  * the bot itself, none but m.text (never a notice: that is how bots
  * speak). A limited timeline is paged back with /messages until
@@ -141,7 +143,7 @@ static void on_invite(mx_net *n, const char *room, json_object *entry)
     if (!invite_allowed(n, inviter)) {
         log_msg(LOG_INFO, "%s: invited to %s by %s, who is not in allow_invites: declining",
                 n->c.name, room, inviter);
-        mx__leave_room(n, room, "invitation declined");
+        mx__leave_room(n, room, "invitation declined", inviter);
         return;
     }
     log_msg(LOG_INFO, "%s: invited to %s by %s%s: joining", n->c.name, room, inviter,
@@ -288,7 +290,7 @@ static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender
     }
     if (say_once(n, event, NULL, NULL, NULL) == 1) {
         log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, room, sender);
-        mx__leave_room(n, room, "asked by an operator");
+        mx__leave_room(n, room, "asked by an operator", NULL);
     }
     return true;
 }
@@ -475,6 +477,15 @@ static mx_gap *gap_of(mx_net *n, const char *room)
     return NULL;
 }
 
+/* Whether ev, in a first sync, is recent enough to be a command: only when
+   the bot started afresh after a refused token (n->afresh_from). */
+static bool recent(mx_net *n, json_object *ev)
+{
+    json_object *ts;
+    return n->afresh_from > 0 && json_object_object_get_ex(ev, "origin_server_ts", &ts) &&
+           json_object_is_type(ts, json_type_int) && json_object_get_int64(ts) >= n->afresh_from;
+}
+
 /* A joined room's section: state, the gap read back, then the timeline. */
 static void on_joined(mx_net *n, const char *room, json_object *entry)
 {
@@ -494,8 +505,10 @@ static void on_joined(mx_net *n, const char *room, json_object *entry)
     for (size_t i = 0; i < nt; i++)
         if (own_join(n, json_object_array_get_idx(tl, i)))
             first = i + 1; /* the room's history before the bot came in is not for it */
-    for (size_t i = 0; i < nt; i++)
-        on_event(n, r, json_object_array_get_idx(tl, i), !n->first_sync && i >= first);
+    for (size_t i = 0; i < nt; i++) {
+        json_object *ev = json_object_array_get_idx(tl, i);
+        on_event(n, r, ev, (!n->first_sync || recent(n, ev)) && i >= first);
+    }
 }
 
 /* A room the bot left (or was removed from). */

@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,45 +182,133 @@ const mx_person *mx_format_to_move(const char *text, size_t len, const mx_person
 /* ------------------------------------------------------------------------ */
 /* Names                                                                    */
 
-/*
- * Whether the character s[0..k) (valid UTF-8) is one a name never shows:
- * C0 and C1 controls, DEL, the bidi controls U+061C, U+200E, U+200F,
- * U+202A-U+202E, U+2066-U+2069, the zero-width U+200B-U+200D, U+2060,
- * U+FEFF, and the line and paragraph separators U+2028, U+2029.
- */
-static bool hidden_char(const unsigned char *s, size_t k)
+/* The code point of the valid UTF-8 sequence s[0..k). */
+static uint32_t code_point(const unsigned char *s, size_t k)
 {
     if (k == 1)
-        return s[0] < 0x20 || s[0] == 0x7F;
-    if (k == 2)
-        return (s[0] == 0xC2 && s[1] < 0xA0) || (s[0] == 0xD8 && s[1] == 0x9C);
-    if (k != 3)
-        return false;
-    if (s[0] == 0xE2 && s[1] == 0x80)
-        return (s[2] >= 0x8B && s[2] <= 0x8F) || (s[2] >= 0xA8 && s[2] <= 0xAE);
-    if (s[0] == 0xE2 && s[1] == 0x81)
-        return s[2] == 0xA0 || (s[2] >= 0xA6 && s[2] <= 0xA9);
-    return s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF;
+        return s[0];
+    uint32_t c = s[0] & (k == 2 ? 0x1F : k == 3 ? 0x0F : 0x07);
+    for (size_t i = 1; i < k; i++)
+        c = (c << 6) | (s[i] & 0x3F);
+    return c;
 }
 
-size_t mx_format_clean_name(const char *name, char *out, size_t cap)
+/*
+ * Whether the code point c is one a name never shows: C0 and C1 controls,
+ * DEL, the soft hyphen, the bidi controls U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069, the zero-width U+200B-U+200D, U+2060,
+ * U+FEFF, the invisible operators and format characters U+2061-U+2064,
+ * U+206A-U+206F, U+180E, the line and paragraph separators U+2028,
+ * U+2029, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) and the
+ * language tag U+E0001.
+ */
+static bool hidden_char(uint32_t c)
 {
-    size_t k = 0, n = name != NULL ? strlen(name) : 0;
-    if (out == NULL || cap == 0)
-        return 0;
-    for (size_t i = 0; i < n && k + 1 < cap;) {
+    return c < 0x20 || (c >= 0x7F && c < 0xA0) || c == 0xAD || c == 0x061C || c == 0x115F ||
+           c == 0x1160 || c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
+           (c >= 0x2028 && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F) || c == 0x3164 ||
+           c == 0xFEFF || c == 0xFFA0 || c == 0xE0001;
+}
+
+/*
+ * Whether the code point c only extends the character before it (a tail
+ * of the same grapheme, invisible alone): combining marks (U+0300-U+036F,
+ * U+0483-U+0489, Hebrew and Arabic marks, U+1AB0-U+1AFF, U+1DC0-U+1DFF,
+ * U+20D0-U+20FF, U+FE20-U+FE2F), variation selectors, emoji skin tones and
+ * the tag characters of flag sequences (U+E0020-U+E007F).
+ */
+static bool extends(uint32_t c)
+{
+    return (c >= 0x0300 && c <= 0x036F) || (c >= 0x0483 && c <= 0x0489) ||
+           (c >= 0x0591 && c <= 0x05C7) || (c >= 0x0610 && c <= 0x061A) ||
+           (c >= 0x064B && c <= 0x065F) || c == 0x0670 || (c >= 0x06D6 && c <= 0x06ED) ||
+           (c >= 0x1AB0 && c <= 0x1AFF) || (c >= 0x1DC0 && c <= 0x1DFF) ||
+           (c >= 0x20D0 && c <= 0x20FF) || (c >= 0xFE00 && c <= 0xFE0F) ||
+           (c >= 0xFE20 && c <= 0xFE2F) || (c >= 0x1F3FB && c <= 0x1F3FF) ||
+           (c >= 0xE0020 && c <= 0xE007F) || (c >= 0xE0100 && c <= 0xE01EF);
+}
+
+/* Whether the code point c is blank (a name of blanks shows nothing). */
+static bool blank_char(uint32_t c)
+{
+    return c == ' ' || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F ||
+           c == 0x205F || c == 0x3000;
+}
+
+#define NAME_TAIL_MAX 8         /* characters kept after a grapheme's first (combining marks) */
+#define ELLIPSIS "\xE2\x80\xA6" /* "…": a name was cut */
+
+/*
+ * Writes name cleaned into out, at most budget bytes (no NUL written):
+ * what a name never shows left out, a grapheme's tail only after its first
+ * character and at most NAME_TAIL_MAX of it, graphemes whole. Returns the
+ * length; *all says whether the whole name fitted, *visible whether a
+ * character that shows was written.
+ */
+static size_t clean_into(const char *name, size_t n, char *out, size_t budget, bool *all,
+                         bool *visible)
+{
+    size_t k = 0, grapheme = 0; /* where the grapheme being written starts in out */
+    size_t shows = SIZE_MAX;    /* where the first grapheme that shows starts */
+    int tail = -1;              /* -1: no grapheme yet (a tail now would be an orphan) */
+    *all = true;
+    for (size_t i = 0; i < n;) {
         size_t len = text_utf8_len(name + i, n - i);
-        if (len == 0 || hidden_char((const unsigned char *)name + i, len)) {
-            i += len > 0 ? len : 1;
+        if (len == 0) {
+            i++;
             continue;
         }
-        if (k + len + 1 > cap)
+        uint32_t c = code_point((const unsigned char *)name + i, len);
+        bool ext = extends(c);
+        if (hidden_char(c) || (ext && (tail < 0 || tail >= NAME_TAIL_MAX))) {
+            i += len;
+            continue;
+        }
+        if (k + len > budget) {
+            *all = false;
+            if (ext) /* the grapheme does not fit whole: none of it */
+                k = grapheme;
             break;
+        }
+        if (!ext) {
+            grapheme = k;
+            tail = 0;
+            if (shows == SIZE_MAX && !blank_char(c))
+                shows = k;
+        } else {
+            tail++;
+        }
         memcpy(out + k, name + i, len);
         k += len;
         i += len;
     }
+    *visible = shows < k;
+    return k;
+}
+
+size_t mx_format_clean_name(const char *name, char *out, size_t cap)
+{
+    size_t n = name != NULL ? strlen(name) : 0, k;
+    bool all, visible;
+    if (out == NULL || cap == 0)
+        return 0;
+    k = clean_into(name != NULL ? name : "", n, out, cap - 1, &all, &visible);
+    if (!all && cap > sizeof ELLIPSIS) { /* cut: "…" says so, after what still shows */
+        size_t cut = clean_into(name, n, out, cap - sizeof ELLIPSIS, &all, &visible);
+        while (cut > 0 && out[cut - 1] == ' ')
+            cut--;
+        if (visible && cut > 0) {
+            memcpy(out + cut, ELLIPSIS, sizeof ELLIPSIS - 1);
+            k = cut + sizeof ELLIPSIS - 1;
+        } else {
+            k = clean_into(name, n, out, cap - 1, &all, &visible);
+        }
+    }
     out[k] = '\0';
+    if (!visible) { /* nothing that shows: no name (the caller names the user by id) */
+        out[0] = '\0';
+        return 0;
+    }
     size_t start = strspn(out, " ");
     while (k > start && out[k - 1] == ' ')
         out[--k] = '\0';

@@ -106,11 +106,16 @@ int mx_format_message(const char *type, bool colours, const char *text, size_t l
                       const mx_person *people, int npeople, size_t cap, mx_format_out *out);
 
 /*
- * Writes name, cleaned for display, into out (cap bytes, NUL-terminated,
- * cut between characters): without control characters, invalid UTF-8,
- * bidi controls (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069),
- * zero-width characters (U+200B-U+200D, U+2060, U+FEFF), line and
- * paragraph separators, and blanks at its ends. Returns its length (0
+ * Writes name, cleaned for display, into out (cap bytes, NUL-terminated):
+ * without control characters, invalid UTF-8, bidi controls (U+061C,
+ * U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), zero-width and other
+ * invisible characters (U+200B-U+200D, U+2060-U+2064, U+FEFF, the soft
+ * hyphen, Hangul fillers, ...), line and paragraph separators, and blanks
+ * at its ends; combining marks and the like only after a character they
+ * can extend, at most 8 of them. A name too long is cut between graphemes
+ * (never between a letter and its accents, nor inside an emoji's tag
+ * sequence) and ends with "…" when that fits. A name where nothing shows
+ * (only blanks, marks, invisible characters) is "". Returns its length (0
  * when out is NULL or cap 0).
  */
 size_t mx_format_clean_name(const char *name, char *out, size_t cap);

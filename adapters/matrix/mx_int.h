@@ -32,6 +32,7 @@
 #define MX_CALLS_MAX 64               /* requests live or waiting to be retried */
 #define MX_PENDING_MAX 131072         /* bytes of the kv record of joins and leaves under way */
 #define MX_JOINS_MAX 16               /* joins and leaves on the wire at once (the rest wait) */
+#define MX_INVITERS_MAX 64            /* inviters and servers whose share of joins is counted */
 #define MX_CALLS_VITAL 4              /* slots kept for log-in and the sync */
 #define MX_SENDS_MAX 16               /* messages (so rooms) being sent at once */
 #define MX_DMS_MAX 8                  /* direct rooms being made at once */
@@ -46,6 +47,7 @@
 #define MX_BACKOFF_MIN_MS 1000        /* back-off after a failure: from 1 s */
 #define MX_BACKOFF_MAX_MS 60000       /* doubling up to 60 s */
 #define MX_RETRY_AFTER_MAX_MS 3600000 /* a longer Retry-After counts as an hour */
+#define MX_AFRESH_SLACK_MS 60000      /* afresh: events this much older than the last batch count */
 #define MX_QUIT_POLL_MS 50            /* while quitting: how often the loop looks at the sends */
 #define MX_SEEN_KEEP_S (30 * 86400)   /* handled event ids are kept 30 days */
 #define MX_MERGE_TEXT_MAX 16000       /* bytes of the lines told in one event */
@@ -103,6 +105,13 @@ typedef struct mx_call {
 /* Flags of a call's context. */
 #define MX_JOIN_DIRECT 1  /* JOIN: an is_direct invite: the room is the inviter's DM */
 #define MX_JOIN_UPGRADE 2 /* JOIN: the replacement of an upgraded room */
+
+/* How many joins and leaves were started for an inviter ("@a:x") or a
+   server (":x"), for their turns. */
+typedef struct mx_share {
+    char key[MX_ID_MAX];
+    unsigned count;
+} mx_share;
 
 /* A member of a room, as its m.room.member state says. */
 typedef struct mx_member {
@@ -180,6 +189,14 @@ struct mx_net {
     bool tried_kv, tried_config, tried_password; /* this log-in round's credentials */
     unsigned token_gen;                          /* counts successful log-ins */
     bool batch_failed; /* the store failed on the batch: its since is not saved */
+    /* Syncs the homeserver refused (4xx) in a row, and the recovery: the
+       filter made again once, then since dropped (starting afresh). */
+    bool filter_remade;  /* this run of refusals already made the filter again */
+    bool filter_again;   /* the filter being made replaces a refused one */
+    bool refusal_told;   /* the log said that even a fresh sync is refused */
+    int64_t synced_at;   /* wall clock (ms) of the last batch handled; 0 none yet */
+    int64_t afresh_from; /* afresh after a refused token: timeline events from this
+                            wall clock time (ms) on are commands; 0 otherwise */
     uint64_t rng;
     mx_backoff sync_backoff;
     loop_timer timer;  /* the engine's: the next waiting call */
@@ -207,6 +224,15 @@ struct mx_net {
     int64_t rerouted;                 /* the last message sent again to a new direct room */
     mx_recent recent[MX_RECENT_CMDS]; /* a ring of the last commands (edits) */
     int recent_next;
+    /* Joins and leaves (mx_call.c): each inviter and each inviter's server
+       gets its turn, fewest served first; after a 429 they wait for it
+       (moves_hold_ms, the moves timer) and go one at a time, the window
+       doubling again with each success. */
+    mx_share served[MX_INVITERS_MAX];
+    int nserved;
+    int moves_window;      /* joins and leaves on the wire at once, 1..MX_JOINS_MAX */
+    int64_t moves_hold_ms; /* loop time: no join or leave starts before */
+    loop_timer moves;      /* ends the hold */
     /* Users whose direct room could not be made: their messages are dropped. */
     char (*dm_failed)[MX_ID_MAX];
     int ndm_failed;
@@ -233,11 +259,17 @@ int64_t mx__backoff_next(mx_net *n, mx_backoff *b);
 /* Whether s is an id short enough for the store ("" counts as none). */
 bool mx__id_ok(const char *s);
 /* Records a join of room in the kv "pending" (kept until the homeserver
-   answered) and starts it, unless MX_JOINS_MAX joins and leaves are under
-   way (flags, user, event: the call's context). */
+   answered) and starts it in its turn (mx__pending_resume; flags, user
+   (the inviter), event: the call's context). */
 void mx__join_room(mx_net *n, const char *room, int flags, const char *user, const char *event);
-/* The same for leaving room (why: for the log). */
-void mx__leave_room(mx_net *n, const char *room, const char *why);
+/* The same for leaving room (why: for the log; user: the inviter whose
+   invitation it declines, or NULL). */
+void mx__leave_room(mx_net *n, const char *room, const char *why, const char *user);
+/* A join or leave c was refused 429 after delay ms: it goes back to the kv
+   record, and the others wait as long and then go one at a time. */
+void mx__moves_limited(mx_net *n, mx_call *c, int64_t delay);
+/* The moves timer: the hold is over. */
+void mx__on_moves(loop_timer *t, void *arg);
 /* Parses a JSON body (NULL when it is not a JSON object). */
 json_object *mx__parse(const char *body, size_t len);
 /* A string member of o, or NULL. */
@@ -256,7 +288,10 @@ void mx__resume_parked(mx_net *n);
 void mx__on_timer(loop_timer *t, void *arg);
 /* Starts the joins and leaves of the kv record ("pending") that no request
    carries — those a restart interrupted (restart: logged), or that waited
-   for MX_JOINS_MAX others to be over. */
+   for others to be over — as many as the window allows, each time for the
+   server, then the inviter, with the fewest started so far (record order
+   among equals): one account's flood of invitations cannot hold up
+   another's. */
 void mx__pending_resume(mx_net *n, bool restart);
 /* Handler of JOIN and LEAVE calls. */
 void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body);

@@ -20,16 +20,24 @@
 #include <string.h>
 
 #define ELLIPSIS "\xE2\x80\xA6" /* "…", written at the end of a cut text */
-#define SIDE_NAME_MAX 128       /* a side's name: up to four nicks */
+#define SIDE_NAME_MAX RENDER_LINE_MAX /* a side (up to 4 nicks): cut only as its line */
 #define BAR_CELLS 20            /* cells of a score board bar */
 
 /* ------------------------------------------------------------------------ */
 /* UTF-8 and the bounded builder                                            */
 
 /* Shortens the first len bytes of s so that they do not end inside a
-   UTF-8 sequence, writes a NUL after them and returns the new length. */
+   UTF-8 sequence nor inside a marker of the host (bytes 0xFF around a
+   name, live.c: an unfinished one would lose the rest of the line when it
+   is sent), writes a NUL after them and returns the new length. */
 static size_t utf8_trim(char *s, size_t len)
 {
+    size_t open = len, marks = 0;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)s[i] == 0xFF && marks++ % 2 == 0)
+            open = i;
+    if (marks % 2 != 0)
+        len = open;
     s[len] = '\0';
     return text_utf8_cut(s, len);
 }

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "mx_format.h"
+#include "text.h"
 
 #define HEART "\xE2\x99\xA5"
 #define DIAMOND "\xE2\x99\xA6"
@@ -240,6 +241,73 @@ static void test_a_clean_name_is_cut_between_characters(void **state)
     char one_byte[1];
     assert_int_equal(mx_format_clean_name("Ann", one_byte, 1), 0);
     assert_string_equal(one_byte, "");
+}
+
+static void test_a_long_name_is_cut_between_graphemes_and_says_so(void **state)
+{
+    (void)state;
+    /* "Jose" + U+0301: the accent does not fit, so neither does its e */
+    assert_string_equal(cleaned("Jose\xCC\x81 Luis", 9), "Jos\xE2\x80\xA6");
+    assert_string_equal(cleaned("Jose\xCC\x81 Luis", 10), "Jose\xCC\x81\xE2\x80\xA6");
+    /* a flag with its tag sequence is kept whole or not at all */
+    const char *flag = "\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xA2\xF3\xA0\x81\xA5"
+                       "\xF3\xA0\x81\xAE\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF";
+    char name[64];
+    int k = snprintf(name, sizeof name, "Ann%s", flag);
+    assert_true(k > 0 && (size_t)k < sizeof name);
+    assert_string_equal(cleaned(name, 64), name);
+    assert_string_equal(cleaned(name, 20), "Ann\xE2\x80\xA6");
+    /* combining marks: not before any character, at most 8 after one */
+    char zalgo[128] = "\xCC\x81\xCC\x81Z";
+    for (int i = 0; i < 20; i++)
+        memcpy(zalgo + 5 + 2 * i, "\xCC\xB6", 3);
+    assert_int_equal(strlen(cleaned(zalgo, 128)), 1 + 8 * 2);
+    assert_int_equal(cleaned(zalgo, 128)[0], 'Z');
+}
+
+static void test_a_name_where_nothing_shows_is_no_name(void **state)
+{
+    (void)state;
+    /* combining marks alone, zero-width and tag characters, a Hangul filler,
+       blanks, the soft hyphen: nothing a reader sees */
+    assert_string_equal(cleaned("\xCC\x81\xCC\xB6\xE2\x80\x8B\xF3\xA0\x81\xA7\xE3\x85\xA4 "
+                                "\xC2\xA0\xC2\xAD\xE2\x80\x83",
+                                64),
+                        "");
+    assert_int_equal(mx_format_clean_name("\xE2\x80\xAE\xCC\x81", (char[8]){0}, 8), 0);
+}
+
+static void test_a_548_byte_name_is_bounded_and_shows(void **state)
+{
+    (void)state;
+    /* an RTL override, a letter under 30 marks, zero-width characters, a
+       tag-sequence flag, HTML, ZWJ families, Arabic, then playing cards */
+    char name[600] = "\xE2\x80\xAEZ";
+    size_t n = strlen(name);
+    for (int i = 0; i < 30; i++, n += 2)
+        memcpy(name + n, "\xCC\xB6", 2);
+    const char *rest = "o\xE2\x80\x8B\xE2\x80\x8D\xF0\x9F\x8F\xB4\xF3\xA0\x81\xA7\xF3\xA0\x81\xBF"
+                       "<b>bold</b>\xF0\x9F\x91\xA9\xE2\x80\x8D\xF0\x9F\x91\xA7"
+                       "\xD9\x85\xD8\xB1\xE2\x81\xA6\xE2\x81\xA9\xEF\xBB\xBF";
+    memcpy(name + n, rest, strlen(rest));
+    n += strlen(rest);
+    while (n + 4 <= 548) {
+        memcpy(name + n, "\xF0\x9F\x83\x8F", 4);
+        n += 4;
+    }
+    while (n < 548)
+        name[n++] = '!';
+    name[n] = '\0';
+    assert_int_equal(strlen(name), 548);
+    const char *c = cleaned(name, 128);
+    size_t len = strlen(c);
+    assert_true(len > 0 && len < 128);
+    assert_int_equal(c[0], 'Z');
+    assert_true(text_utf8_valid(c, len));
+    assert_string_equal(c + len - 3, "\xE2\x80\xA6");
+    assert_null(strstr(c, "\xE2\x80\xAE"));
+    assert_null(strstr(c, "\xE2\x80\x8B"));
+    assert_null(strstr(c, "\xE2\x80\x8D"));
 }
 
 static void test_line_breaks_become_br(void **state)
@@ -519,6 +587,9 @@ int main(void)
         cmocka_unit_test(test_a_prompt_may_be_a_text_message_that_notifies),
         cmocka_unit_test(test_names_lose_bidi_controls_and_zero_width_characters),
         cmocka_unit_test(test_a_clean_name_is_cut_between_characters),
+        cmocka_unit_test(test_a_long_name_is_cut_between_graphemes_and_says_so),
+        cmocka_unit_test(test_a_name_where_nothing_shows_is_no_name),
+        cmocka_unit_test(test_a_548_byte_name_is_bounded_and_shows),
         cmocka_unit_test(test_line_breaks_become_br),
         cmocka_unit_test(test_player_to_move_gets_a_pill_and_a_mention),
         cmocka_unit_test(test_tendido_phrases_mention_the_dealer),

@@ -797,6 +797,57 @@ static void test_board_bars_are_empty_at_zero_half_at_half_and_full_past_the_tar
     fx_free(f);
 }
 
+/* The count of bytes 0xFF (the host's name markers, live.c) in s. */
+static int markers_in(const char *s)
+{
+    int n = 0;
+    for (; *s != '\0'; s++)
+        n += (unsigned char)*s == 0xFF;
+    return n;
+}
+
+static void test_a_board_row_keeps_a_long_marked_name_whole_with_its_bar(void **state)
+{
+    (void)state;
+    /* a nick of 127 bytes (the most a network gives) inside the host's
+       marker, as live.c writes a queued line: 131 bytes in all */
+    char nick[132];
+    nick[0] = '\xFF';
+    nick[1] = 'n';
+    nick[2] = '0';
+    for (int i = 0; i < 42; i++) /* 42 x "Z̶" (1 + 2 bytes) = 126 bytes, and "e" */
+        memcpy(nick + 3 + 3 * i, "Z\xCC\xB6", 3);
+    memcpy(nick + 129, "e\xFF", 3);
+    assert_int_equal(strlen(nick), 131);
+    const spec sp = {.players = 2, .hands = {"4C", "9C"}, .scores = {12, 30}};
+    fx *f = fx_position(&sp);
+    f->names.nick[0] = nick;
+    render_lines board = {0};
+    render_board(f->g, &f->names, &board);
+    assert_int_equal(board.n, 3);
+    assert_non_null(strstr(board.line[1], nick));
+    assert_int_equal(markers_in(board.line[1]), 2);
+    assert_int_equal(count_of(board.line[1], "░") + count_of(board.line[1], "█"), 20);
+    assert_non_null(strstr(board.line[1], "] 12"));
+    assert_non_null(strstr(board.line[2], "] 30"));
+    fx_free(f);
+}
+
+static void test_a_cut_line_never_ends_inside_a_name_marker(void **state)
+{
+    (void)state;
+    char text[RENDER_LINE_MAX + 64];
+    memset(text, 'a', RENDER_LINE_MAX - 20);
+    int k = snprintf(text + RENDER_LINE_MAX - 20, 64, "%s", "\xFFn1bob the long named\xFF tail");
+    assert_true(k > 0 && k < 64);
+    render_lines out = {0};
+    render_add(&out, "%s", text);
+    assert_int_equal(out.n, 1);
+    assert_int_equal(markers_in(out.line[0]), 0);
+    assert_non_null(strstr(out.line[0], "…"));
+    assert_true(strlen(out.line[0]) < RENDER_LINE_MAX);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Hands and options                                                        */
 
@@ -1217,6 +1268,8 @@ int main(void)
         cmocka_unit_test(test_a_winning_score_ends_with_the_winner_and_the_score),
         cmocka_unit_test(test_partnership_scores_name_the_side),
         cmocka_unit_test(test_board_bars_are_empty_at_zero_half_at_half_and_full_past_the_target),
+        cmocka_unit_test(test_a_board_row_keeps_a_long_marked_name_whole_with_its_bar),
+        cmocka_unit_test(test_a_cut_line_never_ends_inside_a_name_marker),
         cmocka_unit_test(test_a_hand_line_shows_own_cards_the_table_and_the_turn),
         cmocka_unit_test(test_options_show_the_target_and_only_what_differs),
         cmocka_unit_test(test_render_add_keeps_at_most_RENDER_LINES_MAX_lines),

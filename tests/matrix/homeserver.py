@@ -29,7 +29,7 @@ sync(user, ...), and get MatrixError exactly where an HTTP client would get
 the error answer. Rate limits apply to HTTP requests only.
 
 Fault injection (thread-safe; each returns a Fault with .hits and .cancel()):
-  fail(path, status, count=1, method=None, body="json"|"html"|"empty"|dict,
+  fail(path, status, count=1, method=None, body="json"|"html"|"empty"|dict|bytes,
        retry_after=None)          answer status instead (429: M_LIMIT_EXCEEDED
                                   with retry_after_ms and Retry-After)
   delay(path, seconds, count=None, after=False)
@@ -360,8 +360,8 @@ class HomeServer(RoutesMixin, ServerState):
              retry_after=None, errcode=None, error=None):
         """The next `count` matching requests are answered `status` without
         being processed. body: "json" (Matrix error: M_LIMIT_EXCEEDED for
-        429, else M_UNKNOWN), "html" (a reverse proxy's page), "empty", or a
-        dict sent as JSON. retry_after (seconds): Retry-After header, and
+        429, else M_UNKNOWN), "html" (a reverse proxy's page), "empty", a
+        dict sent as JSON, or bytes sent as they are. retry_after (seconds): Retry-After header, and
         retry_after_ms in a JSON 429 body."""
         return self._add_fault(Fault("fail", path, method, count, status=status, body=body,
                                      retry_after=retry_after, errcode=errcode, error=error))

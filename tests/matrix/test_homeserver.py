@@ -756,6 +756,10 @@ class TestFaults(HSTestCase):
         self.hs.fail(r"/account/whoami$", status=502, body="empty")
         r = self.bot.get("/account/whoami")
         self.assertEqual((r.status, r.body), (502, b""))
+        # bytes are sent as they are: a 200 whose JSON is cut short
+        self.hs.fail(r"/account/whoami$", status=200, body=b'{"user_id": "@porr')
+        r = self.bot.get("/account/whoami")
+        self.assertEqual((r.status, r.body, r.json), (200, b'{"user_id": "@porr', None))
         # A failed request was never processed.
         room = self.room_with_bot()
         self.hs.fail("/send/", status=500, method="PUT")

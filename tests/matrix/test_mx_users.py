@@ -21,7 +21,8 @@ Synapse's default rate limits (rc_message 0.2/s burst 10, rc_joins...):
               edit of a move is answered that edits don't change moves
   threads     a command said in a thread is answered in the thread; the game's
               announcements stay in the main timeline
-  invites     300 invitations at once are all joined without a restart
+  invites     300 invitations at once are all joined without a restart (the join
+              limiter off: under Synapse's default, test_mx_bounded.py)
   e2e server  a server that encrypts every private room: no hand is sent into
               an encrypted room, the game's room is told once, plainly, and a
               player whose hands cannot be delivered is not seated
