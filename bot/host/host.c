@@ -404,10 +404,6 @@ static void send_text(ctx *c, const render_lines *lines)
 static void cmd_purge(ctx *c, const cmd *k)
 {
     const char *target = k->name[0] != '\0' ? k->name : k->room;
-    if (!is_owner(c, c->m->sender)) {
-        reply(c, "only the bot's owners may purge a queue");
-        return;
-    }
     outq *q = queue_of(c->h, c->network);
     char alt[STORE_ID_MAX];
     int total = 0;
@@ -458,129 +454,106 @@ static void read_spanish_as(const ctx *c, cmd *k)
     k->card.suit = -1;
 }
 
-static void dispatch(ctx *c, const cmd *k)
+/* help [command]: the list, or one command's usage, privately. */
+static void cmd_help(ctx *c, const cmd *k)
 {
     render_lines lines = {0};
+    render_help(k->name, ctx_prefix(c), &lines);
+    send_text(c, &lines);
+}
+
+/*
+ * The words of the network the line came from, for part's answers, as
+ * its adapter said them before part was a command of the host: Matrix
+ * ("room", its lines not addressed) when the sender is a Matrix user id
+ * ("@name:server": '@' is in no IRC nick), else IRC's ("channel").
+ */
+static bool matrix_words(const ctx *c)
+{
+    return c->m->sender[0] == '@' && strchr(c->m->sender, ':') != NULL;
+}
+
+/* One of part's answers: in a room, addressed to the sender on IRC and
+   not on Matrix; privately, to the sender. */
+static void part_answer(ctx *c, const char *text)
+{
+    if (matrix_words(c) && c->m->room != NULL && c->m->room[0] != '\0') {
+        c->bounded = true;
+        say_room(c, c->m->room, "%s", text);
+        c->bounded = false;
+    } else {
+        reply(c, "%s", text);
+    }
+}
+
+/*
+ * part [ROOM] (owners): the adapter leaves the room named, else the room
+ * the line came in (host_config.leave_room). Said privately without a
+ * room, or of a room the adapter does not know, the owner is asked which.
+ */
+static void cmd_part(ctx *c, const cmd *k)
+{
+    bool mx = matrix_words(c);
+    if (!is_owner(c, c->m->sender)) {
+        part_answer(c, mx ? "Only an operator of the bot can make it leave a room."
+                          : "Only an operator of the bot can make it leave a channel.");
+        return;
+    }
+    const char *room = k->room[0] != '\0'                            ? k->room
+                       : c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                                                                     : NULL;
+    if (room == NULL || c->h->cfg.leave_room == NULL ||
+        c->h->cfg.leave_room(c->h->cfg.leave_arg, c->network, room, c->m->nick) != 0)
+        part_answer(c,
+                    mx ? "Say which room: part !room:server" : "Say which channel: part #channel");
+}
+
+/* The command table's host side: each verb's checks and handler. */
+static const struct verb_run {
+    unsigned flags;     /* V_* */
+    const char *refuse; /* V_OWNER: what others are told (NULL: the handler) */
+    cmd_handler *run;
+} VERBS[] = {
+#define X(id, name, shown, more, flags, section, list, usage, what, example, refuse, handler)      \
+    [CMD_##id] = {flags, refuse, handler},
+#include "verbs.def"
+#undef X
+};
+
+/* Whether a command of verb v only reads (its replies may be volatile). */
+static bool only_reads(cmd_verb v)
+{
+    return (VERBS[v].flags & V_READS) != 0;
+}
+
+/*
+ * Runs a parsed command: the checks its row of the command table asks
+ * for, in order (owners; the game, with the Spanish "as" read against the
+ * sender's hand; an open table; a seat or the table's management), each
+ * telling the sender why not, then its handler.
+ */
+static void dispatch(ctx *c, const cmd *k)
+{
+    const struct verb_run *v = &VERBS[k->verb];
     cmd said;
-    switch (k->verb) {
-    case CMD_HELP:
-        render_help(k->name, ctx_prefix(c), &lines);
-        send_text(c, &lines);
+    if ((v->flags & V_OWNER) && v->refuse != NULL && !is_owner(c, c->m->sender)) {
+        reply(c, "%s", v->refuse);
         return;
-    case CMD_RULES:
-        cmd_rules(c, k);
-        return;
-    case CMD_STATS:
-        cmd_stats(c, k);
-        return;
-    case CMD_TOP:
-        cmd_top(c, k);
-        return;
-    case CMD_NEW:
-        cmd_new(c, k);
-        return;
-    case CMD_PURGE:
-        cmd_purge(c, k);
-        return;
-    case CMD_PROMPTS:
-        cmd_prompts(c, k);
-        return;
-    case CMD_TZ:
-        cmd_tz(c, k);
-        return;
-    case CMD_QUIET:
-        cmd_quiet(c, k);
-        return;
-    case CMD_AWAY:
-        cmd_away(c, k);
-        return;
-    case CMD_REMINDERS:
-        cmd_reminders(c, k);
-        return;
-    case CMD_NOTICES:
-        cmd_notices(c, k);
-        return;
-    case CMD_LINK:
-        cmd_link(c, k);
-        return;
-    case CMD_SET:
-        cmd_set(c, k);
-        return;
-    case CMD_SETTINGS:
-        cmd_settings(c, k);
-        return;
-    case CMD_GAMES:
-        cmd_games(c, k);
-        return;
-    case CMD_EXPORT:
-        cmd_export(c, k);
-        return;
-    case CMD_FSTOP:
-        cmd_fstop(c, k);
-        return;
-    case CMD_FLEAVE:
-        cmd_fleave(c, k);
-        return;
-    case CMD_SKIP:
-        cmd_skip(c, k);
-        return;
-    default:
-        break;
     }
-    if (!find_game(c, k))
-        return;
-    said = *k;
-    read_spanish_as(c, &said);
-    k = &said;
-    switch (k->verb) {
-    case CMD_JOIN:
-        cmd_join(c);
-        break;
-    case CMD_LEAVE:
-        cmd_leave(c);
-        break;
-    case CMD_KICK:
-        cmd_kick(c, k);
-        break;
-    case CMD_ADDBOT:
-        cmd_addbot(c, k);
-        break;
-    case CMD_REMOVEBOT:
-        cmd_removebot(c, k);
-        break;
-    case CMD_BACK:
-        cmd_back(c);
-        break;
-    case CMD_SUB:
-        cmd_sub(c, k);
-        break;
-    case CMD_START:
-        cmd_start(c);
-        break;
-    case CMD_PLAYERS:
-        cmd_players(c);
-        break;
-    case CMD_OPTIONS:
-        cmd_options(c);
-        break;
-    case CMD_DEADLINE:
-        cmd_deadline(c, k);
-        break;
-    case CMD_HAND:
-    case CMD_TABLE:
-    case CMD_SCORE:
-    case CMD_TURN:
-        cmd_info(c, k);
-        break;
-    case CMD_PAUSE:
-    case CMD_RESUME:
-    case CMD_STOP:
-        cmd_vote(c, k);
-        break;
-    default:
-        cmd_game(c, k);
-        break;
+    if (v->flags & V_GAME) {
+        if (!find_game(c, k))
+            return;
+        said = *k;
+        read_spanish_as(c, &said);
+        k = &said;
     }
+    if ((v->flags & V_LOBBY) && !in_lobby(c))
+        return;
+    if ((v->flags & V_SEATED) && seat_of(c, c->m->sender) < 0 && !may_manage(c))
+        return;
+    if ((v->flags & V_MANAGER) && !may_manage(c))
+        return;
+    v->run(c, k);
 }
 
 /* Commits or rolls back the call's transaction; 0 or the store_err. */
@@ -649,28 +622,6 @@ static int tell_flooder(host *h, const host_msg *m, int64_t now)
         return -1;
     }
     return 0;
-}
-
-/* Whether a command of verb v only reads (its replies may be volatile). */
-static bool only_reads(cmd_verb v)
-{
-    switch (v) {
-    case CMD_HAND:
-    case CMD_TABLE:
-    case CMD_SCORE:
-    case CMD_TURN:
-    case CMD_HELP:
-    case CMD_RULES:
-    case CMD_STATS:
-    case CMD_TOP:
-    case CMD_PLAYERS:
-    case CMD_OPTIONS:
-    case CMD_GAMES:
-    case CMD_EXPORT:
-        return true;
-    default:
-        return false;
-    }
 }
 
 /*

@@ -108,6 +108,20 @@ typedef struct ctx {
 
 /* ---- host.c ---- */
 
+/* What the host checks before a verb's handler runs: the FLAGS of the
+   command table (verbs.def), which says what each means. */
+enum {
+    V_READS = 1 << 0,   /* only reads: a read-only transaction, volatile replies */
+    V_GAME = 1 << 1,    /* needs the room's game */
+    V_LOBBY = 1 << 2,   /* only while the game is an open table */
+    V_SEATED = 1 << 3,  /* the sender is seated, or manages the table */
+    V_MANAGER = 1 << 4, /* the sender manages the table (may_manage) */
+    V_OWNER = 1 << 5    /* the bot's owners only */
+};
+
+/* A verb's handler: runs once the checks of its row passed. */
+typedef void cmd_handler(ctx *c, const cmd *k);
+
 /* Queues a line to the room of the context's game (or the message's). */
 void say_room(ctx *c, const char *room, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -233,15 +247,15 @@ void seat_add(ctx *c, const char *player, const char *nick);
    left; closed when no person is left. */
 void unseat(ctx *c, int i);
 void cmd_new(ctx *c, const cmd *k);
-void cmd_join(ctx *c);
-void cmd_leave(ctx *c);
+void cmd_join(ctx *c, const cmd *k);
+void cmd_leave(ctx *c, const cmd *k);
 void cmd_kick(ctx *c, const cmd *k);
-void cmd_start(ctx *c);
-void cmd_players(ctx *c);
-void cmd_options(ctx *c);
+void cmd_start(ctx *c, const cmd *k);
+void cmd_players(ctx *c, const cmd *k);
+void cmd_options(ctx *c, const cmd *k);
 void cmd_deadline(ctx *c, const cmd *k);
 
-/* ---- admin.c: the owners' commands (they check the sender is one) ---- */
+/* ---- admin.c: the owners' commands (the host checked the sender is one) ---- */
 void cmd_games(ctx *c, const cmd *k);
 void cmd_export(ctx *c, const cmd *k);
 void cmd_fstop(ctx *c, const cmd *k);
@@ -331,7 +345,7 @@ void absent_missed(ctx *c, int seat);
 /* The person at seat acted: no turn missed; back if they were away. */
 void absent_acted(ctx *c, int seat);
 /* back: a computer player no longer plays for the sender. */
-void cmd_back(ctx *c);
+void cmd_back(ctx *c, const cmd *k);
 /* A person leaves a game under way (why: "leaves", "is removed by bob"):
    a computer player takes the seat; with no person left the game stops. */
 void absent_leave(ctx *c, int seat, const char *why);

@@ -94,7 +94,7 @@ static void tick_game(ctx *c, const char *room)
     if (c->row.status == STORE_LOBBY && c->set.start_at > 0 && c->now >= c->set.start_at) {
         c->set.start_at = 0;
         if (c->nseats == c->set.max_players)
-            cmd_start(c); /* saves the game */
+            cmd_start(c, NULL); /* saves the game */
         else
             save_game(c);
         return;

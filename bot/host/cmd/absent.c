@@ -75,8 +75,9 @@ void absent_acted(ctx *c, int seat)
     say_room(c, c->row.room, "%s is back and plays again", c->seats[seat].nick);
 }
 
-void cmd_back(ctx *c)
+void cmd_back(ctx *c, const cmd *k)
 {
+    (void)k;
     int seat = seat_of(c, c->m->sender);
     if (seat < 0) {
         reply(c, "you are not playing in this game");

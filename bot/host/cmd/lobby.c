@@ -169,8 +169,9 @@ void cmd_new(ctx *c, const cmd *k)
         robots_fill(c, k->level);
 }
 
-void cmd_join(ctx *c)
+void cmd_join(ctx *c, const cmd *k)
 {
+    (void)k;
     if (c->row.status != STORE_LOBBY && absent_take_offer(c))
         return;
     if (!in_lobby(c))
@@ -214,7 +215,7 @@ void seat_add(ctx *c, const char *player, const char *nick)
     say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, nick, c->nseats,
              c->set.max_players);
     if (c->nseats == c->set.max_players && countdown <= 0)
-        cmd_start(c);
+        cmd_start(c, NULL);
 }
 
 /* The first seat a person holds (not a computer player), or -1. */
@@ -256,8 +257,9 @@ void unseat(ctx *c, int i)
     write_seats(c);
 }
 
-void cmd_leave(ctx *c)
+void cmd_leave(ctx *c, const cmd *k)
 {
+    (void)k;
     int i = seat_of(c, c->m->sender);
     if (c->row.status != STORE_LOBBY) {
         if (i >= 0)
@@ -275,8 +277,6 @@ void cmd_leave(ctx *c)
 
 void cmd_kick(ctx *c, const cmd *k)
 {
-    if (!may_manage(c))
-        return;
     int i = seat_named(c, k->name);
     if (i < 0) {
         reply(c, "nobody called %s is seated here", k->name);
@@ -325,8 +325,9 @@ static int new_seed(ctx *c, uint64_t *seed)
     return 0;
 }
 
-void cmd_start(ctx *c)
+void cmd_start(ctx *c, const cmd *k)
 {
+    (void)k;
     char why[PZ_WHY_MAX];
     if (!in_lobby(c) || (c->nseats < c->set.max_players && !may_manage(c)))
         return;
@@ -366,13 +367,14 @@ void cmd_start(ctx *c)
         len = n < 0 ? sizeof who : len + (size_t)n;
     }
     game_event(c, "started: %d players (%s)", c->nseats, who);
-    cmd_players(c);
+    cmd_players(c, NULL);
     new_turn(c);
     announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
 }
 
-void cmd_players(ctx *c)
+void cmd_players(ctx *c, const cmd *k)
 {
+    (void)k;
     char line[900];
     int len = snprintf(line, sizeof line, "%s:", c->row.status == STORE_LOBBY ? "Seated" : "Seats");
     bool teams = c->set.opt.partnerships && c->row.status != STORE_LOBBY;
@@ -387,8 +389,9 @@ void cmd_players(ctx *c)
     say_room(c, c->row.room, "%s", line);
 }
 
-void cmd_options(ctx *c)
+void cmd_options(ctx *c, const cmd *k)
 {
+    (void)k;
     char what[400];
     describe(c, what, sizeof what);
     if (c->set.deadline > 0)
@@ -399,8 +402,6 @@ void cmd_options(ctx *c)
 
 void cmd_deadline(ctx *c, const cmd *k)
 {
-    if (!may_manage(c))
-        return;
     c->set.deadline = k->deadline_secs;
     save_game(c);
     if (k->deadline_secs == 0)

@@ -95,10 +95,6 @@ void robots_fill(ctx *c, int level)
 
 void cmd_addbot(ctx *c, const cmd *k)
 {
-    if (!in_lobby(c))
-        return;
-    if (seat_of(c, c->m->sender) < 0 && !may_manage(c))
-        return;
     int room = c->set.max_players - c->nseats;
     if (k->count > room) {
         reply(c, "the table has %d free seat%s, not %d", room, room == 1 ? "" : "s", k->count);
@@ -127,10 +123,6 @@ int robot_named(const ctx *c, const char *name)
 
 void cmd_removebot(ctx *c, const cmd *k)
 {
-    if (!in_lobby(c))
-        return;
-    if (seat_of(c, c->m->sender) < 0 && !may_manage(c))
-        return;
     int seat = -1;
     if (k->name[0] != '\0') {
         seat = robot_named(c, k->name);
