@@ -9,17 +9,12 @@
  * Not here: the commands (cmd/), messages and checks (ctx.c), a room's
  * game (game.c), seats and moves (seats.c, act.c), the clock (clock.c).
  */
-#include <ctype.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "hclock.h"
 #include "hctx.h"
-#include "help.h"
 #include "hgame.h"
 #include "hrooms.h"
 #include "hseats.h"
