@@ -89,6 +89,14 @@ const char *irc_net_name(const irc_net *n);
 outq *irc_net_outq(irc_net *n);
 
 /*
+ * An owner said part (the host's host_config.leave_room): sends PART for
+ * room, saying who asked (by), and forgets the channel until it is
+ * configured or the bot is invited again. 0, or -1 when the bot is not in
+ * room on this network.
+ */
+int irc_net_leave(irc_net *n, const char *room, const char *by);
+
+/*
  * Whether player (an id of this adapter) is one of the bot's owners:
  * "a:ACCOUNT" matches owners "NETWORK:ACCOUNT" and "NETWORK:a:ACCOUNT";
  * "n:NICK" only "NETWORK:n:NICK" (a nick is trusted only when written so).

@@ -2,9 +2,10 @@
  * irc_chat.c — what people say and do on an IRC network, as irc_event
  * classifies the lines irc_proto parsed: messages to the host, channels
  * joined, left and refused, colours turned off where a channel strips
- * them, invitations, an operator's request to leave, nick changes that
- * keep seats, quits, who is in a channel we join (WHO), CTCP VERSION. The
- * link and the sending are irc.c's; who is who (player ids) irc_ids.c's.
+ * them, invitations, an owner's part (the host's command, irc_net_leave),
+ * nick changes that keep seats, quits, who is in a channel we join (WHO),
+ * CTCP VERSION. The link and the sending are irc.c's; who is who (player
+ * ids) irc_ids.c's.
  */
 #include "irc_int.h"
 
@@ -26,7 +27,6 @@
 #include <strings.h>
 #include <time.h>
 
-#include "command.h"
 #include "log.h"
 
 /* ---- Channels ------------------------------------------------------------ */
@@ -135,48 +135,22 @@ void irc__join_all(irc_net *n)
 
 /* ---- Messages -------------------------------------------------------------- */
 
-/* Queues a reply of the adapter's own (not the host's) in the outbox,
-   addressed to nick in a channel as the host's replies are. */
-static void reply(irc_net *n, const char *room, const char *player, const char *nick,
-                  const char *text)
-{
-    store_msg_kind kind = room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE;
-    char line[512];
-    snprintf(line, sizeof line, "%s%s%s", room != NULL ? nick : "", room != NULL ? ": " : "", text);
-    if (store_outbox_add(n->env.store, n->c.name, room != NULL ? room : player, kind, 0, line,
-                         (int64_t)time(NULL), NULL) != 0)
-        log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, store_errmsg(n->env.store));
-}
-
 /*
- * An operator's "part" (in a channel: PREFIX part; privately: part
- * #channel): leaves the channel and forgets it until configured or invited
- * again. Returns true when text was such a request (handled here).
+ * An owner said part (host_config.leave_room, through irc_net_leave):
+ * leaves the channel and forgets it until configured or invited again.
  */
-static bool part_request(irc_net *n, irc_chan *here, const char *id, const char *nick,
-                         const char *text)
+int irc_net_leave(irc_net *n, const char *room, const char *by)
 {
-    /* the room's prefix when its moderators set one (the bot's otherwise) */
-    const char *arg = cmd_part_request(
-        text, here != NULL, host_room_prefix(n->env.host, n->c.name, here ? here->name : NULL));
-    if (arg == NULL)
-        return false;
-    irc_chan *ch = *arg != '\0' ? irc__chan_find(n, arg) : here;
-    const char *room = here != NULL ? here->name : NULL;
-    if (!irc_is_owner(n->env.cfg, n->c.name, id)) {
-        reply(n, room, id, nick, "Only an operator of the bot can make it leave a channel.");
-        return true;
-    }
-    if (ch == NULL) {
-        reply(n, room, id, nick, "Say which channel: part #channel");
-        return true;
-    }
+    irc_chan *ch = irc__chan_find(n, room);
+    if (ch == NULL)
+        return -1;
     char line[IRCP_OUT_MAX + 1];
-    snprintf(line, sizeof line, "PART %s :asked by %s", ch->name, nick);
-    log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, ch->name, nick);
+    if (snprintf(line, sizeof line, "PART %s :asked by %s", ch->name, by) >= (int)sizeof line)
+        snprintf(line, sizeof line, "PART %s", ch->name);
+    log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, ch->name, by);
     irc__send_line(n, line);
     irc__chan_forget(n, ch);
-    return true;
+    return 0;
 }
 
 /* A PRIVMSG to a channel we are in or to us: a line for the host. */
@@ -195,8 +169,6 @@ static void on_message(irc_net *n, const irc_ev *ev)
     char id[IRCP_ID_MAX], mask[IRCP_MASK_MAX];
     (void)ircp_mask_of(ev->origin, mask, sizeof mask);
     if (irc__player_of(n, ev->nick, mask, id, sizeof id) != 0)
-        return;
-    if (part_request(n, ch, id, ev->nick, text))
         return;
     host_msg m = {.network = n->c.name,
                   .room = ch != NULL ? ch->name : NULL,

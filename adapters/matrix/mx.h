@@ -93,6 +93,13 @@ const char *mx_net_name(const mx_net *n);
  */
 outq *mx_net_outq(mx_net *n);
 
+/*
+ * An owner said part (the host's host_config.leave_room): the bot leaves
+ * room (a room id, "!id:server"), saying who asked (by) in the log. 0, or
+ * -1 when room is no room id.
+ */
+int mx_net_leave(mx_net *n, const char *room, const char *by);
+
 /* Whether player (a Matrix user id) is one of the bot's owners on network:
    owners "NETWORK:@user:server". */
 bool mx_is_owner(const cfg *c, const char *network, const char *player);

@@ -31,7 +31,6 @@
 #include <strings.h>
 #include <time.h>
 
-#include "command.h"
 #include "log.h"
 #include "mx_format.h"
 
@@ -266,33 +265,16 @@ static const char *skip_reply_fallback(const char *body, json_object *content)
 }
 
 /*
- * An operator's "part" (in a room: PREFIX part; in a direct room: part
- * !room:server) makes the bot leave; others are told they cannot. Returns
- * true when text was such a request (handled here, once).
+ * An owner said part (host_config.leave_room, through mx_net_leave): the
+ * bot leaves the room. The host runs the command once per event id.
  */
-static bool part_request(mx_net *n, mx_room *r, bool private, const char *sender, const char *event,
-                         const char *text)
+int mx_net_leave(mx_net *n, const char *room, const char *by)
 {
-    const char *arg = cmd_part_request(
-        text, !private, host_room_prefix(n->env.host, n->c.name, private ? NULL : r->id));
-    if (arg == NULL)
-        return false;
-    const char *room = *arg != '\0' ? arg : private ? NULL : r->id;
-    const char *to_room = private ? NULL : r->id;
-    if (!mx_is_owner(n->env.cfg, n->c.name, sender)) {
-        (void)say_once(n, event, to_room, sender,
-                       "Only an operator of the bot can make it leave a room.");
-        return true;
-    }
-    if (room == NULL || !mx__id_ok(room) || room[0] != '!') {
-        (void)say_once(n, event, to_room, sender, "Say which room: part !room:server");
-        return true;
-    }
-    if (say_once(n, event, NULL, NULL, NULL) == 1) {
-        log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, room, sender);
-        mx__leave_room(n, room, "asked by an operator", NULL);
-    }
-    return true;
+    if (!mx__id_ok(room) || room[0] != '!')
+        return -1;
+    log_msg(LOG_INFO, "%s: leaving %s, asked by %s", n->c.name, room, by);
+    mx__leave_room(n, room, "asked by an operator", NULL);
+    return 0;
 }
 
 /* What the recent commands did: changed (a move was recorded) or not
@@ -363,8 +345,6 @@ static void command(mx_net *n, mx_room *r, bool private, const char *sender, con
                     const char *text, const char *thread, const char *edited)
 {
     char nick[MX_ID_MAX];
-    if (part_request(n, r, private, sender, id, text))
-        return;
     mx__display_name(n, r, sender, nick, sizeof nick);
     host_msg m = {.network = n->c.name,
                   .room = private ? NULL : r->id,

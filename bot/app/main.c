@@ -220,6 +220,35 @@ static outq *queue_of(void *arg, const char *network)
     return NULL;
 }
 
+/* The adapters by network, for an owner's part (host_config.leave_room). */
+typedef struct leavers {
+    int n;
+    const char *network[2 * CFG_NETWORKS];
+    irc_net *irc[2 * CFG_NETWORKS]; /* one of irc and mx is set */
+    mx_net *mx[2 * CFG_NETWORKS];
+} leavers;
+
+static leavers all_leavers;
+
+static void leavers_add(leavers *ls, const char *network, irc_net *irc, mx_net *mx)
+{
+    if (ls->n < (int)(sizeof ls->network / sizeof ls->network[0])) {
+        ls->network[ls->n] = network;
+        ls->irc[ls->n] = irc;
+        ls->mx[ls->n++] = mx;
+    }
+}
+
+static int leave_room(void *arg, const char *network, const char *room, const char *by)
+{
+    leavers *ls = arg;
+    for (int i = 0; i < ls->n; i++)
+        if (strcmp(ls->network[i], network) == 0)
+            return ls->irc[i] != NULL ? irc_net_leave(ls->irc[i], room, by)
+                                      : mx_net_leave(ls->mx[i], room, by);
+    return -1; /* the console has no rooms to leave */
+}
+
 /* The host's clock, run from the loop: a timer armed before each sleep. */
 typedef struct host_clock {
     host *h;
@@ -349,6 +378,7 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
             fprintf(stderr, "porrazo-bot: %s\n", why);
             r = 1;
         } else if (queues_add(&all_queues, c->irc[i].name, irc_net_outq(nets[nnets])),
+                   leavers_add(&all_leavers, c->irc[i].name, nets[nnets], NULL),
                    irc_net_start(nets[nnets++]) != 0) {
             fprintf(stderr, "porrazo-bot: [irc %s]: cannot start: the event loop is full\n",
                     c->irc[i].name);
@@ -363,6 +393,7 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
             fprintf(stderr, "porrazo-bot: %s\n", why);
             r = 1;
         } else if (queues_add(&all_queues, c->matrix[i].name, mx_net_outq(mxs[nmx])),
+                   leavers_add(&all_leavers, c->matrix[i].name, NULL, mxs[nmx]),
                    mx_net_start(mxs[nmx++]) != 0) {
             fprintf(stderr, "porrazo-bot: [matrix %s]: cannot start: the event loop is full\n",
                     c->matrix[i].name);
@@ -415,6 +446,7 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
     loop_timer_stop(&hc.timer);
     db_watch_stop(&dw);
     host_think_stop(h); /* its wake-ups go to the loop freed below */
+    all_leavers.n = 0;  /* nor may a part reach the networks freed below */
     for (int i = 0; i < nnets; i++)
         irc_net_free(nets[i]);
     for (int i = 0; i < nmx; i++)
@@ -503,6 +535,8 @@ int main(int argc, char **argv)
     hc.seed = a.seed;
     hc.outq_of = queue_of;
     hc.outq_arg = &all_queues;
+    hc.leave_room = leave_room;
+    hc.leave_arg = &all_leavers;
     hc.log_event = log_game_event;
     hc.export_dir = export_dir;
     host *h;

@@ -310,3 +310,26 @@ size_t text_distance(const char *a, size_t an, const char *b, size_t bn)
     }
     return p[bn];
 }
+
+/* A name as text (see text.h): bad bytes and control characters as '?'. */
+const char *text_clean(const char *s, char *out, size_t cap)
+{
+    size_t n = s != NULL ? strlen(s) : 0, len = 0;
+    if (cap == 0)
+        return out;
+    for (size_t i = 0; i < n;) {
+        size_t k = text_utf8_len(s + i, n - i);
+        if (len + (k > 0 ? k : 1) >= cap)
+            break;
+        if (k == 0 || (k == 1 && ((unsigned char)s[i] < 0x20 || s[i] == 0x7F))) {
+            out[len++] = '?';
+            i++;
+        } else {
+            memcpy(out + len, s + i, k);
+            len += k;
+            i += k;
+        }
+    }
+    out[len] = '\0';
+    return out;
+}

@@ -99,4 +99,13 @@ void text_duration(long long secs, char *out, size_t cap);
 #define TEXT_DISTANCE_MAX 64
 size_t text_distance(const char *a, size_t an, const char *b, size_t bn);
 
+/*
+ * Writes the name s (NULL: "") into out (cap bytes) as text fit for
+ * players' lines, and returns out: each byte of invalid UTF-8 and each
+ * control character as '?', cut at a whole character to fit. A network's
+ * nicks are text already; this keeps a bad one from reaching a line (or
+ * a marker of the host's live lines) as raw bytes.
+ */
+const char *text_clean(const char *s, char *out, size_t cap);
+
 #endif /* PZ_TEXT_H */

@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hclock.h"
+#include "hctx.h"
 
 #define FLOOD_SLOTS 4096 /* a power of two */
 #define FLOOD_PROBE 8

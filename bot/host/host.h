@@ -36,6 +36,11 @@ typedef struct host_config {
     /* Owners may stop any game and remove anyone; NULL: nobody. */
     bool (*is_owner)(void *arg, const char *network, const char *player);
     void *owner_arg;
+    /* The adapter of network leaves room (an owner said part): IRC parts
+       the channel and forgets it, Matrix leaves the room. 0, or -1 when the
+       adapter does not know the room (the owner is told so). */
+    int (*leave_room)(void *arg, const char *network, const char *room, const char *by);
+    void *leave_arg;
     /* Seeds of new games: fixed (tests, demos) or from the OS when !fixed_seed. */
     bool fixed_seed;
     uint64_t seed;
@@ -206,8 +211,7 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
  * The command prefix of a room on a network: the one its moderators set
  * ("set prefix"), else the bot's (also for NULL or "", a private line).
  * Read from memory, cheap enough for every line; the string is the host's,
- * valid until the next command or host_reconfigure. The adapters' own
- * commands (an operator's "part") take it too.
+ * valid until the next command or host_reconfigure.
  */
 const char *host_room_prefix(const host *h, const char *network, const char *room);
 

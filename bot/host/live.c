@@ -24,14 +24,17 @@
  *   name    FF 'n' <seat> <nick when queued> FF        the seat's name
  *   state   FF 's' FF                                   render_status
  * A line without a header is sent as it is (messages queued before this
- * format existed, lobby talk, help). Not here: what is said (play.c).
+ * format existed, lobby talk, help). Not here: what is said (act.c, seats.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hgame.h"
+#include "hrooms.h"
+#include "hseats.h"
 #include "text.h"
 
 #define MARK '\xFF'
@@ -43,7 +46,7 @@
 
 render_names live_names(const ctx *c, live_nicks *buf)
 {
-    render_names n = {c->nseats, {NULL}, ctx_prefix(c)};
+    render_names n = {c->nseats, {NULL}, hc_prefix(c)};
     for (int i = 0; i < c->nseats && i < PZ_MAX_PLAYERS; i++) {
         int k = snprintf(buf->nick[i], sizeof buf->nick[i], "%cn%d%s%c", MARK, i, c->seats[i].nick,
                          MARK);
@@ -265,7 +268,7 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, o
         return OUTQ_EXPAND_DROP; /* the game is gone: nothing true to say */
     char line[LIVE_OUT_MAX];
     if (h->kind == 'P' || h->kind == 'R') {
-        if (actor_of(lg->g) != h->seat)
+        if (hg_actor(lg->g) != h->seat)
             return OUTQ_EXPAND_DROP; /* the turn has passed */
         obuf since = {{0}, 0};
         expand_body(&since, h->body, lg, "");

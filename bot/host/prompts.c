@@ -4,12 +4,14 @@
  * their hand, the table, what to do; one line, rendered when sent) to the
  * player to act when they have been quiet for prompt_after or said
  * "prompts on", and the same line as a reminder. Not here: when reminders
- * are due (timers.c), the room's lines (play.c).
+ * are due (timers.c), the room's lines (act.c). Prefix prompt_.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hgame.h"
+#include "hseats.h"
 
 /* Bytes of what a turn prompt tells of the plays since the player's last:
    the newest that fit, so that the prompt stays one line on IRC. */
@@ -23,11 +25,11 @@ static void queue_hand(ctx *c, int seat, char kind, const char *since)
     if (c->g == NULL || seat < 0 || seat >= c->nseats)
         return;
     live_header(c, kind, seat, head, sizeof head);
-    say_private(c, c->seats[seat].player, 1, "%s%s", head, since != NULL ? since : "");
+    hc_say_private(c, c->seats[seat].player, 1, "%s%s", head, since != NULL ? since : "");
 }
 
 /* Sends seat its hand (or the R4.2 notice) privately. */
-void send_hand(ctx *c, int seat)
+void prompt_hand(ctx *c, int seat)
 {
     queue_hand(c, seat, 'H', NULL);
 }
@@ -37,14 +39,14 @@ void send_hand(ctx *c, int seat)
    the store when NULL). */
 static void prompt_kind(ctx *c, const recent *rec, char kind)
 {
-    int seat = c->g != NULL ? actor_of(c->g) : -1;
+    int seat = c->g != NULL ? hg_actor(c->g) : -1;
     if (seat < 0)
         return;
     recent own;
     if (rec == NULL) {
         int err = recent_load(c, &own);
         if (err != 0) {
-            store_failed(c, err);
+            hc_failed(c, err);
             return;
         }
         rec = &own;
@@ -67,17 +69,17 @@ void prompt_actor(ctx *c)
 void prompt_if_quiet(ctx *c)
 {
     recent rec;
-    int seat = c->g != NULL ? actor_of(c->g) : -1;
+    int seat = c->g != NULL ? hg_actor(c->g) : -1;
     if (seat < 0)
         return;
     int err = recent_load(c, &rec);
     if (err != 0)
-        store_failed(c, err);
-    else if (needs_prompt(c, &rec, seat))
+        hc_failed(c, err);
+    else if (prompt_needed(c, &rec, seat))
         prompt_kind(c, &rec, 'P');
 }
 
-void remind_actor(ctx *c)
+void prompt_remind(ctx *c)
 {
     prompt_kind(c, NULL, 'R');
 }
@@ -98,27 +100,16 @@ static bool wants_every_prompt(const ctx *c, const char *player)
            strcmp(value, "on") == 0;
 }
 
-void cmd_prompts(ctx *c, const cmd *k)
+int prompt_choose(ctx *c, bool every)
 {
     char key[2 * STORE_ID_MAX + 2];
     prompts_key(c, c->m->sender, key, sizeof key);
-    if (key[0] == '\0') {
-        reply(c, "your name is too long for me to keep that");
-        return;
-    }
-    int err = store_kv_set(c->h->st, PROMPTS_SCOPE, key, k->on ? "on" : "off");
-    if (err != 0) {
-        store_failed(c, err);
-        return;
-    }
-    int quiet = c->h->cfg.prompt_quiet_secs;
-    if (k->on || quiet <= 0)
-        reply(c, "you get a private message at each of your turns");
-    else
-        reply(c,
-              "you get a private message at your turn only when you have not played for "
-              "%d min; the room's line says whose turn it is",
-              (quiet + 59) / 60);
+    if (key[0] == '\0')
+        return 1;
+    int err = store_kv_set(c->h->st, PROMPTS_SCOPE, key, every ? "on" : "off");
+    if (err != 0)
+        hc_failed(c, err);
+    return err;
 }
 
 /*
@@ -128,7 +119,7 @@ void cmd_prompts(ctx *c, const cmd *k)
  * longer (or never acted, since the game's start), or who said prompts
  * on, gets one line privately.
  */
-bool needs_prompt(const ctx *c, const recent *rec, int seat)
+bool prompt_needed(const ctx *c, const recent *rec, int seat)
 {
     int quiet = c->h->cfg.prompt_quiet_secs;
     if (quiet <= 0 || (seat < c->nseats && wants_every_prompt(c, c->seats[seat].player)))

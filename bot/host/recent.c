@@ -11,14 +11,15 @@
  *                                          (-1: nobody, e.g. a deal)
  * holding at most RECENT_MAX entries. Entries keep live.c's name markers,
  * so a prompt names players as they are called when it is sent.
- * Not here: what is said (play.c), rendering (render.c, live.c).
+ * Not here: what is said (act.c), rendering (render.c, live.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hgame.h"
 
 #define RECENT_SCOPE "recent"
 #define ELLIPSIS_SEP "\xE2\x80\xA6 " /* "… ": older entries were left out */

@@ -2,31 +2,34 @@
  * restart.c — the host after a start and when people come and go: "is
  * back" in the rooms whose game moved lately, a returning player's turn
  * prompt (an IRC JOIN), and a display name changed on a network. Not
- * here: the clock (timers.c), commands (host.c).
+ * here: the clock (clock.c), commands (host.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hgame.h"
+#include "hseats.h"
+#include "text.h"
 
 /* Announces the game of one room after a restart. 0 or the store_err. */
 static int announce_one(host *h, const store_due *d, int64_t now)
 {
     ctx c = {.h = h, .now = now, .network = d->network};
-    if (load_game(&c, d->room) <= 0 ||
+    if (hg_load(&c, d->room) <= 0 ||
         (c.row.status != STORE_PLAYING && c.row.status != STORE_PAUSED)) {
-        unload_game(&c);
+        hg_unload(&c);
         return c.failed;
     }
     char head[48];
     live_header(&c, 'S', -1, head, sizeof head);
-    say_room(&c, c.row.room, "%s%s is back: the game goes on%s: %s", head, h->bot_name,
-             c.row.status == STORE_PAUSED ? " (paused: say !resume to go on)" : "",
-             live_state_token());
+    hc_say_room(&c, c.row.room, "%s%s is back: the game goes on%s: %s", head, h->bot_name,
+                c.row.status == STORE_PAUSED ? " (paused: say !resume to go on)" : "",
+                live_state_token());
     if (c.row.status == STORE_PLAYING)
         prompt_if_quiet(&c); /* the room's line says whose turn it is */
-    unload_game(&c);
+    hg_unload(&c);
     return c.failed;
 }
 
@@ -85,12 +88,12 @@ int host_returned(host *h, const char *network, const char *room, const char *pl
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
         return -1;
     }
-    if (load_game(&c, room) > 0 && c.row.status == STORE_PLAYING && c.g != NULL) {
-        int seat = seat_of(&c, player);
-        if (seat >= 0 && seat == actor_of(c.g))
+    if (hg_load(&c, room) > 0 && c.row.status == STORE_PLAYING && c.g != NULL) {
+        int seat = hg_seat_of(&c, player);
+        if (seat >= 0 && seat == hg_actor(c.g))
             prompt_actor(&c);
     }
-    unload_game(&c);
+    hg_unload(&c);
     if (c.failed == 0 && store_commit(h->st) == 0)
         return 0;
     snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
@@ -101,7 +104,7 @@ int host_returned(host *h, const char *network, const char *room, const char *pl
 int host_rename(host *h, const char *network, const char *player, const char *nick)
 {
     char clean[STORE_ID_MAX];
-    rename_arg a = {h, network, player, clean_nick(nick, clean), 0};
+    rename_arg a = {h, network, player, text_clean(nick, clean, sizeof clean), 0};
     if (store_begin(h->st) != 0)
         return -1;
     int err = store_games_of_player(h->st, network, player, rename_in, &a);

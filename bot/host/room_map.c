@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hrooms.h"
 
 struct room_own {
     char key[ROOM_KEY_MAX];           /* "network\x1froom" */

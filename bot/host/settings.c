@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hgame.h"
 
 void settings_default(settings *s)
 {

@@ -16,7 +16,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "command_int.h"
 #include "text.h"
@@ -24,54 +23,17 @@
 #define TOKENS_MAX (CMD_LINE_MAX / 2 + 1) /* words of a line, at most */
 #define DEFAULT_PREFIX "!"
 
-/* The verbs: canonical name, then aliases (folded: lower case, no accents). */
+/* The verbs' words, from the command table (verbs.def): the canonical
+   name, then the other words (folded: lower case, no accents), those help
+   shows and those it does not. */
 static const struct verb_words {
     const char *name;
-    const char *aliases;
+    const char *words[2];
 } VERBS[] = {
-    [CMD_NEW] = {"new", "nuevo nueva crear create newgame new-game"},
-    [CMD_JOIN] = {"join", "unir unirse entrar sit j"},
-    [CMD_LEAVE] = {"leave", "salir dejar unjoin"},
-    [CMD_START] = {"start", "empezar comenzar go deal repartir begin iniciar"},
-    [CMD_KICK] = {"kick", "remove echar sacar"},
-    [CMD_PLAY] = {"play", "p jugar tirar juego"},
-    [CMD_HAND] = {"hand", "mano cards cartas h"},
-    [CMD_TABLE] = {"table", "mesa t board"},
-    [CMD_SCORE] = {"score", "scores puntos marcador tanteo points"},
-    [CMD_TURN] = {"turn", "turno whose who's whos"},
-    [CMD_TENDIDO] = {"tendido", "tend"},
-    [CMD_ARRANGE] = {"arrange", "acomodar ordenar row"},
-    [CMD_DECLARE] = {"declare", "declarar cantar ronda rondine rondo randa randine rondin"},
-    [CMD_CLAIM] = {"claim", "reclamar"},
-    [CMD_PAUSE] = {"pause", "pausa"},
-    [CMD_RESUME] = {"resume", "seguir continuar reanudar unpause continue"},
-    [CMD_STOP] = {"stop", "parar abandon abandonar quit-game end terminar"},
-    [CMD_OPTIONS] = {"options", "opciones opts"},
-    [CMD_RULES] = {"rules", "reglas"},
-    [CMD_HELP] = {"help", "ayuda ? commands comandos"},
-    [CMD_STATS] = {"stats", "estadisticas"},
-    [CMD_TOP] = {"top", "mejores ranking leaderboard"},
-    [CMD_PLAYERS] = {"players", "jugadores who seats teams"},
-    [CMD_DEADLINE] = {"deadline", "plazo"},
-    [CMD_PURGE] = {"purge", "purgar vaciar"},
-    [CMD_PROMPTS] = {"prompts", "prompt avisos aviso"},
-    [CMD_GAMES] = {"games", "partidas juegos"},
-    [CMD_EXPORT] = {"export", "exportar record"},
-    [CMD_FSTOP] = {"fstop", "forcestop force-stop"},
-    [CMD_FLEAVE] = {"fleave", "forceleave force-leave"},
-    [CMD_SKIP] = {"skip", "saltar pasar"},
-    [CMD_ADDBOT] = {"addbot", "add-bot addbots robot bot addrobot"},
-    [CMD_REMOVEBOT] = {"removebot", "remove-bot removebots delbot kickbot"},
-    [CMD_BACK] = {"back", "volver vuelvo estoy here"},
-    [CMD_SUB] = {"sub", "substitute sustituir reemplazo replace"},
-    [CMD_TZ] = {"tz", "timezone zona huso time-zone"},
-    [CMD_QUIET] = {"quiet", "silencio noche night"},
-    [CMD_AWAY] = {"away", "vacaciones vacation ausente holiday"},
-    [CMD_SET] = {"set", "ajustar poner configure"},
-    [CMD_SETTINGS] = {"settings", "ajustes config configuration"},
-    [CMD_REMINDERS] = {"reminders", "recordatorios reminder"},
-    [CMD_NOTICES] = {"notices", "notice avisos-notice"},
-    [CMD_LINK] = {"link", "vincular enlazar"},
+#define X(id, name, shown, more, flags, section, list, usage, what, example, refuse, handler)      \
+    [CMD_##id] = {name, {shown, more}},
+#include "verbs.def"
+#undef X
 };
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
@@ -279,8 +241,9 @@ static int verb_of(word w)
     char f[CMD_WORD_MAX];
     int n = text_fold(w.s, w.n, f, sizeof f);
     for (int v = 0; v < NVERBS && n > 0; v++)
-        if ((strlen(VERBS[v].name) == (size_t)n && memcmp(f, VERBS[v].name, (size_t)n) == 0) ||
-            cmd_in_list(f, (size_t)n, VERBS[v].aliases))
+        if (cmd_in_list(f, (size_t)n, VERBS[v].name) ||
+            cmd_in_list(f, (size_t)n, VERBS[v].words[0]) ||
+            cmd_in_list(f, (size_t)n, VERBS[v].words[1]))
             return v;
     return -1;
 }
@@ -296,8 +259,8 @@ static bool suggest(word w, char *best)
     char f[CMD_WORD_MAX];
     int n = text_fold(w.s, w.n, f, sizeof f), best_d = n <= 4 ? 2 : 3;
     for (int v = 0; v < NVERBS && n > 1; v++) {
-        const char *lists[2] = {VERBS[v].name, VERBS[v].aliases};
-        for (int l = 0; l < 2; l++) {
+        const char *lists[3] = {VERBS[v].name, VERBS[v].words[0], VERBS[v].words[1]};
+        for (int l = 0; l < 3; l++) {
             size_t k;
             for (const char *c; (c = cmd_list_next(&lists[l], &k)) != NULL;) {
                 int d = k < 2 ? best_d : (int)text_distance(f, (size_t)n, c, k);
@@ -850,20 +813,4 @@ const char *cmd_verb_name(cmd_verb v)
     if ((int)v < 0 || (int)v >= NVERBS)
         return "unknown";
     return VERBS[v].name;
-}
-
-const char *cmd_part_request(const char *text, bool in_room, const char *prefix)
-{
-    size_t plen = strlen(prefix);
-    if (in_room) {
-        if (strncmp(text, prefix, plen) != 0)
-            return NULL;
-        text += plen;
-    }
-    if (strncasecmp(text, "part", 4) != 0 || (text[4] != '\0' && text[4] != ' '))
-        return NULL;
-    const char *arg = text + 4;
-    while (*arg == ' ')
-        arg++;
-    return arg;
 }

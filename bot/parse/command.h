@@ -24,50 +24,14 @@
 #define CMD_TARGET_MIN 11  /* the targets a chat game may have (the engine takes 1..10000) */
 #define CMD_TARGET_MAX 121
 
+/* The verbs, in the order of the command table (verbs.def), which says
+   each one's words, usage and meaning: CMD_NEW, CMD_JOIN, ... */
 typedef enum cmd_verb {
-    CMD_NEW,       /* new [players] [option words...]: open a lobby */
-    CMD_JOIN,      /* join: take a seat in the lobby */
-    CMD_LEAVE,     /* leave: give up a seat in the lobby */
-    CMD_START,     /* start: deal (creator; or automatic when full) */
-    CMD_KICK,      /* kick NICK: the creator removes a player from the lobby */
-    CMD_PLAY,      /* play CARD [capture|place] */
-    CMD_HAND,      /* hand: my cards, privately */
-    CMD_TABLE,     /* table */
-    CMD_SCORE,     /* score: the board */
-    CMD_TURN,      /* turn: whose turn */
-    CMD_TENDIDO,   /* tendido now|later */
-    CMD_ARRANGE,   /* arrange best | arrange C C C C [left|right] */
-    CMD_DECLARE,   /* ronda / rondine / declare (manual declarations) */
-    CMD_CLAIM,     /* claim NICK (a missed declaration, R3.6) */
-    CMD_PAUSE,     /* pause (by agreement) */
-    CMD_RESUME,    /* resume (by agreement) */
-    CMD_STOP,      /* stop: abandon (creator, owner, or by vote) */
-    CMD_OPTIONS,   /* options: this game's options in words */
-    CMD_RULES,     /* rules [topic] */
-    CMD_HELP,      /* help [command] */
-    CMD_STATS,     /* stats [NICK] */
-    CMD_TOP,       /* top: the best players here */
-    CMD_PLAYERS,   /* players / who: seats and teams */
-    CMD_DEADLINE,  /* deadline OFF|DURATION: the creator sets the turn time */
-    CMD_PURGE,     /* purge TARGET: an owner empties a channel's or a player's queue */
-    CMD_PROMPTS,   /* prompts on|off: a private prompt at every turn, or only after a while */
-    CMD_GAMES,     /* games [all]: an owner lists the active games (this network's, or all) */
-    CMD_EXPORT,    /* export ID: an owner gets a game's record */
-    CMD_FSTOP,     /* fstop ID: an owner stops any game */
-    CMD_FLEAVE,    /* fleave NICK: an owner takes a player out of a lobby, or stops their game */
-    CMD_SKIP,      /* skip: an owner has the default move play the current turn */
-    CMD_ADDBOT,    /* addbot [N] [level]: computer players take seats in the lobby */
-    CMD_REMOVEBOT, /* removebot [NAME]: a computer player leaves the lobby */
-    CMD_BACK,      /* back: a computer player no longer plays for me */
-    CMD_SUB,       /* sub NICK [SEAT]: offer a seat of a game under way to NICK */
-    CMD_TZ,        /* tz [ZONE]: my time zone (IANA name) */
-    CMD_QUIET,     /* quiet HH:MM-HH:MM|off: no reminders, deadlines paused, daily */
-    CMD_AWAY,      /* away DURATION [bot] | off: my games wait (or a computer plays) */
-    CMD_SET,       /* set KEY VALUE: a room's default (deadline, level), by its moderators */
-    CMD_SETTINGS,  /* settings: the room's defaults */
-    CMD_REMINDERS, /* reminders on|off: private reminders when my turn waits */
-    CMD_NOTICES,   /* notices on|off: my private lines by NOTICE (IRC) */
-    CMD_LINK       /* link [CODE|off]: tie my ids on two networks (games lists both) */
+#define X(id, name, shown, more, flags, section, list, usage, what, example, refuse, handler)      \
+    CMD_##id,
+#include "verbs.def"
+#undef X
+    CMD_NVERBS /* the number of verbs, not one */
 } cmd_verb;
 
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's
@@ -151,15 +115,6 @@ bool cmd_move_without_prefix(const char *text, size_t len, const char *prefix, c
 
 /* The canonical verb word ("play") of v. */
 const char *cmd_verb_name(cmd_verb v);
-
-/*
- * An owner's request that the bot leave a room, which the adapters handle
- * themselves (it is not a game command): "PREFIX part [ROOM]" in a room,
- * "part [ROOM]" in private, "part" in any case. Returns the room named
- * after it (blanks skipped; "" when none), or NULL when text is not such a
- * request.
- */
-const char *cmd_part_request(const char *text, bool in_room, const char *prefix);
 
 /*
  * Parses a card as players type it (exactly len bytes): rank as A 1 2..10

@@ -6,6 +6,8 @@
  * seat numbers, no engine words ("ltr"); directions are "from the left"
  * and "from the right".
  *
+ * The commands' words and texts are the command table's (verbs.def, which
+ * the parser reads too: help never names a word the parser refuses).
  * Texts are constant tables; lines go out through render_add() and the
  * bounded builder of render_text.h, which cut them. A topic typed by a
  * player is matched against the tables (case-insensitive, prefix and
@@ -16,143 +18,52 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "command.h"
 #include "help.h"
 #include "render_text.h"
 
 #define TOPIC_ECHO_MAX 33 /* bytes of a player's topic echoed back, NUL included */
 
-/* One command's help: its word, other words for it, usage and example. */
+/* Where the list of commands shows a verb (verbs.def's SECTION). */
+enum help_section {
+    HELP_LOBBY,
+    HELP_PLAY,
+    HELP_DECLARE,
+    HELP_GAME,
+    HELP_MORE,
+    HELP_HELPS,
+    HELP_OWNERS
+};
+
+/* The list's sections in order: what comes before the first entry, and
+   whether the section starts a line of its own. */
+static const struct {
+    const char *lead;
+    bool new_line;
+} SECTIONS[] = {
+    [HELP_LOBBY] = {"Lobby: ", true},     [HELP_PLAY] = {"Play: ", true},
+    [HELP_DECLARE] = {"Declare: ", true}, [HELP_GAME] = {" — Game: ", false},
+    [HELP_MORE] = {"More: ", true},       [HELP_HELPS] = {" · ", false},
+    [HELP_OWNERS] = {"Owners: ", true},
+};
+#define NSECTIONS ((int)(sizeof SECTIONS / sizeof SECTIONS[0]))
+
+/* One command's help, from its row of the command table (verbs.def). */
 typedef struct help_cmd {
     const char *name;
-    const char *aliases; /* space-separated words that also name it */
-    const char *usage;   /* after the prefix */
+    const char *words[2]; /* other words for it: shown, then not shown */
+    int section;          /* enum help_section */
+    const char *list;     /* its entry in the list, after the prefix ('^': the prefix) */
+    const char *usage;    /* after the prefix */
     const char *what;
     const char *example; /* after the prefix */
 } help_cmd;
 
 static const help_cmd COMMANDS[] = {
-    {"new", "nuevo nueva crear", "new [players] [bot [level]] [options]",
-     "open a table here for 2 to 8 players (2, dos, two...); bot: computer players take the "
-     "other seats (new bot: you against one); options: to 31 (a target from 11 to 121), "
-     "partners, manual, silent, nowrap, shuffle, or NAME=VALUE",
-     "new 2 bot expert to 31"},
-    {"addbot", "robot bot", "addbot [N] [level]",
-     "N computer players sit at the open table (levels: beginner, greedy, expert, strong); "
-     "they play after a short pause so everyone can follow",
-     "addbot 2 strong"},
-    {"removebot", "delbot", "removebot [NAME|N]",
-     "a computer player leaves the open table (the last one seated, or Robot N)", "removebot 2"},
-    {"join", "unirse entrar sentarse", "join", "sit down at the open table", "join"},
-    {"leave", "salir irse", "leave",
-     "leave the table; in a game under way a computer player takes your seat", "leave"},
-    {"start", "empezar comenzar", "start", "deal the first hand (the game's creator)", "start"},
-    {"kick", "echar expulsar", "kick NICK",
-     "the creator (or a moderator) removes a player; mid-game a computer player takes the seat",
-     "kick bob"},
-    {"sub", "sustituir reemplazo", "sub NICK [SEAT]",
-     "offer your seat to NICK, who takes it with join; the creator (or a moderator) may offer "
-     "any seat (sub dan bob: bob's; sub dan 1: Robot 1's)",
-     "sub bob"},
-    {"tz", "zona huso", "tz [ZONE]",
-     "your time zone (a region and city: Europe/Madrid, America/Chicago); your deadlines "
-     "are shown in it",
-     "tz Europe/Madrid"},
-    {"quiet", "silencio noche", "quiet HH:MM-HH:MM|off",
-     "daily quiet hours in your time zone: no reminders then, and your turn deadlines stop",
-     "quiet 23:00-08:00"},
-    {"away", "vacaciones ausente", "away DURATION [bot]|off",
-     "a vacation: your games wait for you (up to a week a turn), or with bot a computer "
-     "player plays for you until you are back",
-     "away 3d"},
-    {"settings", "ajustes", "settings",
-     "this room's defaults: new tables' options and turn deadline, how long a turn waits for "
-     "an away player, the computer players' level, its command prefix and colours",
-     "settings"},
-    {"set", "ajustar",
-     "set options WORDS|off | deadline DURATION|off | away DURATION|off | level LEVEL | "
-     "prefix P|off | colours on|off",
-     "a room's moderators (channel operators) change its defaults: new tables' options and "
-     "deadline, how long a turn waits for an away player, the computer players' level, the "
-     "room's command prefix (1 to 3 punctuation characters such as . or >>; off: the bot's) "
-     "and whether its lines carry colours",
-     "set options partners to 31"},
-    {"reminders", "recordatorios", "reminders on|off",
-     "off: no private reminder when your turn has waited a while (the deadline stays)",
-     "reminders off"},
-    {"notices", "notice", "notices on|off",
-     "on IRC: your private lines (hands, prompts, answers) as NOTICE rather than private "
-     "messages",
-     "notices on"},
-    {"back", "volver vuelvo", "back",
-     "after missed turns a computer player plays for you: back, or any move of yours, ends it",
-     "back"},
-    {"play", "jugar juega tirar", "play CARD [capture|place]",
-     "play a card from your hand (7, 7h, 7♥, rey; As is the ace of spades); a bare card "
-     "works too; when a card can capture or score in place, say which",
-     "play 7h"},
-    {"hand", "mano cartas", "hand", "your cards, sent privately", "hand"},
-    {"table", "mesa", "table", "the cards on the table and who is to play", "table"},
-    {"score", "puntos marcador tanteo", "score", "the score board", "score"},
-    {"turn", "turno", "turn", "whose turn it is and what they must do", "turn"},
-    {"tendido", "", "tendido now|later",
-     "the dealer lays the tendido after this deal or keeps it for a later one", "tendido now"},
-    {"arrange", "ordenar arreglar", "arrange best | arrange CARD CARD CARD CARD [left|right]",
-     "the dealer lays the tendido as a row of four, each pair kept together, counted from "
-     "left to right or from right to left; a rank alone (4) will do unless the tendido has "
-     "two of it",
-     "arrange 2 4 3 7 left"},
-    {"declare", "ronda rondine declarar cantar", "ronda | rondine",
-     "declare your pair or three of a kind before the deal's first card (manual "
-     "declarations)",
-     "ronda"},
-    {"claim", "reclamar", "claim NICK",
-     "NICK held a ronda or rondine last deal and did not declare it", "claim bob"},
-    {"pause", "pausa", "pause", "pause the game (every player agrees)", "pause"},
-    {"resume", "seguir continuar reanudar", "resume", "resume a paused game", "resume"},
-    {"stop", "parar terminar abandonar", "stop", "abandon the game (creator, or by vote)", "stop"},
-    {"deadline", "plazo tiempo", "deadline off|DURATION",
-     "the creator sets the time for each turn; then the bot plays for you", "deadline 10m"},
-    {"options", "opciones", "options", "this game's options in words", "options"},
-    {"players", "jugadores who quien", "players",
-     "who sits at the table, in playing order, and "
-     "the teams",
-     "players"},
-    {"rules", "reglas", "rules [topic]",
-     "the rules in short (in a room with a game: its target and options); topics: capture "
-     "place limpia porrazo tendido ronda scoring end",
-     "rules porrazo"},
-    {"help", "ayuda", "help [command]", "the commands, or one command in detail", "help play"},
-    {"stats", "estadisticas", "stats [NICK]", "games played and won, here", "stats alice"},
-    {"top", "ranking mejores", "top [bots]",
-     "the best players here (bots: the computer players, by level)", "top"},
-    {"prompts", "avisos", "prompts on|off",
-     "on: a private message at each of your turns (your hand, the table, what happened); "
-     "off: only when you have not played for a while, since the room's line says whose turn "
-     "it is",
-     "prompts on"},
-    {"purge", "purgar vaciar", "purge #channel|NICK",
-     "owners only: forget every message still queued to a channel or a player", "purge #porrazo"},
-    {"games", "partidas juegos", "games [all]",
-     "your games on this network, each with whose turn it is and the deadline in your time "
-     "zone; for owners: every game under way here (all: on every network), privately",
-     "games"},
-    {"link", "vincular enlazar", "link [CODE|off]",
-     "tie your ids on two networks (IRC and Matrix): link sends you a code privately, link "
-     "CODE said to the bot on the other network ties them, and games then lists every game "
-     "from either; off unties",
-     "link"},
-    {"export", "exportar record", "export NUMBER",
-     "owners only: a game's record (its players, options, seed and every move, for "
-     "porrazo-replay), privately",
-     "export 12"},
-    {"fstop", "forcestop", "fstop NUMBER", "owners only: stop any game, wherever it is",
-     "fstop 12"},
-    {"fleave", "forceleave", "fleave NICK",
-     "owners only: take NICK out of the open table here; a game under way is stopped "
-     "instead",
-     "fleave bob"},
-    {"skip", "saltar pasar", "skip",
-     "owners only: the bot plays the current turn for the player who is to act", "skip"},
+#define X(id, name, shown, more, flags, section, list, usage, what, example, refuse, handler)      \
+    [CMD_##id] = {name, {shown, more}, section, list, usage, what, example},
+#include "verbs.def"
+#undef X
 };
 
 #define NCOMMANDS ((int)(sizeof COMMANDS / sizeof COMMANDS[0]))
@@ -209,7 +120,8 @@ static size_t topic_word(const char *topic, const char *prefix, const char **sta
 static const help_cmd *find_command(const char *word, size_t n)
 {
     for (int i = 0; i < NCOMMANDS; i++)
-        if (word_equal(word, n, COMMANDS[i].name) || word_in_list(word, n, COMMANDS[i].aliases))
+        if (word_equal(word, n, COMMANDS[i].name) || word_in_list(word, n, COMMANDS[i].words[0]) ||
+            word_in_list(word, n, COMMANDS[i].words[1]))
             return &COMMANDS[i];
     return NULL;
 }
@@ -251,29 +163,39 @@ static void topic_echo(const char *topic, char buf[TOPIC_ECHO_MAX])
     buf[n] = '\0';
 }
 
-/* The list of commands, in five lines, each with the prefix. */
+/* Appends a list entry of the table after the prefix p, each '^' in it
+   the prefix too: "ronda · ^rondine" → "!ronda · !rondine". */
+static void put_entry(rtext *b, const char *entry, const char *p)
+{
+    rtext_addf(b, "%s", p);
+    for (const char *hat; (hat = strchr(entry, '^')) != NULL; entry = hat + 1)
+        rtext_addf(b, "%.*s%s", (int)(hat - entry), entry, p);
+    rtext_addf(b, "%s", entry);
+}
+
+/* The list of commands, each with the prefix: the command table's rows
+   section by section, a line for each section that starts one. */
 static void help_list(const char *p, render_lines *out)
 {
-    render_add(out,
-               "Lobby: %snew [players] [bot] [options] · %sjoin · %sleave · %sstart · "
-               "%skick NICK · %saddbot [level] · %sremovebot · %splayers · %soptions",
-               p, p, p, p, p, p, p, p, p);
-    render_add(out,
-               "Play: %splay CARD (or just %s7h) · %shand · %stable · %sturn · %sscore · "
-               "%stendido now|later · %sarrange best",
-               p, p, p, p, p, p, p, p);
-    render_add(out,
-               "Declare: %sronda · %srondine · %sclaim NICK — Game: %spause · %sresume · "
-               "%sstop · %sdeadline 10m · %ssub NICK · %sback",
-               p, p, p, p, p, p, p, p, p);
-    render_add(out,
-               "More: %srules [topic] · %sstats [NICK] · %stop · %sgames · %sprompts on|off · "
-               "%stz ZONE · %squiet 23:00-08:00 · %saway 3d · %slink · %shelp COMMAND for details",
-               p, p, p, p, p, p, p, p, p, p);
-    render_add(out,
-               "Owners: %sgames [all] · %sexport NUMBER · %sfstop NUMBER · %sfleave NICK · "
-               "%sskip · %spurge #channel|NICK",
-               p, p, p, p, p, p);
+    char line[RENDER_LINE_MAX];
+    rtext b;
+    rtext_init(&b, line, sizeof line);
+    for (int s = 0; s < NSECTIONS; s++) {
+        if (SECTIONS[s].new_line && s > 0) {
+            rtext_line(out, &b);
+            rtext_init(&b, line, sizeof line);
+        }
+        rtext_addf(&b, "%s", SECTIONS[s].lead);
+        int k = 0;
+        for (int i = 0; i < NCOMMANDS; i++) {
+            if (COMMANDS[i].section != s)
+                continue;
+            if (k++ > 0)
+                rtext_addf(&b, " · ");
+            put_entry(&b, COMMANDS[i].list, p);
+        }
+    }
+    rtext_line(out, &b);
 }
 
 /*
@@ -304,9 +226,9 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
     rtext_addf(&b, "Example: %s%s", p, c->example);
-    if (c->aliases[0] != '\0') {
+    if (c->words[0][0] != '\0') {
         rtext_addf(&b, " (also ");
-        put_words(&b, c->aliases, " ", ", ", p);
+        put_words(&b, c->words[0], " ", ", ", p);
         rtext_addf(&b, ")");
     }
     rtext_line(out, &b);

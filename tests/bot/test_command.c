@@ -1174,13 +1174,19 @@ static void test_a_move_without_the_prefix_is_recognised_but_chat_is_not(void **
 static void test_part_requests_are_recognised_only_in_their_exact_forms(void **state)
 {
     (void)state;
-    assert_string_equal(cmd_part_request("!part", true, "!"), "");
-    assert_string_equal(cmd_part_request("!PART #other", true, "!"), "#other");
-    assert_string_equal(cmd_part_request("part  #x", false, "!"), "#x");
-    assert_null(cmd_part_request("part", true, "!"));     /* no prefix in a room */
-    assert_null(cmd_part_request("!partner", true, "!")); /* another word */
-    assert_null(cmd_part_request("!play 7h", true, "!"));
-    assert_null(cmd_part_request("", false, "!"));
+    cmd k = parse_ok("!part", true);
+    assert_int_equal(k.verb, CMD_PART);
+    assert_string_equal(k.room, "");
+    k = parse_ok("!PART #other", true);
+    assert_int_equal(k.verb, CMD_PART);
+    assert_string_equal(k.room, "#other");
+    k = parse_ok("part  #x", false);
+    assert_int_equal(k.verb, CMD_PART);
+    assert_string_equal(k.room, "#x");
+    assert_int_equal(parse("part", true, &k), CMD_IGNORED);      /* no prefix in a room */
+    expect_error("!partner", true, "unknown command 'partner'"); /* another word */
+    assert_int_equal(parse_ok("!play 7h", true).verb, CMD_PLAY);
+    assert_int_equal(parse("", false, &k), CMD_ERROR);
 }
 
 int main(void)

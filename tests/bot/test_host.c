@@ -839,6 +839,67 @@ static void test_an_owner_stops_any_game_by_its_number(void **state)
     free_world(w);
 }
 
+/* The rooms a fake adapter was asked to leave (host_config.leave_room):
+   it knows #t and #u only. */
+static struct {
+    int n;
+    char room[4][32], by[4][32];
+} left;
+
+/* Owners: root on IRC's terms, @root:x on Matrix's. */
+static bool roots(void *arg, const char *network, const char *player)
+{
+    return only_root(arg, network, player) || strcmp(player, "@root:x") == 0;
+}
+
+static int fake_leave(void *arg, const char *network, const char *room, const char *by)
+{
+    (void)arg;
+    assert_string_equal(network, NET);
+    if (strcmp(room, "#t") != 0 && strcmp(room, "#u") != 0)
+        return -1;
+    assert_true(left.n < 4);
+    snprintf(left.room[left.n], sizeof left.room[0], "%s", room);
+    snprintf(left.by[left.n++], sizeof left.by[0], "%s", by);
+    return 0;
+}
+
+static void test_an_owner_makes_the_bot_leave_a_room_and_others_cannot(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    memset(&left, 0, sizeof left);
+    reopen_host(w, (host_config){.is_owner = roots, .leave_room = fake_leave});
+    say(w, "cat", "#t", "!part"); /* not an owner: told, nothing left */
+    assert_int_equal(
+        count(w, STORE_MSG_ROOM, "#t", "cat: Only an operator of the bot can make it leave"), 1);
+    say(w, "cat", NULL, "part #t");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "cat", "Only an operator of the bot"), 1);
+    assert_int_equal(left.n, 0);
+    clear(w);
+    say(w, "root", NULL, "part"); /* privately, the room must be named */
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "Say which channel: part #channel"), 1);
+    say(w, "root", NULL, "part #nowhere"); /* a room the adapter does not know */
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "root", "Say which channel"), 2);
+    assert_int_equal(left.n, 0);
+    say(w, "root", "#t", "!part"); /* in a room: that room */
+    say(w, "root", NULL, "part #u");
+    assert_int_equal(left.n, 2);
+    assert_string_equal(left.room[0], "#t");
+    assert_string_equal(left.room[1], "#u");
+    assert_string_equal(left.by[0], "root");
+    /* a Matrix event delivered twice acts once, in Matrix's words */
+    say_once(w, "@root:x", "!r:x", "!part", "$e1");
+    say_once(w, "@root:x", "!r:x", "!part", "$e1");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "!r:x", "Say which room: part !room:server"), 1);
+    say_once(w, "@cat:x", "!r:x", "!part", "$e2");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "!r:x", "Only an operator"), 1);
+    for (int i = 0; i < w->n; i++) /* Matrix's answers are not addressed */
+        if (strcmp(w->msg[i].target, "!r:x") == 0)
+            assert_true(w->msg[i].text[0] != '@');
+    free_world(w);
+}
+
 static void test_an_owner_takes_a_player_out_of_a_lobby_or_stops_the_game(void **state)
 {
     (void)state;
@@ -1497,6 +1558,7 @@ int main(void)
         cmocka_unit_test(test_an_owner_lists_the_active_games_privately),
         cmocka_unit_test(test_an_owner_exports_a_record_to_a_file_only_the_bot_reads),
         cmocka_unit_test(test_an_owner_stops_any_game_by_its_number),
+        cmocka_unit_test(test_an_owner_makes_the_bot_leave_a_room_and_others_cannot),
         cmocka_unit_test(test_an_owner_takes_a_player_out_of_a_lobby_or_stops_the_game),
         cmocka_unit_test(test_an_owner_skips_a_turn_with_the_default_move),
         cmocka_unit_test(test_a_locked_database_is_answered_and_loses_nothing),

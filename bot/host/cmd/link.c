@@ -19,88 +19,28 @@
  *   scope "linkcode", key the code: "EXPIRES network\x1fplayer\x1fnick";
  *   scope "linkcode_of", key "network\x1fplayer": their latest code, so a
  *   new one voids it (one pending code a person).
- * Not here: the listing itself (prefs.c, cmd_my_games).
+ * Not here: the listing itself (games.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hprefs.h"
+#include "hverbs.h"
 
-#define LINK_SCOPE "link"
 #define CODE_SCOPE "linkcode"
 #define CODE_OF_SCOPE "linkcode_of"
 #define LINK_CODE_SECS 600
 #define LINK_CODE_LEN 8
 /* letters and digits that cannot be mistaken for one another */
 #define LINK_ALPHABET "abcdefghjkmnpqrstuvwxyz23456789"
-#define ID_LEN (2 * STORE_ID_MAX + 2)
-
-/* "network\x1fplayer" into id; "" when it does not fit. */
-static void link_id(const char *network, const char *player, char *id, size_t cap)
-{
-    if (snprintf(id, cap, "%s\x1f%s", network, player) >= (int)cap)
-        id[0] = '\0';
-}
-
-/* "network\x1fplayer\x1fnick" (s[0..len)) into its three parts, each
-   under STORE_ID_MAX bytes: 0, or -1 for anything else. */
-static int split_id(const char *s, size_t len, char part[3][STORE_ID_MAX])
-{
-    for (int i = 0; i < 3; i++) {
-        const char *sep = memchr(s, '\x1f', len);
-        size_t n = i < 2 ? (sep != NULL ? (size_t)(sep - s) : len + 1) : len;
-        if (n >= STORE_ID_MAX || (i < 2 && sep == NULL) || (i == 2 && sep != NULL))
-            return -1;
-        memcpy(part[i], s, n);
-        part[i][n] = '\0';
-        if (i < 2) {
-            len -= n + 1;
-            s = sep + 1;
-        }
-    }
-    return 0;
-}
-
-int link_group(ctx *c, const char *network, const char *player, const char *nick, link_ids *out)
-{
-    char value[LINK_MAX * ID_LEN + 1];
-    char id[ID_LEN];
-    out->n = 0;
-    link_id(network, player, id, sizeof id);
-    if (id[0] == '\0')
-        return 0;
-    int err = store_kv_get(c->h->st, LINK_SCOPE, id, value, sizeof value);
-    if (err == STORE_NOT_FOUND || (err == 0 && value[0] == '\0')) {
-        value[0] = '\0';
-    } else if (err != 0) {
-        return err;
-    }
-    /* the id itself first, then the others in the order they were tied */
-    snprintf(out->network[0], sizeof out->network[0], "%s", network);
-    snprintf(out->player[0], sizeof out->player[0], "%s", player);
-    snprintf(out->nick[0], sizeof out->nick[0], "%s", nick);
-    out->n = 1;
-    for (char *line = value; *line != '\0' && out->n < LINK_MAX;) {
-        size_t len = strcspn(line, "\n");
-        char one[3][STORE_ID_MAX];
-        if (split_id(line, len, one) == 0 &&
-            (strcmp(one[0], network) != 0 || strcmp(one[1], player) != 0)) {
-            memcpy(out->network[out->n], one[0], STORE_ID_MAX);
-            memcpy(out->player[out->n], one[1], STORE_ID_MAX);
-            memcpy(out->nick[out->n], one[2], STORE_ID_MAX);
-            out->n++;
-        }
-        line += len + (line[len] == '\n');
-    }
-    return 0;
-}
 
 /* Writes group g under every member's key (the value "" when alone). */
 static int link_save(ctx *c, const link_ids *g)
 {
-    char value[LINK_MAX * ID_LEN + 1] = "", id[ID_LEN];
+    char value[LINK_MAX * LINK_ID_LEN + 1] = "", id[LINK_ID_LEN];
     size_t used = 0;
     for (int i = 0; g->n > 1 && i < g->n; i++) {
         int w = snprintf(value + used, sizeof value - used, "%s%s\x1f%s\x1f%s", i > 0 ? "\n" : "",
@@ -110,7 +50,7 @@ static int link_save(ctx *c, const link_ids *g)
         used += (size_t)w;
     }
     for (int i = 0; i < g->n; i++) {
-        link_id(g->network[i], g->player[i], id, sizeof id);
+        link_key(g->network[i], g->player[i], id, sizeof id);
         int err = id[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, LINK_SCOPE, id, value);
         if (err != 0)
             return err;
@@ -136,16 +76,16 @@ static void link_names(const link_ids *g, char *out, size_t cap)
 static void link_offer(ctx *c)
 {
     unsigned char raw[LINK_CODE_LEN];
-    char code[LINK_CODE_LEN + 1], me[ID_LEN], value[ID_LEN + STORE_ID_MAX + 32],
+    char code[LINK_CODE_LEN + 1], me[LINK_ID_LEN], value[LINK_ID_LEN + STORE_ID_MAX + 32],
         old[LINK_CODE_LEN + 1];
     if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
-        reply(c, "no code can be made just now: try again in a moment");
+        hc_reply(c, "no code can be made just now: try again in a moment");
         return;
     }
     for (int i = 0; i < LINK_CODE_LEN; i++)
         code[i] = LINK_ALPHABET[raw[i] % (sizeof LINK_ALPHABET - 1)];
     code[LINK_CODE_LEN] = '\0';
-    link_id(c->network, c->m->sender, me, sizeof me);
+    link_key(c->network, c->m->sender, me, sizeof me);
     if (snprintf(value, sizeof value, "%lld %s\x1f%s", (long long)(c->now + LINK_CODE_SECS), me,
                  c->m->nick) >= (int)sizeof value)
         me[0] = '\0'; /* cannot be kept whole */
@@ -158,45 +98,46 @@ static void link_offer(ctx *c)
     if (err == 0)
         err = store_kv_set(c->h->st, CODE_OF_SCOPE, me, code);
     if (err != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
-    say_private(c, c->m->sender, 0,
-                "to see your games on another network here too, say link %s to me there, "
-                "privately, within %d minutes (this code is yours alone: keep it private)",
-                code, LINK_CODE_SECS / 60);
+    hc_say_private(c, c->m->sender, 0,
+                   "to see your games on another network here too, say link %s to me there, "
+                   "privately, within %d minutes (this code is yours alone: keep it private)",
+                   code, LINK_CODE_SECS / 60);
     if (c->m->room != NULL && c->m->room[0] != '\0')
-        reply(c, "I sent you a code privately");
+        hc_reply(c, "I sent you a code privately");
 }
 
 /* "link CODE": the sender's id joins the group of the id that asked for it. */
 static void link_claim(ctx *c, const char *code)
 {
-    char value[ID_LEN + STORE_ID_MAX + 32], names[LINK_MAX * ID_LEN], owner[3][STORE_ID_MAX];
+    char value[LINK_ID_LEN + STORE_ID_MAX + 32], names[LINK_MAX * LINK_ID_LEN],
+        owner[3][STORE_ID_MAX];
     int err = store_kv_get(c->h->st, CODE_SCOPE, code, value, sizeof value);
     if (err != 0 && err != STORE_NOT_FOUND) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     char *end = NULL;
     long long expires = err == 0 ? strtoll(value, &end, 10) : 0;
-    if (end == NULL || *end != ' ' || split_id(end + 1, strlen(end + 1), owner) != 0 ||
+    if (end == NULL || *end != ' ' || link_split(end + 1, strlen(end + 1), owner) != 0 ||
         expires < c->now) {
-        reply(c,
-              "%s is not a code I gave, or it is more than %d minutes old: say %slink on "
-              "your other network for a new one",
-              code, LINK_CODE_SECS / 60, prompt_prefix(c));
+        hc_reply(c,
+                 "%s is not a code I gave, or it is more than %d minutes old: say %slink on "
+                 "your other network for a new one",
+                 code, LINK_CODE_SECS / 60, hc_prompt_prefix(c));
         return;
     }
     const char *net = owner[0], *who = owner[1];
     if (strcmp(net, c->network) == 0 && strcmp(who, c->m->sender) == 0) {
-        reply(c, "that code is for your other network: say link %s to me there", code);
+        hc_reply(c, "that code is for your other network: say link %s to me there", code);
         return;
     }
     link_ids a, b;
     if ((err = link_group(c, net, who, owner[2], &a)) != 0 ||
         (err = link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     for (int i = 0; i < b.n; i++) { /* the union, each id once */
@@ -207,8 +148,8 @@ static void link_claim(ctx *c, const char *code)
         if (known)
             continue;
         if (a.n == LINK_MAX) {
-            reply(c, "at most %d ids can be tied together: say %slink off on one of them first",
-                  LINK_MAX, prompt_prefix(c));
+            hc_reply(c, "at most %d ids can be tied together: say %slink off on one of them first",
+                     LINK_MAX, hc_prompt_prefix(c));
             return;
         }
         memcpy(a.network[a.n], b.network[i], STORE_ID_MAX);
@@ -216,21 +157,21 @@ static void link_claim(ctx *c, const char *code)
         memcpy(a.nick[a.n], b.nick[i], STORE_ID_MAX);
         a.n++;
     }
-    char owner_id[ID_LEN]; /* the code is used up */
-    link_id(net, who, owner_id, sizeof owner_id);
+    char owner_id[LINK_ID_LEN]; /* the code is used up */
+    link_key(net, who, owner_id, sizeof owner_id);
     if ((err = link_save(c, &a)) != 0 ||
         (err = store_kv_set(c->h->st, CODE_SCOPE, code, "")) != 0 ||
         (err = store_kv_set(c->h->st, CODE_OF_SCOPE, owner_id, "")) != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     if ((err = link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     link_names(&b, names, sizeof names);
-    reply(c, "tied to %s: games lists them all, from any of them; %slink off unties you", names,
-          prompt_prefix(c));
+    hc_reply(c, "tied to %s: games lists them all, from any of them; %slink off unties you", names,
+             hc_prompt_prefix(c));
 }
 
 /* "link off": the sender leaves their group. */
@@ -239,11 +180,11 @@ static void link_off(ctx *c)
     link_ids g;
     int err = link_group(c, c->network, c->m->sender, c->m->nick, &g);
     if (err != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     if (g.n <= 1) {
-        reply(c, "your id here is tied to no other");
+        hc_reply(c, "your id here is tied to no other");
         return;
     }
     link_ids alone = g, rest = g;
@@ -255,13 +196,13 @@ static void link_off(ctx *c)
         memcpy(rest.nick[i - 1], g.nick[i], STORE_ID_MAX);
     }
     if ((err = link_save(c, &alone)) != 0 || (err = link_save(c, &rest)) != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
-    reply(c, "your id here is tied to no other now");
+    hc_reply(c, "your id here is tied to no other now");
 }
 
-void cmd_link(ctx *c, const cmd *k)
+void hv_link(ctx *c, const cmd *k)
 {
     if (k->off) {
         link_off(c);
@@ -272,15 +213,15 @@ void cmd_link(ctx *c, const cmd *k)
         return;
     }
     link_ids g;
-    char names[LINK_MAX * ID_LEN];
+    char names[LINK_MAX * LINK_ID_LEN];
     int err = link_group(c, c->network, c->m->sender, c->m->nick, &g);
     if (err != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     if (g.n > 1) {
         link_names(&g, names, sizeof names);
-        say_private(c, c->m->sender, 0, "your id here is tied to %s", names);
+        hc_say_private(c, c->m->sender, 0, "your id here is tied to %s", names);
     }
     link_offer(c);
 }

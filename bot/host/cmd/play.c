@@ -1,489 +1,20 @@
 /*
- * play.c — a game under way: players' commands become engine actions,
- * and what each action did is logged (REPLAY.md's action JSON), announced
- * in the room, counted in the statistics, and followed by private hands
- * and the prompt of the seat to act. Also the informational commands
- * (hand, table, score, turn) and the votes (pause, resume, stop).
+ * play.c — a game under way, by command: players' moves become engine
+ * actions (a card by its rank alone, the tendido's row by ranks), the
+ * informational commands (hand, table, score, turn) and the votes (pause,
+ * resume, stop).
  *
- * Not here: the lobby (lobby.c), the clock (timers.c).
+ * Not here: applying and announcing a move (act.c), the lobby (lobby.c),
+ * the clock (clock.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
-
-/* ------------------------------------------------------------------------ */
-/* The action log                                                           */
-
-/* Writes a as REPLAY.md's action JSON; 0, or -1 when it does not fit. */
-static int action_json(const pz_action *a, char *buf, size_t cap)
-{
-    char c[3], row[4][3];
-    int n;
-    switch (a->kind) {
-    case PZ_ACT_PLAY:
-        pz_card_format(a->card, c);
-        if (a->mode == PZ_MODE_ANY)
-            n = snprintf(buf, cap, "{\"seat\":%d,\"play\":\"%s\"}", a->seat, c);
-        else
-            n = snprintf(buf, cap, "{\"seat\":%d,\"play\":\"%s\",\"mode\":\"%s\"}", a->seat, c,
-                         pz_mode_name(a->mode));
-        break;
-    case PZ_ACT_TENDIDO:
-        n = snprintf(buf, cap, "{\"seat\":%d,\"tendido\":\"%s\"}", a->seat,
-                     a->now ? "now" : "later");
-        break;
-    case PZ_ACT_ARRANGE:
-        if (a->best) {
-            n = snprintf(buf, cap, "{\"seat\":%d,\"arrange\":\"best\"}", a->seat);
-            break;
-        }
-        for (int i = 0; i < 4; i++)
-            pz_card_format(a->row[i], row[i]);
-        n = snprintf(buf, cap,
-                     "{\"seat\":%d,\"arrange\":[\"%s\",\"%s\",\"%s\",\"%s\"],\"direction\":\"%s\"}",
-                     a->seat, row[0], row[1], row[2], row[3], pz_direction_name(a->direction));
-        break;
-    case PZ_ACT_DECLARE:
-        n = snprintf(buf, cap, "{\"seat\":%d,\"declare\":true}", a->seat);
-        break;
-    case PZ_ACT_CLAIM:
-        n = snprintf(buf, cap, "{\"seat\":%d,\"claim\":%d}", a->seat, a->claimed);
-        break;
-    default:
-        n = snprintf(buf, cap, "{\"next_hand\":true}");
-        break;
-    }
-    return n < 0 || (size_t)n >= cap ? -1 : 0;
-}
-
-/* Appends a to the game's action log. */
-static void log_action(ctx *c, const pz_action *a)
-{
-    char json[200];
-    int n = 0, err;
-    if (c->failed)
-        return;
-    if (action_json(a, json, sizeof json) != 0 ||
-        (err = store_action_count(c->h->st, c->row.id, &n)) != 0 ||
-        (err = store_action_append(c->h->st, c->row.id, n, json, c->now)) != 0)
-        store_failed(c, -1);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Statistics                                                               */
-
-static void add_stats(ctx *c, int seat, store_stats *d)
-{
-    if (c->failed || seat < 0 || seat >= c->nseats)
-        return;
-    snprintf(d->player, sizeof d->player, "%s", c->seats[seat].player);
-    snprintf(d->nick, sizeof d->nick, "%s", c->seats[seat].nick);
-    if (robot_is(d->player)) /* one row per level, not per robot number */
-        robot_stats_id(c->seats[seat].player, d->player, sizeof d->player, d->nick, sizeof d->nick);
-    int err = store_stats_add(c->h->st, c->network, c->row.room, d);
-    if (err != 0)
-        store_failed(c, err);
-}
-
-/*
- * Points, porrazos, limpias and san benitos of one action's events, one
- * row of the statistics per seat that has any. Points are the side's: a
- * score counts for every seat of the side it went to, the card score
- * (which has no seat) and a partner's points included, so that a
- * player's points in a game are their side's final score. A porrazo, a
- * limpia and a san benito count for the seat that made it.
- */
-static void count_events(ctx *c, const pz_events *ev)
-{
-    store_stats d[PZ_MAX_PLAYERS];
-    int side_points[PZ_MAX_SIDES] = {0};
-    memset(d, 0, sizeof d);
-    for (int i = 0; i < ev->n; i++) {
-        const pz_event *e = &ev->ev[i];
-        bool by_seat = e->seat >= 0 && e->seat < c->nseats;
-        if (e->kind == PZ_EV_SAN_BENITO && by_seat) {
-            d[e->seat].san_benitos++;
-        } else if (e->kind == PZ_EV_SCORE) {
-            int side = e->side >= 0 ? e->side : by_seat ? pz_side_of(c->g, e->seat) : -1;
-            if (side >= 0 && side < PZ_MAX_SIDES)
-                side_points[side] += e->points;
-            if (by_seat) {
-                d[e->seat].porrazos +=
-                    e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO;
-                d[e->seat].limpias += e->reason == PZ_REASON_LIMPIA;
-            }
-        }
-    }
-    for (int s = 0; s < c->nseats; s++) {
-        d[s].points = side_points[pz_side_of(c->g, s)];
-        if (d[s].points != 0 || d[s].porrazos != 0 || d[s].limpias != 0 || d[s].san_benitos != 0)
-            add_stats(c, s, &d[s]);
-    }
-}
-
-/* The game is won: status, a game (and maybe a win) for everyone, the
-   room told where its record is, the operator's log the scores. */
-static void finish_game(ctx *c)
-{
-    int winner = pz_get_winner(c->g);
-    c->row.status = STORE_FINISHED;
-    c->row.winner = winner;
-    bool robots = false;
-    for (int s = 0; s < c->nseats; s++)
-        robots |= robot_is(c->seats[s].player);
-    for (int s = 0; s < c->nseats; s++) {
-        store_stats d = {0};
-        d.games = 1;
-        d.wins = pz_side_of(c->g, s) == winner;
-        d.robot_games = robots && !robot_is(c->seats[s].player);
-        add_stats(c, s, &d);
-    }
-    char record[160], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
-    record_hint(c, record, sizeof record);
-    say_room(c, c->row.room, "%s", record);
-    render_names names = names_of(c);
-    render_score_line(c->g, &names, score, sizeof score);
-    render_status(c->g, &names, status, sizeof status);
-    game_event(c, "finished: %s; %s", score, status);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Announcing                                                               */
-
-void new_turn(ctx *c)
-{
-    c->row.turn_since = c->now;
-    c->row.reminded = 0;
-    c->set.reminders = 0;
-}
-
-/* The seat to act now (play, choose or arrange the tendido), or -1. */
-int actor_of(const pz_game *g)
-{
-    switch (pz_get_phase(g)) {
-    case PZ_PHASE_PLAY:
-        return pz_get_turn(g);
-    case PZ_PHASE_TENDIDO_CHOICE:
-    case PZ_PHASE_ARRANGE:
-        return pz_get_dealer(g);
-    default:
-        return -1;
-    }
-}
-
-static bool has_event(const pz_events *ev, pz_event_kind k)
-{
-    for (int i = 0; i < ev->n; i++)
-        if (ev->ev[i].kind == k)
-            return true;
-    return false;
-}
-
-/* Deals the next hand at once when one ends (R2.1). */
-static void deal_next_hand(ctx *c)
-{
-    pz_action nh = pz_act_next_hand(NULL);
-    pz_events ev = {0};
-    if (pz_apply(c->g, &nh, &ev, NULL, 0) != 0) {
-        store_failed(c, -1);
-        return;
-    }
-    log_action(c, &nh);
-    announce(c, &nh, &ev, NULL);
-}
-
-/* Joins the segments of lines with " · " into buf. */
-static void join_segments(const render_lines *lines, char *buf, size_t cap)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < lines->n; i++) {
-        int n = snprintf(buf + len, cap - len, "%s%s", len > 0 ? " \xC2\xB7 " : "", lines->line[i]);
-        if (n < 0 || (size_t)n >= cap - len) {
-            buf[len] = '\0'; /* what does not fit is left out whole */
-            return;
-        }
-        len += (size_t)n;
-    }
-}
-
-/* The seat whose action a is, or -1 (the next hand, a first deal). */
-static int seat_of_action(const pz_action *a)
-{
-    return a != NULL && a->kind != PZ_ACT_NEXT_HAND ? a->seat : -1;
-}
-
-/*
- * The room's line of one action: its events as segments, the tendido
- * kept for later, a deal's score in one line; queued as a live event
- * line (the state follows it when it is sent, and event lines waiting in
- * a row go out as one). The board follows the end of a hand or game.
- */
-static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const char *forced,
-                      recent *rec)
-{
-    live_nicks nb;
-    render_names names = live_names(c, &nb);
-    render_lines seg = {0};
-    int actor = seat_of_action(a);
-    char head[48], text[1000];
-    if (forced != NULL && actor >= 0 && c->m != NULL) /* an owner's skip */
-        render_add(&seg, "%s skips %s's turn, %s plays for them", c->m->nick, names.nick[actor],
-                   c->h->bot_name);
-    else if (forced != NULL && actor >= 0)
-        render_add(&seg, "%s's time ran out, %s plays for them", names.nick[actor], c->h->bot_name);
-    if (a != NULL && a->kind == PZ_ACT_TENDIDO && !a->now && actor >= 0)
-        render_add(&seg, "%s keeps the tendido for later", names.nick[actor]);
-    render_events(c->g, &names, ev, &seg);
-    bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
-    bool hand_end = has_event(ev, PZ_EV_HAND_END);
-    if (has_event(ev, PZ_EV_DEAL) && !hand_end && a != NULL && a->kind != PZ_ACT_NEXT_HAND) {
-        char score[RENDER_LINE_MAX];
-        render_score_line(c->g, &names, score, sizeof score);
-        render_add(&seg, "score: %s", score);
-    }
-    join_segments(&seg, text, sizeof text);
-    if (actor >= 0) /* a hand's first deal is no news in a turn prompt */
-        recent_add(rec, actor, text);
-    live_header(c, 'E', -1, head, sizeof head);
-    say_room(c, c->row.room, "%s%s", head, text);
-    if (over || hand_end) {
-        render_lines board = {0};
-        render_board(c->g, &names, &board);
-        live_header(c, 'B', -1, head, sizeof head);
-        for (int i = 0; i < board.n; i++)
-            say_room(c, c->row.room, "%s%s", head, board.line[i]);
-    }
-}
-
-void announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced)
-{
-    recent rec;
-    int err = recent_load(c, &rec);
-    if (err != 0) {
-        store_failed(c, err);
-        return;
-    }
-    bool dealt = has_event(ev, PZ_EV_DEAL);
-    bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
-    if (forced == NULL)
-        recent_touch(&rec, seat_of_action(a), c->now);
-    tell_room(c, a, ev, forced, &rec);
-    count_events(c, ev);
-    if ((err = recent_save(c, &rec)) != 0)
-        store_failed(c, err);
-    if (over) {
-        finish_game(c);
-        save_game(c);
-        return;
-    }
-    if (pz_get_phase(c->g) == PZ_PHASE_HAND_OVER) {
-        deal_next_hand(c);
-        return;
-    }
-    if (dealt) {
-        /* One private line each: the hand, with "your turn" for the
-           actor. The dealer whose hand waits for the tendido choice
-           (R4.2) is told by the room's line, or prompted when quiet. */
-        for (int s = 0; s < c->nseats; s++) {
-            pz_view v;
-            if (pz_view_seat(c->g, s, &v) == 0 && v.hand_hidden) {
-                if (needs_prompt(c, &rec, s))
-                    prompt_with(c, &rec);
-            } else {
-                send_hand(c, s);
-            }
-        }
-    } else {
-        /* R4.2: the dealer's new hand, held back until the choice (it
-           says what to do when the dealer arranges the tendido next) */
-        int dealer = pz_get_dealer(c->g), seat = actor_of(c->g);
-        bool dealer_told = a != NULL && a->kind == PZ_ACT_TENDIDO;
-        if (dealer_told)
-            send_hand(c, dealer);
-        if (seat >= 0 && !(dealer_told && seat == dealer) && needs_prompt(c, &rec, seat))
-            prompt_with(c, &rec);
-    }
-    save_game(c);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Actions                                                                  */
-
-/* The word of a rank: "A", "2", ..., "10", "J", "Q", "K". */
-static const char *rank_word(int rank)
-{
-    static const char *const words[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
-                                                "8", "9", "10", "J", "Q", "K"};
-    return rank >= 0 && rank < PZ_RANKS ? words[rank] : "?";
-}
-
-/* The tendido waiting to be arranged as "4♥ 2♣ and 3♦ 7♠" (its pairs). */
-static void tendido_pairs(const ctx *c, char *buf, size_t cap)
-{
-    pz_card t[4];
-    char a[100], b[100];
-    if (pz_get_tendido(c->g, t) != 4) {
-        snprintf(buf, cap, "not on the table");
-        return;
-    }
-    render_cards(t, 2, a, sizeof a);
-    render_cards(t + 2, 2, b, sizeof b);
-    snprintf(buf, cap, "%s and %s", a, b);
-}
-
-/* A refused play of a card that cannot be played in place (mode place). */
-static void explain_place(ctx *c, const pz_action *a, const char *p)
-{
-    char card[8];
-    pz_card pend[16];
-    int rank = pz_card_rank(a->card), seat;
-    render_card(a->card, card);
-    if (pz_get_pending(c->g, &seat) != PZ_PENDING_NONE && pz_get_pending_cards(c->g, pend) > 0 &&
-        pz_card_rank(pend[0]) == rank)
-        reply(c, "%s answers the porrazo on the table, so it is not played in place: say %splay %s",
-              card, p, card);
-    else if (rank > 3)
-        reply(c, "only an A, 2, 3 or 4 is played in place: say %splay %s", p, card);
-    else
-        reply(c, "%s is in place only as card number %d on the table, not now: say %splay %s", card,
-              rank + 1, p, card);
-}
-
-/* A refused claim against the seat a->claimed. */
-static void explain_claim(ctx *c, const char *why, const pz_action *a)
-{
-    int t = a->claimed;
-    if (t < 0 || t >= c->nseats)
-        reply(c, "nobody by that name plays here");
-    else if (t == a->seat)
-        reply(c, "you cannot claim against yourself: claim against the other side");
-    else if (pz_side_of(c->g, t) == pz_side_of(c->g, a->seat))
-        reply(c, "%s is your partner: claim against the other side", c->seats[t].nick);
-    else if (strstr(why, "already claimed") != NULL)
-        reply(c, "%s's missed declaration was claimed already", c->seats[t].nick);
-    else if (strstr(why, "did not miss") != NULL)
-        reply(c, "%s did not miss a declaration in the last deal", c->seats[t].nick);
-    else
-        reply(c, "claims are made after a deal ends, before the next deal's first card");
-}
-
-/*
- * A refused action, explained to the sender in the room's words: every
- * engine error in words of the game, with nicks, never the engine's own
- * message (it names seats by number and speaks the engine's words); a
- * command it suggests carries the prefix in a room. why, the engine's
- * message, only tells apart the kinds of a refused claim.
- */
-static void explain(ctx *c, int err, const char *why, const pz_action *a)
-{
-    render_names names = names_of(c);
-    const char *p = prompt_prefix(c);
-    char status[RENDER_LINE_MAX], card[8], hand[200], text[300];
-    pz_card cards[PZ_CARDS];
-    pz_view v;
-    int turn = pz_get_turn(c->g), dealer = pz_get_dealer(c->g);
-    switch (err) {
-    case PZ_ENOT_YOUR_TURN:
-        if (turn >= 0 && turn < c->nseats)
-            reply(c, "it is %s's turn, not yours", c->seats[turn].nick);
-        else
-            reply(c, "nobody is to play now");
-        return;
-    case PZ_ECARD_NOT_IN_HAND: /* the hand goes privately, never to the room */
-        render_card(a->card, card);
-        render_cards(cards, pz_get_hand(c->g, a->seat, cards), hand, sizeof hand);
-        say_private(c, c->m->sender, 1, "you do not hold %s (your hand: %s)", card, hand);
-        return;
-    case PZ_ECHOICE_REQUIRED:
-        render_card(a->card, card);
-        reply(c,
-              "%s can capture or be played in place for %d points: say %splay %s capture, or "
-              "%splay %s place",
-              card, pz_card_rank(a->card) + 1, p, card, p, card);
-        return;
-    case PZ_ECANNOT_PLACE:
-        explain_place(c, a, p);
-        return;
-    case PZ_ENOT_DEALER:
-        if (dealer >= 0 && dealer < c->nseats) {
-            reply(c, "only the dealer, %s, %s the tendido", c->seats[dealer].nick,
-                  a->kind == PZ_ACT_TENDIDO ? "chooses" : "arranges");
-            return;
-        }
-        /* fall through */
-    case PZ_EWRONG_PHASE:
-        render_status(c->g, &names, status, sizeof status);
-        reply(c, "not now — %s", status);
-        return;
-    case PZ_EBAD_ARRANGEMENT:
-        tendido_pairs(c, text, sizeof text);
-        reply(c,
-              "lay one pair of the tendido on the left and the other on the right, each pair in "
-              "either order; the pairs are %s (or say %sarrange best)",
-              text, p);
-        return;
-    case PZ_ENOTHING_TO_DECLARE:
-        if (pz_view_seat(c->g, a->seat, &v) == 0 && v.holding_declared)
-            reply(c, "you have declared already");
-        else
-            reply(c, "you hold no ronda or rondine this deal: nothing to declare");
-        return;
-    case PZ_EDECLARATION_CLOSED:
-        reply(c, "too late: declarations closed with this deal's first card");
-        return;
-    case PZ_EBAD_CLAIM:
-        explain_claim(c, why, a);
-        return;
-    case PZ_EGAME_OVER:
-        render_side(c->g, &names, pz_get_winner(c->g), text, sizeof text);
-        reply(c, "the game is over: %s won", text);
-        return;
-    case PZ_EINVALID_ACTION:
-        if (a->kind == PZ_ACT_PLAY && a->mode == PZ_MODE_CAPTURE) {
-            render_card(a->card, card);
-            reply(c, "%s captures nothing: there is no %s on the table; say %splay %s", card,
-                  rank_word(pz_card_rank(a->card)), p, card);
-        } else if (a->kind == PZ_ACT_DECLARE) {
-            reply(c, "declarations are %s in this game: nothing to declare",
-                  pz_get_options(c->g)->declarations == PZ_DECL_SILENT ? "silent" : "automatic");
-        } else if (a->kind == PZ_ACT_CLAIM) {
-            reply(c, "claims are made only in a game with manual declarations");
-        } else {
-            reply(c, "that is not a move you can make now");
-        }
-        return;
-    default: /* options, documents, memory: not a player's doing */
-        reply(c, "something went wrong on my side: your move was not taken; try again");
-        return;
-    }
-}
-
-int act(ctx *c, const pz_action *a, const char *forced)
-{
-    char why[PZ_WHY_MAX] = "";
-    pz_events ev = {0};
-    int before = actor_of(c->g);
-    pz_phase phase = pz_get_phase(c->g);
-    int err = pz_apply(c->g, a, &ev, why, sizeof why);
-    if (err != 0) {
-        explain(c, err, why, a);
-        return err;
-    }
-    log_action(c, a);
-    c->acted = true;
-    if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
-        seat_of_action(a) == seat_of(c, c->m->sender))
-        absent_acted(c, seat_of_action(a)); /* their own move: not absent */
-    /* a new actor, or the same one at a new step (the dealer's tendido
-       choice, then the arrangement): their clock starts again */
-    if (actor_of(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
-        new_turn(c);
-    announce(c, a, &ev, forced);
-    return 0;
-}
+#include "hctx.h"
+#include "hgame.h"
+#include "hseats.h"
+#include "hverbs.h"
 
 /* The card of seat's hand that k names: the exact card, or with the rank
    alone the first of that rank. PZ_NO_CARD when none. */
@@ -547,16 +78,16 @@ static void ask_suits(ctx *c, const pz_card t[4], const cmd *k, int i)
         else if (r->suit >= 0)
             render_card(pz_card_make(r->rank, r->suit), card);
         else
-            snprintf(card, sizeof card, "%s", rank_word(r->rank));
+            snprintf(card, sizeof card, "%s", hs_rank_word(r->rank));
         int w = snprintf(example + len, sizeof example - len, " %s", card);
         if (w > 0 && (size_t)w < sizeof example - len)
             len += (size_t)w;
     }
-    reply(c, "the tendido has %s: say which %s goes where, e.g. %sarrange%s%s", same,
-          rank_word(rank), prompt_prefix(c), example,
-          !k->has_direction        ? ""
-          : k->direction == PZ_RTL ? " right"
-                                   : " left");
+    hc_reply(c, "the tendido has %s: say which %s goes where, e.g. %sarrange%s%s", same,
+             hs_rank_word(rank), hc_prompt_prefix(c), example,
+             !k->has_direction        ? ""
+             : k->direction == PZ_RTL ? " right"
+                                      : " left");
 }
 
 /*
@@ -597,9 +128,9 @@ static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
                 bool some = false;
                 for (int j = 0; j < 4; j++)
                     some |= pz_card_rank(t[j]) == r->rank;
-                tendido_pairs(c, pairs, sizeof pairs);
-                reply(c, "the tendido has no %s%s: its pairs are %s", some ? "other " : "",
-                      rank_word(r->rank), pairs);
+                hs_tendido_pairs(c, pairs, sizeof pairs);
+                hc_reply(c, "the tendido has no %s%s: its pairs are %s", some ? "other " : "",
+                         hs_rank_word(r->rank), pairs);
                 return -1;
             }
             for (int j = 0; j < 4; j++)
@@ -615,23 +146,23 @@ static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
 /* Checks the game can take a move from the sender; its seat, or -1. */
 static int mover_seat(ctx *c)
 {
-    int seat = seat_of(c, c->m->sender);
+    int seat = hg_seat_of(c, c->m->sender);
     if (c->row.status == STORE_LOBBY) {
-        reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
-              ctx_prefix(c));
+        hc_reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
+                 hc_prefix(c));
         return -1;
     }
     if (c->row.status == STORE_PAUSED) {
-        reply(c, "the game is paused: say %sresume (a majority of players must agree)",
-              ctx_prefix(c));
+        hc_reply(c, "the game is paused: say %sresume (a majority of players must agree)",
+                 hc_prefix(c));
         return -1;
     }
     if (seat < 0)
-        reply(c, "you are not playing in this game");
+        hc_reply(c, "you are not playing in this game");
     return seat;
 }
 
-void cmd_game(ctx *c, const cmd *k)
+void hv_move(ctx *c, const cmd *k)
 {
     int seat = mover_seat(c);
     pz_action a;
@@ -648,8 +179,9 @@ void cmd_game(ctx *c, const cmd *k)
             char hand[200];
             pz_card cards[PZ_CARDS];
             render_cards(cards, pz_get_hand(c->g, seat, cards), hand, sizeof hand);
-            say_private(c, c->m->sender, 1, "you hold no %s (your hand: %s)",
-                        k->card.rank == 9 ? "10" : (char[2]){pz_rank_char(k->card.rank), 0}, hand);
+            hc_say_private(c, c->m->sender, 1, "you hold no %s (your hand: %s)",
+                           k->card.rank == 9 ? "10" : (char[2]){pz_rank_char(k->card.rank), 0},
+                           hand);
             return;
         }
         a = pz_act_play(seat, card, k->mode);
@@ -668,9 +200,9 @@ void cmd_game(ctx *c, const cmd *k)
         a = pz_act_declare(seat);
         break;
     case CMD_CLAIM: {
-        int target = seat_named(c, k->name);
+        int target = hg_seat_named(c, k->name);
         if (target < 0) {
-            reply(c, "nobody called %s plays here", k->name);
+            hc_reply(c, "nobody called %s plays here", k->name);
             return;
         }
         a = pz_act_claim(seat, target);
@@ -679,32 +211,32 @@ void cmd_game(ctx *c, const cmd *k)
     default:
         return;
     }
-    act(c, &a, NULL);
+    hs_act(c, &a, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Information                                                              */
 
-void cmd_info(ctx *c, const cmd *k)
+void hv_info(ctx *c, const cmd *k)
 {
     live_nicks nb;
     render_names names = live_names(c, &nb);
     render_lines lines = {0};
     char head[48];
     if (c->g == NULL) {
-        reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
-              ctx_prefix(c));
+        hc_reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
+                 hc_prefix(c));
         return;
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
     switch (k->verb) {
     case CMD_HAND: {
-        int seat = seat_of(c, c->m->sender);
+        int seat = hg_seat_of(c, c->m->sender);
         if (seat < 0) {
-            reply(c, "you are not playing in this game");
+            hc_reply(c, "you are not playing in this game");
             return;
         }
-        send_hand(c, seat); /* always privately, wherever it was asked */
+        prompt_hand(c, seat); /* always privately, wherever it was asked */
         return;
     }
     case CMD_SCORE: /* several lines: in the room as they are, else privately */
@@ -712,9 +244,10 @@ void cmd_info(ctx *c, const cmd *k)
         live_header(c, 'B', -1, head, sizeof head);
         for (int i = 0; i < lines.n; i++) {
             if (in_room)
-                say_room(c, c->m->room, "%s%s", head, lines.line[i]);
+                hc_say_room(c, c->m->room, "%s%s", head, lines.line[i]);
             else
-                say_private(c, c->m->sender, 0, "%s%s%s%s", head, c->row.room, ": ", lines.line[i]);
+                hc_say_private(c, c->m->sender, 0, "%s%s%s%s", head, c->row.room, ": ",
+                               lines.line[i]);
         }
         return;
     default:
@@ -722,9 +255,9 @@ void cmd_info(ctx *c, const cmd *k)
            game waiting in the room makes it needless: it is dropped) */
         live_header(c, 'S', -1, head, sizeof head);
         if (in_room)
-            say_room(c, c->m->room, "%s%s: %s", head, c->m->nick, live_state_token());
+            hc_say_room(c, c->m->room, "%s%s: %s", head, c->m->nick, live_state_token());
         else
-            say_private(c, c->m->sender, 0, "%s%s: %s", head, c->row.room, live_state_token());
+            hc_say_private(c, c->m->sender, 0, "%s%s: %s", head, c->row.room, live_state_token());
         return;
     }
 }
@@ -747,29 +280,17 @@ static bool vote(ctx *c, unsigned *votes, int seat, const char *what)
     int have = count_votes(*votes), need = c->nseats / 2 + 1;
     if (have >= need)
         return true;
-    say_room(c, c->row.room, "%s votes to %s (%d of %d needed).", c->seats[seat].nick, what, have,
-             need);
-    save_game(c);
+    hc_say_room(c, c->row.room, "%s votes to %s (%d of %d needed).", c->seats[seat].nick, what,
+                have, need);
+    hg_save(c);
     return false;
 }
 
-/* Stops the loaded game: the room is told why (who), the operator's log
-   by whom (by). */
-void stop_game(ctx *c, const char *who, const char *by)
+void hv_vote(ctx *c, const cmd *k)
 {
-    bool lobby = c->row.status == STORE_LOBBY;
-    c->row.status = STORE_STOPPED;
-    save_game(c);
-    say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
-             ctx_prefix(c));
-    game_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
-}
-
-void cmd_vote(ctx *c, const cmd *k)
-{
-    int seat = seat_of(c, c->m->sender);
+    int seat = hg_seat_of(c, c->m->sender);
     bool creator = strcmp(c->row.creator, c->m->sender) == 0;
-    bool boss = creator || c->m->moderator || is_owner(c, c->m->sender);
+    bool boss = creator || c->m->moderator || hc_is_owner(c, c->m->sender);
     if (k->verb == CMD_STOP && boss) {
         const char *role = creator           ? "its creator"
                            : c->m->moderator ? "a moderator of the room"
@@ -778,39 +299,39 @@ void cmd_vote(ctx *c, const cmd *k)
         snprintf(by, sizeof by, "by %s (%s)", c->m->nick, role);
         char why[64];
         snprintf(why, sizeof why, "stopped by %s", role);
-        stop_game(c, c->row.status == STORE_LOBBY ? "the table is closed" : why, by);
+        hs_stop(c, c->row.status == STORE_LOBBY ? "the table is closed" : why, by);
         return;
     }
     if (seat < 0) {
-        reply(c, "only the players can do that");
+        hc_reply(c, "only the players can do that");
         return;
     }
     if (c->row.status == STORE_LOBBY) {
-        reply(c, "the game has not started");
+        hc_reply(c, "the game has not started");
         return;
     }
     if (k->verb == CMD_STOP) {
         if (vote(c, &c->set.stop_votes, seat, "abandon the game"))
-            stop_game(c, "by vote", "by the players' vote");
+            hs_stop(c, "by vote", "by the players' vote");
     } else if (k->verb == CMD_PAUSE) {
         if (c->row.status == STORE_PAUSED) {
-            reply(c, "the game is already paused");
+            hc_reply(c, "the game is already paused");
         } else if (vote(c, &c->set.pause_votes, seat, "pause")) {
             c->row.status = STORE_PAUSED;
             c->set.pause_votes = c->set.resume_votes = 0;
-            save_game(c);
-            say_room(c, c->row.room, "The game is paused. Say %sresume to go on.", ctx_prefix(c));
+            hg_save(c);
+            hc_say_room(c, c->row.room, "The game is paused. Say %sresume to go on.", hc_prefix(c));
         }
     } else if (c->row.status != STORE_PAUSED) {
-        reply(c, "the game is not paused");
+        hc_reply(c, "the game is not paused");
     } else if (vote(c, &c->set.resume_votes, seat, "resume")) {
         char head[48];
         c->row.status = STORE_PLAYING;
         c->set.pause_votes = c->set.resume_votes = 0;
-        new_turn(c);
-        save_game(c);
+        hs_new_turn(c);
+        hg_save(c);
         live_header(c, 'S', -1, head, sizeof head);
-        say_room(c, c->row.room, "%sThe game goes on: %s", head, live_state_token());
+        hc_say_room(c, c->row.room, "%sThe game goes on: %s", head, live_state_token());
         prompt_actor(c);
     }
 }

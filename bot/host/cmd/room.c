@@ -20,126 +20,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hgame.h"
+#include "hrooms.h"
+#include "hverbs.h"
 #include "porrazo_ai.h"
 #include "render.h"
 #include "text.h"
-
-static void room_key(const ctx *c, const char *room, char *key, size_t cap)
-{
-    if (snprintf(key, cap, "%s\x1f%s", c->network, room) >= (int)cap)
-        key[0] = '\0';
-}
-
-/* Why p cannot be a room's prefix, or NULL when it can: 1 to
-   ROOM_PREFIX_MAX ASCII punctuation characters, so that a command never
-   reads as a word of chat that starts with a letter or a digit. */
-static const char *prefix_refused(const char *p)
-{
-    size_t n = strlen(p);
-    if (n == 0 || n > ROOM_PREFIX_MAX)
-        return "a prefix is 1 to 3 characters";
-    for (size_t i = 0; i < n; i++)
-        if (p[i] <= ' ' || p[i] >= 0x7F || isalnum((unsigned char)p[i]))
-            return "a prefix is punctuation only: no letters, digits or spaces";
-    return NULL;
-}
-
-/* The value of word "name=" in words, into out: 0, or -1 when absent. */
-static int word_value(const char *words, const char *name, char *out, size_t cap)
-{
-    size_t n = strlen(name);
-    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
-        size_t len = strcspn(p, " ");
-        if (len > n && strncmp(p, name, n) == 0 && p[n] == '=' && len - n - 1 < cap) {
-            memcpy(out, p + n + 1, len - n - 1);
-            out[len - n - 1] = '\0';
-            return 0;
-        }
-        p += len;
-    }
-    return -1;
-}
-
-void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off)
-{
-    char v[16];
-    prefix[0] = '\0';
-    if (word_value(words, "prefix", v, sizeof v) == 0 && prefix_refused(v) == NULL)
-        memcpy(prefix, v, strlen(v) + 1);
-    *colours_off = word_value(words, "colours", v, sizeof v) == 0 && strcmp(v, "off") == 0;
-}
-
-void room_defaults(const ctx *c, const char *room, room_settings *rs)
-{
-    char key[ROOM_KEY_MAX], value[320], v[32];
-    rs->deadline = c->h->cfg.deadline_secs;
-    rs->away_max = c->h->cfg.away_max_secs;
-    rs->level = c->h->robot_level;
-    rs->own_deadline = rs->own_level = rs->own_away = false;
-    rs->options[0] = rs->prefix[0] = '\0';
-    rs->colours_off = false;
-    if (room == NULL || room[0] == '\0')
-        return;
-    room_key(c, room, key, sizeof key);
-    if (key[0] == '\0' || store_kv_get(c->h->st, ROOM_SCOPE, key, value, sizeof value) != 0)
-        return;
-    char *end;
-    pzai_level lv;
-    room_words_own(value, rs->prefix, &rs->colours_off);
-    if (word_value(value, "deadline", v, sizeof v) == 0) {
-        long secs = strtol(v, &end, 10);
-        if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
-            rs->deadline = (int)secs;
-            rs->own_deadline = true;
-        }
-    }
-    if (word_value(value, "away", v, sizeof v) == 0) {
-        long secs = strtol(v, &end, 10);
-        if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
-            rs->away_max = (int)secs;
-            rs->own_away = true;
-        }
-    }
-    rs->options[0] = '\0';
-    for (const char *p = value; *p != '\0'; p += strspn(p, " ")) { /* the o.NAME=VALUE words */
-        size_t len = strcspn(p, " "), have = strlen(rs->options);
-        if (strncmp(p, "o.", 2) == 0 && have + len + 2 < sizeof rs->options)
-            snprintf(rs->options + have, sizeof rs->options - have, "%s%.*s", have ? " " : "",
-                     (int)len, p);
-        p += len;
-    }
-    if (word_value(value, "level", v, sizeof v) == 0 && pzai_level_parse(v, &lv) == 0) {
-        rs->level = (int)lv;
-        rs->own_level = true;
-    }
-}
-
-int room_level(const ctx *c)
-{
-    room_settings rs;
-    room_defaults(c, c->row.room, &rs);
-    return rs.level;
-}
-
-int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len)
-{
-    for (const char *p = rs->options; *p != '\0'; p += strspn(p, " ")) {
-        size_t len = strcspn(p, " ");
-        char word[64], *eq;
-        if (len < sizeof word && len > 2) {
-            memcpy(word, p + 2, len - 2);
-            word[len - 2] = '\0';
-            if ((eq = strchr(word, '=')) != NULL) {
-                *eq = '\0';
-                if (pz_options_set(o, word, eq + 1, why, why_len) != 0)
-                    return -1;
-            }
-        }
-        p += len;
-    }
-    return 0;
-}
 
 /* set options WORDS (as "new" takes them) | off: checked, then kept. */
 static int set_options(ctx *c, const char *words, room_settings *rs)
@@ -152,7 +39,7 @@ static int set_options(ctx *c, const char *words, room_settings *rs)
     }
     snprintf(line, sizeof line, "new %s", words);
     if (cmd_parse(line, strlen(line), false, c->h->prefix, &k, err, sizeof err) != CMD_OK) {
-        reply(c, "%s", err);
+        hc_reply(c, "%s", err);
         return -1;
     }
     pz_options o;
@@ -161,14 +48,14 @@ static int set_options(ctx *c, const char *words, room_settings *rs)
     for (int i = 0; i < k.noptions; i++) {
         size_t have = strlen(rs->options);
         if (pz_options_set(&o, k.option_name[i], k.option_value[i], why, sizeof why) != 0) {
-            reply(c, "%s", why);
+            hc_reply(c, "%s", why);
             return -1;
         }
         snprintf(rs->options + have, sizeof rs->options - have, "%so.%s=%s", have ? " " : "",
                  k.option_name[i], k.option_value[i]);
     }
     if (k.players != 0 || k.robots || k.shuffle_seats) {
-        reply(c, "set options takes the game's options only (e.g. partners, to 31, manual)");
+        hc_reply(c, "set options takes the game's options only (e.g. partners, to 31, manual)");
         return -1;
     }
     return 0;
@@ -195,7 +82,7 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
         snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
     if (err != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     /* what every line reads (room_map.c) follows once this commits */
@@ -208,14 +95,14 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
 /* set prefix P|off: checked (told when refused), into rs. 0 or -1. */
 static int set_prefix(ctx *c, const char *p, room_settings *rs)
 {
-    const char *why = prefix_refused(p);
+    const char *why = room_prefix_refused(p);
     if (strcasecmp(p, "off") == 0 || strcasecmp(p, "none") == 0) {
         rs->prefix[0] = '\0';
         return 0;
     }
     if (why != NULL) {
-        reply(c, "%s, such as . or ! or >> (say %sset prefix off for the bot's %s)", why,
-              prompt_prefix(c), c->h->prefix);
+        hc_reply(c, "%s, such as . or ! or >> (say %sset prefix off for the bot's %s)", why,
+                 hc_prompt_prefix(c), c->h->prefix);
         return -1;
     }
     memcpy(rs->prefix, p, strlen(p) + 1);
@@ -229,11 +116,11 @@ static const char *room_of(ctx *c, const cmd *k)
         return c->m->room;
     if (k->room[0] != '\0')
         return k->room;
-    reply(c, "say it in the room, or name it: settings #friends");
+    hc_reply(c, "say it in the room, or name it: settings #friends");
     return NULL;
 }
 
-void cmd_settings(ctx *c, const cmd *k)
+void hv_settings(ctx *c, const cmd *k)
 {
     const char *room = room_of(c, k);
     if (room == NULL)
@@ -252,16 +139,16 @@ void cmd_settings(ctx *c, const cmd *k)
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
-    reply(c,
-          "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-          "computer players %s%s · prefix %s%s · colours %s · moderators change them: %sset "
-          "options partners to 31, %sset deadline 24h, %sset away 3d, %sset level expert, "
-          "%sset prefix ., %sset colours off",
-          room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
-          rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
-          pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
-          rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on", p,
-          p, p, p, p, p);
+    hc_reply(c,
+             "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
+             "computer players %s%s · prefix %s%s · colours %s · moderators change them: %sset "
+             "options partners to 31, %sset deadline 24h, %sset away 3d, %sset level expert, "
+             "%sset prefix ., %sset colours off",
+             room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
+             rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
+             pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
+             rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
+             p, p, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -272,7 +159,7 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
     else if (strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
         rs->colours_off = false;
     else {
-        reply(c, "set colours on, or set colours off");
+        hc_reply(c, "set colours on, or set colours off");
         return -1;
     }
     return 0;
@@ -312,16 +199,16 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
         snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
-    reply(c, "%s: %s · %ssettings lists them all", room, what, in_room ? p : "");
+    hc_reply(c, "%s: %s · %ssettings lists them all", room, what, in_room ? p : "");
 }
 
-void cmd_set(ctx *c, const cmd *k)
+void hv_set(ctx *c, const cmd *k)
 {
     const char *room = room_of(c, k);
     if (room == NULL)
         return;
-    if (!c->m->moderator && !is_owner(c, c->m->sender)) {
-        reply(c, "only the room's moderators (or the bot's owners) may change its settings");
+    if (!c->m->moderator && !hc_is_owner(c, c->m->sender)) {
+        hc_reply(c, "only the room's moderators (or the bot's owners) may change its settings");
         return;
     }
     room_settings rs;
@@ -349,8 +236,8 @@ void cmd_set(ctx *c, const cmd *k)
         if (set_colours(c, k->name2, &rs) != 0)
             return;
     } else {
-        reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                 "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off");
+        hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
+                    "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off");
         return;
     }
     room_save(c, room, &rs);

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hverbs.h"
 
 /* "1 game", "2 games": n and the word for it, into buf. */
 static const char *counted(int n, const char *one, const char *many, char *buf, size_t cap)
@@ -16,7 +17,7 @@ static const char *counted(int n, const char *one, const char *many, char *buf, 
     return buf;
 }
 
-void cmd_stats(ctx *c, const cmd *k)
+void hv_stats(ctx *c, const cmd *k)
 {
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : k->room[0] != '\0'                        ? k->room
@@ -26,26 +27,27 @@ void cmd_stats(ctx *c, const cmd *k)
     const char *shown = k->name[0] != '\0' ? k->name : c->m->nick;
     int err = store_stats_get(c->h->st, c->network, room, who, &s);
     if (err != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     if (s.games == 0) {
-        reply(c, "%s has no finished games%s%s yet", shown, room ? " in " : "", room ? room : "");
+        hc_reply(c, "%s has no finished games%s%s yet", shown, room ? " in " : "",
+                 room ? room : "");
         return;
     }
     char w[6][40], with[64] = "";
     if (s.robot_games > 0)
         snprintf(with, sizeof with, " (%d with computer players)", s.robot_games);
-    reply(c, "%s%s%s: %s%s, %s, %s, %s, %s, %s", shown, room ? " in " : "", room ? room : "",
-          counted(s.games, "game", "games", w[0], sizeof w[0]), with,
-          counted(s.wins, "win", "wins", w[1], sizeof w[1]),
-          counted(s.points, "point", "points", w[2], sizeof w[2]),
-          counted(s.porrazos, "porrazo", "porrazos", w[3], sizeof w[3]),
-          counted(s.limpias, "limpia", "limpias", w[4], sizeof w[4]),
-          counted(s.san_benitos, "san benito", "san benitos", w[5], sizeof w[5]));
+    hc_reply(c, "%s%s%s: %s%s, %s, %s, %s, %s, %s", shown, room ? " in " : "", room ? room : "",
+             counted(s.games, "game", "games", w[0], sizeof w[0]), with,
+             counted(s.wins, "win", "wins", w[1], sizeof w[1]),
+             counted(s.points, "point", "points", w[2], sizeof w[2]),
+             counted(s.porrazos, "porrazo", "porrazos", w[3], sizeof w[3]),
+             counted(s.limpias, "limpia", "limpias", w[4], sizeof w[4]),
+             counted(s.san_benitos, "san benito", "san benitos", w[5], sizeof w[5]));
 }
 
-void cmd_top(ctx *c, const cmd *k)
+void hv_top(ctx *c, const cmd *k)
 {
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : k->room[0] != '\0'                        ? k->room
@@ -55,12 +57,12 @@ void cmd_top(ctx *c, const cmd *k)
     int err = store_stats_top(c->h->st, c->network, room, k->robots ? STORE_ROBOTS : STORE_PEOPLE,
                               top, 5, &n);
     if (err != 0) {
-        store_failed(c, err);
+        hc_failed(c, err);
         return;
     }
     if (n == 0) {
-        reply(c, "no finished games%s%s%s yet", k->robots ? " of computer players" : "",
-              room ? " in " : "", room ? room : "");
+        hc_reply(c, "no finished games%s%s%s yet", k->robots ? " of computer players" : "",
+                 room ? " in " : "", room ? room : "");
         return;
     }
     char line[800];
@@ -72,5 +74,5 @@ void cmd_top(ctx *c, const cmd *k)
                         top[i].nick, counted(top[i].wins, "win", "wins", wins, sizeof wins),
                         counted(top[i].points, "point", "points", points, sizeof points));
     }
-    reply(c, "%s", line);
+    hc_reply(c, "%s", line);
 }

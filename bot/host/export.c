@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_int.h"
+#include "hctx.h"
+#include "hgame.h"
 
 /* A growing string; on failure it stays failed and NULL-safe. */
 typedef struct sbuf {

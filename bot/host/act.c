@@ -1,0 +1,489 @@
+/*
+ * act.c — a move of a game under way, whoever makes it (a player, the
+ * clock, a computer player, an owner's skip): the engine applies it, it is
+ * logged (REPLAY.md's action JSON), announced in the room, counted in the
+ * statistics, and followed by private hands and the prompt of the seat to
+ * act; a refused move is explained to its sender. Also a game's stop.
+ * Prefix hs_ (with seats.c: seats and acting).
+ *
+ * Not here: reading players' moves (cmd/play.c), the clock (timers.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hctx.h"
+#include "hgame.h"
+#include "hprefs.h"
+#include "hseats.h"
+
+/* ------------------------------------------------------------------------ */
+/* The action log                                                           */
+
+/* Writes a as REPLAY.md's action JSON; 0, or -1 when it does not fit. */
+static int action_json(const pz_action *a, char *buf, size_t cap)
+{
+    char c[3], row[4][3];
+    int n;
+    switch (a->kind) {
+    case PZ_ACT_PLAY:
+        pz_card_format(a->card, c);
+        if (a->mode == PZ_MODE_ANY)
+            n = snprintf(buf, cap, "{\"seat\":%d,\"play\":\"%s\"}", a->seat, c);
+        else
+            n = snprintf(buf, cap, "{\"seat\":%d,\"play\":\"%s\",\"mode\":\"%s\"}", a->seat, c,
+                         pz_mode_name(a->mode));
+        break;
+    case PZ_ACT_TENDIDO:
+        n = snprintf(buf, cap, "{\"seat\":%d,\"tendido\":\"%s\"}", a->seat,
+                     a->now ? "now" : "later");
+        break;
+    case PZ_ACT_ARRANGE:
+        if (a->best) {
+            n = snprintf(buf, cap, "{\"seat\":%d,\"arrange\":\"best\"}", a->seat);
+            break;
+        }
+        for (int i = 0; i < 4; i++)
+            pz_card_format(a->row[i], row[i]);
+        n = snprintf(buf, cap,
+                     "{\"seat\":%d,\"arrange\":[\"%s\",\"%s\",\"%s\",\"%s\"],\"direction\":\"%s\"}",
+                     a->seat, row[0], row[1], row[2], row[3], pz_direction_name(a->direction));
+        break;
+    case PZ_ACT_DECLARE:
+        n = snprintf(buf, cap, "{\"seat\":%d,\"declare\":true}", a->seat);
+        break;
+    case PZ_ACT_CLAIM:
+        n = snprintf(buf, cap, "{\"seat\":%d,\"claim\":%d}", a->seat, a->claimed);
+        break;
+    default:
+        n = snprintf(buf, cap, "{\"next_hand\":true}");
+        break;
+    }
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
+}
+
+/* Appends a to the game's action log. */
+static void log_action(ctx *c, const pz_action *a)
+{
+    char json[200];
+    int n = 0, err;
+    if (c->failed)
+        return;
+    if (action_json(a, json, sizeof json) != 0 ||
+        (err = store_action_count(c->h->st, c->row.id, &n)) != 0 ||
+        (err = store_action_append(c->h->st, c->row.id, n, json, c->now)) != 0)
+        hc_failed(c, -1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statistics                                                               */
+
+static void add_stats(ctx *c, int seat, store_stats *d)
+{
+    if (c->failed || seat < 0 || seat >= c->nseats)
+        return;
+    snprintf(d->player, sizeof d->player, "%s", c->seats[seat].player);
+    snprintf(d->nick, sizeof d->nick, "%s", c->seats[seat].nick);
+    if (hc_is_robot(d->player)) /* one row per level, not per robot number */
+        robot_stats_id(c->seats[seat].player, d->player, sizeof d->player, d->nick, sizeof d->nick);
+    int err = store_stats_add(c->h->st, c->network, c->row.room, d);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+/*
+ * Points, porrazos, limpias and san benitos of one action's events, one
+ * row of the statistics per seat that has any. Points are the side's: a
+ * score counts for every seat of the side it went to, the card score
+ * (which has no seat) and a partner's points included, so that a
+ * player's points in a game are their side's final score. A porrazo, a
+ * limpia and a san benito count for the seat that made it.
+ */
+static void count_events(ctx *c, const pz_events *ev)
+{
+    store_stats d[PZ_MAX_PLAYERS];
+    int side_points[PZ_MAX_SIDES] = {0};
+    memset(d, 0, sizeof d);
+    for (int i = 0; i < ev->n; i++) {
+        const pz_event *e = &ev->ev[i];
+        bool by_seat = e->seat >= 0 && e->seat < c->nseats;
+        if (e->kind == PZ_EV_SAN_BENITO && by_seat) {
+            d[e->seat].san_benitos++;
+        } else if (e->kind == PZ_EV_SCORE) {
+            int side = e->side >= 0 ? e->side : by_seat ? pz_side_of(c->g, e->seat) : -1;
+            if (side >= 0 && side < PZ_MAX_SIDES)
+                side_points[side] += e->points;
+            if (by_seat) {
+                d[e->seat].porrazos +=
+                    e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO;
+                d[e->seat].limpias += e->reason == PZ_REASON_LIMPIA;
+            }
+        }
+    }
+    for (int s = 0; s < c->nseats; s++) {
+        d[s].points = side_points[pz_side_of(c->g, s)];
+        if (d[s].points != 0 || d[s].porrazos != 0 || d[s].limpias != 0 || d[s].san_benitos != 0)
+            add_stats(c, s, &d[s]);
+    }
+}
+
+/* The game is won: status, a game (and maybe a win) for everyone, the
+   room told where its record is, the operator's log the scores. */
+static void finish_game(ctx *c)
+{
+    int winner = pz_get_winner(c->g);
+    c->row.status = STORE_FINISHED;
+    c->row.winner = winner;
+    bool robots = false;
+    for (int s = 0; s < c->nseats; s++)
+        robots |= hc_is_robot(c->seats[s].player);
+    for (int s = 0; s < c->nseats; s++) {
+        store_stats d = {0};
+        d.games = 1;
+        d.wins = pz_side_of(c->g, s) == winner;
+        d.robot_games = robots && !hc_is_robot(c->seats[s].player);
+        add_stats(c, s, &d);
+    }
+    char record[160], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
+    hc_record_hint(c, record, sizeof record);
+    hc_say_room(c, c->row.room, "%s", record);
+    render_names names = hg_names(c);
+    render_score_line(c->g, &names, score, sizeof score);
+    render_status(c->g, &names, status, sizeof status);
+    hc_event(c, "finished: %s; %s", score, status);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Announcing                                                               */
+
+void hs_new_turn(ctx *c)
+{
+    c->row.turn_since = c->now;
+    c->row.reminded = 0;
+    c->set.reminders = 0;
+}
+
+static bool has_event(const pz_events *ev, pz_event_kind k)
+{
+    for (int i = 0; i < ev->n; i++)
+        if (ev->ev[i].kind == k)
+            return true;
+    return false;
+}
+
+/* Deals the next hand at once when one ends (R2.1). */
+static void deal_next_hand(ctx *c)
+{
+    pz_action nh = pz_act_next_hand(NULL);
+    pz_events ev = {0};
+    if (pz_apply(c->g, &nh, &ev, NULL, 0) != 0) {
+        hc_failed(c, -1);
+        return;
+    }
+    log_action(c, &nh);
+    hs_announce(c, &nh, &ev, NULL);
+}
+
+/* Joins the segments of lines with " · " into buf. */
+static void join_segments(const render_lines *lines, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < lines->n; i++) {
+        int n = snprintf(buf + len, cap - len, "%s%s", len > 0 ? " \xC2\xB7 " : "", lines->line[i]);
+        if (n < 0 || (size_t)n >= cap - len) {
+            buf[len] = '\0'; /* what does not fit is left out whole */
+            return;
+        }
+        len += (size_t)n;
+    }
+}
+
+/* The seat whose action a is, or -1 (the next hand, a first deal). */
+static int seat_of_action(const pz_action *a)
+{
+    return a != NULL && a->kind != PZ_ACT_NEXT_HAND ? a->seat : -1;
+}
+
+/*
+ * The room's line of one action: its events as segments, the tendido
+ * kept for later, a deal's score in one line; queued as a live event
+ * line (the state follows it when it is sent, and event lines waiting in
+ * a row go out as one). The board follows the end of a hand or game.
+ */
+static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const char *forced,
+                      recent *rec)
+{
+    live_nicks nb;
+    render_names names = live_names(c, &nb);
+    render_lines seg = {0};
+    int actor = seat_of_action(a);
+    char head[48], text[1000];
+    if (forced != NULL && actor >= 0 && c->m != NULL) /* an owner's skip */
+        render_add(&seg, "%s skips %s's turn, %s plays for them", c->m->nick, names.nick[actor],
+                   c->h->bot_name);
+    else if (forced != NULL && actor >= 0)
+        render_add(&seg, "%s's time ran out, %s plays for them", names.nick[actor], c->h->bot_name);
+    if (a != NULL && a->kind == PZ_ACT_TENDIDO && !a->now && actor >= 0)
+        render_add(&seg, "%s keeps the tendido for later", names.nick[actor]);
+    render_events(c->g, &names, ev, &seg);
+    bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
+    bool hand_end = has_event(ev, PZ_EV_HAND_END);
+    if (has_event(ev, PZ_EV_DEAL) && !hand_end && a != NULL && a->kind != PZ_ACT_NEXT_HAND) {
+        char score[RENDER_LINE_MAX];
+        render_score_line(c->g, &names, score, sizeof score);
+        render_add(&seg, "score: %s", score);
+    }
+    join_segments(&seg, text, sizeof text);
+    if (actor >= 0) /* a hand's first deal is no news in a turn prompt */
+        recent_add(rec, actor, text);
+    live_header(c, 'E', -1, head, sizeof head);
+    hc_say_room(c, c->row.room, "%s%s", head, text);
+    if (over || hand_end) {
+        render_lines board = {0};
+        render_board(c->g, &names, &board);
+        live_header(c, 'B', -1, head, sizeof head);
+        for (int i = 0; i < board.n; i++)
+            hc_say_room(c, c->row.room, "%s%s", head, board.line[i]);
+    }
+}
+
+void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced)
+{
+    recent rec;
+    int err = recent_load(c, &rec);
+    if (err != 0) {
+        hc_failed(c, err);
+        return;
+    }
+    bool dealt = has_event(ev, PZ_EV_DEAL);
+    bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
+    if (forced == NULL)
+        recent_touch(&rec, seat_of_action(a), c->now);
+    tell_room(c, a, ev, forced, &rec);
+    count_events(c, ev);
+    if ((err = recent_save(c, &rec)) != 0)
+        hc_failed(c, err);
+    if (over) {
+        finish_game(c);
+        hg_save(c);
+        return;
+    }
+    if (pz_get_phase(c->g) == PZ_PHASE_HAND_OVER) {
+        deal_next_hand(c);
+        return;
+    }
+    if (dealt) {
+        /* One private line each: the hand, with "your turn" for the
+           actor. The dealer whose hand waits for the tendido choice
+           (R4.2) is told by the room's line, or prompted when quiet. */
+        for (int s = 0; s < c->nseats; s++) {
+            pz_view v;
+            if (pz_view_seat(c->g, s, &v) == 0 && v.hand_hidden) {
+                if (prompt_needed(c, &rec, s))
+                    prompt_with(c, &rec);
+            } else {
+                prompt_hand(c, s);
+            }
+        }
+    } else {
+        /* R4.2: the dealer's new hand, held back until the choice (it
+           says what to do when the dealer arranges the tendido next) */
+        int dealer = pz_get_dealer(c->g), seat = hg_actor(c->g);
+        bool dealer_told = a != NULL && a->kind == PZ_ACT_TENDIDO;
+        if (dealer_told)
+            prompt_hand(c, dealer);
+        if (seat >= 0 && !(dealer_told && seat == dealer) && prompt_needed(c, &rec, seat))
+            prompt_with(c, &rec);
+    }
+    hg_save(c);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Actions                                                                  */
+
+/* The word of a rank: "A", "2", ..., "10", "J", "Q", "K". */
+const char *hs_rank_word(int rank)
+{
+    static const char *const words[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
+                                                "8", "9", "10", "J", "Q", "K"};
+    return rank >= 0 && rank < PZ_RANKS ? words[rank] : "?";
+}
+
+/* The tendido waiting to be arranged as "4♥ 2♣ and 3♦ 7♠" (its pairs). */
+void hs_tendido_pairs(const ctx *c, char *buf, size_t cap)
+{
+    pz_card t[4];
+    char a[100], b[100];
+    if (pz_get_tendido(c->g, t) != 4) {
+        snprintf(buf, cap, "not on the table");
+        return;
+    }
+    render_cards(t, 2, a, sizeof a);
+    render_cards(t + 2, 2, b, sizeof b);
+    snprintf(buf, cap, "%s and %s", a, b);
+}
+
+/* A refused play of a card that cannot be played in place (mode place). */
+static void explain_place(ctx *c, const pz_action *a, const char *p)
+{
+    char card[8];
+    pz_card pend[16];
+    int rank = pz_card_rank(a->card), seat;
+    render_card(a->card, card);
+    if (pz_get_pending(c->g, &seat) != PZ_PENDING_NONE && pz_get_pending_cards(c->g, pend) > 0 &&
+        pz_card_rank(pend[0]) == rank)
+        hc_reply(c,
+                 "%s answers the porrazo on the table, so it is not played in place: say %splay %s",
+                 card, p, card);
+    else if (rank > 3)
+        hc_reply(c, "only an A, 2, 3 or 4 is played in place: say %splay %s", p, card);
+    else
+        hc_reply(c, "%s is in place only as card number %d on the table, not now: say %splay %s",
+                 card, rank + 1, p, card);
+}
+
+/* A refused claim against the seat a->claimed. */
+static void explain_claim(ctx *c, const char *why, const pz_action *a)
+{
+    int t = a->claimed;
+    if (t < 0 || t >= c->nseats)
+        hc_reply(c, "nobody by that name plays here");
+    else if (t == a->seat)
+        hc_reply(c, "you cannot claim against yourself: claim against the other side");
+    else if (pz_side_of(c->g, t) == pz_side_of(c->g, a->seat))
+        hc_reply(c, "%s is your partner: claim against the other side", c->seats[t].nick);
+    else if (strstr(why, "already claimed") != NULL)
+        hc_reply(c, "%s's missed declaration was claimed already", c->seats[t].nick);
+    else if (strstr(why, "did not miss") != NULL)
+        hc_reply(c, "%s did not miss a declaration in the last deal", c->seats[t].nick);
+    else
+        hc_reply(c, "claims are made after a deal ends, before the next deal's first card");
+}
+
+/*
+ * A refused action, explained to the sender in the room's words: every
+ * engine error in words of the game, with nicks, never the engine's own
+ * message (it names seats by number and speaks the engine's words); a
+ * command it suggests carries the prefix in a room. why, the engine's
+ * message, only tells apart the kinds of a refused claim.
+ */
+static void explain(ctx *c, int err, const char *why, const pz_action *a)
+{
+    render_names names = hg_names(c);
+    const char *p = hc_prompt_prefix(c);
+    char status[RENDER_LINE_MAX], card[8], hand[200], text[300];
+    pz_card cards[PZ_CARDS];
+    pz_view v;
+    int turn = pz_get_turn(c->g), dealer = pz_get_dealer(c->g);
+    switch (err) {
+    case PZ_ENOT_YOUR_TURN:
+        if (turn >= 0 && turn < c->nseats)
+            hc_reply(c, "it is %s's turn, not yours", c->seats[turn].nick);
+        else
+            hc_reply(c, "nobody is to play now");
+        return;
+    case PZ_ECARD_NOT_IN_HAND: /* the hand goes privately, never to the room */
+        render_card(a->card, card);
+        render_cards(cards, pz_get_hand(c->g, a->seat, cards), hand, sizeof hand);
+        hc_say_private(c, c->m->sender, 1, "you do not hold %s (your hand: %s)", card, hand);
+        return;
+    case PZ_ECHOICE_REQUIRED:
+        render_card(a->card, card);
+        hc_reply(c,
+                 "%s can capture or be played in place for %d points: say %splay %s capture, or "
+                 "%splay %s place",
+                 card, pz_card_rank(a->card) + 1, p, card, p, card);
+        return;
+    case PZ_ECANNOT_PLACE:
+        explain_place(c, a, p);
+        return;
+    case PZ_ENOT_DEALER:
+        if (dealer >= 0 && dealer < c->nseats) {
+            hc_reply(c, "only the dealer, %s, %s the tendido", c->seats[dealer].nick,
+                     a->kind == PZ_ACT_TENDIDO ? "chooses" : "arranges");
+            return;
+        }
+        /* fall through */
+    case PZ_EWRONG_PHASE:
+        render_status(c->g, &names, status, sizeof status);
+        hc_reply(c, "not now — %s", status);
+        return;
+    case PZ_EBAD_ARRANGEMENT:
+        hs_tendido_pairs(c, text, sizeof text);
+        hc_reply(c,
+                 "lay one pair of the tendido on the left and the other on the right, each pair in "
+                 "either order; the pairs are %s (or say %sarrange best)",
+                 text, p);
+        return;
+    case PZ_ENOTHING_TO_DECLARE:
+        if (pz_view_seat(c->g, a->seat, &v) == 0 && v.holding_declared)
+            hc_reply(c, "you have declared already");
+        else
+            hc_reply(c, "you hold no ronda or rondine this deal: nothing to declare");
+        return;
+    case PZ_EDECLARATION_CLOSED:
+        hc_reply(c, "too late: declarations closed with this deal's first card");
+        return;
+    case PZ_EBAD_CLAIM:
+        explain_claim(c, why, a);
+        return;
+    case PZ_EGAME_OVER:
+        render_side(c->g, &names, pz_get_winner(c->g), text, sizeof text);
+        hc_reply(c, "the game is over: %s won", text);
+        return;
+    case PZ_EINVALID_ACTION:
+        if (a->kind == PZ_ACT_PLAY && a->mode == PZ_MODE_CAPTURE) {
+            render_card(a->card, card);
+            hc_reply(c, "%s captures nothing: there is no %s on the table; say %splay %s", card,
+                     hs_rank_word(pz_card_rank(a->card)), p, card);
+        } else if (a->kind == PZ_ACT_DECLARE) {
+            hc_reply(c, "declarations are %s in this game: nothing to declare",
+                     pz_get_options(c->g)->declarations == PZ_DECL_SILENT ? "silent" : "automatic");
+        } else if (a->kind == PZ_ACT_CLAIM) {
+            hc_reply(c, "claims are made only in a game with manual declarations");
+        } else {
+            hc_reply(c, "that is not a move you can make now");
+        }
+        return;
+    default: /* options, documents, memory: not a player's doing */
+        hc_reply(c, "something went wrong on my side: your move was not taken; try again");
+        return;
+    }
+}
+
+int hs_act(ctx *c, const pz_action *a, const char *forced)
+{
+    char why[PZ_WHY_MAX] = "";
+    pz_events ev = {0};
+    int before = hg_actor(c->g);
+    pz_phase phase = pz_get_phase(c->g);
+    int err = pz_apply(c->g, a, &ev, why, sizeof why);
+    if (err != 0) {
+        explain(c, err, why, a);
+        return err;
+    }
+    log_action(c, a);
+    c->acted = true;
+    if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
+        seat_of_action(a) == hg_seat_of(c, c->m->sender))
+        absent_acted(c, seat_of_action(a)); /* their own move: not absent */
+    /* a new actor, or the same one at a new step (the dealer's tendido
+       choice, then the arrangement): their clock starts again */
+    if (hg_actor(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
+        hs_new_turn(c);
+    hs_announce(c, a, &ev, forced);
+    return 0;
+}
+
+/* Stops the loaded game: the room is told why (who), the operator's log
+   by whom (by). */
+void hs_stop(ctx *c, const char *who, const char *by)
+{
+    bool lobby = c->row.status == STORE_LOBBY;
+    c->row.status = STORE_STOPPED;
+    hg_save(c);
+    hc_say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
+                hc_prefix(c));
+    hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
+}

@@ -1,0 +1,211 @@
+/*
+ * ctx.c — the context of one call, as command files see it: replies and
+ * lines queued to rooms and players (in the store's outbox, or as
+ * volatile messages of the adapter's queue for a command that only
+ * reads), game events for the operator's log, the prefix a reply writes
+ * before a command, and the permission checks (owner, manager of the
+ * table, an open table). Prefix hc_.
+ *
+ * Not here: the game of a room (game.c), seating and acting (seats.c,
+ * act.c).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hctx.h"
+#include "hrooms.h"
+#include "hseats.h"
+#include "text.h"
+
+/* Formats into buf; a line cut by the cap stays valid UTF-8. */
+static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(buf, cap, fmt, ap);
+    if (n < 0) {
+        buf[0] = '\0';
+        return;
+    }
+    if ((size_t)n >= cap) /* cut: drop a partial UTF-8 sequence at the end */
+        text_utf8_cut(buf, strlen(buf));
+}
+
+/* The send queue of network's adapter (host_config.outq_of), or NULL. */
+outq *hc_queue_of(const host *h, const char *network)
+{
+    return h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, network) : NULL;
+}
+
+/* Marks the call failed after a store error. */
+void hc_failed(ctx *c, int err)
+{
+    if (c->failed == 0)
+        snprintf(c->h->err, sizeof c->h->err, "%s", store_errmsg(c->h->st));
+    c->failed = err != 0 ? err : -1;
+}
+
+/*
+ * A reply of a command that changes nothing, straight into the adapter's
+ * queue after every row committed before it (so it never overtakes an
+ * announcement), unless its target is already behind.
+ */
+static void queue_volatile(ctx *c, const char *target, store_msg_kind kind, int priority,
+                           const char *text)
+{
+    if (!c->vq_loaded) {
+        int rc = outq_load_fresh(c->vq);
+        if (rc != 0) {
+            hc_failed(c, rc);
+            return;
+        }
+        c->vq_loaded = true;
+    }
+    if (c->bounded && c->h->cfg.backlog_max > 0 &&
+        outq_target_count(c->vq, target) >= (size_t)c->h->cfg.backlog_max)
+        return;
+    if (outq_add_volatile(c->vq, target, kind, priority, text) != 0)
+        snprintf(c->h->err, sizeof c->h->err, "too many replies waiting: one to %s dropped",
+                 target);
+}
+
+static void queue(ctx *c, const char *target, store_msg_kind kind, int priority, const char *text)
+{
+    if (c->failed)
+        return;
+    if (c->vq != NULL) {
+        queue_volatile(c, target, kind, priority, text);
+        return;
+    }
+    if (c->bounded && c->h->cfg.backlog_max > 0) {
+        /* A hc_reply (not an announcement): not to a target already behind. */
+        int waiting = 0;
+        int err = store_outbox_target_count(c->h->st, c->network, target, c->h->cfg.backlog_max,
+                                            &waiting);
+        if (err != 0) {
+            hc_failed(c, err);
+            return;
+        }
+        if (waiting >= c->h->cfg.backlog_max)
+            return;
+    }
+    int err = store_outbox_add(c->h->st, c->network, target, kind, priority, text, c->now, NULL);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+void hc_say_room(ctx *c, const char *room, const char *fmt, ...)
+{
+    char text[1000];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    queue(c, room, STORE_MSG_ROOM, 0, text);
+}
+
+void hc_event(ctx *c, const char *fmt, ...)
+{
+    if (c->h->cfg.log_event == NULL || c->nevents >= CTX_EVENTS_MAX)
+        return;
+    char *line = c->events[c->nevents++];
+    int n = snprintf(line, CTX_EVENT_LEN, "game #%lld (%s %s) ", (long long)c->row.id, c->network,
+                     c->row.room);
+    if (n < 0 || n >= CTX_EVENT_LEN)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(line + n, CTX_EVENT_LEN - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+void hc_events_flush(ctx *c)
+{
+    for (int i = 0; i < c->nevents; i++)
+        c->h->cfg.log_event(c->h->cfg.log_arg, c->events[i]);
+    c->nevents = 0;
+}
+
+void hc_record_hint(const ctx *c, char *buf, size_t cap)
+{
+    long long id = (long long)c->row.id;
+    if (snprintf(buf, cap,
+                 "Game #%lld \xC2\xB7 its record: %sexport %lld (owners) or "
+                 "porrazo-bot --export %lld",
+                 id, hc_prefix(c), id, id) >= (int)cap)
+        snprintf(buf, cap, "Game #%lld", id);
+}
+
+void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
+{
+    if (hc_is_robot(player))
+        return; /* a computer player reads the game, not chat */
+    char text[1000];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    queue(c, player, STORE_MSG_PRIVATE, priority, text);
+}
+
+void hc_reply(ctx *c, const char *fmt, ...)
+{
+    char text[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (c->m == NULL)
+        return;
+    c->bounded = true;
+    if (c->m->room != NULL && c->m->room[0] != '\0')
+        hc_say_room(c, c->m->room, "%s: %s", c->m->nick, text);
+    else
+        hc_say_private(c, c->m->sender, 0, "%s", text);
+    c->bounded = false;
+}
+
+bool hc_is_owner(const ctx *c, const char *player)
+{
+    return c->h->cfg.is_owner != NULL &&
+           c->h->cfg.is_owner(c->h->cfg.owner_arg, c->network, player);
+}
+
+/* The prefix to write before a command a reply suggests: the room's in a
+   room, none in private (where none is needed). */
+const char *hc_prompt_prefix(const ctx *c)
+{
+    return c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0'
+               ? host_room_prefix(c->h, c->network, c->m->room)
+               : "";
+}
+
+const char *hc_prefix(const ctx *c)
+{
+    const char *room = c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
+                       : c->have_game                                              ? c->row.room
+                                                                                   : NULL;
+    return host_room_prefix(c->h, c->network, room);
+}
+
+bool hc_in_lobby(ctx *c)
+{
+    if (c->row.status == STORE_LOBBY)
+        return true;
+    hc_reply(c, "the game in %s has started already", c->row.room);
+    return false;
+}
+
+/* The creator, a room moderator or an owner may manage the table. */
+bool hc_may_manage(ctx *c)
+{
+    if (strcmp(c->row.creator, c->m->sender) == 0 || c->m->moderator ||
+        hc_is_owner(c, c->m->sender))
+        return true;
+    hc_reply(c, "only the table's creator can do that");
+    return false;
+}
+
+bool hc_is_robot(const char *player)
+{
+    return strncmp(player, ROBOT_ID, strlen(ROBOT_ID)) == 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * hrooms.h — rooms: the defaults their moderators set (rooms.c) and the
+ * copy in memory of their own prefixes and colours (room_map.c). Prefixes
+ * room_, room_map_.
+ */
+#ifndef PZ_HROOMS_H
+#define PZ_HROOMS_H
+
+#ifndef PZ_INSIDE_HOST
+#error "hrooms.h is the host's inside: other layers include host.h (ARCHITECTURE.md)"
+#endif
+
+#include "hctx.h"
+
+/* ---- rooms.c: a room's defaults, set by its moderators ---- */
+#define ROOM_SCOPE "room"                   /* their kv scope, key "network\x1froom" */
+#define ROOM_KEY_MAX (2 * STORE_ID_MAX + 2) /* bytes of such a key, NUL included */
+#define ROOM_PREFIX_MAX 3                   /* bytes of a room's own prefix */
+typedef struct room_settings {
+    int deadline;      /* new tables' turn deadline (s), 0 none */
+    int away_max;      /* the longest a turn waits for an away player (s), 0 no bound */
+    int level;         /* computer players' pzai_level */
+    bool own_deadline; /* set for the room (else the configuration's) */
+    bool own_away;
+    bool own_level;
+    /* The R9 options of its new tables, as "o.NAME=VALUE" words ("" none),
+       before those a "new" says. */
+    char options[200];
+    char prefix[ROOM_PREFIX_MAX + 1]; /* its own command prefix, "" the bot's */
+    bool colours_off;                 /* said "set colours off" */
+} room_settings;
+/* The kv key of room on the context's network into key[ROOM_KEY_MAX]
+   ("" when it does not fit). */
+void room_key(const ctx *c, const char *room, char *key, size_t cap);
+/* Why p cannot be a room's prefix, or NULL when it can. */
+const char *room_prefix_refused(const char *p);
+/* The prefix ("" none) and colours of a room's stored words: what
+   room_map.c keeps in memory. */
+void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off);
+/* Applies rs's options to o; 0, or -1 with why (a value the engine no
+   longer takes). */
+int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len);
+/* room's defaults on the context's network (the configuration's where the
+   room has none). */
+void room_defaults(const ctx *c, const char *room, room_settings *rs);
+/* The computer players' level of the loaded game's room. */
+int room_level(const ctx *c);
+
+/* ---- room_map.c: the rooms' own prefixes and colours, in memory ---- */
+/* Reads every room's from the store (host_new). 0, or -1 with why. */
+int room_map_load(host *h, char *why, size_t why_len);
+/* Sets (network, room)'s: prefix "" and colours on forget it. 0, or -1
+   out of memory (unchanged). */
+int room_map_put(host *h, const char *network, const char *room, const char *prefix,
+                 bool colours_off);
+void room_map_free(host *h);
+
+#endif /* PZ_HROOMS_H */

@@ -1,0 +1,172 @@
+/*
+ * robots.c — computer players at the table: seated in a lobby (addbot,
+ * "new 2 bot"), and moving when the clock says it is their turn, through
+ * the same path as a person's move (hs_act(): the engine, the
+ * announcements, the action log, one transaction). Prefix robot_.
+ *
+ * A computer player is a seat whose player id is "bot:LEVEL#N" and whose
+ * name is "Robot N (LEVEL)" (robot_ids.c). It is never sent a private
+ * line. When it is to act, the game's next clock time is robot_delay_secs
+ * after the last save (people can follow the table); then its decision is
+ * made from what its seat may know — pz_view_seat() and
+ * pz_public_record(), never the game itself — either inline or on the
+ * worker thread (think.h). A decision from the worker is applied only if
+ * the game is still exactly as it was seen (the fingerprint of its saved
+ * state), else the clock asks again. Not here: the commands (cmd/robots.c),
+ * the players themselves (engine/ai).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hclock.h"
+#include "hctx.h"
+#include "hgame.h"
+#include "hrooms.h"
+#include "hseats.h"
+#include "porrazo_ai.h"
+#include "think.h"
+
+#define THINK_WAIT_SECS 30 /* a decision handed to the worker: asked again after this */
+#define THINK_FULL_SECS 1  /* the worker's queue was full: try again after this */
+
+/* Seats a computer player of level in the lobby (which may start it). */
+void robot_seat(ctx *c, int level)
+{
+    char id[STORE_ID_MAX], nick[STORE_ID_MAX];
+    robot_identity(c, (int)level, id, sizeof id, nick, sizeof nick);
+    hs_add(c, id, nick);
+}
+
+void robot_fill(ctx *c, int level)
+{
+    pzai_level lv = level >= 0 ? (pzai_level)level : (pzai_level)room_level(c);
+    while (!c->failed && c->row.status == STORE_LOBBY && c->nseats < c->set.max_players)
+        robot_seat(c, lv);
+}
+
+int robot_to_act(ctx *c)
+{
+    if (c->g == NULL || c->row.status != STORE_PLAYING)
+        return -1;
+    int seat = hg_actor(c->g);
+    return absent_computer(c, seat) ? seat : -1;
+}
+
+/* FNV-1a of the game's saved state: the same game, the same number. */
+static uint64_t fingerprint(const ctx *c)
+{
+    static char doc[PZ_SAVE_MAX]; /* the loop's thread only */
+    uint64_t x = UINT64_C(0xcbf29ce484222325);
+    int n = pz_save(c->g, doc, sizeof doc);
+    for (int i = 0; i < n; i++)
+        x = (x ^ (unsigned char)doc[i]) * UINT64_C(0x100000001b3);
+    return x;
+}
+
+/* Sets the loaded game's next clock time to at, without saving it. */
+static void due_at(ctx *c, int64_t at)
+{
+    c->row.next_due = at;
+    int err = store_game_set_due(c->h->st, c->row.id, at);
+    if (err != 0)
+        hc_failed(c, err);
+    else
+        timers_saved(c->h, at);
+}
+
+int robot_choose(const ctx *c, int seat, pz_action *out)
+{
+    pz_view v;
+    pz_record r;
+    pzai_budget budget = {0, NULL, NULL};
+    pz_action a;
+    if (pz_view_seat(c->g, seat, &v) == 0 && pz_public_record(c->g, &r) == 0 &&
+        pzai_decide(&v, &r, PZAI_EXPERT, (uint64_t)c->row.id ^ (uint64_t)c->now, &budget, &a) ==
+            1) {
+        *out = a;
+        return 0;
+    }
+    return pz_default_action(c->g, seat, out);
+}
+
+/* Plays j's decision for its seat; the default move when it has none. */
+static void robot_play(ctx *c, const think_job *j)
+{
+    int seat = j->view.seat;
+    pz_action a = j->action;
+    if (j->result != 1 && pz_default_action(c->g, seat, &a) != 0) {
+        hg_save(c); /* nothing to do after all: the clock looks again */
+        return;
+    }
+    if (hs_act(c, &a, NULL) != 0 && pz_default_action(c->g, seat, &a) == 0)
+        (void)hs_act(c, &a, NULL); /* never happens with a correct player */
+}
+
+void robot_turn(ctx *c, int seat)
+{
+    int64_t at = c->row.updated + c->h->cfg.robot_delay_secs;
+    if (c->now < at) {
+        due_at(c, at);
+        return;
+    }
+    int level;
+    think_job j;
+    memset(&j, 0, sizeof j);
+    if (robot_level_of(c->seats[seat].player, &level) != 0)
+        level = room_level(c); /* an absent person's seat */
+    j.game = c->row.id;
+    snprintf(j.network, sizeof j.network, "%s", c->network);
+    snprintf(j.room, sizeof j.room, "%s", c->row.room);
+    j.fingerprint = fingerprint(c);
+    j.level = (pzai_level)level;
+    j.seed = j.fingerprint ^ ((uint64_t)seat << 56);
+    j.iterations = c->h->cfg.robot_iterations;
+    if (pz_view_seat(c->g, seat, &j.view) != 0 || pz_public_record(c->g, &j.record) != 0) {
+        j.result = -1; /* cannot happen for a seat of the game: the default move */
+        robot_play(c, &j);
+        return;
+    }
+    if (c->h->think == NULL) {
+        pzai_budget budget = {j.iterations, NULL, NULL};
+        j.result = pzai_decide(&j.view, &j.record, j.level, j.seed, &budget, &j.action);
+        robot_play(c, &j);
+        return;
+    }
+    due_at(c, c->now + (think_submit(c->h->think, &j) == 0 ? THINK_WAIT_SECS : THINK_FULL_SECS));
+}
+
+/* Applies one decision of the worker in its own transaction. */
+static int collect_one(host *h, const think_job *j, int64_t now)
+{
+    if (store_begin(h->st) != 0) {
+        snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        return -1;
+    }
+    ctx c = {.h = h, .now = now, .network = j->network};
+    if (hg_load(&c, j->room) > 0 && c.row.id == j->game) {
+        if (robot_to_act(&c) == j->view.seat && fingerprint(&c) == j->fingerprint)
+            robot_play(&c, j);
+        else
+            hg_save(&c); /* the game moved on: its clock is written anew */
+    }
+    hg_unload(&c);
+    if (c.failed || store_commit(h->st) != 0) {
+        if (!c.failed)
+            snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        store_rollback(h->st);
+        return -1; /* the clock asks again after THINK_WAIT_SECS */
+    }
+    hc_events_flush(&c);
+    return 0;
+}
+
+int robot_collect(host *h, int64_t now)
+{
+    think_job j;
+    int rc = 0;
+    while (h->think != NULL && think_take(h->think, &j) == 1)
+        if (collect_one(h, &j, now) != 0)
+            rc = -1;
+    return rc;
+}

@@ -1,0 +1,289 @@
+/*
+ * seats.c — the seats of an open table: taking one, leaving one (the next
+ * person runs a table its creator left; it closes when no person is
+ * left), the deal that starts the game (seats in join order or drawn at
+ * random) and the line of who sits where; in a game under way, a seat
+ * given for good to a computer player (its person left or was removed;
+ * with no person left the game stops) or offered to another person, who
+ * takes it with join (kept in the store's kv, scope SUB_SCOPE). Prefix
+ * hs_.
+ *
+ * Not here: the commands that ask for these (cmd/lobby.c), the moves of a
+ * game under way (act.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "hctx.h"
+#include "hgame.h"
+#include "hrooms.h"
+#include "hseats.h"
+#include "text.h"
+
+#define SUB_SCOPE "sub" /* a seat offered: key the game's id, value "SEAT nick" */
+
+void hs_write_seats(ctx *c)
+{
+    if (c->failed)
+        return;
+    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+void hs_add(ctx *c, const char *player, const char *nick)
+{
+    store_seat *s = &c->seats[c->nseats];
+    s->seat = c->nseats;
+    snprintf(s->player, sizeof s->player, "%s", player);
+    snprintf(s->nick, sizeof s->nick, "%s", nick);
+    c->nseats++;
+    hs_write_seats(c);
+    c->row.turn_since = c->now; /* the lobby's expiry counts from here */
+    int countdown = c->h->cfg.start_countdown_secs;
+    if (c->nseats == c->set.max_players && countdown > 0) {
+        char secs[32];
+        text_duration(countdown, secs, sizeof secs);
+        c->set.start_at = c->now + countdown;
+        hc_say_room(c, c->row.room,
+                    "The table is full: the cards are dealt in %s (say %sleave to get up)", secs,
+                    hc_prefix(c));
+    }
+    hg_save(c);
+    /* an event line of the game: joins waiting to be sent go out as one
+       line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
+    char head[48];
+    live_header(c, 'E', -1, head, sizeof head);
+    hc_say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, nick, c->nseats,
+                c->set.max_players);
+    if (c->nseats == c->set.max_players && countdown <= 0)
+        hs_deal(c);
+}
+
+/* The first seat a person holds (not a computer player), or -1. */
+static int first_person(const ctx *c)
+{
+    for (int s = 0; s < c->nseats; s++)
+        if (!hc_is_robot(c->seats[s].player))
+            return s;
+    return -1;
+}
+
+void hs_unseat(ctx *c, int i)
+{
+    c->set.start_at = 0; /* no longer full: no countdown */
+    char nick[STORE_ID_MAX];
+    snprintf(nick, sizeof nick, "%s", c->seats[i].nick);
+    memmove(&c->seats[i], &c->seats[i + 1], (size_t)(c->nseats - i - 1) * sizeof c->seats[0]);
+    c->nseats--;
+    for (int s = 0; s < c->nseats; s++)
+        c->seats[s].seat = s;
+    int person = first_person(c);
+    if (person < 0) { /* nobody, or only computer players */
+        c->row.status = STORE_STOPPED;
+        hs_write_seats(c);
+        hg_save(c);
+        hc_say_room(c, c->row.room, "%s leaves; the table is closed.", nick);
+        hc_event(c, "abandoned: %s left and %s", nick,
+                 c->nseats == 0 ? "nobody is seated" : "only computer players are seated");
+        return;
+    }
+    if (hg_seat_of(c, c->row.creator) < 0) { /* the creator left: the next person runs it */
+        snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[person].player);
+        hg_save(c);
+        hc_say_room(c, c->row.room, "%s leaves; %s now runs the table (%d seated).", nick,
+                    c->seats[person].nick, c->nseats);
+    } else {
+        hc_say_room(c, c->row.room, "%s leaves the table (%d seated).", nick, c->nseats);
+    }
+    hs_write_seats(c);
+}
+
+/* Draws the seat order from the seed (Fisher–Yates on a SplitMix64). */
+static void shuffle_seats(ctx *c, uint64_t seed)
+{
+    uint64_t x = seed ^ UINT64_C(0x5EA7);
+    for (int i = c->nseats - 1; i > 0; i--) {
+        uint64_t z = (x += UINT64_C(0x9E3779B97F4A7C15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+        int j = (int)((z ^ (z >> 31)) % (uint64_t)(i + 1));
+        store_seat t = c->seats[i];
+        c->seats[i] = c->seats[j];
+        c->seats[j] = t;
+    }
+    for (int s = 0; s < c->nseats; s++)
+        c->seats[s].seat = s;
+}
+
+/* A new game's seed: fixed in tests, else from the operating system. */
+static int new_seed(ctx *c, uint64_t *seed)
+{
+    if (c->h->cfg.fixed_seed) {
+        *seed = c->h->cfg.seed;
+        return 0;
+    }
+    if (getrandom(seed, sizeof *seed, 0) != (ssize_t)sizeof *seed) {
+        hc_reply(c, "the system's random source failed: try again");
+        return -1;
+    }
+    return 0;
+}
+
+void hs_deal(ctx *c)
+{
+    char why[PZ_WHY_MAX];
+    if (c->nseats < 2) {
+        hc_reply(c, "Porrazo needs at least 2 players: wait for someone to join");
+        return;
+    }
+    if (pz_options_check(&c->set.opt, c->nseats, why, sizeof why) != 0) {
+        hc_reply(c, "cannot start with %d players: %s", c->nseats, why);
+        return;
+    }
+    uint64_t seed;
+    if (new_seed(c, &seed) != 0)
+        return;
+    if (c->set.shuffle)
+        shuffle_seats(c, seed);
+    pz_setup s;
+    pz_setup_default(&s);
+    s.players = c->nseats;
+    s.options = c->set.opt;
+    s.seed = seed;
+    s.dealer = (int)(seed % (uint64_t)c->nseats); /* R2.1, replayable from the seed */
+    c->set.dealer = s.dealer;
+    pz_events ev = {0};
+    if (pz_new(&c->g, &s, &ev, why, sizeof why) != 0) {
+        hc_reply(c, "cannot start: %s", why);
+        return;
+    }
+    c->row.seed = seed;
+    c->row.status = STORE_PLAYING;
+    hs_write_seats(c);
+    char who[600];
+    size_t len = 0;
+    who[0] = '\0';
+    for (int i = 0; i < c->nseats && len < sizeof who; i++) {
+        int n = snprintf(who + len, sizeof who - len, "%s%s", i > 0 ? ", " : "", c->seats[i].nick);
+        len = n < 0 ? sizeof who : len + (size_t)n;
+    }
+    hc_event(c, "started: %d players (%s)", c->nseats, who);
+    hs_say_seats(c);
+    hs_new_turn(c);
+    hs_announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
+}
+
+void hs_say_seats(ctx *c)
+{
+    char line[900];
+    int len = snprintf(line, sizeof line, "%s:", c->row.status == STORE_LOBBY ? "Seated" : "Seats");
+    bool teams = c->set.opt.partnerships && c->row.status != STORE_LOBBY;
+    for (int i = 0; i < c->nseats && len > 0 && (size_t)len < sizeof line; i++) {
+        if (teams)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (team %c)", i + 1,
+                            c->seats[i].nick, 'A' + i % (c->nseats / 2));
+        else
+            len +=
+                snprintf(line + len, sizeof line - (size_t)len, " %d. %s", i + 1, c->seats[i].nick);
+    }
+    hc_say_room(c, c->row.room, "%s", line);
+}
+
+/* Gives seat for good to a computer player of the host's level. */
+static void to_computer(ctx *c, int seat, const char *why)
+{
+    char old[STORE_ID_MAX], id[STORE_ID_MAX], nick[STORE_ID_MAX];
+    snprintf(old, sizeof old, "%s", c->seats[seat].nick);
+    robot_identity(c, room_level(c), id, sizeof id, nick, sizeof nick);
+    snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", id);
+    snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", nick);
+    absent_forget(c, seat);
+    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    if (err != 0) {
+        hc_failed(c, err);
+        return;
+    }
+    if (strcmp(c->row.creator, c->m->sender) == 0 || hg_seat_of(c, c->row.creator) < 0)
+        for (int s = 0; s < c->nseats; s++) /* the creator left: the next person runs it */
+            if (!hc_is_robot(c->seats[s].player)) {
+                snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[s].player);
+                break;
+            }
+    hc_say_room(c, c->row.room, "%s %s; %s takes the seat and the game goes on", old, why, nick);
+    hc_event(c, "%s %s; %s took the seat", old, why, nick);
+    hg_save(c);
+}
+
+/* Whether any person is seated in the loaded game. */
+static bool any_person(const ctx *c)
+{
+    for (int s = 0; s < c->nseats; s++)
+        if (!hc_is_robot(c->seats[s].player))
+            return true;
+    return false;
+}
+
+void hs_leave_game(ctx *c, int seat, const char *why)
+{
+    to_computer(c, seat, why);
+    if (!c->failed && !any_person(c))
+        hs_stop(c, "nobody but computer players is left", "as the last person left");
+}
+
+/* The pending offer of the loaded game: its seat and nick, or -1. */
+static int offer_get(ctx *c, char *nick, size_t cap)
+{
+    char key[32], value[STORE_ID_MAX + 8];
+    snprintf(key, sizeof key, "%lld", (long long)c->row.id);
+    if (store_kv_get(c->h->st, SUB_SCOPE, key, value, sizeof value) != 0 || value[0] == '\0')
+        return -1;
+    char *space = strchr(value, ' ');
+    char *end;
+    long seat = strtol(value, &end, 10);
+    if (space == NULL || end != space || seat < 0 || seat >= c->nseats)
+        return -1;
+    snprintf(nick, cap, "%s", space + 1);
+    return (int)seat;
+}
+
+void hs_offer(ctx *c, int seat, const char *nick)
+{
+    char key[32], value[STORE_ID_MAX + 8] = "";
+    snprintf(key, sizeof key, "%lld", (long long)c->row.id);
+    if (seat >= 0)
+        snprintf(value, sizeof value, "%d %s", seat, nick);
+    int err = store_kv_set(c->h->st, SUB_SCOPE, key, value);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+bool hs_take_offer(ctx *c)
+{
+    char nick[STORE_ID_MAX];
+    int seat = offer_get(c, nick, sizeof nick);
+    if (seat < 0 || strcasecmp(nick, c->m->nick) != 0 || hg_seat_of(c, c->m->sender) >= 0)
+        return false;
+    if (c->m->unreachable != NULL) {
+        hc_reply(c, "you cannot sit: %s", c->m->unreachable);
+        return true;
+    }
+    char old[STORE_ID_MAX];
+    snprintf(old, sizeof old, "%s", c->seats[seat].nick);
+    snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", c->m->sender);
+    snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", c->m->nick);
+    absent_forget(c, seat);
+    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    if (err != 0) {
+        hc_failed(c, err);
+        return true;
+    }
+    hs_offer(c, -1, "");
+    hc_say_room(c, c->row.room, "%s takes %s's seat", c->m->nick, old);
+    hc_event(c, "%s took %s's seat", c->m->nick, old);
+    prompt_hand(c, seat);
+    hg_save(c);
+    return true;
+}
