@@ -85,8 +85,8 @@ cmd_result cmd_fail(reply *r, const char *fmt, ...)
     int n = vsnprintf(r->s, r->cap, fmt, ap);
     va_end(ap);
     if (n < 0) {
-        r->s[0] = '\0';
-        strncat(r->s, "say help for the commands", r->cap - 1);
+        /* a fixed ASCII line: cut to the cap, it stays valid */
+        (void)snprintf(r->s, r->cap, "%s", "say help for the commands");
     } else if ((size_t)n >= r->cap) {
         text_utf8_cut(r->s, strlen(r->s));
     }
@@ -505,7 +505,7 @@ static cmd_result parse_topic(const word *w, int n, const char *prefix, cmd *c, 
     }
     int v = verb_of(first);
     if (c->verb == CMD_HELP && n == 1 && v >= 0) {
-        strncat(c->name, VERBS[v].name, CMD_NAME_MAX - 1);
+        (void)snprintf(c->name, sizeof c->name, "%s", VERBS[v].name); /* verb words are short */
         return CMD_OK;
     }
     for (int i = 0; i < n; i++) {
