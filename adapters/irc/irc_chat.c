@@ -77,9 +77,9 @@ static void save_invited(irc_net *n)
         if (w > 0 && (size_t)w < sizeof list - len)
             len += (size_t)w;
     }
-    if (store_kv_set(n->env.store, n->scope, "invited", list) != 0)
+    if (host_kv_set(n->env.host, n->scope, "invited", list) != 0)
         log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name,
-                store_errmsg(n->env.store));
+                host_errmsg(n->env.host));
 }
 
 void irc__chan_forget(irc_net *n, irc_chan *ch)
@@ -92,7 +92,7 @@ void irc__chan_forget(irc_net *n, irc_chan *ch)
 void irc__load_invited(irc_net *n)
 {
     char list[IRC_CHANS_MAX * IRC_CHAN_MAX];
-    if (store_kv_get(n->env.store, n->scope, "invited", list, sizeof list) != 0)
+    if (host_kv_get(n->env.host, n->scope, "invited", list, sizeof list) != 0)
         return;
     for (char *s = list, *e; *s != '\0'; s = *e ? e + 1 : e) {
         e = s + strcspn(s, ",");
@@ -128,12 +128,14 @@ void irc__join_all(irc_net *n)
 static void reply(irc_net *n, const char *room, const char *player, const char *nick,
                   const char *text)
 {
-    store_msg_kind kind = room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE;
     char line[512];
     snprintf(line, sizeof line, "%s%s%s", room != NULL ? nick : "", room != NULL ? ": " : "", text);
-    if (store_outbox_add(n->env.store, n->c.name, room != NULL ? room : player, kind, 0, line,
-                         (int64_t)time(NULL), NULL) != 0)
-        log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, store_errmsg(n->env.store));
+    host_say_line l = {.network = n->c.name,
+                       .target = room != NULL ? room : player,
+                       .kind = room != NULL ? MSG_ROOM : MSG_PRIVATE,
+                       .text = line};
+    if (host_say(n->env.host, &l, (int64_t)time(NULL)) != 1)
+        log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, host_errmsg(n->env.host));
 }
 
 /*

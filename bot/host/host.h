@@ -136,10 +136,6 @@ typedef struct host_msg {
     const char *unreachable;
 } host_msg;
 
-/* The store's kv scope of the players who want private lines by NOTICE on
-   IRC ("notices on"), key "network\x1fplayer", value "on". */
-#define HOST_NOTICE_SCOPE "notice"
-
 /* Creates a host over an open store (not owned). 0, or -1 with why. */
 int host_new(host **out, store *st, const host_config *cfg, char *why, size_t why_len);
 void host_free(host *h);

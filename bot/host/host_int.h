@@ -19,6 +19,11 @@
 #include "store.h"
 #include "tz.h"
 
+/* The store's kv scope of the players who want private lines by NOTICE on
+   IRC ("notices on"), key "network\x1fplayer", value "on"
+   (host_wants_notice). */
+#define HOST_NOTICE_SCOPE "notice"
+
 typedef struct flood_slot flood_slot;
 typedef struct think think;
 typedef struct room_own room_own;
