@@ -78,8 +78,7 @@ static void save_invited(irc_net *n)
             len += (size_t)w;
     }
     if (host_kv_set(n->env.host, n->scope, "invited", list) != 0)
-        log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name,
-                host_errmsg(n->env.host));
+        log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name, host_errmsg(n->env.host));
 }
 
 void irc__chan_forget(irc_net *n, irc_chan *ch)

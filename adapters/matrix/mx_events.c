@@ -156,8 +156,8 @@ static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
              "This room was upgraded: I am moving to %s, and so does any "
              "game under way here.",
              to);
-    int fresh = host_room_moved(n->env.host, n->c.name, r->id, to, id, text,
-                                (int64_t)time(NULL), &game);
+    int fresh =
+        host_room_moved(n->env.host, n->c.name, r->id, to, id, text, (int64_t)time(NULL), &game);
     if (fresh < 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
         n->batch_failed = true;

@@ -56,8 +56,8 @@ int host_say(host *h, const host_say_line *l, int64_t now)
     }
     if (l->scope != NULL && store_kv_set(h->st, l->scope, l->key, l->value) != 0)
         return failed_rb(h);
-    if (l->text != NULL && store_outbox_add(h->st, l->network, l->target, l->kind, 0, l->text,
-                                            now, NULL) != 0)
+    if (l->text != NULL &&
+        store_outbox_add(h->st, l->network, l->target, l->kind, 0, l->text, now, NULL) != 0)
         return failed_rb(h);
     if (store_commit(h->st) != 0)
         return failed_rb(h);
@@ -82,8 +82,7 @@ static int move_game(host *h, const char *network, const char *old_room, const c
         rc = store_game_active(h->st, network, new_room, &other);
         if (rc == STORE_NOT_FOUND) {
             int k = snprintf(g.room, sizeof g.room, "%s", new_room);
-            rc = k < 0 || (size_t)k >= sizeof g.room ? STORE_TOO_BIG
-                                                      : store_game_update(h->st, &g);
+            rc = k < 0 || (size_t)k >= sizeof g.room ? STORE_TOO_BIG : store_game_update(h->st, &g);
             if (rc == 0)
                 *game = g.id;
         }
@@ -108,8 +107,8 @@ int host_room_moved(host *h, const char *network, const char *old_room, const ch
             *game = 0;
         return 0;
     }
-    int rc = strcmp(old_room, new_room) == 0 ? 0
-                                             : move_game(h, network, old_room, new_room, &moved);
+    int rc =
+        strcmp(old_room, new_room) == 0 ? 0 : move_game(h, network, old_room, new_room, &moved);
     if (rc == STORE_TOO_BIG) {
         store_rollback(h->st);
         snprintf(h->err, sizeof h->err, "a room id longer than %d bytes", STORE_ID_MAX - 1);
@@ -193,8 +192,7 @@ static int add_moves(void *arg, int64_t game, const char *room)
     return rc;
 }
 
-int host_moves(host *h, const char *network, const char *room, const char *player,
-               int64_t *count)
+int host_moves(host *h, const char *network, const char *room, const char *player, int64_t *count)
 {
     moves_walk w = {h->st, 0};
     int rc;

@@ -300,8 +300,7 @@ int host_player_rooms(host *h, const char *network, const char *player,
  * whether a command made a move. Into *count; 0, or -1 when the store
  * failed (*count untouched).
  */
-int host_moves(host *h, const char *network, const char *room, const char *player,
-               int64_t *count);
+int host_moves(host *h, const char *network, const char *room, const char *player, int64_t *count);
 
 /*
  * Whether the line with this id (unique on network: a Matrix event id) was
@@ -310,8 +309,8 @@ int host_moves(host *h, const char *network, const char *room, const char *playe
  */
 int host_seen(host *h, const char *network, const char *id, bool *seen);
 
-/* Forgets the handled ids recorded before time before, on every network;
-   *n (may be NULL) how many. 0, or -1 when the store failed. */
+/* Forgets the handled ids recorded before time before, on every network,
+   and says how many in *n (may be NULL). 0, or -1 when the store failed. */
 int host_seen_prune(host *h, int64_t before, int *n);
 
 /*

@@ -178,8 +178,7 @@ size_t outq_done_pending(const outq *q);
  * OUTQ_VOLATILE_MAX such messages it is refused (-1). 0 or -1.
  */
 #define OUTQ_VOLATILE_MAX 4096
-int outq_add_volatile(outq *q, const char *target, msg_kind kind, int priority,
-                      const char *text);
+int outq_add_volatile(outq *q, const char *target, msg_kind kind, int priority, const char *text);
 
 /*
  * Forgets every queued (not taken) message to target, in memory and in the

@@ -1498,9 +1498,8 @@ static void test_a_room_moved_takes_its_game_and_tells_the_old_room_once(void **
     int64_t moves_before = 0, game = -1;
     assert_int_equal(host_moves(w->h, NET, "!old", NULL, &moves_before), 0);
     clear(w);
-    assert_int_equal(host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded: moving",
-                                     w->now, &game),
-                     1);
+    assert_int_equal(
+        host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded: moving", w->now, &game), 1);
     assert_true(game > 0);
     drain(w);
     assert_int_equal(count(w, STORE_MSG_ROOM, "!old", "upgraded: moving"), 1);
@@ -1520,9 +1519,9 @@ static void test_a_room_moved_takes_its_game_and_tells_the_old_room_once(void **
     /* The same tombstone again (a retried sync): nothing. */
     clear(w);
     game = -1;
-    assert_int_equal(host_room_moved(w->h, NET, "!new", "!newer", "$tomb", "upgraded: moving",
-                                     w->now, &game),
-                     0);
+    assert_int_equal(
+        host_room_moved(w->h, NET, "!new", "!newer", "$tomb", "upgraded: moving", w->now, &game),
+        0);
     assert_int_equal(game, 0);
     drain(w);
     assert_int_equal(w->n, 0);
@@ -1543,8 +1542,8 @@ static void test_a_room_moved_leaves_the_game_when_the_new_room_has_one(void **s
     start_game(w, "!old", 2, "");
     say(w, "cat", "!new", "!new 3"); /* a lobby of its own in the new room */
     int64_t game = -1;
-    assert_int_equal(
-        host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded", w->now, &game), 1);
+    assert_int_equal(host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded", w->now, &game),
+                     1);
     assert_int_equal(game, 0);
     pz_game *g = game_of(w, "!old"); /* it stays where it was */
     assert_non_null(g);
@@ -1556,8 +1555,8 @@ static void test_a_room_moved_leaves_the_game_when_the_new_room_has_one(void **s
     assert_string_equal(p[0].id, "cat");
     /* A room with no game moves nothing, and says so by *game. */
     game = -1;
-    assert_int_equal(
-        host_room_moved(w->h, NET, "!empty", "!elsewhere", NULL, NULL, w->now, &game), 1);
+    assert_int_equal(host_room_moved(w->h, NET, "!empty", "!elsewhere", NULL, NULL, w->now, &game),
+                     1);
     assert_int_equal(game, 0);
     free_world(w);
 }
@@ -1570,8 +1569,8 @@ static void test_a_room_moved_on_a_locked_database_changes_nothing(void **state)
     sqlite3 *other;
     lock_out(w, &other);
     int64_t game = 77;
-    assert_int_equal(
-        host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded", w->now, &game), -1);
+    assert_int_equal(host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded", w->now, &game),
+                     -1);
     assert_int_equal(game, 77);
     assert_non_null(strstr(host_errmsg(w->h), "locked"));
     unlock(other);
