@@ -48,7 +48,7 @@ static int keep(kept **lines, size_t *n, size_t *cap, const outq_msg *m, const c
     char *text = malloc(len);
     if (text == NULL)
         return -1;
-    if (m->kind == STORE_MSG_ROOM)
+    if (m->kind == MSG_ROOM)
         snprintf(text, len, "%s <%s> %s", m->target, bot_name, m->text);
     else
         snprintf(text, len, "-> %s: %s", m->target, m->text);

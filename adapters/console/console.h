@@ -15,7 +15,6 @@
 
 #include "host.h"
 #include "outq.h"
-#include "store.h"
 
 #define CONSOLE_NETWORK "console"
 #define CONSOLE_ROOM "#console"

@@ -61,17 +61,6 @@ static void send_proto(irc_net *n)
 
 _Static_assert(IRC_CHAN_MAX <= IRC_OUT_TARGET_MAX, "a channel name is a send queue target");
 
-/* Whether player asked for private lines by NOTICE ("notices on", kept by
-   the host in the store's kv, scope HOST_NOTICE_SCOPE). */
-static bool wants_notice(irc_net *n, const char *player)
-{
-    char key[2 * STORE_ID_MAX + 2], value[8];
-    if (snprintf(key, sizeof key, "%s\x1f%s", n->c.name, player) >= (int)sizeof key)
-        return false;
-    return store_kv_get(n->env.store, HOST_NOTICE_SCOPE, key, value, sizeof value) == 0 &&
-           strcmp(value, "on") == 0;
-}
-
 /*
  * outq's ready callback: whether message m may go now, and where (then in
  * n->dest). A room message goes to its channel while we are in it, waits
@@ -87,7 +76,7 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     irc_dest *d = &n->dest;
     d->kind = IRC_OUT_PRIVMSG;
     d->colour = 1;
-    if (m->kind == STORE_MSG_ROOM) {
+    if (m->kind == MSG_ROOM) {
         irc_chan *ch = irc__chan_find(n, m->target);
         if (ch == NULL) {
             log_msg(LOG_WARN, "%s: dropping a message for %s, a channel the bot is not in",
@@ -115,7 +104,7 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     }
     if (verdict > 0)
         return OUTQ_PARK; /* until the player is seen from their user@host */
-    if (n->c.private_notice || wants_notice(n, m->target))
+    if (n->c.private_notice || host_wants_notice(n->env.host, n->c.name, m->target))
         d->kind = IRC_OUT_NOTICE;
     return OUTQ_SEND;
 }
@@ -282,9 +271,9 @@ static void on_send_timer(loop_timer *t, void *arg)
 static void store_trouble(irc_net *n, const char *what, int rc, bool *wait)
 {
     if (!n->store_failed)
-        log_msg(store_err_transient(rc) ? LOG_WARN : LOG_ERROR,
+        log_msg(outq_err_transient(rc) ? LOG_WARN : LOG_ERROR,
                 "%s: cannot %s (trying again every %d s): %s", n->c.name, what,
-                IRC_STORE_RETRY_MS / 1000, store_errmsg(n->env.store));
+                IRC_STORE_RETRY_MS / 1000, outq_errmsg(n->outq));
     n->store_failed = true;
     *wait = loop_timer_active(&n->retry) || loop_timer_start(&n->retry, IRC_STORE_RETRY_MS, 0) == 0;
 }

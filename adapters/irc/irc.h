@@ -32,7 +32,6 @@
 #include "host.h"
 #include "loop.h"
 #include "outq.h"
-#include "store.h"
 
 typedef struct irc_net irc_net;
 

@@ -89,9 +89,8 @@ static void save_invited(irc_net *n)
         if (w > 0 && (size_t)w < sizeof list - len)
             len += (size_t)w;
     }
-    if (store_kv_set(n->env.store, n->scope, "invited", list) != 0)
-        log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name,
-                store_errmsg(n->env.store));
+    if (host_kv_set(n->env.host, n->scope, "invited", list) != 0)
+        log_msg(LOG_ERROR, "%s: cannot save the channels: %s", n->c.name, host_errmsg(n->env.host));
 }
 
 void irc__chan_forget(irc_net *n, irc_chan *ch)
@@ -104,7 +103,7 @@ void irc__chan_forget(irc_net *n, irc_chan *ch)
 void irc__load_invited(irc_net *n)
 {
     char list[IRC_CHANS_MAX * IRC_CHAN_MAX];
-    if (store_kv_get(n->env.store, n->scope, "invited", list, sizeof list) != 0)
+    if (host_kv_get(n->env.host, n->scope, "invited", list, sizeof list) != 0)
         return;
     for (char *s = list, *e; *s != '\0'; s = *e ? e + 1 : e) {
         e = s + strcspn(s, ",");

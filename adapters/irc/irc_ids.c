@@ -39,16 +39,16 @@ static void kv_key(char *key, size_t cap, const char *kind, const char *name)
 static void kv_put(irc_net *n, const char *key, const char *value)
 {
     char old[KV_MAX];
-    if (store_kv_get(n->env.store, n->scope, key, old, sizeof old) == 0 && strcmp(old, value) == 0)
+    if (host_kv_get(n->env.host, n->scope, key, old, sizeof old) == 0 && strcmp(old, value) == 0)
         return;
-    if (store_kv_set(n->env.store, n->scope, key, value) != 0)
-        log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, store_errmsg(n->env.store));
+    if (host_kv_set(n->env.host, n->scope, key, value) != 0)
+        log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, host_errmsg(n->env.host));
 }
 
 /* Reads kv key into value; false when unset (value then ""). */
 static bool kv_read(irc_net *n, const char *key, char *value, size_t cap)
 {
-    if (store_kv_get(n->env.store, n->scope, key, value, cap) == 0)
+    if (host_kv_get(n->env.host, n->scope, key, value, cap) == 0)
         return true;
     value[0] = '\0';
     return false;
@@ -94,10 +94,10 @@ static void bind_to(irc_net *n, const char *id, const char *mask)
     kv_put(n, key, mask);
 }
 
-/* store_games_of_player's callback: one game is enough. */
-static int any_game(void *arg, int64_t game, const char *room)
+/* host_player_rooms's callback: one game is enough. */
+static int any_game(void *arg, const char *room)
 {
-    (void)arg, (void)game, (void)room;
+    (void)arg, (void)room;
     return 1;
 }
 
@@ -108,7 +108,7 @@ static int any_game(void *arg, int64_t game, const char *room)
  */
 static bool seated(irc_net *n, const char *id)
 {
-    return store_games_of_player(n->env.store, n->c.name, id, any_game, NULL) != 0;
+    return host_player_rooms(n->env.host, n->c.name, id, any_game, NULL) != 0;
 }
 
 /* ---- Seen on this connection ---------------------------------------------- */
@@ -460,9 +460,9 @@ static void warn_stranger(irc_net *n, const char *id, const char *nick, const ch
              "say in their games. If you are that player on a new connection, ask your table for "
              "a substitute; identifying with services (NickServ) keeps your seats by account.",
              nick);
-    if (store_outbox_add(n->env.store, n->c.name, id, STORE_MSG_PRIVATE, 0, text,
-                         (int64_t)time(NULL), NULL) != 0)
-        log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, store_errmsg(n->env.store));
+    host_say_line l = {.network = n->c.name, .target = id, .kind = MSG_PRIVATE, .text = text};
+    if (host_say(n->env.host, &l, (int64_t)time(NULL)) != 1)
+        log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, host_errmsg(n->env.host));
 }
 
 /* player_of, and the newcomer kept from a seat told why (warn_stranger). */

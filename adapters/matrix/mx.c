@@ -590,7 +590,7 @@ int mx_net_start(mx_net *n)
     n->started = true;
     mx__send_init(n);
     int pruned = 0;
-    (void)store_seen_prune(n->env.store, (int64_t)time(NULL) - MX_SEEN_KEEP_S, &pruned);
+    (void)host_seen_prune(n->env.host, (int64_t)time(NULL) - MX_SEEN_KEEP_S, &pruned);
     (void)mx__kv_get(n, "device_id", n->device, sizeof n->device);
     (void)mx__kv_get(n, MX_FILTER_KEY, n->filter, sizeof n->filter);
     (void)mx__kv_get(n, "since", n->since, sizeof n->since);
@@ -662,7 +662,7 @@ void mx_net_free(mx_net *n)
         log_msg(LOG_WARN,
                 "%s: cannot mark %zu sent messages: %s; they go again, under the same "
                 "transaction ids, at the next start",
-                n->c.name, unmarked, store_errmsg(n->env.store));
+                n->c.name, unmarked, outq_errmsg(n->q));
     for (int i = 0; i < MX_CALLS_MAX; i++)
         mx__call_drop(n, &n->calls[i]);
     mx_http_free(n->http);

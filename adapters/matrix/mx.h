@@ -43,7 +43,6 @@
 #include "host.h"
 #include "loop.h"
 #include "outq.h"
-#include "store.h"
 
 typedef struct mx_net mx_net;
 

@@ -117,20 +117,18 @@ json_object *mx__arr(json_object *o, const char *key)
 
 int mx__kv_get(mx_net *n, const char *key, char *value, size_t cap)
 {
-    int r = store_kv_get(n->env.store, n->scope, key, value, cap);
-    if (r != 0 && cap > 0)
-        value[0] = '\0';
-    if (r != 0 && r != STORE_NOT_FOUND)
+    int r = host_kv_get(n->env.host, n->scope, key, value, cap);
+    if (r < 0)
         log_msg(LOG_ERROR, "%s: cannot read the adapter's state: %s", n->c.name,
-                store_errmsg(n->env.store));
+                host_errmsg(n->env.host));
     return r == 0 && value[0] != '\0' ? 0 : -1;
 }
 
 void mx__kv_set(mx_net *n, const char *key, const char *value)
 {
-    if (store_kv_set(n->env.store, n->scope, key, value) != 0)
+    if (host_kv_set(n->env.host, n->scope, key, value) != 0)
         log_msg(LOG_ERROR, "%s: cannot save the adapter's state: %s", n->c.name,
-                store_errmsg(n->env.store));
+                host_errmsg(n->env.host));
 }
 
 /* Zeroes and frees a string that may hold a secret. */
@@ -650,9 +648,8 @@ void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
     log_msg(LOG_INFO, "%s: joined %s", n->c.name, c->room);
     (void)mx__room(n, c->room, true);
     if (c->flags & MX_JOIN_UPGRADE) {
-        store_game g = {0};
-        bool game = store_game_active(n->env.store, n->c.name, c->room, &g) == 0;
-        store_game_fini(&g);
+        int ns = 0;
+        bool game = host_room_players(n->env.host, n->c.name, c->room, NULL, 0, &ns) == 1;
         char text[600];
         snprintf(text, sizeof text, "This room replaces %s%s", c->event,
                  game ? ": the game goes on here (say !turn to see whose turn it is)." : ".");

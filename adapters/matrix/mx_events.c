@@ -54,27 +54,17 @@ static const char *str_of(json_object *o)
 static int say_once(mx_net *n, const char *once, const char *room, const char *user,
                     const char *text)
 {
-    store *st = n->env.store;
-    bool fresh = false;
-    int64_t now = (int64_t)time(NULL);
-    if (store_begin(st) != 0)
-        goto fail;
-    if (store_seen_add(st, n->c.name, once, now, &fresh) != 0)
-        goto fail_rb;
-    if (fresh && text != NULL &&
-        store_outbox_add(st, n->c.name, room != NULL ? room : user,
-                         room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE, 0, text, now,
-                         NULL) != 0)
-        goto fail_rb;
-    if (store_commit(st) != 0)
-        goto fail_rb;
-    return fresh ? 1 : 0;
-fail_rb:
-    store_rollback(st);
-fail:
-    log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
-    n->batch_failed = true;
-    return -1;
+    host_say_line l = {.network = n->c.name,
+                       .target = room != NULL ? room : user,
+                       .kind = room != NULL ? MSG_ROOM : MSG_PRIVATE,
+                       .text = text,
+                       .once = once};
+    int r = host_say(n->env.host, &l, (int64_t)time(NULL));
+    if (r < 0) {
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+        n->batch_failed = true;
+    }
+    return r;
 }
 
 /* ---- Rooms' state ------------------------------------------------------------ */
@@ -83,7 +73,6 @@ fail:
 static void mark_encrypted(mx_net *n, mx_room *r)
 {
     char key[KEY_MAX], user[MX_ID_MAX];
-    store *st = n->env.store;
     if (r->encrypted)
         return;
     r->encrypted = true;
@@ -91,18 +80,19 @@ static void mark_encrypted(mx_net *n, mx_room *r)
     if (user[0] != '\0')
         mx__dm_forget(n, user, r->id);
     snprintf(key, sizeof key, "said_encrypted:%s", r->id);
-    if (store_begin(st) == 0) {
-        if (store_kv_set(st, n->scope, key, "1") == 0 &&
-            store_outbox_add(st, n->c.name, r->id, STORE_MSG_ROOM, 0, ENCRYPTED_TEXT,
-                             (int64_t)time(NULL), NULL) == 0 &&
-            store_commit(st) == 0) {
-            log_msg(LOG_INFO, "%s: %s is encrypted: said once that the bot cannot play there",
-                    n->c.name, r->id);
-            return;
-        }
-        store_rollback(st);
+    host_say_line l = {.network = n->c.name,
+                       .target = r->id,
+                       .kind = MSG_ROOM,
+                       .text = ENCRYPTED_TEXT,
+                       .scope = n->scope,
+                       .key = key,
+                       .value = "1"};
+    if (host_say(n->env.host, &l, (int64_t)time(NULL)) == 1) {
+        log_msg(LOG_INFO, "%s: %s is encrypted: said once that the bot cannot play there",
+                n->c.name, r->id);
+        return;
     }
-    log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
+    log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
     n->batch_failed = true; /* still never played in; told after a restart */
 }
 
@@ -161,42 +151,24 @@ static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
                *id = mx__str(ev, "event_id");
     if (!mx__id_ok(to) || !mx__id_ok(id) || strcmp(to, r->id) == 0)
         return;
-    store *st = n->env.store;
-    bool fresh = false;
     char text[600];
+    int64_t game = 0;
     snprintf(text, sizeof text,
              "This room was upgraded: I am moving to %s, and so does any "
              "game under way here.",
              to);
-    if (store_begin(st) != 0 || store_seen_add(st, n->c.name, id, (int64_t)time(NULL), &fresh) != 0)
-        goto fail;
-    if (fresh) {
-        store_game g = {0}, other = {0};
-        if (store_game_active(st, n->c.name, r->id, &g) == 0 &&
-            store_game_active(st, n->c.name, to, &other) == STORE_NOT_FOUND) {
-            snprintf(g.room, sizeof g.room, "%s", to);
-            if (store_game_update(st, &g) != 0) {
-                store_game_fini(&g);
-                goto fail;
-            }
-            log_msg(LOG_INFO, "%s: game %lld moves from %s to %s", n->c.name, (long long)g.id,
-                    r->id, to);
-        }
-        store_game_fini(&g);
-        store_game_fini(&other);
-        if (store_outbox_add(st, n->c.name, r->id, STORE_MSG_ROOM, 0, text, (int64_t)time(NULL),
-                             NULL) != 0)
-            goto fail;
+    int fresh =
+        host_room_moved(n->env.host, n->c.name, r->id, to, id, text, (int64_t)time(NULL), &game);
+    if (fresh < 0) {
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+        n->batch_failed = true;
+        return;
     }
-    if (store_commit(st) != 0)
-        goto fail;
+    if (game != 0)
+        log_msg(LOG_INFO, "%s: game %lld moves from %s to %s", n->c.name, (long long)game, r->id,
+                to);
     log_msg(LOG_INFO, "%s: %s was replaced by %s: joining it", n->c.name, r->id, to);
-    mx__join_room(n, to, fresh ? MX_JOIN_UPGRADE : 0, NULL, r->id);
-    return;
-fail:
-    log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(st));
-    store_rollback(st);
-    n->batch_failed = true;
+    mx__join_room(n, to, fresh == 1 ? MX_JOIN_UPGRADE : 0, NULL, r->id);
 }
 
 /* A member event of another user (or the bot's own). */
@@ -301,37 +273,13 @@ static void recent_note(mx_net *n, const char *event, const char *sender, bool c
     e->changed = changed;
 }
 
-/* store_games_of_player's callback: adds the game's actions to *arg. */
-static int add_moves(void *arg, int64_t game, const char *room)
-{
-    struct moves {
-        mx_net *n;
-        int64_t total;
-    } *m = arg;
-    int k = 0;
-    (void)room;
-    if (store_action_count(m->n->env.store, game, &k) == 0)
-        m->total += k;
-    return 0;
-}
-
 /* The actions recorded in the games a command of sender in r (or privately:
    in any of their games) may move ("changed" is their growth). */
 static int64_t moves_of(mx_net *n, mx_room *r, bool private, const char *sender)
 {
-    struct moves {
-        mx_net *n;
-        int64_t total;
-    } m = {n, 0};
-    if (private) {
-        (void)store_games_of_player(n->env.store, n->c.name, sender, add_moves, &m);
-        return m.total;
-    }
-    store_game g = {0};
-    if (store_game_active(n->env.store, n->c.name, r->id, &g) == 0)
-        (void)add_moves(&m, g.id, r->id);
-    store_game_fini(&g);
-    return m.total;
+    int64_t total = 0;
+    (void)host_moves(n->env.host, n->c.name, private ? NULL : r->id, sender, &total);
+    return total;
 }
 
 /*
@@ -357,13 +305,13 @@ static void command(mx_net *n, mx_room *r, bool private, const char *sender, con
                   .moderator = !private && mx__is_moderator(n, r, sender),
                   .unreachable = mx__unreachable(n, sender, private ? NULL : r->id)};
     int64_t before = 0, after = 0, moves = moves_of(n, r, private, sender);
-    (void)store_outbox_last_id(n->env.store, n->c.name, &before);
+    (void)outq_last_id(n->q, &before);
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
         n->batch_failed = true; /* rolled back: handled when the batch comes again */
         return;
     }
-    (void)store_outbox_last_id(n->env.store, n->c.name, &after);
+    (void)outq_last_id(n->q, &after);
     recent_note(n, edited != NULL ? edited : id, sender, moves_of(n, r, private, sender) > moves);
     if (!private) {
         mx__thread_note(n, r, thread, id, before, after);
@@ -391,7 +339,7 @@ static void on_edit(mx_net *n, mx_room *r, bool private, const char *sender, con
         command(n, r, private, sender, id, text, NULL, orig);
         return;
     }
-    if (was < 0 && (store_seen_has(n->env.store, n->c.name, orig, &seen) != 0 || !seen))
+    if (was < 0 && (host_seen(n->env.host, n->c.name, orig, &seen) != 0 || !seen))
         return;
     (void)say_once(n, id, private ? NULL : r->id, sender,
                    "Edits don't change a move: send the command again as a new message.");
@@ -576,7 +524,7 @@ void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
         json_object *ev = json_object_array_get_idx(chunk, i);
         const char *id = mx__str(ev, "event_id");
         bool seen = false;
-        if (id != NULL && store_seen_has(n->env.store, n->c.name, id, &seen) == 0 && seen)
+        if (id != NULL && host_seen(n->env.host, n->c.name, id, &seen) == 0 && seen)
             stop = true;
         else if (own_join(n, ev))
             stop = true;

@@ -24,7 +24,7 @@
 #include "mx_http.h"
 #include "outq.h"
 
-#define MX_ID_MAX STORE_ID_MAX        /* bytes of a room, user or event id, NUL included */
+#define MX_ID_MAX HOST_ID_MAX         /* bytes of a room, user or event id, NUL included */
 #define MX_SCOPE_MAX 48               /* "matrix:NAME" */
 #define MX_TOKEN_MAX 1024             /* bytes of an access token, NUL included */
 #define MX_SINCE_MAX 1024             /* bytes of a sync token, NUL included */

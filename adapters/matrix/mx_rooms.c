@@ -183,20 +183,17 @@ static bool name_taken(mx_net *n, mx_room *r, const char *user, const char *name
         if (strcmp(other, name) == 0)
             return true;
     }
-    store_game g = {0};
-    store_seat seats[8];
+    host_player seats[8];
     int ns = 0;
     bool taken = false;
-    if (store_game_active(n->env.store, n->c.name, r->id, &g) == 0 &&
-        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0) {
+    if (host_room_players(n->env.host, n->c.name, r->id, seats, 8, &ns) == 1) {
         for (int i = 0; i < ns && !taken; i++) {
-            if (strcmp(seats[i].player, user) == 0 || member_find(r, seats[i].player) != NULL)
+            if (strcmp(seats[i].id, user) == 0 || member_find(r, seats[i].id) != NULL)
                 continue;
-            mx__base_name(n, r, seats[i].player, other, sizeof other);
+            mx__base_name(n, r, seats[i].id, other, sizeof other);
             taken = strcmp(other, name) == 0;
         }
     }
-    store_game_fini(&g);
     return taken;
 }
 

@@ -14,7 +14,7 @@
  *
  * Once the homeserver returned the last event's id, the message leaves the
  * queue (outq_sent) and the id joins a list; once per loop turn both are
- * written in one transaction (outq_flush_done_with): the outbox rows
+ * written in one transaction (outq_flush_done_seen): the outbox rows
  * deleted and the event ids recorded as seen (mx_events.c stops paging a
  * gap back at them). When the store refuses, the batch is kept and tried
  * again after a back-off; nothing is sent twice by this process meanwhile,
@@ -49,12 +49,14 @@
 
 int mx__say(mx_net *n, const char *room, const char *user, const char *text)
 {
-    store_msg_kind kind = room != NULL ? STORE_MSG_ROOM : STORE_MSG_PRIVATE;
-    int r = store_outbox_add(n->env.store, n->c.name, room != NULL ? room : user, kind, 0, text,
-                             (int64_t)time(NULL), NULL);
-    if (r != 0)
-        log_msg(LOG_ERROR, "%s: cannot queue a message: %s", n->c.name, store_errmsg(n->env.store));
-    return r;
+    host_say_line l = {.network = n->c.name,
+                       .target = room != NULL ? room : user,
+                       .kind = room != NULL ? MSG_ROOM : MSG_PRIVATE,
+                       .text = text};
+    if (host_say(n->env.host, &l, (int64_t)time(NULL)) == 1)
+        return 0;
+    log_msg(LOG_ERROR, "%s: cannot queue a message: %s", n->c.name, host_errmsg(n->env.host));
+    return -1;
 }
 
 /* ---- Marks -------------------------------------------------------------------- */
@@ -78,25 +80,12 @@ static void seen_note(mx_net *n, const char *event)
     snprintf(n->seen[n->nseen++], MX_ID_MAX, "%s", event);
 }
 
-/* outq_flush_done_with's hook: the noted event ids, inside its transaction. */
-static int seen_write(void *arg, store *st)
-{
-    mx_net *n = arg;
-    int64_t now = (int64_t)time(NULL);
-    bool fresh;
-    for (int i = 0; i < n->nseen; i++) {
-        int rc = store_seen_add(st, n->c.name, n->seen[i], now, &fresh);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
-}
-
 int mx__send_flush(mx_net *n)
 {
     if (outq_done_pending(n->q) == 0 && n->nseen == 0)
         return 0;
-    int rc = outq_flush_done_with(n->q, seen_write, n);
+    int rc = outq_flush_done_seen(n->q, n->nseen > 0 ? n->seen[0] : NULL, sizeof n->seen[0],
+                                  n->nseen, (int64_t)time(NULL));
     if (rc == 0)
         n->nseen = 0;
     return rc;
@@ -107,9 +96,9 @@ static void store_refused(mx_net *n, const char *what, int rc)
 {
     int64_t delay = mx__backoff_next(n, &n->store_backoff);
     n->store_hold_ms = loop_now(n->env.loop) + delay;
-    log_msg(store_err_transient(rc) ? LOG_WARN : LOG_ERROR,
-            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what,
-            store_errmsg(n->env.store), (long long)delay);
+    log_msg(outq_err_transient(rc) ? LOG_WARN : LOG_ERROR,
+            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what, outq_errmsg(n->q),
+            (long long)delay);
     (void)loop_timer_start(&n->wake, delay, 0);
 }
 
@@ -212,11 +201,10 @@ static void dm_check(mx_net *n, const char *user, const char *room)
     mx__call_go(n, c);
 }
 
-/* store_games_of_player's callback: tells the game's room, once, that hands
+/* host_player_rooms's callback: tells the game's room, once, that hands
    cannot be delivered on this server. */
-static int tell_game_room(void *arg, int64_t game, const char *room)
+static int tell_game_room(void *arg, const char *room)
 {
-    (void)game;
     (void)mx__unreachable(arg, "", room);
     return 0;
 }
@@ -245,8 +233,8 @@ void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body)
     mx__kv_set(n, key, "1");
     mx__kv_set(n, "e2e_dms", "1");
     dm_fail(n, c->user);
-    if (store_games_of_player(n->env.store, n->c.name, c->user, tell_game_room, n) != 0)
-        log_msg(LOG_ERROR, "%s: %s", n->c.name, store_errmsg(n->env.store));
+    if (host_player_rooms(n->env.host, n->c.name, c->user, tell_game_room, n) != 0)
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }
 
 #define E2E_ROOM_TEXT                                                                              \
@@ -262,14 +250,13 @@ const char *mx__unreachable(mx_net *n, const char *user, const char *room)
     char v[8], key[MX_ID_MAX + 32], dm[MX_ID_MAX];
     if (mx__kv_get(n, "e2e_dms", v, sizeof v) != 0)
         return NULL;
-    store_game g = {0};
+    int ns = 0;
     if (room != NULL && snprintf(key, sizeof key, "said_e2e:%s", room) < (int)sizeof key &&
         mx__kv_get(n, key, v, sizeof v) != 0 &&
-        store_game_active(n->env.store, n->c.name, room, &g) == 0) {
+        host_room_players(n->env.host, n->c.name, room, NULL, 0, &ns) == 1) {
         mx__kv_set(n, key, "1");
         (void)mx__say(n, room, NULL, E2E_ROOM_TEXT);
     }
-    store_game_fini(&g);
     if (user[0] == '\0')
         return NULL;
     mx__dm_room(n, user, dm, sizeof dm);
@@ -282,15 +269,12 @@ void mx__dm_prepare(mx_net *n, const char *room, const char *user)
     mx__dm_room(n, user, dm, sizeof dm);
     if (dm[0] != '\0' || dm_failed(n, user) || mx__kv_get(n, "e2e_dms", v, sizeof v) == 0)
         return;
-    store_game g = {0};
-    store_seat seats[8];
+    host_player seats[8];
     int ns = 0;
     bool seated = false;
-    if (store_game_active(n->env.store, n->c.name, room, &g) == 0 &&
-        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0)
+    if (host_room_players(n->env.host, n->c.name, room, seats, 8, &ns) == 1)
         for (int i = 0; i < ns && !seated; i++)
-            seated = strcmp(seats[i].player, user) == 0;
-    store_game_fini(&g);
+            seated = strcmp(seats[i].id, user) == 0;
     if (seated)
         make_dm(n, user);
 }
@@ -323,7 +307,7 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     mx_net *n = arg;
     char *room = n->ready_room;
     room[0] = '\0';
-    if (m->kind == STORE_MSG_ROOM) {
+    if (m->kind == MSG_ROOM) {
         snprintf(room, MX_ID_MAX, "%s", m->target);
     } else if (dm_failed(n, m->target)) {
         log_msg(LOG_WARN, "%s: dropping a private message to %s: no direct room", n->c.name,
@@ -344,7 +328,7 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
         return OUTQ_PARK; /* sent once the bot is in */
     mx_room *r = mx__room(n, room, false);
-    if (r != NULL && r->encrypted && m->kind == STORE_MSG_PRIVATE) {
+    if (r != NULL && r->encrypted && m->kind == MSG_PRIVATE) {
         log_msg(LOG_WARN, "%s: dropping a private message to %s: %s is encrypted", n->c.name,
                 m->target, room);
         return OUTQ_DROP; /* never a hand in an encrypted room */
@@ -374,7 +358,7 @@ void mx__thread_note(mx_net *n, mx_room *r, const char *thread, const char *id, 
    not a game's announcement), or NULL: m goes to the main timeline. */
 static mx_room *thread_of(mx_net *n, const outq_msg *m)
 {
-    mx_room *r = m->kind == STORE_MSG_ROOM ? mx__room(n, m->target, false) : NULL;
+    mx_room *r = m->kind == MSG_ROOM ? mx__room(n, m->target, false) : NULL;
     if (r == NULL || r->thread[0] == '\0' || (unsigned char)m->raw[0] == 0xFF)
         return NULL;
     bool caused = m->id > r->thread_lo && m->id <= r->thread_hi;
@@ -536,7 +520,7 @@ static bool prompt_raw(const char *raw)
    is on (clients notify it), else m.notice. */
 static const char *msgtype_of(const mx_net *n, const outq_msg *m)
 {
-    if (!n->c.notify_turn || m->kind != STORE_MSG_PRIVATE)
+    if (!n->c.notify_turn || m->kind != MSG_PRIVATE)
         return "m.notice";
     for (const outq_msg *k = m; k != NULL; k = k->merged)
         if (prompt_raw(k->raw))
@@ -547,18 +531,15 @@ static const char *msgtype_of(const mx_net *n, const outq_msg *m)
 /* ---- Sending ------------------------------------------------------------------ */
 
 /* The seats of the room's game, as people a text may name; *np how many. */
-static void game_people(mx_net *n, const char *room, store_seat *seats, mx_person *people, int *np)
+static void game_people(mx_net *n, const char *room, host_player *seats, mx_person *people, int *np)
 {
-    store_game g = {0};
     int ns = 0;
     *np = 0;
-    if (store_game_active(n->env.store, n->c.name, room, &g) == 0 &&
-        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0) {
+    if (host_room_players(n->env.host, n->c.name, room, seats, 8, &ns) == 1) {
         for (int i = 0; i < ns; i++)
-            people[i] = (mx_person){seats[i].nick, seats[i].player};
+            people[i] = (mx_person){seats[i].nick, seats[i].id};
         *np = ns;
     }
-    store_game_fini(&g);
 }
 
 /* Frees flight f: its message was sent (its last event's id: event) or
@@ -597,16 +578,16 @@ static int send_url(mx_net *n, const mx_flight *f, char *url, size_t cap)
 static int flight_go(mx_net *n, mx_flight *f)
 {
     const outq_msg *m = f->m;
-    store_seat seats[8];
+    host_player seats[8];
     mx_person people[8];
     int np = 0;
     mx_format_out out = {0};
     char url[MX_URL_MAX];
-    if (m->kind == STORE_MSG_ROOM)
+    if (m->kind == MSG_ROOM)
         game_people(n, f->room, seats, people, &np);
     char *text = mx__room_names_in(n, m->text);
     /* a room's "set colours off" (from the host's memory, per event) */
-    bool colours = m->kind != STORE_MSG_ROOM || n->env.host == NULL ||
+    bool colours = m->kind != MSG_ROOM || n->env.host == NULL ||
                    host_room_colours(n->env.host, n->c.name, m->target);
     int err = text == NULL ? MX_FORMAT_ENO_MEMORY
                            : mx_format_message(msgtype_of(n, m), colours, text, strlen(text),
@@ -704,8 +685,7 @@ static void forbidden(mx_net *n, const char *room)
             "%s: %s refuses the bot's messages: nothing more is sent there until its "
             "power levels change",
             n->c.name, room);
-    store_game g = {0};
-    store_seat seats[8];
+    host_player seats[8];
     int ns = 0;
     char text[512], where[MX_ID_MAX + 64];
     mx__room_label(n, room, where, sizeof where);
@@ -713,11 +693,9 @@ static void forbidden(mx_net *n, const char *room)
              "I can no longer speak in %s (the room's permissions refuse my messages): the game "
              "there waits until a moderator lets me speak again.",
              where);
-    if (store_game_active(n->env.store, n->c.name, room, &g) == 0 &&
-        store_seats_get(n->env.store, g.id, seats, 8, &ns) == 0)
+    if (host_room_players(n->env.host, n->c.name, room, seats, 8, &ns) == 1)
         for (int i = 0; i < ns; i++)
-            (void)mx__say(n, NULL, seats[i].player, text);
-    store_game_fini(&g);
+            (void)mx__say(n, NULL, seats[i].id, text);
 }
 
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)

@@ -20,9 +20,16 @@
 #include <stdint.h>
 
 #include "outq.h"
-#include "store.h"
 
 typedef struct host host;
+/* The store (store.h), opaque here: the program opens it and hands it to
+   host_new; an adapter passes it to outq_new and reaches it through the
+   host calls below, never by itself. */
+typedef struct store store;
+
+/* Bytes of a network, room or player id or a nick, NUL included (the
+   store's STORE_ID_MAX). */
+#define HOST_ID_MAX 128
 
 typedef struct host_config {
     const char *prefix;   /* command prefix in rooms ("!") */
@@ -134,10 +141,6 @@ typedef struct host_msg {
     const char *unreachable;
 } host_msg;
 
-/* The store's kv scope of the players who want private lines by NOTICE on
-   IRC ("notices on"), key "network\x1fplayer", value "on". */
-#define HOST_NOTICE_SCOPE "notice"
-
 /* Creates a host over an open store (not owned). 0, or -1 with why. */
 int host_new(host **out, store *st, const host_config *cfg, char *why, size_t why_len);
 void host_free(host *h);
@@ -221,6 +224,120 @@ bool host_room_colours(const host *h, const char *network, const char *room);
 
 /* The last error message (store failures). */
 const char *host_errmsg(const host *h);
+
+/* ---- For the adapters (adapter.c) ------------------------------------- */
+
+/*
+ * A line of an adapter's own (not a command's answer: a room upgraded, a
+ * room that encrypts, a stranger on a seated player's nick) queued in the
+ * outbox, with what must land with it in the same transaction.
+ */
+typedef struct host_say_line {
+    const char *network;
+    const char *target; /* the room, or the player's id when private */
+    msg_kind kind;
+    const char *text; /* NULL: nothing queued (once and the kv value only) */
+    /* An id unique on the network (a Matrix event id), or NULL: it is
+       recorded as handled with the line, as host_msg.once; when it was
+       handled before, nothing at all is done. */
+    const char *once;
+    /* A kv value set with the line (scope, key, value), or scope NULL. */
+    const char *scope, *key, *value;
+} host_say_line;
+
+/*
+ * Queues l->text to l->target on l->network at time now, records l->once
+ * and sets the kv value, all in one transaction. Returns 1 when done, 0
+ * when l->once was handled before (nothing done), or -1 when the store
+ * failed (nothing done; host_errmsg says why). Strings are the caller's.
+ * Must not be called from inside host_handle or host_tick.
+ */
+int host_say(host *h, const host_say_line *l, int64_t now);
+
+/*
+ * A room was replaced by another (a Matrix room upgrade: its tombstone
+ * names new_room): the active game of old_room (lobby, playing or paused),
+ * if any, moves to new_room with its seats, state and history — unless
+ * new_room already has an active game, which is left alone and the old
+ * one stays where it was. In the same transaction, once (the tombstone's
+ * event id, or NULL) is recorded as handled and text (or NULL) is queued
+ * to old_room. *game (may be NULL) is set to the id of the game moved, 0
+ * when none moved. Returns 1 when done, 0 when once was handled before
+ * (nothing done, *game 0), -1 when the store failed (nothing done,
+ * *game untouched, host_errmsg says why). Strings are the caller's.
+ */
+int host_room_moved(host *h, const char *network, const char *old_room, const char *new_room,
+                    const char *once, const char *text, int64_t now, int64_t *game);
+
+/* A player seated at a table: the stable id and the display name. */
+typedef struct host_player {
+    char id[HOST_ID_MAX];
+    char nick[HOST_ID_MAX];
+} host_player;
+
+/*
+ * The players seated in the active game of room on network, in seat
+ * order, into out[0..max) (caller memory; max may be 0 to ask only
+ * whether the room has a game), *n how many were written (at most max;
+ * a table seats at most 8). Returns 1 when the room has an active game
+ * (lobby, playing or paused), 0 when it has none (*n 0), -1 when the store
+ * failed (*n 0, host_errmsg says why). One indexed read of the game row and
+ * one of its seats.
+ */
+int host_room_players(host *h, const char *network, const char *room, host_player *out, int max,
+                      int *n);
+
+/*
+ * Calls fn(arg, room) for the room of each active game in which player
+ * sits on network, oldest game first; fn may call the host (the rooms are
+ * read before the first call; room is valid during the call). Stops at
+ * fn's first non-0 and returns it; else 0, or -1 when the store failed
+ * (host_errmsg says why).
+ */
+int host_player_rooms(host *h, const char *network, const char *player,
+                      int (*fn)(void *arg, const char *room), void *arg);
+
+/*
+ * The actions recorded so far in the games a command may move: the active
+ * game of room on network, or with room NULL every active game where
+ * player sits there. Compared before and after host_handle, it says
+ * whether a command made a move. Into *count; 0, or -1 when the store
+ * failed (*count untouched).
+ */
+int host_moves(host *h, const char *network, const char *room, const char *player, int64_t *count);
+
+/*
+ * Whether the line with this id (unique on network: a Matrix event id) was
+ * recorded as handled (host_msg.once, host_say, outq_flush_done_seen),
+ * into *seen. 0, or -1 when the store failed (*seen untouched).
+ */
+int host_seen(host *h, const char *network, const char *id, bool *seen);
+
+/* Forgets the handled ids recorded before time before, on every network,
+   and says how many in *n (may be NULL). 0, or -1 when the store failed. */
+int host_seen_prune(host *h, int64_t before, int *n);
+
+/*
+ * An adapter's own small values in the store, kept across restarts (a
+ * Matrix sync token, access token, device and filter ids; IRC's nicks and
+ * invited channels), in scope (the adapter's, e.g. "matrix:NAME"), one
+ * text value per key.
+ *
+ * host_kv_get copies key's value into value[cap] and returns 0; 1 when the
+ * key is unset (value ""), -1 when the store failed or the value does not
+ * fit cap (value "", host_errmsg says why). host_kv_set writes value ("" is
+ * a value, kept): 0, or -1 when the store failed. The values may be
+ * secrets: the host never logs them. Not for the host's own scopes.
+ */
+int host_kv_get(host *h, const char *scope, const char *key, char *value, size_t cap);
+int host_kv_set(host *h, const char *scope, const char *key, const char *value);
+
+/*
+ * Whether player (on network) said "notices on": their private lines go by
+ * NOTICE on IRC. The host answers from one indexed read of its own kv
+ * (no write, no transaction); false when the store fails.
+ */
+bool host_wants_notice(host *h, const char *network, const char *player);
 
 /*
  * Writes the porrazo-replay scenario of a game (players, options, dealer,

@@ -18,6 +18,9 @@
 #define QUIET_SCOPE "quiet"
 #define AWAY_SCOPE "away"
 #define REMINDERS_SCOPE "reminders"
+/* The players who want private lines by NOTICE on IRC ("notices on"), key
+   "network\x1fplayer", value "on" (host_wants_notice). */
+#define HOST_NOTICE_SCOPE "notice"
 /* player's choices on the context's network (defaults when none), read
    once per context. 0. */
 int prefs_load(ctx *c, const char *player, prefs *p);

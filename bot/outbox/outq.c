@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store.h"
+
 #define LOAD_BATCH 256 /* rows per store_outbox_since */
 #define LOAD_MAX 8192  /* rows per outq_load call: a huge backlog loads over turns */
 #define BUCKETS_MIN 64
@@ -666,12 +668,55 @@ int outq_flush_done_with(outq *q, outq_also_fn also, void *arg)
     return 0;
 }
 
+/* The ids of outq_flush_done_seen, for outq_flush_done_with's hook. */
+typedef struct seen_ids {
+    const char *network, *ids;
+    size_t stride;
+    int n;
+    int64_t now;
+} seen_ids;
+
+static int write_seen(void *arg, store *st)
+{
+    const seen_ids *s = arg;
+    bool fresh;
+    for (int i = 0; i < s->n; i++) {
+        int rc = store_seen_add(st, s->network, s->ids + (size_t)i * s->stride, s->now, &fresh);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int outq_flush_done_seen(outq *q, const char *ids, size_t stride, int n, int64_t now)
+{
+    if (n <= 0)
+        return outq_flush_done(q);
+    seen_ids s = {q->network, ids, stride, n, now};
+    return outq_flush_done_with(q, write_seen, &s);
+}
+
+int outq_last_id(outq *q, int64_t *id)
+{
+    return store_outbox_last_id(q->st, q->network, id);
+}
+
+const char *outq_errmsg(const outq *q)
+{
+    return store_errmsg(q->st);
+}
+
+bool outq_err_transient(int err)
+{
+    return store_err_transient(err);
+}
+
 size_t outq_done_pending(const outq *q)
 {
     return q->ndone;
 }
 
-int outq_add_volatile(outq *q, const char *target_name, store_msg_kind kind, int priority,
+int outq_add_volatile(outq *q, const char *target_name, msg_kind kind, int priority,
                       const char *text)
 {
     if (q->nvolatile >= OUTQ_VOLATILE_MAX || strlen(target_name) >= STORE_ID_MAX)

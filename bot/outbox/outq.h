@@ -28,15 +28,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store.h"
+#include "msg_kind.h"
 
 typedef struct outq outq;
+/* The store (store.h), opaque here: outq_new reads and writes its outbox;
+   an adapter only passes the pointer it was given along. */
+typedef struct store store;
 
 /* A message in the queue. Valid until outq_sent, outq_drop or outq_free. */
 typedef struct outq_msg {
     int64_t id;         /* the outbox row id; < 0 for a volatile message */
     const char *target; /* a room, or a player id (the store's target) */
-    store_msg_kind kind;
+    msg_kind kind;
     int priority;
     int64_t created;
     uint64_t seq; /* the order in which this queue learnt of its messages */
@@ -152,6 +155,18 @@ int outq_flush_done(outq *q);
  */
 typedef int (*outq_also_fn)(void *arg, store *st);
 int outq_flush_done_with(outq *q, outq_also_fn also, void *arg);
+/*
+ * outq_flush_done with the lines already handled of the queue's network
+ * recorded in the same transaction: ids (n NUL-terminated strings, the
+ * i-th at ids + i * stride; e.g. the event ids a homeserver gave the
+ * messages sent) are recorded at time now as host_msg.once ids are, so
+ * that a server's echo of them is known for the bot's own. An id already
+ * recorded is kept as it is. ids and its strings stay the caller's. Must
+ * not be called inside a transaction. Returns 0, or a store_err with
+ * nothing written and the marks kept for the next call (the ids are the
+ * caller's to give again).
+ */
+int outq_flush_done_seen(outq *q, const char *ids, size_t stride, int n, int64_t now);
 /* Marks waiting for outq_flush_done. */
 size_t outq_done_pending(const outq *q);
 
@@ -163,14 +178,29 @@ size_t outq_done_pending(const outq *q);
  * OUTQ_VOLATILE_MAX such messages it is refused (-1). 0 or -1.
  */
 #define OUTQ_VOLATILE_MAX 4096
-int outq_add_volatile(outq *q, const char *target, store_msg_kind kind, int priority,
-                      const char *text);
+int outq_add_volatile(outq *q, const char *target, msg_kind kind, int priority, const char *text);
 
 /*
  * Forgets every queued (not taken) message to target, in memory and in the
  * store, into *n (may be NULL). 0 or a store_err (memory untouched then).
  */
 int outq_purge(outq *q, const char *target, int *n);
+
+/*
+ * The largest id in the store's outbox of the queue's network into *id (0
+ * when it is empty): an adapter that reads it before and after handing a
+ * line to the host knows which rows that line made (ids only grow).
+ * Returns 0, or a store_err with *id untouched.
+ */
+int outq_last_id(outq *q, int64_t *id);
+
+/* The message of the store's last error, for the operator's log after an
+   outq call returned one (never NULL; the store's, valid until its next
+   call). */
+const char *outq_errmsg(const outq *q);
+/* True for the errors outq calls return that pass by themselves (busy, a
+   full disk, I/O): the call may be made again later with nothing lost. */
+bool outq_err_transient(int err);
 
 /* Messages queued (taken ones included), over all targets / to one. */
 size_t outq_count(const outq *q);

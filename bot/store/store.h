@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "msg_kind.h"
+
 #define STORE_SCHEMA_VERSION 4
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
@@ -232,10 +234,11 @@ int store_action_each(store *s, int64_t game, int (*fn)(void *arg, int seq, cons
 
 /* ---- The outbox ------------------------------------------------------- */
 
-typedef enum store_msg_kind {
-    STORE_MSG_ROOM = 0,   /* to a channel/room */
-    STORE_MSG_PRIVATE = 1 /* to one player privately */
-} store_msg_kind;
+/* The kinds of message (msg_kind.h, shared with outq.h and the adapters),
+   under the store's names. */
+typedef msg_kind store_msg_kind;
+#define STORE_MSG_ROOM MSG_ROOM       /* to a channel/room */
+#define STORE_MSG_PRIVATE MSG_PRIVATE /* to one player privately */
 
 typedef struct store_msg {
     int64_t id; /* increasing: the send order */

@@ -1533,6 +1533,336 @@ static void test_refused_moves_are_explained_with_nicks_not_seats(void **state)
     free_world(w);
 }
 
+/* ---- What the adapters ask of the host (adapter.c) ---------------------- */
+
+/* Holds the database's write lock from another connection (*other), so
+   that every write of the host fails as "locked". */
+static void lock_out(world *w, sqlite3 **other)
+{
+    assert_int_equal(sqlite3_open(w->path, other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(*other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+}
+
+static void unlock(sqlite3 *other)
+{
+    assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+}
+
+static void test_a_room_moved_takes_its_game_and_tells_the_old_room_once(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "!old", 2, "");
+    pz_game *before = game_of(w, "!old");
+    assert_non_null(before);
+    int64_t moves_before = 0, game = -1;
+    assert_int_equal(host_moves(w->h, NET, "!old", NULL, &moves_before), 0);
+    clear(w);
+    assert_int_equal(
+        host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded: moving", w->now, &game), 1);
+    assert_true(game > 0);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "!old", "upgraded: moving"), 1);
+    assert_null(game_of(w, "!old"));
+    pz_game *after = game_of(w, "!new");
+    assert_non_null(after); /* the same game: its turn, seats and history */
+    assert_int_equal(pz_get_turn(after), pz_get_turn(before));
+    pz_free(before);
+    pz_free(after);
+    int64_t moves_after = -1;
+    assert_int_equal(host_moves(w->h, NET, "!new", NULL, &moves_after), 0);
+    assert_int_equal(moves_after, moves_before);
+    host_player p[8];
+    int n = 0;
+    assert_int_equal(host_room_players(w->h, NET, "!new", p, 8, &n), 1);
+    assert_int_equal(n, 2);
+    /* The same tombstone again (a retried sync): nothing. */
+    clear(w);
+    game = -1;
+    assert_int_equal(
+        host_room_moved(w->h, NET, "!new", "!newer", "$tomb", "upgraded: moving", w->now, &game),
+        0);
+    assert_int_equal(game, 0);
+    drain(w);
+    assert_int_equal(w->n, 0);
+    pz_game *still = game_of(w, "!new");
+    assert_non_null(still);
+    pz_free(still);
+    /* The game is played on in its new room. */
+    clear(w);
+    assert_true(play_one(w, "!new"));
+    assert_true(count(w, STORE_MSG_ROOM, "!new", NULL) > 0);
+    free_world(w);
+}
+
+static void test_a_room_moved_leaves_the_game_when_the_new_room_has_one(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "!old", 2, "");
+    say(w, "cat", "!new", "!new 3"); /* a lobby of its own in the new room */
+    int64_t game = -1;
+    assert_int_equal(host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded", w->now, &game),
+                     1);
+    assert_int_equal(game, 0);
+    pz_game *g = game_of(w, "!old"); /* it stays where it was */
+    assert_non_null(g);
+    pz_free(g);
+    host_player p[8];
+    int n = 0;
+    assert_int_equal(host_room_players(w->h, NET, "!new", p, 8, &n), 1);
+    assert_int_equal(n, 1);
+    assert_string_equal(p[0].id, "cat");
+    /* A room with no game moves nothing, and says so by *game. */
+    game = -1;
+    assert_int_equal(host_room_moved(w->h, NET, "!empty", "!elsewhere", NULL, NULL, w->now, &game),
+                     1);
+    assert_int_equal(game, 0);
+    free_world(w);
+}
+
+static void test_a_room_moved_on_a_locked_database_changes_nothing(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "!old", 2, "");
+    sqlite3 *other;
+    lock_out(w, &other);
+    int64_t game = 77;
+    assert_int_equal(host_room_moved(w->h, NET, "!old", "!new", "$tomb", "upgraded", w->now, &game),
+                     -1);
+    assert_int_equal(game, 77);
+    assert_non_null(strstr(host_errmsg(w->h), "locked"));
+    unlock(other);
+    pz_game *g = game_of(w, "!old");
+    assert_non_null(g);
+    pz_free(g);
+    bool seen = true;
+    assert_int_equal(host_seen(w->h, NET, "$tomb", &seen), 0);
+    assert_false(seen); /* so the tombstone is handled when it comes again */
+    free_world(w);
+}
+
+static void test_room_players_are_the_seats_in_order_and_bounded(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    host_player p[8];
+    int n = 5;
+    assert_int_equal(host_room_players(w->h, NET, "#t", p, 8, &n), 0);
+    assert_int_equal(n, 0);
+    say(w, "ann", "#t", "!new 3");
+    say(w, "bob", "#t", "!join");
+    say(w, "cat", "#t", "!join");
+    assert_int_equal(host_rename(w->h, NET, "bob", "Bobby"), 0);
+    assert_int_equal(host_room_players(w->h, NET, "#t", p, 8, &n), 1);
+    assert_int_equal(n, 3);
+    assert_string_equal(p[0].id, "ann"); /* a lobby's seats: the join order */
+    assert_string_equal(p[0].nick, "ann");
+    assert_string_equal(p[1].id, "bob");
+    assert_string_equal(p[1].nick, "Bobby");
+    assert_string_equal(p[2].id, "cat");
+    host_player two[2];
+    assert_int_equal(host_room_players(w->h, NET, "#t", two, 2, &n), 1);
+    assert_int_equal(n, 2);
+    assert_string_equal(two[0].id, p[0].id);
+    assert_int_equal(host_room_players(w->h, NET, "#t", NULL, 0, &n), 1); /* a game? yes */
+    assert_int_equal(n, 0);
+    assert_int_equal(host_room_players(w->h, "other", "#t", p, 8, &n), 0); /* per network */
+    free_world(w);
+}
+
+/* host_player_rooms's callback: collects the rooms; stops at "#stop". */
+typedef struct rooms_seen {
+    char rooms[4][64];
+    int n;
+} rooms_seen;
+
+static int collect_room(void *arg, const char *room)
+{
+    rooms_seen *r = arg;
+    assert_true(r->n < 4);
+    snprintf(r->rooms[r->n++], sizeof r->rooms[0], "%s", room);
+    return strcmp(room, "#stop") == 0 ? 7 : 0;
+}
+
+static void test_a_players_rooms_are_those_of_their_active_games(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    say(w, "ann", "#a", "!new 2");
+    say(w, "ann", "#b", "!new 2");
+    say(w, "bob", "#c", "!new 2");
+    rooms_seen r = {0};
+    assert_int_equal(host_player_rooms(w->h, NET, "ann", collect_room, &r), 0);
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.rooms[0], "#a");
+    assert_string_equal(r.rooms[1], "#b");
+    memset(&r, 0, sizeof r);
+    assert_int_equal(host_player_rooms(w->h, NET, "cat", collect_room, &r), 0);
+    assert_int_equal(r.n, 0);
+    say(w, "ann", "#stop", "!new 2");
+    say(w, "ann", "#z", "!new 2");
+    memset(&r, 0, sizeof r);
+    assert_int_equal(host_player_rooms(w->h, NET, "ann", collect_room, &r), 7);
+    assert_int_equal(r.n, 3); /* stopped at #stop, #z never seen */
+    say(w, "ann", "#a", "!stop");
+    memset(&r, 0, sizeof r);
+    assert_int_equal(host_player_rooms(w->h, NET, "ann", collect_room, &r), 7);
+    assert_string_equal(r.rooms[0], "#b"); /* a stopped game is nobody's room */
+    free_world(w);
+}
+
+static void test_moves_count_the_actions_of_the_room_or_of_the_players_games(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    int64_t room = -1, mine = -1;
+    assert_int_equal(host_moves(w->h, NET, "#t", NULL, &room), 0);
+    assert_int_equal(room, 0);
+    start_game(w, "#t", 2, "");
+    assert_int_equal(host_moves(w->h, NET, "#t", NULL, &room), 0);
+    pz_game *g = game_of(w, "#t");
+    const char *actor = NICKS[pz_get_turn(g)];
+    pz_free(g);
+    assert_int_equal(host_moves(w->h, NET, NULL, actor, &mine), 0);
+    assert_int_equal(mine, room);
+    assert_true(play_one(w, "#t"));
+    int64_t after = -1;
+    assert_int_equal(host_moves(w->h, NET, "#t", NULL, &after), 0);
+    assert_true(after > room);
+    assert_int_equal(host_moves(w->h, NET, NULL, actor, &mine), 0);
+    assert_int_equal(mine, after);
+    say(w, "ann", "#t", "!hand"); /* a command that moves nothing */
+    assert_int_equal(host_moves(w->h, NET, "#t", NULL, &room), 0);
+    assert_int_equal(room, after);
+    assert_int_equal(host_moves(w->h, NET, NULL, "zed", &mine), 0);
+    assert_int_equal(mine, 0);
+    free_world(w);
+}
+
+static void test_say_queues_a_line_once_with_its_kv_value(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    host_say_line l = {.network = NET,
+                       .target = "!enc",
+                       .kind = MSG_ROOM,
+                       .text = "this room is encrypted",
+                       .once = "$ev",
+                       .scope = "matrix:t",
+                       .key = "said_encrypted:!enc",
+                       .value = "1"};
+    assert_int_equal(host_say(w->h, &l, w->now), 1);
+    assert_int_equal(host_say(w->h, &l, w->now), 0); /* the same id: nothing */
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "!enc", "this room is encrypted"), 1);
+    char v[8];
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "said_encrypted:!enc", v, sizeof v), 0);
+    assert_string_equal(v, "1");
+    bool seen = false;
+    assert_int_equal(host_seen(w->h, NET, "$ev", &seen), 0);
+    assert_true(seen);
+    /* Without an id: every call queues; privately to a player. */
+    host_say_line p = {.network = NET, .target = "ann", .kind = MSG_PRIVATE, .text = "hi"};
+    assert_int_equal(host_say(w->h, &p, w->now), 1);
+    assert_int_equal(host_say(w->h, &p, w->now), 1);
+    clear(w);
+    drain(w);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "hi"), 2);
+    /* An id alone records it, and queues nothing. */
+    host_say_line o = {.network = NET, .target = "!x", .kind = MSG_ROOM, .once = "$only"};
+    assert_int_equal(host_say(w->h, &o, w->now), 1);
+    assert_int_equal(host_seen(w->h, NET, "$only", &seen), 0);
+    assert_true(seen);
+    /* A locked database: nothing at all, neither line, id nor value. */
+    sqlite3 *other;
+    lock_out(w, &other);
+    host_say_line k = l;
+    k.once = "$ev2";
+    k.key = "said_encrypted:!other";
+    assert_int_equal(host_say(w->h, &k, w->now), -1);
+    assert_non_null(strstr(host_errmsg(w->h), "locked"));
+    unlock(other);
+    assert_int_equal(host_seen(w->h, NET, "$ev2", &seen), 0);
+    assert_false(seen);
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "said_encrypted:!other", v, sizeof v), 1);
+    clear(w);
+    drain(w);
+    assert_int_equal(w->n, 0);
+    free_world(w);
+}
+
+static void test_seen_ids_are_per_network_and_pruned_by_age(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    bool seen = true;
+    assert_int_equal(host_seen(w->h, NET, "$a", &seen), 0);
+    assert_false(seen);
+    host_say_line a = {.network = NET, .once = "$a"};
+    assert_int_equal(host_say(w->h, &a, w->now - 100), 1);
+    host_say_line b = {.network = NET, .once = "$b"};
+    assert_int_equal(host_say(w->h, &b, w->now), 1);
+    assert_int_equal(host_seen(w->h, NET, "$a", &seen), 0);
+    assert_true(seen);
+    assert_int_equal(host_seen(w->h, "other", "$a", &seen), 0);
+    assert_false(seen);
+    int pruned = -1;
+    assert_int_equal(host_seen_prune(w->h, w->now - 50, &pruned), 0);
+    assert_int_equal(pruned, 1);
+    assert_int_equal(host_seen(w->h, NET, "$a", &seen), 0);
+    assert_false(seen);
+    assert_int_equal(host_seen(w->h, NET, "$b", &seen), 0);
+    assert_true(seen);
+    assert_int_equal(host_seen_prune(w->h, w->now - 50, NULL), 0);
+    free_world(w);
+}
+
+static void test_kv_keeps_an_adapters_values_and_says_unset_or_too_long(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    char v[16] = "junk";
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "since", v, sizeof v), 1);
+    assert_string_equal(v, "");
+    assert_int_equal(host_kv_set(w->h, "matrix:t", "since", "s72_3"), 0);
+    assert_int_equal(host_kv_set(w->h, "irc:t", "since", "other"), 0);
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "since", v, sizeof v), 0);
+    assert_string_equal(v, "s72_3");
+    assert_int_equal(host_kv_set(w->h, "matrix:t", "since", ""), 0); /* "" is a value */
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "since", v, sizeof v), 0);
+    assert_string_equal(v, "");
+    assert_int_equal(host_kv_set(w->h, "matrix:t", "token", "syt_a_very_long_token_value"), 0);
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "token", v, sizeof v), -1);
+    assert_string_equal(v, "");
+    /* The message names what did not fit, never the value (a secret). */
+    assert_null(strstr(host_errmsg(w->h), "syt_"));
+    assert_non_null(strstr(host_errmsg(w->h), "token"));
+    sqlite3 *other;
+    lock_out(w, &other);
+    assert_int_equal(host_kv_set(w->h, "matrix:t", "since", "s80"), -1);
+    unlock(other);
+    assert_int_equal(host_kv_get(w->h, "matrix:t", "since", v, sizeof v), 0);
+    assert_string_equal(v, "");
+    free_world(w);
+}
+
+static void test_notices_are_wanted_once_a_player_says_notices_on(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    assert_false(host_wants_notice(w->h, NET, "ann"));
+    say(w, "ann", NULL, "notices on");
+    assert_true(host_wants_notice(w->h, NET, "ann"));
+    assert_false(host_wants_notice(w->h, NET, "bob"));
+    assert_false(host_wants_notice(w->h, "other", "ann")); /* per network */
+    say(w, "ann", NULL, "notices off");
+    assert_false(host_wants_notice(w->h, NET, "ann"));
+    free_world(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1575,6 +1905,16 @@ int main(void)
         cmocka_unit_test(test_rules_in_a_room_with_a_game_say_its_target),
         cmocka_unit_test(test_new_takes_spanish_counts_and_refuses_a_target_out_of_range),
         cmocka_unit_test(test_refused_moves_are_explained_with_nicks_not_seats),
+        cmocka_unit_test(test_a_room_moved_takes_its_game_and_tells_the_old_room_once),
+        cmocka_unit_test(test_a_room_moved_leaves_the_game_when_the_new_room_has_one),
+        cmocka_unit_test(test_a_room_moved_on_a_locked_database_changes_nothing),
+        cmocka_unit_test(test_room_players_are_the_seats_in_order_and_bounded),
+        cmocka_unit_test(test_a_players_rooms_are_those_of_their_active_games),
+        cmocka_unit_test(test_moves_count_the_actions_of_the_room_or_of_the_players_games),
+        cmocka_unit_test(test_say_queues_a_line_once_with_its_kv_value),
+        cmocka_unit_test(test_seen_ids_are_per_network_and_pruned_by_age),
+        cmocka_unit_test(test_kv_keeps_an_adapters_values_and_says_unset_or_too_long),
+        cmocka_unit_test(test_notices_are_wanted_once_a_player_says_notices_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
