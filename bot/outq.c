@@ -70,7 +70,7 @@ struct outq {
     int64_t volatile_seq;
     uint64_t nonce; /* makes volatile txns differ between runs */
     int urgent_run; /* urgent messages taken in a row while others wait */
-    int room_run;   /* room messages taken in a row while private ones wait */
+    int room_run;   /* room messages taken since the last private one */
     store_msg *buf; /* LOAD_BATCH rows */
     uint64_t seq;   /* the last outq_msg.seq given */
     outq_expand_fn expand;
