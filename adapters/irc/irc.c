@@ -126,7 +126,7 @@ static int free_tag(const irc_net *n)
 }
 
 /*
- * Moves outq's next message (round robin across targets, hands first) into
+ * Moves outq's next message (hands first, then rooms, round robin) into
  * the send queue, split into lines. Returns true when one was taken: queued,
  * or done at once (an empty text, or one irc_out refuses: logged and
  * dropped); false when none may go now.
@@ -215,8 +215,9 @@ static void arm_send(irc_net *n, int64_t now, int lines, bool bucket_empty)
  * Hands the wire every line the token bucket allows now. The send queue
  * holds at most the message being written (and those a 707 holds back):
  * only when none of its lines may go is outq asked for the next message,
- * so the order across targets is outq's (hands first, then each target in
- * turn). A message is sent once its last line is handed to the wire.
+ * so the order across targets is outq's (hands first, then rooms before
+ * players, each target in turn). A message is sent once its last line is
+ * handed to the wire.
  */
 static void send_queue(irc_net *n)
 {

@@ -401,12 +401,16 @@ void irc__player_quit(irc_net *n, const char *nick, const char *mask)
     seen_forget(n, id);
 }
 
+static void warn_stranger(irc_net *n, const char *id, const char *nick, const char *held);
+
 /*
  * Another user's nick changed (old, seen with mask): the player id
  * follows, and seats keep it; except that someone who takes back their
  * own nick, bound to them (a reconnect as "bob_" while the dead
  * connection held "bob", then NICK bob), is their own id again when the
- * id of old sits at no table.
+ * id of old sits at no table. Someone else who takes the nick of a
+ * player seated at a table keeps their own id and is told why, as a new
+ * connection on that nick is (warn_stranger).
  */
 void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char *new_nick)
 {
@@ -423,11 +427,17 @@ void irc__nick_changed(irc_net *n, const char *old, const char *mask, const char
             return;
         if (snprintf(own, sizeof own, "n:%s", fold_new) >= (int)sizeof own)
             own[0] = '\0'; /* cannot be: a folded nick is shorter than an id */
-        if (own[0] != '\0' && strcmp(own, id) != 0 && binding(n, own, mask) == BOUND_SAME &&
-            !seated(n, id)) {
+        bound b = own[0] != '\0' && strcmp(own, id) != 0 ? binding(n, own, mask) : BOUND_NONE;
+        if (b == BOUND_SAME && !seated(n, id)) {
             kv_key(key, sizeof key, "nick", id);
             kv_put(n, key, ""); /* old's id is nobody's now */
             memcpy(id, own, strlen(own) + 1);
+        } else if (b == BOUND_OTHER && seated(n, own)) {
+            log_msg(LOG_INFO,
+                    "%s: %s (%s) took the nick of the player %s, who sits at a "
+                    "table: still known as %s",
+                    n->c.name, new_nick, mask, own, id);
+            warn_stranger(n, id, new_nick, own);
         }
         kv_key(key, sizeof key, "id", fold_old);
         kv_put(n, key, "");

@@ -256,6 +256,7 @@ typedef struct host_clock {
     loop_hook hook;
     int64_t armed_for;     /* unix seconds the timer is set for, or INT64_MAX */
     reload_target *reload; /* what SIGHUP reloads; NULL: no file to reload */
+    loop_timer log_timer;  /* a count of repeated log lines is due (log_tick) */
 } host_clock;
 
 static void on_host_timer(loop_timer *t, void *arg)
@@ -267,10 +268,19 @@ static void on_host_timer(loop_timer *t, void *arg)
         log_msg(LOG_ERROR, "%s", host_errmsg(hc->h));
 }
 
+static void on_log_timer(loop_timer *t, void *arg)
+{
+    (void)t, (void)arg;
+    log_tick(false);
+}
+
 static void on_host_hook(loop_hook *hk, void *arg)
 {
     (void)hk;
     host_clock *hc = arg;
+    int64_t log_wait = log_repeat_wait_ms(); /* a quiet log still says how many */
+    if (log_wait >= 0 && !loop_timer_active(&hc->log_timer))
+        (void)loop_timer_start(&hc->log_timer, log_wait, 0);
     if (reload_requested) {
         reload_requested = 0;
         if (hc->reload == NULL)
@@ -407,11 +417,12 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
     /* Computer players think on a worker thread that wakes the loop. */
     if (r == 0 && host_think_async(h, wake_loop, l) != 0)
         log_msg(LOG_WARN, "no thread for the computer players: they think inside the loop");
-    host_clock hc = {h, {0}, {0}, INT64_MAX, rt};
+    host_clock hc = {h, {0}, {0}, INT64_MAX, rt, {0}};
     db_watch dw = {-1, {0}, st};
     if (r == 0)
         db_watch_start(&dw, l, db_folder);
     loop_timer_init(l, &hc.timer, on_host_timer, &hc);
+    loop_timer_init(l, &hc.log_timer, on_log_timer, &hc);
     loop_hook_init(l, &hc.hook, on_host_hook, &hc);
     if (r == 0 && loop_hook_start(&hc.hook) == 0) {
         running_loop = l;
@@ -445,6 +456,7 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
     loop_hook_stop(&hc.hook);
     loop_timer_stop(&hc.timer);
     db_watch_stop(&dw);
+    loop_timer_stop(&hc.log_timer);
     host_think_stop(h); /* its wake-ups go to the loop freed below */
     all_leavers.n = 0;  /* nor may a part reach the networks freed below */
     for (int i = 0; i < nnets; i++)
@@ -573,5 +585,6 @@ int main(int argc, char **argv)
     host_free(h);
     outq_free(console_q);
     store_close(st);
+    log_tick(true); /* how many times the last line was repeated, if it was */
     return r == 0 ? 0 : 1;
 }

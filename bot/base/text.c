@@ -195,13 +195,31 @@ size_t text_sanitize(const char *s, size_t n, char *out)
 /* Quoting                                                                  */
 
 /*
+ * The length of the invisible format character at s (see text.h), of which
+ * n bytes are available, or 0. All of them are three bytes long: E2 80
+ * 8B..8F (U+200B..U+200F), E2 80 AA..AE (U+202A..U+202E), E2 81 A0..A4
+ * (U+2060..U+2064), E2 81 A6..A9 (U+2066..U+2069), EF BB BF (U+FEFF).
+ */
+size_t text_invisible_len(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (text_utf8_len(s, n) != 3)
+        return 0;
+    unsigned char b = u[2];
+    bool hidden =
+        (u[0] == 0xE2 && u[1] == 0x80 && ((b >= 0x8B && b <= 0x8F) || (b >= 0xAA && b <= 0xAE))) ||
+        (u[0] == 0xE2 && u[1] == 0x81 && ((b >= 0xA0 && b <= 0xA4) || (b >= 0xA6 && b <= 0xA9))) ||
+        (u[0] == 0xEF && u[1] == 0xBB && b == 0xBF);
+    return hidden ? 3 : 0;
+}
+
+/*
  * Writes s[0..n) into out, at most chars characters then "...", with
- * invalid UTF-8 and bidirectional controls as '?' (see text_quote). out
- * holds chars * 4 + 4 bytes.
+ * invalid UTF-8 and invisible format characters as '?' (see text_quote).
+ * out holds chars * 4 + 4 bytes.
  */
 static const char *quote(const char *s, size_t n, size_t chars, char *out)
 {
-    const unsigned char *u = (const unsigned char *)s;
     size_t o = 0, done = 0;
     for (size_t i = 0; i < n; done++) {
         if (done == chars) {
@@ -210,10 +228,7 @@ static const char *quote(const char *s, size_t n, size_t chars, char *out)
             break;
         }
         size_t k = text_utf8_len(s + i, n - i);
-        bool bidi = k == 3 && u[i] == 0xE2 &&
-                    ((u[i + 1] == 0x80 && u[i + 2] >= 0xAA && u[i + 2] <= 0xAE) ||
-                     (u[i + 1] == 0x81 && u[i + 2] >= 0xA6 && u[i + 2] <= 0xA9));
-        if (k == 0 || bidi) {
+        if (k == 0 || text_invisible_len(s + i, n - i) > 0) {
             out[o++] = '?';
             i += k == 0 ? 1 : k;
         } else {

@@ -65,10 +65,21 @@ int text_fold(const char *s, size_t n, char *out, size_t cap);
 size_t text_sanitize(const char *s, size_t n, char *out);
 
 /*
+ * The length in bytes (3) of the invisible format character at s, of
+ * which n bytes are available, or 0 when s starts anything else: the
+ * zero-width and direction marks U+200B..U+200F, the bidirectional
+ * embeddings and overrides U+202A..U+202E, the word joiner and invisible
+ * operators U+2060..U+2064, the bidirectional isolates U+2066..U+2069 and
+ * the zero-width no-break space U+FEFF. A word holding one looks like
+ * another word, or hides where it ends.
+ */
+size_t text_invisible_len(const char *s, size_t n);
+
+/*
  * Writes s[0..n) for a reply into out (TEXT_QUOTE_MAX bytes) and returns
  * out: at most TEXT_QUOTE_CHARS characters then "...", with each byte of
- * invalid UTF-8 and each bidirectional control (U+202A..U+202E,
- * U+2066..U+2069) as '?', so a reply never carries raw bytes back. The
+ * invalid UTF-8 and each invisible format character (text_invisible_len)
+ * as '?', so a reply never carries raw bytes or hidden text back. The
  * result is always valid UTF-8 and NUL-terminated.
  */
 const char *text_quote(const char *s, size_t n, char *out);

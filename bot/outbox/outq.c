@@ -27,9 +27,17 @@
 #define LOAD_BATCH 256 /* rows per store_outbox_since */
 #define LOAD_MAX 8192  /* rows per outq_load call: a huge backlog loads over turns */
 #define BUCKETS_MIN 64
-#define URGENT_RUN_MAX 4 /* then one normal message, so hands never starve the rest */
+#define URGENT_RUN_MAX 4 /* then one other message, so hands never starve the rest */
+#define ROOM_RUN_MAX 3   /* then one private message, so busy rooms never starve replies */
 
-enum { RING_NONE = -1, RING_NORMAL = 0, RING_URGENT = 1, RING_PARKED = 2, RINGS = 3 };
+enum {
+    RING_NONE = -1,
+    RING_NORMAL = 0, /* private text (help, replies to private commands...) */
+    RING_ROOM = 1,   /* a room's lines: the game and replies in the room */
+    RING_URGENT = 2, /* hands */
+    RING_PARKED = 3,
+    RINGS = 4
+};
 
 typedef struct tgt {
     struct tgt *hnext;         /* hash chain */
@@ -63,7 +71,8 @@ struct outq {
     size_t nvolatile;
     int64_t volatile_seq;
     uint64_t nonce; /* makes volatile txns differ between runs */
-    int urgent_run; /* urgent messages taken in a row while normal ones wait */
+    int urgent_run; /* urgent messages taken in a row while others wait */
+    int room_run;   /* room messages taken since the last private one */
     store_msg *buf; /* LOAD_BATCH rows */
     uint64_t seq;   /* the last outq_msg.seq given */
     outq_expand_fn expand;
@@ -249,9 +258,16 @@ static void drop_target(outq *q, tgt *t)
     free(t);
 }
 
+/* The ring of a target whose next message is t->nhead (priority 0). */
+static int ring_of_normal(const tgt *t)
+{
+    return t->nhead->kind == STORE_MSG_ROOM ? RING_ROOM : RING_NORMAL;
+}
+
 /*
- * Puts t where its state says: the parked list, the tail of the urgent or
- * normal ring, nowhere while busy, or freed when it holds nothing at all.
+ * Puts t where its state says: the parked list, the tail of the urgent,
+ * room or normal ring, nowhere while busy, or freed when it holds nothing
+ * at all.
  */
 static void place(outq *q, tgt *t)
 {
@@ -265,7 +281,7 @@ static void place(outq *q, tgt *t)
     else if (t->taken == NULL && t->uhead != NULL)
         enring(q, t, RING_URGENT);
     else if (t->taken == NULL && t->nhead != NULL)
-        enring(q, t, RING_NORMAL);
+        enring(q, t, ring_of_normal(t));
 }
 
 /* Whether m is one of the rows the outbox held when this queue started. */
@@ -353,7 +369,7 @@ static int add(outq *q, int64_t id, const char *target_name, store_msg_kind kind
     link_msg(q, t, m, backlog ? AT_BACKLOG : AT_END);
     t->count++;
     q->count++;
-    if (t->ring == RING_NORMAL && priority > 0)
+    if ((t->ring == RING_NORMAL || t->ring == RING_ROOM) && priority > 0)
         unring(q, t); /* it now has something urgent: move it */
     if (t->ring == RING_NONE)
         place(q, t);
@@ -532,17 +548,45 @@ static outq_expand_result expand(outq *q, outq_msg *m, int *merge)
 }
 
 /*
+ * The ring to serve of the room and normal rings: rooms first, so a room's
+ * game and the replies said there never wait behind private text (help
+ * for a crowd, a flooder's answers), except that after ROOM_RUN_MAX room
+ * messages in a row one private message goes, so busy rooms cannot hold a
+ * private reply back for long either.
+ */
+static int ring_of_rest(const outq *q)
+{
+    if (q->head[RING_ROOM] == NULL)
+        return RING_NORMAL;
+    if (q->head[RING_NORMAL] != NULL && q->room_run >= ROOM_RUN_MAX)
+        return RING_NORMAL;
+    return RING_ROOM;
+}
+
+/*
  * The ring to serve: urgent first, except that after URGENT_RUN_MAX urgent
- * messages in a row one normal message goes, so a backlog of hands (after
- * a restart, many tables dealt at once) cannot hold a reply back for long.
+ * messages in a row one other message goes, so a backlog of hands (after
+ * a restart, many tables dealt at once) cannot hold a reply back for long;
+ * then rooms before private text (ring_of_rest).
  */
 static int ring_to_serve(const outq *q)
 {
+    int rest = ring_of_rest(q);
     if (q->head[RING_URGENT] == NULL)
-        return RING_NORMAL;
-    if (q->head[RING_NORMAL] != NULL && q->urgent_run >= URGENT_RUN_MAX)
-        return RING_NORMAL;
+        return rest;
+    if (q->head[rest] != NULL && q->urgent_run >= URGENT_RUN_MAX)
+        return rest;
     return RING_URGENT;
+}
+
+/* Counts the runs ring_to_serve bounds: ring gave a message. */
+static void note_served(outq *q, int ring)
+{
+    q->urgent_run = ring == RING_URGENT ? q->urgent_run + 1 : 0;
+    if (ring == RING_ROOM)
+        q->room_run++;
+    else if (ring == RING_NORMAL)
+        q->room_run = 0;
 }
 
 outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
@@ -563,7 +607,7 @@ outq_msg *outq_take(outq *q, outq_ready_fn ready, void *arg)
             for (outq_msg **tail = &m->merged; merge-- > 0; tail = &(*tail)->merged)
                 *tail = unlink_head(t);
             unring(q, t);
-            q->urgent_run = ring == RING_URGENT ? q->urgent_run + 1 : 0;
+            note_served(q, ring);
             return m;
         }
         if (v == OUTQ_PARK) {
@@ -608,7 +652,7 @@ void outq_untake_all(outq *q)
                     if (t->parked)
                         enring(q, t, RING_PARKED);
                     else
-                        enring(q, t, t->uhead != NULL ? RING_URGENT : RING_NORMAL);
+                        enring(q, t, t->uhead != NULL ? RING_URGENT : ring_of_normal(t));
                 }
             }
 }

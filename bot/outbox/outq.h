@@ -1,7 +1,8 @@
 /*
  * outq.h — one network's outbox in memory: a queue per target (a room or
- * a player), round robin across every target with something to send, and
- * the marks of what was sent written back in batches.
+ * a player), round robin across the targets with something to send (hands,
+ * then rooms' lines, before the rest), and the marks of what was sent
+ * written back in batches.
  *
  * The store's outbox stays the truth (a crash loses nothing); outq mirrors
  * it so that an adapter never scans it: outq_load() reads only the rows
@@ -12,8 +13,11 @@
  * never one per message. Within a target, messages of higher priority go
  * first (hands: 1), then in outbox order; across targets, those whose
  * next message has a higher priority go first (but never more than four in
- * a row while others wait), then each target in turn, so one busy target
- * never delays another by more than one message.
+ * a row while others wait), then rooms' messages before private ones (but
+ * never more than three in a row while private ones wait: a crowd asking
+ * for help privately cannot make a room's game wait), then within each of
+ * those each target in turn, so one busy target never delays another of
+ * its kind by more than one message.
  *
  * A target holds at most one message taken at a time (an adapter writes a
  * target's messages in order); a target may be parked (a channel not yet
@@ -59,8 +63,8 @@ typedef struct outq_msg {
      * into it is a new send, not the one the server already has.
      */
     int nmerged;
-    char *expanded;          /* outq's own: the expander's text, or NULL */
-    char raw[];              /* the text as stored, NUL-terminated */
+    char *expanded; /* outq's own: the expander's text, or NULL */
+    char raw[];     /* the text as stored, NUL-terminated */
 } outq_msg;
 
 /* Creates an empty queue for network over st (not owned). 0 or -1. */

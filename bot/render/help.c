@@ -21,6 +21,7 @@
 #include "command.h"
 #include "help.h"
 #include "render_text.h"
+#include "text.h"
 
 #define TOPIC_ECHO_MAX 33 /* bytes of a player's topic echoed back, NUL included */
 
@@ -143,7 +144,8 @@ static size_t utf8_char(const unsigned char *s)
 }
 
 /* Copies a player's topic into buf[TOPIC_ECHO_MAX]: whole valid UTF-8
-   characters only, control and invalid bytes dropped. */
+   characters only, control and invalid bytes and invisible format
+   characters (text_invisible_len) dropped. */
 static void topic_echo(const char *topic, char buf[TOPIC_ECHO_MAX])
 {
     const unsigned char *t = (const unsigned char *)topic;
@@ -152,6 +154,10 @@ static void topic_echo(const char *topic, char buf[TOPIC_ECHO_MAX])
         size_t len = utf8_char(t);
         if (len == 0) {
             t++;
+            continue;
+        }
+        if (text_invisible_len((const char *)t, len) > 0) {
+            t += len;
             continue;
         }
         if (n + len >= TOPIC_ECHO_MAX)

@@ -148,6 +148,18 @@ static void test_help_shows_directions_and_ranks_as_players_say_them(void **stat
     assert_true(any_line_has(&out, "pagat's rule"));
 }
 
+static void test_an_unknown_help_topic_is_echoed_without_invisible_characters(void **state)
+{
+    (void)state;
+    render_lines out = {0};
+    /* "pl" U+200B "ay" and U+202E "x" U+FEFF: they would look like "play" */
+    render_help("pl\xe2\x80\x8b"
+                "ay\xe2\x80\xaex\xef\xbb\xbf",
+                "!", &out);
+    assert_true(out.n > 1);
+    assert_string_equal(out.line[0], "There is no command \"playx\". The commands are:");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -155,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_every_rules_topic_is_in_players_words_with_or_without_a_game),
         cmocka_unit_test(test_the_rules_of_a_game_say_its_target_and_options),
         cmocka_unit_test(test_help_shows_directions_and_ranks_as_players_say_them),
+        cmocka_unit_test(test_an_unknown_help_topic_is_echoed_without_invisible_characters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

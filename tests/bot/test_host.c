@@ -991,6 +991,14 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     assert_int_equal(host_handle(w->h, &m, w->now + 1), -1); /* told once a minute */
     take_volatile(text, sizeof text);
     assert_string_equal(text, "");
+    /* once a minute per player, not once for the whole bot */
+    host_msg cats = {NET, "#t", "cat", "cat", "!pause", 6, NULL, false, false, NULL};
+    assert_int_equal(host_handle(w->h, &cats, w->now + 1), -1);
+    take_volatile(text, sizeof text);
+    assert_non_null(strstr(text, "cat: I can't save right now: your command was not taken"));
+    assert_int_equal(host_handle(w->h, &cats, w->now + 2), -1);
+    take_volatile(text, sizeof text);
+    assert_string_equal(text, "");
     /* A command that only reads is answered even while the lock is held. */
     host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false, NULL};
     assert_int_equal(host_handle(w->h, &turn, w->now + 2), 0);

@@ -1,7 +1,8 @@
 /*
  * test_outq.c — the outbox in memory over a real SQLite file: round robin
  * across every target (not a window of the oldest rows), hands first,
- * one message taken per target, parking, drops, marks written in one
+ * rooms before private text (a crowd's help never delays a room), one
+ * message taken per target, parking, drops, marks written in one
  * batch (and kept when the store refuses them), with the caller's own
  * writes in the same transaction, loading only what is new,
  * volatile messages, purge, a backlog far larger than one load, and the
@@ -84,7 +85,7 @@ static void test_every_target_gets_a_turn_however_long_one_backlog_is(void **sta
     char text[32];
     for (int i = 0; i < 500; i++) {
         snprintf(text, sizeof text, "flood %d", i);
-        add(f, "flooder", 0, text);
+        add(f, "#flooded", 0, text);
     }
     add(f, "#quiet", 0, "your turn");
     add(f, "#other", 0, "other turn");
@@ -98,6 +99,53 @@ static void test_every_target_gets_a_turn_however_long_one_backlog_is(void **sta
     expect_next(f, "flood 1");
     expect_next(f, "flood 2");
     assert_int_equal(outq_targets(f->q), 1);
+}
+
+static void test_a_rooms_line_goes_before_private_text_for_a_crowd(void **state)
+{
+    fx *f = *state;
+    char target[16], text[32];
+    for (int line = 0; line < 5; line++) /* 20 players asked for help: 5 lines each */
+        for (int i = 0; i < 20; i++) {
+            snprintf(target, sizeof target, "p%02d", i);
+            snprintf(text, sizeof text, "help %d for %s", line, target);
+            add(f, target, 0, text);
+        }
+    add(f, "#quiet", 0, "ann: your turn");
+    add(f, "#quiet", 0, "ann plays 7h");
+    assert_int_equal(outq_load(f->q), 0);
+    expect_next(f, "ann: your turn");
+    expect_next(f, "ann plays 7h");
+    /* then the players in turn, each one's lines in order */
+    for (int line = 0; line < 5; line++)
+        for (int i = 0; i < 20; i++) {
+            snprintf(text, sizeof text, "help %d for p%02d", line, i);
+            expect_next(f, text);
+        }
+    assert_null(outq_take(f->q, NULL, NULL));
+}
+
+static void test_busy_rooms_let_one_private_message_through_every_four(void **state)
+{
+    fx *f = *state;
+    char text[32];
+    for (int i = 0; i < 4; i++) {
+        snprintf(text, sizeof text, "private %d", i);
+        add(f, "ann", 0, text);
+    }
+    for (int i = 0; i < 6; i++) {
+        snprintf(text, sizeof text, "a %d", i);
+        add(f, "#a", 0, text);
+        snprintf(text, sizeof text, "b %d", i);
+        add(f, "#b", 0, text);
+    }
+    assert_int_equal(outq_load(f->q), 0);
+    static const char *const order[] = {"a 0", "b 0",       "a 1", "private 0", "b 1", "a 2",
+                                        "b 2", "private 1", "a 3", "b 3",       "a 4", "private 2",
+                                        "b 4", "a 5",       "b 5", "private 3"};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        expect_next(f, order[i]);
+    assert_null(outq_take(f->q, NULL, NULL));
 }
 
 static void test_hands_go_before_other_lines_within_and_across_targets(void **state)
@@ -574,6 +622,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_every_target_gets_a_turn_however_long_one_backlog_is),
         cmocka_unit_test(test_a_queue_above_its_threshold_for_a_minute_warns_once_per_episode),
+        T(test_a_rooms_line_goes_before_private_text_for_a_crowd),
+        T(test_busy_rooms_let_one_private_message_through_every_four),
         T(test_hands_go_before_other_lines_within_and_across_targets),
         T(test_a_backlog_of_hands_lets_one_other_line_through_every_five),
         T(test_a_target_gives_one_message_at_a_time),

@@ -269,6 +269,33 @@ static void test_quote_shows_bad_bytes_and_bidi_controls_as_question_marks(void 
     expect_quote("who’s ♥", "who’s ♥");
 }
 
+static void test_quote_never_echoes_zero_width_or_format_characters(void **state)
+{
+    (void)state;
+    /* "?7h" + U+200B, as a player typed it: "'?7h?' is not a card" */
+    expect_quote("?7h\xe2\x80\x8b", "?7h?");
+    /* U+200B..U+200F: zero-width space, non-joiner, joiner, LRM, RLM */
+    expect_quote("a\xe2\x80\x8b"
+                 "b\xe2\x80\x8c"
+                 "c\xe2\x80\x8d"
+                 "d\xe2\x80\x8e"
+                 "e\xe2\x80\x8f",
+                 "a?b?c?d?e?");
+    /* U+2060..U+2064: word joiner, function application, invisible times,
+       separator and plus */
+    expect_quote("\xe2\x81\xa0\xe2\x81\xa1\xe2\x81\xa2\xe2\x81\xa3\xe2\x81\xa4", "?????");
+    expect_quote("\xef\xbb\xbfplay", "?play"); /* U+FEFF, a byte order mark */
+    /* their neighbours are ordinary characters and stay */
+    expect_quote("\xe2\x80\x8a\xe2\x80\x90\xe2\x81\xa5\xe2\x81\xaa\xef\xbb\xbe",
+                 "\xe2\x80\x8a\xe2\x80\x90\xe2\x81\xa5\xe2\x81\xaa\xef\xbb\xbe");
+    assert_int_equal(text_invisible_len("\xe2\x80\x8b", 3), 3);
+    assert_int_equal(text_invisible_len("\xe2\x80\x8b", 2), 0); /* cut short */
+    assert_int_equal(text_invisible_len("\xe2\x80\xa9", 3), 0); /* U+2029 */
+    /* an example echoed back ("say !play 4") hides nothing either */
+    char echo[TEXT_ECHO_MAX];
+    assert_string_equal(text_echo("play\xe2\x80\x8b 4\xe2\x81\xa0", 12, echo), "play? 4?");
+}
+
 /* ------------------------------------------------------------------------ */
 /* Robustness                                                               */
 
@@ -282,7 +309,8 @@ static uint32_t next_bits(uint32_t *seed)
 static void test_random_bytes_keep_every_contract(void **state)
 {
     (void)state;
-    static const char favourite[] = "\x02\x03\x04,09aF\xc2\xa0\xe2\x80\xae\xe2\x99\xa5\xed\xff";
+    static const char favourite[] =
+        "\x02\x03\x04,09aF\xc2\xa0\xe2\x80\xae\x8b\xbb\xbf\xef\x81\xe2\x99\xa5\xed\xff";
     uint32_t seed = 12345;
     char in[80], out[81], quoted[TEXT_QUOTE_MAX], folded[32];
     for (int i = 0; i < 50000; i++) {
@@ -297,6 +325,8 @@ static void test_random_bytes_keep_every_contract(void **state)
             assert_true((unsigned char)out[j] >= 0x20 && out[j] != 0x7F);
         text_quote(in, n, quoted);
         assert_true(text_utf8_valid(quoted, strlen(quoted)));
+        for (size_t j = 0; quoted[j] != '\0'; j++)
+            assert_int_equal(text_invisible_len(quoted + j, strlen(quoted + j)), 0);
         int k = text_fold(in, n, folded, sizeof folded);
         assert_true(k >= -1 && k < (int)sizeof folded);
         assert_true(k < 0 || folded[k] == '\0');
@@ -345,6 +375,7 @@ int main(void)
         cmocka_unit_test(test_sanitize_makes_other_controls_and_no_break_spaces_spaces),
         cmocka_unit_test(test_quote_keeps_short_words_and_cuts_long_ones_at_a_character),
         cmocka_unit_test(test_quote_shows_bad_bytes_and_bidi_controls_as_question_marks),
+        cmocka_unit_test(test_quote_never_echoes_zero_width_or_format_characters),
         cmocka_unit_test(test_random_bytes_keep_every_contract),
         cmocka_unit_test(test_durations_read_as_people_say_them),
         cmocka_unit_test(test_distance_counts_edits_and_neighbour_swaps_without_case),

@@ -24,8 +24,10 @@ and marks it all in one go once the lock is released. Checks:
   * the order across targets, from the bot's own log of what it sent:
     hands first (outq may let one other message pass after every few hands,
     so no reply starves behind a deal: at most one per URGENT_RUN hands),
-    and round robin among the other messages: between two messages to one
-    target, no other target gets two;
+    then the channels' messages ahead of private ones (one private message
+    after every ROOM_RUN channel messages, so neither starves), and round
+    robin among the channels and among the players: between two messages
+    to one target, no other target of its kind gets two;
   * while the lock is held nothing leaves the outbox and nothing is sent
     twice; the bot logs "cannot mark messages sent" once, then that it
     marks again; the outbox is empty soon after the lock goes;
@@ -60,6 +62,7 @@ PER_PLAYER = 28
 LONG_EVERY = 9         # every 9th message is long: two lines
 DRAIN_MAX_S = 30.0     # on an idle machine: about a second
 URGENT_RUN = 4         # bot/outbox/outq.c's URGENT_RUN_MAX: hands taken before one other message
+ROOM_RUN = 3           # bot/outbox/outq.c's ROOM_RUN_MAX: room messages before one private one
 
 
 class Crowd:
@@ -255,11 +258,37 @@ def check_hands_first(order):
     return last
 
 
-def check_round_robin(order):
-    """Among the messages that are not hands: between two messages to one
-    target, no other target gets two (each target in turn). Returns the
-    longest turn seen (targets served between two messages to one)."""
+def check_rooms_first(order):
+    """Among the messages that are not hands, once every channel is joined
+    (its first message sent: before, a channel's messages wait for its
+    JOIN while private ones go) and while channel messages are left: at
+    most one private message after every ROOM_RUN channel messages, never
+    two in a row. Returns the position of the last channel message among
+    them."""
     rest = [t for t, r in order if not (t in PLAYERS and r == 0)]
+    joined = max(rest.index(ch) for ch in CHANNELS)
+    last = max(i for i, t in enumerate(rest) if t in CHANNELS)
+    span = rest[joined:last + 1]
+    private = sum(1 for t in span if t in PLAYERS)
+    check(private <= (len(span) - private) // ROOM_RUN + 1,
+          "%d private messages went among the last %d channel messages"
+          % (private, len(span) - private))
+    check(all(not (a in PLAYERS and b in PLAYERS) for a, b in zip(span, span[1:])),
+          "two private messages in a row while channel messages waited")
+    return last
+
+
+def check_round_robin(order):
+    """Among the messages that are not hands, for the channels and for the
+    players apart: between two messages to one target, no other target of
+    its kind gets two (each target in turn). Returns the longest turn seen
+    (targets served between two messages to one)."""
+    rest = [t for t, r in order if not (t in PLAYERS and r == 0)]
+    return max(round_robin_turn([t for t in rest if t in kind]) for kind in (CHANNELS, PLAYERS))
+
+
+def round_robin_turn(rest):
+    """check_round_robin for the targets of one kind in their order."""
     # Some target got two between two messages to another exactly when the
     # span between two messages to one target lies inside such a span of
     # another: spans by start, none may end before one that started first.
@@ -337,6 +366,7 @@ def main(bot_exe, replay_exe):
             order = sent_order(bot, mark)
             check(len(order) == nrows, "%d messages logged as sent" % len(order))
             last_hand = check_hands_first(order)
+            last_room = check_rooms_first(order)
             turn = check_round_robin(order)
 
             left = lock.execute("SELECT count(*) FROM outbox").fetchone()[0]
@@ -373,10 +403,10 @@ def main(bot_exe, replay_exe):
                 watch.close()
         print("irc drain: %d messages (%d lines) to %d channels and %d players, registered "
               "after %.1f s, all delivered after %.1f s under another's write lock; the "
-              "last hand was message %d, then round robin (turns of up to %d targets); "
-              "outbox empty %.1f s after the lock went"
+              "last hand was message %d, the channels' last message %d of the rest, round "
+              "robin (turns of up to %d targets); outbox empty %.1f s after the lock went"
               % (nrows, lines, len(CHANNELS), len(PLAYERS), registered, drain_s, last_hand + 1,
-                 turn + 1, empty_s))
+                 last_room + 1, turn + 1, empty_s))
 
 
 if __name__ == "__main__":

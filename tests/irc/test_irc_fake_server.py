@@ -9,7 +9,8 @@ hand, asserting on the exact lines the bot sends (and when they arrive):
 registration (CAP LS 302, CAP REQ, SASL PLAIN, NickServ, servers without
 CAP, nicks in use and the reconnect back-off), the paced send queue (burst
 and line_ms, private lines ahead of room chatter, 707 ERR_TARGCHANGE),
-IRCv3 message tags and PING, and hostile lines. Python standard library
+IRCv3 message tags and PING, a PING storm from a server that reads nothing
+(one warning in the log and its count), and hostile lines. Python standard library
 only; client.Message parses the bot's lines.
 
 usage: test_irc_fake_server.py PATH/TO/porrazo-bot [-v] [unittest options]
@@ -85,6 +86,8 @@ class Conn:
         self.closed_at = None     # when the bot closed (EOF or error)
         self._consumed = set()
         self._cond = threading.Condition()
+        self._reading = threading.Event()  # cleared: the server reads nothing (pause)
+        self._reading.set()
         self._thread = threading.Thread(target=self._read, daemon=True,
                                         name="fake-irc-conn-%d" % number)
         self._thread.start()
@@ -92,6 +95,7 @@ class Conn:
     def _read(self):
         buf = b""
         while True:
+            self._reading.wait()
             try:
                 data = self.sock.recv(65536)
             except OSError:
@@ -121,6 +125,14 @@ class Conn:
                         self.sock.shutdown(socket.SHUT_WR)
                     except OSError:
                         pass
+
+    def pause(self):
+        """Stops reading what the bot sends (after the read under way): its
+        lines wait in the sockets' buffers, then in the bot's."""
+        self._reading.clear()
+
+    def resume(self):
+        self._reading.set()
 
     # -- sending -----------------------------------------------------------
 
@@ -309,7 +321,7 @@ class FakeServer:
 class Bot:
     """porrazo-bot on an [irc fake] network at 127.0.0.1:port."""
 
-    def __init__(self, workdir, port, irc, secrets):
+    def __init__(self, workdir, port, irc, secrets, log_level="debug"):
         self.workdir = workdir
         self.conf = os.path.join(workdir, "porrazo.conf")
         self.db = os.path.join(workdir, "porrazo.db")
@@ -322,9 +334,9 @@ class Bot:
         }
         options.update(irc)
         with open(self.conf, "w", encoding="utf-8") as f:
-            f.write("[bot]\nname = porrazo\nprefix = !\nlog_level = debug\nreminder = off\n"
+            f.write("[bot]\nname = porrazo\nprefix = !\nlog_level = %s\nreminder = off\n"
                     "flood_commands = 0\n\n"
-                    "[irc fake]\n")
+                    "[irc fake]\n" % log_level)
             for key, value in options.items():
                 f.write("%s = %s\n" % (key, value))
         env = os.environb.copy()
@@ -435,8 +447,8 @@ class FakeServerTestCase(unittest.TestCase):
             return False
         return any(t is self for t, _ in result.errors + result.failures)
 
-    def start_bot(self, secrets=None, **irc):
-        self.bot = Bot(self.dir, self.server.port, irc, secrets)
+    def start_bot(self, secrets=None, log_level="debug", **irc):
+        self.bot = Bot(self.dir, self.server.port, irc, secrets, log_level)
         return self.bot
 
     def accept(self, timeout=None):
@@ -886,6 +898,38 @@ class TestServerLines(FakeServerTestCase):
         conn.sync("after-second-kick")
         self.assertRegex(self.bot.log(), r"(?m)fake: kicked from #porrazo by op$")
         self.assert_alive()
+
+    def test_a_ping_storm_the_bot_cannot_answer_logs_one_warning_and_a_count(self):
+        # A server that sends PINGs and reads nothing: the PONGs fill the
+        # sockets' buffers, then the bot's, and each one more cannot be
+        # sent. The log (info, as the bot runs) says so once, then counts:
+        # before, one identical warning per PING (12,719 lines, 1.3 MB).
+        self.start_bot(log_level="info")
+        conn = self.accept()
+        self.register(conn)
+        conn.pause()
+        storm = 40000
+        for _ in range(storm // 1000):
+            conn.send(*["PING :storm"] * 1000)
+        time.sleep(1.0)  # the bot reads the last of them
+        conn.resume()
+        conn.sync("after-storm", timeout=60)
+        self.assert_alive()
+        self.bot.stop()
+        log = self.bot.log()
+        pongs = len(conn.find(r"^PONG :storm$"))
+        warnings = re.findall(r"(?m)^\S+ warn: fake: cannot send \"PONG :storm\": .*$", log)
+        counts = [int(n) for n in re.findall(
+            r"(?m)^\S+ warn: \(last message repeated (\d+) times\)$", log)]
+        counts += [1] * len(re.findall(r"(?m)^\S+ warn: \(last message repeated once\)$", log))
+        sys.stderr.write("PING storm: %d PINGs, %d PONGs sent, %d warning lines, counts %s, "
+                         "log %d lines (%d bytes)\n" % (storm, pongs, len(warnings), counts,
+                                                        log.count("\n"), len(log)))
+        self.assertGreater(storm - pongs, 1000, "the storm never filled the bot's buffer")
+        self.assertEqual(len(warnings), 1, "the same warning written again and again")
+        self.assertEqual(1 + sum(counts), storm - pongs,
+                         "the warning and its counts do not tell every PONG that was not sent")
+        self.assertLess(log.count("\n"), 40, "the log grew with the storm")
 
     def test_a_server_that_stops_answering_our_ping_is_dropped(self):
         # ircp_config has ping_idle_ms / ping_timeout_ms, but [irc NAME]

@@ -71,7 +71,12 @@ def main(bot_exe, replay_exe):
             deals = check_hands_at_every_deal(game)
             clients = [kib] + [game.client(p) for p in PLAYERS]
             room_lines = check_no_hand_in_channel(clients)
-            # Everybody in the channel saw the same lines, in the same order.
+            # Everybody in the channel saw the same lines, in the same order:
+            # once each has had a PING answered, ngircd has handed each of
+            # them every line it relayed before (the last may reach one
+            # client a moment before another).
+            for c in clients:
+                c.sync()
             seen = [strip_formatting(m.text) for m in bot_lines(kib, channel=CHANNEL)]
             for p in PLAYERS:
                 theirs = [strip_formatting(m.text)

@@ -14,7 +14,9 @@ answer is known ("stats"), every answer to what came before is in.
   2. In the channel: each malformed "!..." command gets exactly one short
      reply "eve: ..." saying what is wrong (play without a card, play ZZ,
      an unknown command, new 99, new x y z, a card made of control
-     characters or of invalid UTF-8, a 500-byte line); chatter not
+     characters or of invalid UTF-8, a 500-byte line, a card with a
+     zero-width space or bidi and format characters, quoted back with '?'
+     for each); chatter not
      addressed to the bot ("hello", "play 7h" without "!"), a /me and a
      NOTICE to the channel get nothing.
   3. Privately: the same kind of junk without the prefix gets one reply
@@ -22,7 +24,9 @@ answer is known ("stats"), every answer to what came before is in.
   4. Lone \\x01, an unterminated CTCP, escape sequences, NUL-free binary:
      whatever the answer, it is valid UTF-8 and the bot stays.
   5. Every line the bot sent anyone is valid UTF-8, fits in 512 bytes and
-     holds no control character but mIRC formatting (and \\x01 for CTCP).
+     holds no control character but mIRC formatting (and \\x01 for CTCP),
+     and no invisible format character (U+200B..U+200F, U+202A..U+202E,
+     U+2060..U+2064, U+2066..U+2069, U+FEFF).
      The bot is still connected (registered once, never QUIT) and serves a
      normal game: !help, !new 2, !join, both hands, !stop.
   6. "!part": fred (not an owner) is refused in #porrazo and the bot stays;
@@ -59,6 +63,11 @@ CHANNEL_CASES = [
     (b"!play " + b"x" * (500 - len(b"PRIVMSG #porrazo :!play ") - 2),
      r"^eve: 'x+.*' is not a card"),
     (b"!PLAY 7h", r"^eve: there is no game in #porrazo"),
+    # A zero-width space after the card, and bidi and format characters
+    # around one: quoted back as '?', never as themselves.
+    (b"!play ?7h\xe2\x80\x8b", r"^eve: '\?7h\?' is not a card"),
+    (b"!play \xe2\x81\xa6\xef\xbb\xbfq\xe2\x81\xa0h\xe2\x80\x8f",
+     r"^eve: '\?\?q\?h\?' is not a card"),
 ]
 
 # Private lines: (raw bytes after "PRIVMSG porrazo :", expected reply regex or None)
@@ -67,6 +76,7 @@ PRIVATE_CASES = [
     (b"xyzzy", r"^unknown command 'xyzzy'"),
     (b"\xff\xfe", r"^unknown command '.*'"),
     (b"play zz 99 capture", r"is not a card"),
+    (b"play \xe2\x80\x8dzz", r"^'\?zz' is not a card"),
     (b"new 3", r"^say !new in the channel"),
     (b"!" * 400, r"^unknown command"),
 ]
@@ -90,6 +100,8 @@ TOLERATED = [b"PRIVMSG porrazo :\x01", b"PRIVMSG porrazo :\x01\x01",
              b"PRIVMSG porrazo,#porrazo :!help"]
 
 ALLOWED_CONTROLS = "\x02\x03\x0f\x16\x1d\x1f"
+# Invisible format characters (bot/text.h, text_invisible_len): never echoed.
+INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
 def sync_channel(eve, kib):
@@ -140,6 +152,8 @@ def check_line(m):
         body = body.strip("\x01")
     bad = [c for c in body if (ord(c) < 0x20 or ord(c) == 0x7f) and c not in ALLOWED_CONTROLS]
     check(not bad, "control characters %r in a line from the bot: %r" % (bad, m.raw))
+    check(not INVISIBLE.search(body), "an invisible format character in a line from the bot: "
+          "%r" % m.raw)
 
 
 def main(bot_exe, replay_exe):

@@ -16,6 +16,10 @@ nick and the user@host its player had.
      it is told once, privately, that the nick belongs to a seated player
      and what to do (identify with services, ask the table for a
      substitute).
+  3b. The newcomer quits; someone already connected (USER evil3, as
+     "mallory", in the channel) takes "bob" by NICK: the same single
+     warning, and nothing of bob's; NICK away and back again: no second
+     warning.
   4. The newcomer quits; the real bob reconnects (same user@host) as
      "bob_", rejoins, takes back "bob" (NICK) and has his seat: his hand,
      and he plays on.
@@ -187,6 +191,38 @@ def main(bot_exe, replay_exe):
             impostor.quit()
             kib.wait_for("QUIT", sender="bob", since=kmark)
 
+            # 3b. Someone already connected takes the nick by NICK.
+            renamer = impostor = server.client("mallory", user="evil3")
+            renamer.join(CHANNEL)
+            rmark, bot_mark, kmark = renamer.mark(), bot.mark(), kib.mark()
+            renamer.change_nick("bob")
+            kib.wait_for("NICK", sender="mallory", pattern="^bob$", since=kmark)
+            renamer.wait_privmsg(sender=BOT_NICK, notice=None, pattern="belongs to a player",
+                                 since=rmark)
+            renamer.privmsg(BOT_NICK, "hand")
+            renamer.wait_privmsg(sender=BOT_NICK, notice=None, pattern="not in a game",
+                                 since=rmark)
+            renamer.change_nick("mallory")  # and back: told once, not at every NICK
+            renamer.change_nick("bob")
+            renamer.sync()
+            game.quiet(1.5)
+            got = bot_privates(renamer, rmark)
+            warnings = [t for t in got if WARNING.search(t)]
+            check(len(warnings) == 1, "the newcomer who took bob's nick by NICK was told %d "
+                  "times that it is a seated player's (once expected): %s"
+                  % (len(warnings), got))
+            leaks = [t for t in got if hand_cards(t) is not None
+                     or re.search(r"Your (hand|turn)|Reminder", t)]
+            check(not leaks, "bob's private lines reached the one who took his nick: %s" % leaks)
+            check(bot.find(r"bob \(evil3@[^)]*\) took the nick of the player n:bob, who sits "
+                           r"at a table: still known as n:mallory", since=bot_mark),
+                  "the bot's log does not say who took bob's nick by NICK")
+            check(game.table.actor == "bob" and not game.table.over,
+                  "the game moved while bob was away")
+            kmark = kib.mark()
+            renamer.quit()
+            kib.wait_for("QUIT", sender="bob", since=kmark)
+
             # 4. The real bob comes back from his own user@host as "bob_" (as
             # when his dead connection still held "bob"), takes "bob" back and
             # plays on.
@@ -221,8 +257,9 @@ def main(bot_exe, replay_exe):
             if impostor is not None:
                 impostor.close()
         print("irc identity: bob dropped at his turn; a newcomer as bob (another user@host) "
-              "got no hand, no play, no stop and one warning; another, there while the bot "
-              "restarted, got nothing; bob came back and the game ended: %d actions, "
+              "got no hand, no play, no stop and one warning, and so did one who took the nick "
+              "by NICK; another, there while the bot restarted, got nothing; bob came back "
+              "and the game ended: %d actions, "
               "final %s = replay %s"
               % (n_actions, dict(board), state["scores"]))
 
