@@ -5,7 +5,8 @@
  * Sections: [bot] once, [irc NAME] and [matrix NAME] once per network.
  * Every error names the file, the line and what to fix. A value written
  * ${NAME} is read from the environment variable NAME (for secrets), and an
- * unset variable is an error (a warning for cfg_check_all()). Secrets are kept in the struct only;
+ * unset variable is an error (a warning for cfg_check_all()); envfile.h
+ * reads a file of such variables. Secrets are kept in the struct only;
  * nothing here ever prints them. Not here: connecting to anything.
  */
 #ifndef PZ_CONFIG_H
