@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "console.h"
+#include "envfile.h"
 #include "host.h"
 #include "irc.h"
 #include "log.h"
@@ -55,29 +56,37 @@ static void on_hangup(int sig)
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: porrazo-bot --config FILE [--db FILE] [--seed N]\n"
+    fprintf(f, "usage: porrazo-bot --config FILE [--env-file FILE] [--db FILE] [--seed N]\n"
                "       porrazo-bot --console [--config FILE] [--db FILE] [--seed N]\n"
                "       porrazo-bot --export GAME_ID [--config FILE] [--db FILE]\n"
-               "       porrazo-bot --check-config FILE\n"
+               "       porrazo-bot --check-config FILE [--env-file FILE]\n"
                "       porrazo-bot --help | --version\n"
                "\n"
                "  (no mode)    run on the IRC and Matrix networks of the configuration file\n"
                "  --console    play in this terminal: 'NICK: text' speaks in #console,\n"
                "               'NICK> text' speaks to the bot privately\n"
-               "  --config     the configuration file (see config/porrazo.example.conf)\n"
+               "  --config     the configuration file, described in porrazo.conf(5); a\n"
+               "               commented example is installed as\n"
+               "               /etc/porrazo/porrazo.conf.example (PREFIX/etc/porrazo/ when\n"
+               "               installed under a PREFIX other than /usr)\n"
+               "  --env-file FILE\n"
+               "               set the variables of FILE (NAME=VALUE lines, as systemd's\n"
+               "               EnvironmentFile= reads them, e.g. /etc/porrazo/porrazo.env)\n"
+               "               before reading the configuration, for its ${NAME} values\n"
                "  --db         the SQLite database (overrides [bot] database)\n"
                "  --seed N     every new game uses seed N (tests, demos; default: the\n"
                "               operating system's random source)\n"
                "  --export ID  print game ID as a porrazo-replay scenario\n"
                "  --check-config FILE\n"
                "               list every error and warning of FILE, then exit: 0 when it\n"
-               "               has no error, 1 otherwise (opens no database, no network)\n"
+               "               has no error, 1 otherwise (opens no database, no network);\n"
+               "               a ${NAME} whose variable is not set is a warning\n"
                "  --version    print porrazo-bot VERSION\n");
 }
 
 typedef struct args {
     bool console, has_seed;
-    const char *config, *db, *check;
+    const char *config, *db, *check, *env_file;
     uint64_t seed;
     long long export_id;
 } args;
@@ -108,6 +117,8 @@ static int parse_args(int argc, char **argv, args *a)
             a->config = argv[++i];
         } else if (strcmp(o, "--check-config") == 0 && more) {
             a->check = argv[++i];
+        } else if (strcmp(o, "--env-file") == 0 && more) {
+            a->env_file = argv[++i];
         } else if (strcmp(o, "--db") == 0 && more) {
             a->db = argv[++i];
         } else if (strcmp(o, "--seed") == 0 && more && parse_u64(argv[i + 1], &a->seed) == 0) {
@@ -145,14 +156,20 @@ static void report_config(void *arg, cfg_level level, const char *msg)
 }
 
 /*
- * --check-config FILE: every error and warning of FILE on standard output,
- * then a summary line. Returns the exit status: 0 without errors, else 1.
+ * --check-config FILE [--env-file ENV]: every error and warning of ENV
+ * (when given, its variables then set) and of FILE on standard output,
+ * then a summary line; an unset ${NAME} is a warning (cfg_check_all).
+ * Returns the exit status: 0 without errors, else 1.
  */
-static int check_config(const char *path)
+static int check_config(const char *path, const char *env_file)
 {
     static cfg c;
     config_report r = {stdout, ""};
-    int nwarn = 0, nerr = cfg_load_all(&c, path, report_config, &r, &nwarn);
+    int env_warn = 0, env_err = 0, nwarn = 0, nerr;
+    if (env_file != NULL)
+        env_err = envfile_load(env_file, report_config, &r, &env_warn);
+    nerr = cfg_check_all(&c, path, report_config, &r, &nwarn) + env_err;
+    nwarn += env_warn;
     if (nerr == 0 && c.nirc == 0 && c.nmatrix == 0) {
         printf("warning: %s: no [irc NAME] or [matrix NAME] section, so porrazo-bot --config "
                "would refuse to start; the file is usable with --console only\n",
@@ -488,9 +505,12 @@ int main(int argc, char **argv)
     if (r != 0)
         return r == 1 ? 0 : 2;
     if (a.check != NULL)
-        return check_config(a.check);
+        return check_config(a.check, a.env_file);
     cfg_defaults(&c);
     config_report rep = {stderr, "porrazo-bot: "};
+    /* The variables first: the file's ${NAME} values, now and at a reload. */
+    if (a.env_file != NULL && envfile_load(a.env_file, report_config, &rep, NULL) != 0)
+        return 2; /* every error is written */
     if (a.config != NULL && cfg_load_all(&c, a.config, report_config, &rep, NULL) != 0)
         return 2; /* every error is written */
     if (a.db != NULL)

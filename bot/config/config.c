@@ -226,7 +226,9 @@ static int unquote(parser *p, const key_def *k, const char *s, char *out, size_t
     return 0;
 }
 
-/* Copies the environment variable named by the nlen bytes at name into out. */
+/* Copies the environment variable named by the nlen bytes at name into out.
+ * Returns 0, -1 after an error, or 1 when the variable is unset and the
+ * parser only checks (p->env_optional): warned, and out left as it was. */
 static int from_env(parser *p, const key_def *k, const char *name, size_t nlen, char *out,
                     size_t cap)
 {
@@ -241,10 +243,17 @@ static int from_env(parser *p, const key_def *k, const char *name, size_t nlen, 
                          "not starting with a digit); quote the value to keep it as written",
                          k->name);
     const char *env = getenv(var);
+    if ((env == NULL || env[0] == '\0') && p->env_optional) {
+        cfg__warn(p, p->line,
+                  "%s uses ${%s}, which is not set here; porrazo-bot needs %s in its "
+                  "environment at start (the service's EnvironmentFile=, or --env-file FILE)",
+                  k->name, var, var);
+        return 1;
+    }
     if (env == NULL || env[0] == '\0')
         return cfg__fail(p, p->line,
                          "%s uses ${%s}, but the environment variable %s is not set; "
-                         "export it before starting the bot",
+                         "export it or give --env-file FILE before starting the bot",
                          k->name, var, var);
     size_t n = strlen(env);
     if (n >= cap)
@@ -257,7 +266,8 @@ static int from_env(parser *p, const key_def *k, const char *name, size_t nlen, 
 /*
  * Decodes raw (the trimmed text after '=') into out: a quoted value without
  * its quotes and escapes, the environment variable of an unquoted ${NAME},
- * or the text as written. Returns 0 or -1.
+ * or the text as written. Returns 0, -1, or 1 for a variable left unset
+ * while only checking (from_env()).
  */
 static int decode_value(parser *p, const key_def *k, const char *raw, char *out, size_t cap)
 {
@@ -310,8 +320,7 @@ static int unknown_key(parser *p, const char *key)
         if (&cfg__sections[i] != p->sec && cfg__find_key(&cfg__sections[i], key) != NULL)
             return cfg__fail(p, p->line, "%s is a key of [%s%s], not of %s; move it there", key,
                              cfg__sections[i].kind, i == 0 ? "" : " NAME", p->title);
-    return cfg__fail(p, p->line,
-                     "%s has no such key; config/porrazo.example.conf lists the keys it takes",
+    return cfg__fail(p, p->line, "%s has no such key; porrazo.conf(5) lists the keys it takes",
                      p->title);
 }
 
@@ -329,7 +338,12 @@ static int set_key(parser *p, const char *key, const char *raw)
     if (p->base == &p->c->bot && strcmp(k->name, "owners") == 0)
         p->owners_line = p->line;
     char value[LINE_MAX_BYTES + 1];
-    if (decode_value(p, k, raw, value, sizeof value) != 0 || store_value(p, k, value) != 0) {
+    int d = decode_value(p, k, raw, value, sizeof value);
+    if (d == 1) {
+        p->key_bad[i] = true; /* a value will come at start: checks take it as given */
+        return 0;
+    }
+    if (d != 0 || store_value(p, k, value) != 0) {
         p->key_bad[i] = true; /* checks across keys take it as given */
         return -1;
     }
@@ -610,13 +624,23 @@ int cfg_load_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int 
 }
 
 /* See config.h. */
+int cfg_check_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int *nwarnings)
+{
+    parser p = {.file = path, .report = report, .report_arg = arg, .env_optional = true};
+    int n = load(&p, c);
+    if (nwarnings != NULL)
+        *nwarnings = p.nwarnings;
+    return n;
+}
+
+/* See config.h. */
 int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len)
 {
     if (c->nirc > 0 || c->nmatrix > 0)
         return 0;
     int n = snprintf(why, why_len,
                      "no [irc NAME] or [matrix NAME] section in %s: add one (see "
-                     "config/porrazo.example.conf)",
+                     "porrazo.conf(5))",
                      path);
     if (n < 0 && why_len > 0)
         why[0] = '\0';

@@ -5,8 +5,9 @@
  * Sections: [bot] once, [irc NAME] and [matrix NAME] once per network.
  * Every error names the file, the line and what to fix. A value written
  * ${NAME} is read from the environment variable NAME (for secrets), and an
- * unset variable is an error. Secrets are kept in the struct only; nothing
- * here ever prints them. Not here: connecting to anything.
+ * unset variable is an error (a warning for cfg_check_all()); envfile.h
+ * reads a file of such variables. Secrets are kept in the struct only;
+ * nothing here ever prints them. Not here: connecting to anything.
  */
 #ifndef PZ_CONFIG_H
 #define PZ_CONFIG_H
@@ -132,6 +133,14 @@ typedef void (*cfg_report_fn)(void *arg, cfg_level level, const char *msg);
  * warnings.
  */
 int cfg_load_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int *nwarnings);
+
+/*
+ * Like cfg_load_all(), for porrazo-bot --check-config: a value written
+ * ${NAME} whose variable is unset (or empty) here is a warning naming NAME,
+ * which a start would need, not an error; its key counts as set and its
+ * value is not checked. Returns the number of errors.
+ */
+int cfg_check_all(cfg *c, const char *path, cfg_report_fn report, void *arg, int *nwarnings);
 
 /* Same as cfg_load_all() from a string (name is used in messages). */
 int cfg_parse_all(cfg *c, const char *name, const char *text, size_t len, cfg_report_fn report,

@@ -9,7 +9,8 @@
 #define PZ_CONFIG_INT_H
 
 #ifndef PZ_INSIDE_CONFIG
-#error "config_int.h is the configuration reader's inside: other layers include config.h (ARCHITECTURE.md)"
+#error                                                                                             \
+    "config_int.h is the configuration reader's inside: other layers include config.h (ARCHITECTURE.md)"
 #endif
 
 #include <stdbool.h>
@@ -82,6 +83,7 @@ struct parser {
     cfg_report_fn report; /* every error and warning, or NULL */
     void *report_arg;
     int nerrors, nwarnings;
+    bool env_optional; /* only checking: an unset ${NAME} is a warning (cfg_check_all) */
     bool skip;       /* true after a header that cannot be read: lines up to the next are skipped */
     int owners_line; /* where [bot] set owners; 0: not set */
     int line;        /* the line being read, from 1 */
@@ -90,7 +92,8 @@ struct parser {
     int sec_line;           /* the line of its header */
     char title[48];         /* "[irc libera]", for messages */
     int key_line[MAX_KEYS]; /* where each key of the section was set; 0: not yet */
-    bool key_bad[MAX_KEYS]; /* its value was in error (and reported) */
+    bool key_bad[MAX_KEYS]; /* its value was in error (and reported), or is a ${NAME} left
+                               unset while only checking: checks take it as given */
     int bot_line;           /* the line of [bot]; 0: not seen */
 };
 

@@ -775,7 +775,7 @@ static void test_unknown_key_suggests_the_closest_known_key(void **state)
     refused("[bot]\nmax_game = 3\n", 2, "did you mean max_games?", NULL);
     refused("[bot]\nlog-level = 3\n", 2, "did you mean log_level?", NULL);
     refused("[bot]\nfrobnicate = 3\n", 2,
-            "[bot] has no such key; config/porrazo.example.conf lists", why);
+            "[bot] has no such key; porrazo.conf(5) lists", why);
     assert_null(strstr(why, "did you mean"));
     refused("[bot]\nhost = irc.example.org\n", 2, "host is a key of [irc NAME], not of [bot]",
             NULL);

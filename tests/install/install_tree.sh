@@ -2,8 +2,9 @@
 # install_tree.sh BUILD SOURCE VERSION — cmake --install BUILD into a
 # scratch DESTDIR with prefix /usr/local, checked file by file: exactly
 # the expected files, binaries executable and answering --version, the
-# documents equal to their sources, the unit naming the installed binary,
-# and each man page rendered by man and groff without a warning.
+# documents equal to their sources (the README's spec links leading to the
+# copies beside it), the unit naming the installed binary, and each man
+# page, gzip -9n, rendered by man and groff without a warning.
 . "$(dirname "$0")/lib.sh"
 build=$1 src=$2 version=$3
 need man man-db
@@ -18,12 +19,16 @@ expected=(
     bin/porrazo-replay
     etc/porrazo/porrazo.conf.example
     lib/systemd/system/porrazo-bot.service
-    share/doc/porrazo/LICENSE
-    share/doc/porrazo/README.md
-    share/doc/porrazo/porrazo.conf.example
-    share/man/man1/porrazo-bot.1
-    share/man/man1/porrazo-replay.1
-    share/man/man5/porrazo.conf.5
+    share/doc/porrazo-bot/LICENSE
+    share/doc/porrazo-bot/README.md
+    share/doc/porrazo-bot/RULES.md
+    share/doc/porrazo-bot/REPLAY.md
+    share/doc/porrazo-bot/changelog.gz
+    share/doc/porrazo-bot/copyright
+    share/doc/porrazo-bot/porrazo.conf.example
+    share/man/man1/porrazo-bot.1.gz
+    share/man/man1/porrazo-replay.1.gz
+    share/man/man5/porrazo.conf.5.gz
 )
 got=$(cd "$root" && find . -type f -o -type l | sed 's|^\./||' | sort)
 want=$(printf "${prefix#/}/%s\n" "${expected[@]}" | sort)
@@ -38,9 +43,16 @@ done
 echo '{"players": 2, "seed": 7}' | "$p/bin/porrazo-replay" - | tail -1 | grep -q '"event": *"state"' ||
     fail "installed porrazo-replay does not run a scenario"
 
-cmp "$src/LICENSE" "$p/share/doc/porrazo/LICENSE" || fail "LICENSE differs"
-cmp "$src/README.md" "$p/share/doc/porrazo/README.md" || fail "README.md differs"
-for f in etc/porrazo/porrazo.conf.example share/doc/porrazo/porrazo.conf.example; do
+doc=$p/share/doc/porrazo-bot
+cmp "$src/LICENSE" "$doc/LICENSE" || fail "LICENSE differs"
+cmp <(sed 's,`\.\./shared/spec/\(RULES\|REPLAY\)\.md`,`\1.md`,g' "$src/README.md") "$doc/README.md" ||
+    fail "README.md differs from the source with its spec links made local"
+for spec in engine/RULES.md engine/replay/REPLAY.md; do
+    cmp "$src/$spec" "$doc/$(basename "$spec")" || fail "$spec differs from the installed copy"
+    grep -qF "\`$(basename "$spec")\`" "$doc/README.md" ||
+        fail "the installed README does not name $(basename "$spec")"
+done
+for f in etc/porrazo/porrazo.conf.example share/doc/porrazo-bot/porrazo.conf.example; do
     cmp "$src/config/porrazo.example.conf" "$p/$f" || fail "$f differs from the example"
     [ "$(stat -c %a "$p/$f")" = 644 ] || fail "$f is not mode 644"
 done
@@ -51,7 +63,10 @@ grep -qxF "ExecStart=$prefix/bin/porrazo-bot --config /etc/porrazo/porrazo.conf 
 ! grep -q '@[A-Z_]*@' "$unit" || fail "the unit has an unreplaced @VAR@"
 
 for page in man1/porrazo-bot.1 man1/porrazo-replay.1 man5/porrazo.conf.5; do
-    f=$p/share/man/$page
+    gz=$p/share/man/$page.gz f=$scratch/$(basename "$page")
+    [ "$(od -An -tx1 -j3 -N5 "$gz" | tr -d ' ')" = 0000000000 ] ||
+        fail "$page.gz was not made with gzip -n (a name or time stamp in it)"
+    zcat "$gz" > "$f" || fail "$page.gz is not gzip"
     grep -qF "porrazo-bot $version" "$f" || fail "$page does not carry version $version"
     warnings=$(MANWIDTH=80 man -l --warnings "$f" 2>&1 >/dev/null) || fail "man -l $page failed"
     [ -z "$warnings" ] || fail "man -l $page warns: $warnings"
