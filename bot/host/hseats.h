@@ -50,6 +50,9 @@ int hs_act(ctx *c, const pz_action *a, const char *forced);
  * the next hand dealt at once, and the prompt of the seat to act. Saves.
  */
 void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced);
+/* Refuses a card seat does not hold (card as named: "9", "7♥"), where
+   the command was said; the hand itself only privately. */
+void hs_refuse_not_held(ctx *c, int seat, const char *card);
 /* Records the start of a new turn (deadline and reminders restart). */
 void hs_new_turn(ctx *c);
 /* A rank as players write it ("A", "10", "K"); "?" outside 0..12. */

@@ -277,6 +277,94 @@ static void test_bad_commands_get_one_specific_reply(void **state)
     free_world(w);
 }
 
+/* Plays default moves in room until a card is to be played; the game
+   then (caller frees). */
+static pz_game *until_a_card(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    while (pz_get_phase(g) != PZ_PHASE_PLAY) {
+        pz_free(g);
+        assert_true(play_one(w, room));
+        g = game_of(w, room);
+    }
+    return g;
+}
+
+/* Whether hand (n cards) holds card. */
+static bool holds(const pz_card *hand, int n, pz_card card)
+{
+    for (int i = 0; i < n; i++)
+        if (hand[i] == card)
+            return true;
+    return false;
+}
+
+static void test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately(void **state)
+{
+    (void)state;
+    static const char *const words[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
+                                                "8", "9", "10", "J", "Q", "K"};
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    pz_game *g = until_a_card(w, "#t");
+    int actor = pz_get_turn(g), rank = 0;
+    const char *nick = NICKS[actor], *other = NICKS[1 - actor];
+    pz_card hand[PZ_CARDS], missing = PZ_NO_CARD;
+    int n = pz_get_hand(g, actor, hand);
+    for (bool held = true; held && rank < PZ_RANKS; rank += held) {
+        held = false;
+        for (int i = 0; i < n; i++)
+            held = held || pz_card_rank(hand[i]) == rank;
+    }
+    assert_true(rank < PZ_RANKS);
+    for (int k = 0; k < 52 && missing == PZ_NO_CARD; k++)
+        if (!holds(hand, n, pz_card_make(k % PZ_RANKS, k / PZ_RANKS)) && k % PZ_RANKS != rank)
+            missing = pz_card_make(k % PZ_RANKS, k / PZ_RANKS);
+    char line[64], text[64], card[8], wire[3];
+
+    /* a rank not held, in the room: answered there, the hand privately */
+    clear(w);
+    snprintf(line, sizeof line, "!play %s", words[rank]);
+    say(w, nick, "#t", line);
+    snprintf(text, sizeof text, "%s: you hold no %s; your cards went to you privately", nick,
+             words[rank]);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 1);
+    for (int i = 0; i < n; i++) {
+        render_card(hand[i], card);
+        assert_int_equal(count(w, STORE_MSG_ROOM, NULL, card), 0);
+        assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+    }
+
+    /* a card with its suit, refused by the engine: the same rule */
+    clear(w);
+    pz_card_format(missing, wire);
+    render_card(missing, card);
+    snprintf(line, sizeof line, "!play %s", wire);
+    say(w, nick, "#t", line);
+    snprintf(text, sizeof text, "%s: you hold no %s; your cards went to you privately", nick, card);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    render_card(hand[0], card);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+
+    /* said privately: one private line, the hand in it */
+    clear(w);
+    snprintf(line, sizeof line, "play %s", words[rank]);
+    say(w, nick, NULL, line);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, "(your hand: "), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+
+    /* not their turn: in the room too */
+    clear(w);
+    say(w, other, "#t", "!play 7");
+    snprintf(text, sizeof text, "%s: it is %s's turn, not yours", other, nick);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, NULL), 0);
+    pz_free(g);
+    free_world(w);
+}
+
 static void test_private_commands_ask_which_game_when_in_two(void **state)
 {
     (void)state;
@@ -1878,6 +1966,7 @@ int main(void)
         cmocka_unit_test(test_a_line_delivered_twice_with_its_id_acts_once),
         cmocka_unit_test(test_hand_asked_in_the_channel_is_answered_privately),
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
+        cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),
         cmocka_unit_test(test_the_clock_reminds_then_plays_for_the_absent_player),
         cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),
