@@ -365,6 +365,31 @@ static void test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_priva
     free_world(w);
 }
 
+static void test_personal_settings_said_in_a_room_are_answered_privately(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "!tz Europe/Madrid", "!quiet 23:00-08:00", "!away 2d", "!away off",     "!reminders off",
+        "!notices on",       "!prompts on",        "!link",    "!tz Mars/Base", "!tz"};
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        clear(w);
+        say(w, "ann", "#t", lines[i]);
+        assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 1);
+        assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "ann: I answered you privately"), 1);
+        assert_true(count(w, STORE_MSG_PRIVATE, "ann", NULL) >= 1);
+    }
+    clear(w);
+    say(w, "ann", "#t", "!quiet 23:00-08:00");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "quiet 23:00-08:00 Europe/Madrid"), 1);
+    clear(w);
+    say(w, "ann", NULL, "tz"); /* privately: nothing in any room */
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Europe/Madrid"), 1);
+    free_world(w);
+}
+
 static void test_private_commands_ask_which_game_when_in_two(void **state)
 {
     (void)state;
@@ -1967,6 +1992,7 @@ int main(void)
         cmocka_unit_test(test_hand_asked_in_the_channel_is_answered_privately),
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
         cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
+        cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),
         cmocka_unit_test(test_the_clock_reminds_then_plays_for_the_absent_player),
         cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),
