@@ -277,6 +277,8 @@ static void test_bad_commands_get_one_specific_reply(void **state)
     free_world(w);
 }
 
+static void reopen_host(world *w, host_config c);
+
 /* Plays default moves in room until a card is to be played; the game
    then (caller frees). */
 static pz_game *until_a_card(world *w, const char *room)
@@ -387,6 +389,105 @@ static void test_personal_settings_said_in_a_room_are_answered_privately(void **
     say(w, "ann", NULL, "tz"); /* privately: nothing in any room */
     assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
     assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Europe/Madrid"), 1);
+    free_world(w);
+}
+
+/* The player at seat of room's game, in the store. */
+static void seat_player(world *w, const char *room, int seat, char *out, size_t cap)
+{
+    store_game row;
+    store_seat seats[PZ_MAX_PLAYERS];
+    int n = 0;
+    assert_int_equal(store_game_active(w->st, NET, room, &row), 0);
+    assert_int_equal(store_seats_get(w->st, row.id, seats, PZ_MAX_PLAYERS, &n), 0);
+    store_game_fini(&row);
+    assert_true(seat < n);
+    snprintf(out, cap, "%s", seats[seat].player);
+}
+
+static void test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    char who[STORE_ID_MAX], save[PZ_SAVE_MAX], later[PZ_SAVE_MAX];
+    start_game(w, "#t", 3, "");
+    pz_game *g = until_a_card(w, "#t");
+    int actor = pz_get_turn(g);
+    const char *nick = NICKS[actor];
+    pz_card hand[PZ_CARDS];
+    int n = pz_get_hand(g, actor, hand);
+    pz_free(g);
+
+    clear(w);
+    say(w, nick, "#t", "!leave"); /* asked, not done */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "say !leave again within 2 min to confirm"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "leaves"), 0);
+    w->now += 121; /* too late: asked again */
+    say(w, nick, "#t", "!leave");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "again within 2 min"), 2);
+    seat_player(w, "#t", actor, who, sizeof who);
+    assert_string_equal(who, nick);
+    reopen_host(w, (host_config){0}); /* a restart keeps the question */
+    w->now += 60;
+    clear(w);
+    say(w, nick, "#t", "!leave");
+    char text[200];
+    snprintf(text, sizeof text,
+             "%s leaves; Robot 1 (strong) takes the seat and the game goes on (%s may take it "
+             "back: !join)",
+             nick, nick);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    seat_player(w, "#t", actor, who, sizeof who);
+    assert_non_null(strstr(who, "bot:"));
+
+    /* join takes it back, with the hand and the turn, before the robot moves */
+    g = game_of(w, "#t");
+    assert_true(pz_save(g, save, sizeof save) > 0);
+    pz_free(g);
+    clear(w);
+    say(w, nick, "#t", "!join");
+    snprintf(text, sizeof text, "%s takes their seat back from Robot 1 (strong)", nick);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    seat_player(w, "#t", actor, who, sizeof who);
+    assert_string_equal(who, nick);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, "Your turn"), 1);
+    for (int i = 0; i < n; i++) {
+        char card[8];
+        render_card(hand[i], card);
+        assert_int_equal(count(w, STORE_MSG_ROOM, NULL, card), 0);
+        assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+    }
+    assert_int_equal(host_tick(w->h, w->now + 3600), 0); /* no deadline: it waits for them */
+    g = game_of(w, "#t");
+    assert_true(pz_save(g, later, sizeof later) > 0);
+    assert_int_equal(pz_get_turn(g), actor);
+    pz_free(g);
+    assert_string_equal(save, later);
+    clear(w);
+    say(w, nick, "#t", "!join"); /* once back, seated */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "has started already"), 1);
+
+    /* back works too; a seat given to another person stays theirs */
+    const char *bob = actor == 1 ? "cat" : "bob";
+    say(w, bob, "#t", "!leave");
+    say(w, bob, "#t", "!leave");
+    clear(w);
+    say(w, bob, "#t", "!back");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "takes their seat back from Robot"), 1);
+    say(w, bob, "#t", "!leave");
+    say(w, bob, "#t", "!leave");
+    say(w, "ann", "#t", "!sub dan 1");
+    say(w, "dan", "#t", "!join");
+    clear(w);
+    say(w, bob, "#t", "!join");
+    snprintf(text, sizeof text, "%s: your seat went to dan", bob);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+
+    /* removed by the table's creator: not theirs to take back */
+    say(w, "ann", "#t", "!kick dan");
+    clear(w);
+    say(w, "dan", "#t", "!join");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "has started already"), 1);
     free_world(w);
 }
 
@@ -1993,6 +2094,7 @@ int main(void)
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
         cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
         cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
+        cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),
         cmocka_unit_test(test_the_clock_reminds_then_plays_for_the_absent_player),
         cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),

@@ -476,6 +476,9 @@ static void test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer(
         count(t, ROOM,
               "cat is removed by ann; Robot 1 (greedy) takes the seat and the game goes on"),
         1);
+    say(t, "ann", "!leave"); /* asks first */
+    assert_int_equal(count(t, ROOM, "say !leave again within 2 min to confirm"), 1);
+    assert_int_equal(count(t, ROOM, "ann leaves"), 0);
     say(t, "ann", "!leave");
     assert_int_equal(count(t, ROOM, "ann leaves; Robot 2 (greedy) takes the seat"), 1);
     say(t, "bob", "!stop"); /* bob now runs the table */
@@ -484,8 +487,10 @@ static void test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer(
 
     t = open_table(1);
     say(t, "ann", "!new 2 bot");
-    say(t, "ann", "!leave"); /* the last person: nobody would play */
+    say(t, "ann", "!leave");
+    say(t, "ann", "!leave"); /* confirmed: the last person, nobody would play */
     assert_int_equal(count(t, ROOM, "abandoned (nobody but computer players is left)"), 1);
+    assert_int_equal(count(t, ROOM, "may take it back"), 0); /* no game to come back to */
     int status;
     assert_null(game_now(t, &status));
     close_table(t);
