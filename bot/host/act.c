@@ -362,6 +362,28 @@ static void explain_claim(ctx *c, const char *why, const pz_action *a)
 }
 
 /*
+ * Refuses a card seat does not hold (card as the player named it: "9",
+ * "7♥"). The answer goes where the command was said, as every refusal
+ * does; the hand itself only ever privately: in a room, "nick: you hold
+ * no 9; your cards went to you privately" and the hand line (rendered
+ * when sent); in private, one line with the hand.
+ */
+void hs_refuse_not_held(ctx *c, int seat, const char *card)
+{
+    char hand[200];
+    pz_card cards[PZ_CARDS];
+    if (c->m == NULL)
+        return;
+    if (c->m->room == NULL || c->m->room[0] == '\0') {
+        render_cards(cards, pz_get_hand(c->g, seat, cards), hand, sizeof hand);
+        hc_reply(c, "you hold no %s (your hand: %s)", card, hand);
+        return;
+    }
+    hc_reply(c, "you hold no %s; your cards went to you privately", card);
+    prompt_hand(c, seat);
+}
+
+/*
  * A refused action, explained to the sender in the room's words: every
  * engine error in words of the game, with nicks, never the engine's own
  * message (it names seats by number and speaks the engine's words); a
@@ -372,8 +394,7 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
 {
     render_names names = hg_names(c);
     const char *p = hc_prompt_prefix(c);
-    char status[RENDER_LINE_MAX], card[8], hand[200], text[300];
-    pz_card cards[PZ_CARDS];
+    char status[RENDER_LINE_MAX], card[8], text[300];
     pz_view v;
     int turn = pz_get_turn(c->g), dealer = pz_get_dealer(c->g);
     switch (err) {
@@ -383,10 +404,9 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
         else
             hc_reply(c, "nobody is to play now");
         return;
-    case PZ_ECARD_NOT_IN_HAND: /* the hand goes privately, never to the room */
+    case PZ_ECARD_NOT_IN_HAND:
         render_card(a->card, card);
-        render_cards(cards, pz_get_hand(c->g, a->seat, cards), hand, sizeof hand);
-        hc_say_private(c, c->m->sender, 1, "you do not hold %s (your hand: %s)", card, hand);
+        hs_refuse_not_held(c, a->seat, card);
         return;
     case PZ_ECHOICE_REQUIRED:
         render_card(a->card, card);

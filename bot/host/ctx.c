@@ -157,7 +157,7 @@ void hc_reply(ctx *c, const char *fmt, ...)
     if (c->m == NULL)
         return;
     c->bounded = true;
-    if (c->m->room != NULL && c->m->room[0] != '\0')
+    if (c->m->room != NULL && c->m->room[0] != '\0' && !c->personal)
         hc_say_room(c, c->m->room, "%s: %s", c->m->nick, text);
     else
         hc_say_private(c, c->m->sender, 0, "%s", text);

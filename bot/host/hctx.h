@@ -35,10 +35,12 @@ enum {
     V_LOBBY = 1 << 2,   /* only while the game is an open table */
     V_SEATED = 1 << 3,  /* the sender is seated, or manages the table */
     V_MANAGER = 1 << 4, /* the sender manages the table (hc_may_manage) */
-    V_OWNER = 1 << 5    /* the bot's owners only */
+    V_OWNER = 1 << 5,   /* the bot's owners only */
+    V_PRIVATE = 1 << 6  /* a person's own setting: answered privately */
 };
 
-/* Replies to the sender: in the room ("nick: ...") or privately. */
+/* Replies to the sender: in the room ("nick: ...") or privately; always
+   privately for a V_PRIVATE verb (the dispatch tells the room so). */
 void hc_reply(ctx *c, const char *fmt, ...) HC_PRINTF(2, 3);
 /* Queues a line to a room. */
 void hc_say_room(ctx *c, const char *room, const char *fmt, ...) HC_PRINTF(3, 4);

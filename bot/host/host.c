@@ -148,7 +148,9 @@ static bool only_reads(cmd_verb v)
  * Runs a parsed command: the checks its row of the command table asks
  * for, in order (owners; the game, with the Spanish "as" read against the
  * sender's hand; an open table; a seat or the table's management), each
- * telling the sender why not, then its handler.
+ * telling the sender why not, then its handler. A person's own setting
+ * (V_PRIVATE) said in a room is answered privately, and the room reads
+ * only that it was.
  */
 static void dispatch(ctx *c, const cmd *k)
 {
@@ -171,7 +173,11 @@ static void dispatch(ctx *c, const cmd *k)
         return;
     if ((v->flags & V_MANAGER) && !hc_may_manage(c))
         return;
+    c->personal = (v->flags & V_PRIVATE) != 0;
     v->run(c, k);
+    c->personal = false;
+    if ((v->flags & V_PRIVATE) && c->m->room != NULL && c->m->room[0] != '\0')
+        hc_reply(c, "I answered you privately"); /* a person's settings are theirs */
 }
 
 /* Commits or rolls back the call's transaction; 0 or the store_err. */

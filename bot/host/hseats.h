@@ -30,8 +30,17 @@ void hs_deal(ctx *c);
 void hs_say_seats(ctx *c);
 
 /* A person leaves a game under way (why: "leaves", "is removed by bob"):
-   a computer player takes the seat; with no person left the game stops. */
+   a computer player takes the seat (the sender's own: theirs to take back,
+   hs_take_back); with no person left the game stops. */
 void hs_leave_game(ctx *c, int seat, const char *why);
+/* leave in a game under way asks once: true when the sender confirms (a
+   second leave within two minutes, kept in the store); else asked. */
+bool hs_leave_confirmed(ctx *c);
+/* join or back in a game under way by a person who left it: they take
+   their seat back from the computer player holding it, with their hand
+   privately (told why not when a person holds it now). True when the
+   line was such a join (answered). */
+bool hs_take_back(ctx *c);
 /* Offers seat to nick, who takes it with join (seat -1: no offer). */
 void hs_offer(ctx *c, int seat, const char *nick);
 /* join in a game under way: the sender takes the seat offered to them.
@@ -50,6 +59,9 @@ int hs_act(ctx *c, const pz_action *a, const char *forced);
  * the next hand dealt at once, and the prompt of the seat to act. Saves.
  */
 void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced);
+/* Refuses a card seat does not hold (card as named: "9", "7♥"), where
+   the command was said; the hand itself only privately. */
+void hs_refuse_not_held(ctx *c, int seat, const char *card);
 /* Records the start of a new turn (deadline and reminders restart). */
 void hs_new_turn(ctx *c);
 /* A rank as players write it ("A", "10", "K"); "?" outside 0..12. */

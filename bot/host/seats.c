@@ -3,10 +3,11 @@
  * person runs a table its creator left; it closes when no person is
  * left), the deal that starts the game (seats in join order or drawn at
  * random) and the line of who sits where; in a game under way, a seat
- * given for good to a computer player (its person left or was removed;
- * with no person left the game stops) or offered to another person, who
- * takes it with join (kept in the store's kv, scope SUB_SCOPE). Prefix
- * hs_.
+ * given to a computer player (its person left or was removed; with no
+ * person left the game stops) or offered to another person, who takes it
+ * with join (kept in the store's kv, scope SUB_SCOPE); leaving asks once
+ * (LEAVING_SCOPE), and whoever left takes their seat back from the
+ * computer player with join or back (LEFT_SCOPE). Prefix hs_.
  *
  * Not here: the commands that ask for these (cmd/lobby.c), the moves of a
  * game under way (act.c).
@@ -23,6 +24,13 @@
 #include "text.h"
 
 #define SUB_SCOPE "sub" /* a seat offered: key the game's id, value "SEAT nick" */
+/* leave said once in a game under way: key "GAME\x1fplayer", value the
+   time until which a second leave confirms it ("" once used) */
+#define LEAVING_SCOPE "leaving"
+/* a person who left a game under way: key "GAME\x1fplayer", value "SEAT
+   id", the computer player's id that took the seat ("" once back) */
+#define LEFT_SCOPE "left"
+#define LEAVE_CONFIRM_SECS 120
 
 void hs_write_seats(ctx *c)
 {
@@ -192,12 +200,45 @@ void hs_say_seats(ctx *c)
     hc_say_room(c, c->row.room, "%s", line);
 }
 
-/* Gives seat for good to a computer player of the host's level. */
+/* The kv key of the loaded game and player: "GAME\x1fplayer"; false when
+   it cannot be written whole (an id longer than any the store keeps). */
+static bool game_player_key(const ctx *c, const char *player, char *key, size_t cap)
+{
+    int n = snprintf(key, cap, "%lld\x1f%s", (long long)c->row.id, player);
+    return n > 0 && (size_t)n < cap;
+}
+
+/* Whether any person is seated in the loaded game. */
+static bool any_person(const ctx *c)
+{
+    for (int s = 0; s < c->nseats; s++)
+        if (!hc_is_robot(c->seats[s].player))
+            return true;
+    return false;
+}
+
+/*
+ * Gives seat to a computer player of the host's level, for good unless its
+ * person left it themselves (the sender): then they may take it back
+ * (hs_take_back), and the room is told how.
+ */
 static void to_computer(ctx *c, int seat, const char *why)
 {
-    char old[STORE_ID_MAX], id[STORE_ID_MAX], nick[STORE_ID_MAX];
+    char old[STORE_ID_MAX], id[STORE_ID_MAX], nick[STORE_ID_MAX], key[STORE_ID_MAX + 24],
+        value[STORE_ID_MAX + 8];
     snprintf(old, sizeof old, "%s", c->seats[seat].nick);
     robot_identity(c, room_level(c), id, sizeof id, nick, sizeof nick);
+    int n = snprintf(value, sizeof value, "%d %s", seat, id);
+    bool own = c->m != NULL && strcmp(c->seats[seat].player, c->m->sender) == 0 &&
+               game_player_key(c, c->m->sender, key, sizeof key) && n > 0 &&
+               (size_t)n < sizeof value;
+    if (own) {
+        int err = store_kv_set(c->h->st, LEFT_SCOPE, key, value);
+        if (err != 0) {
+            hc_failed(c, err);
+            return;
+        }
+    }
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", id);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", nick);
     absent_forget(c, seat);
@@ -212,18 +253,15 @@ static void to_computer(ctx *c, int seat, const char *why)
                 snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[s].player);
                 break;
             }
-    hc_say_room(c, c->row.room, "%s %s; %s takes the seat and the game goes on", old, why, nick);
+    if (own && any_person(c)) /* else the game stops: nothing to come back to */
+        hc_say_room(c, c->row.room,
+                    "%s %s; %s takes the seat and the game goes on (%s may take it back: %sjoin)",
+                    old, why, nick, old, hc_prefix(c));
+    else
+        hc_say_room(c, c->row.room, "%s %s; %s takes the seat and the game goes on", old, why,
+                    nick);
     hc_event(c, "%s %s; %s took the seat", old, why, nick);
     hg_save(c);
-}
-
-/* Whether any person is seated in the loaded game. */
-static bool any_person(const ctx *c)
-{
-    for (int s = 0; s < c->nseats; s++)
-        if (!hc_is_robot(c->seats[s].player))
-            return true;
-    return false;
 }
 
 void hs_leave_game(ctx *c, int seat, const char *why)
@@ -284,6 +322,99 @@ bool hs_take_offer(ctx *c)
     hc_say_room(c, c->row.room, "%s takes %s's seat", c->m->nick, old);
     hc_event(c, "%s took %s's seat", c->m->nick, old);
     prompt_hand(c, seat);
+    hg_save(c);
+    return true;
+}
+
+/*
+ * leave in a game under way asks once: true when the sender said leave
+ * within LEAVE_CONFIRM_SECS before (the confirmation is used up); else the
+ * time is kept in the store (a restart neither loses nor confirms it), the
+ * sender is asked to say it again, and false.
+ */
+bool hs_leave_confirmed(ctx *c)
+{
+    char key[STORE_ID_MAX + 24], value[32], mins[32];
+    if (!game_player_key(c, c->m->sender, key, sizeof key))
+        return true; /* cannot be kept: as before, at once */
+    int err = store_kv_get(c->h->st, LEAVING_SCOPE, key, value, sizeof value);
+    if (err != 0 && err != STORE_NOT_FOUND) {
+        hc_failed(c, err);
+        return false;
+    }
+    char *end = NULL;
+    long long until = err == 0 && value[0] != '\0' ? strtoll(value, &end, 10) : 0;
+    bool pending = end != NULL && *end == '\0' && until >= c->now;
+    snprintf(value, sizeof value, "%lld", pending ? 0LL : (long long)(c->now + LEAVE_CONFIRM_SECS));
+    if ((err = store_kv_set(c->h->st, LEAVING_SCOPE, key, pending ? "" : value)) != 0) {
+        hc_failed(c, err);
+        return false;
+    }
+    if (pending)
+        return true;
+    text_duration(LEAVE_CONFIRM_SECS, mins, sizeof mins);
+    hc_reply(c,
+             "a computer player would take your seat for the rest of the game: say %sleave again "
+             "within %s to confirm (you could come back with %sjoin)",
+             hc_prefix(c), mins, hc_prefix(c));
+    return false;
+}
+
+/* The seat the sender left in the loaded game and the id of the computer
+   player that took it, or -1 (never left it, or back already). */
+static int left_seat(ctx *c, char *robot, size_t cap)
+{
+    char key[STORE_ID_MAX + 24], value[STORE_ID_MAX + 8];
+    if (!game_player_key(c, c->m->sender, key, sizeof key) ||
+        store_kv_get(c->h->st, LEFT_SCOPE, key, value, sizeof value) != 0 || value[0] == '\0')
+        return -1;
+    char *end;
+    long seat = strtol(value, &end, 10);
+    if (end == value || *end != ' ' || seat < 0 || seat >= c->nseats)
+        return -1;
+    snprintf(robot, cap, "%s", end + 1);
+    return (int)seat;
+}
+
+bool hs_take_back(ctx *c)
+{
+    char robot[STORE_ID_MAX], old[STORE_ID_MAX], key[STORE_ID_MAX + 24];
+    if ((c->row.status != STORE_PLAYING && c->row.status != STORE_PAUSED) ||
+        hg_seat_of(c, c->m->sender) >= 0)
+        return false;
+    int seat = left_seat(c, robot, sizeof robot);
+    if (seat < 0)
+        return false;
+    if (strcmp(c->seats[seat].player, robot) != 0) {
+        hc_reply(c,
+                 "your seat went to %s: only a player may offer you theirs (%ssub %s), or wait "
+                 "for the next game",
+                 c->seats[seat].nick, hc_prefix(c), c->m->nick);
+        return true;
+    }
+    if (c->m->unreachable != NULL) {
+        hc_reply(c, "you cannot sit: %s", c->m->unreachable);
+        return true;
+    }
+    snprintf(old, sizeof old, "%s", c->seats[seat].nick);
+    snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", c->m->sender);
+    snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", c->m->nick);
+    absent_forget(c, seat);
+    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    if (err == 0 && game_player_key(c, c->m->sender, key, sizeof key))
+        err = store_kv_set(c->h->st, LEFT_SCOPE, key, "");
+    if (err != 0) {
+        hc_failed(c, err);
+        return true;
+    }
+    hc_say_room(c, c->row.room, "%s takes their seat back from %s", c->m->nick, old);
+    hc_event(c, "%s took their seat back from %s", c->m->nick, old);
+    if (c->g != NULL && hg_actor(c->g) == seat && c->row.status == STORE_PLAYING) {
+        hs_new_turn(c); /* their turn: their clock starts now, the prompt has the hand */
+        prompt_actor(c);
+    } else {
+        prompt_hand(c, seat);
+    }
     hg_save(c);
     return true;
 }

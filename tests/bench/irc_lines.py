@@ -343,7 +343,7 @@ class Game:
         self.priv.append((t, nick, kind, text, is_deal))
         pend = self.pending
         if pend and same_name(pend["nick"], nick) and (
-                kind == "choice" or "you do not hold" in text
+                kind == "choice" or "you hold no " in text
                 or (kind == "other" and not text.startswith("Your turn"))):
             self.on_reply(t, pend, text)
 

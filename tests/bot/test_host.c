@@ -277,6 +277,220 @@ static void test_bad_commands_get_one_specific_reply(void **state)
     free_world(w);
 }
 
+static void reopen_host(world *w, host_config c);
+
+/* Plays default moves in room until a card is to be played; the game
+   then (caller frees). */
+static pz_game *until_a_card(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    while (pz_get_phase(g) != PZ_PHASE_PLAY) {
+        pz_free(g);
+        assert_true(play_one(w, room));
+        g = game_of(w, room);
+    }
+    return g;
+}
+
+/* Whether hand (n cards) holds card. */
+static bool holds(const pz_card *hand, int n, pz_card card)
+{
+    for (int i = 0; i < n; i++)
+        if (hand[i] == card)
+            return true;
+    return false;
+}
+
+static void test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately(void **state)
+{
+    (void)state;
+    static const char *const words[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
+                                                "8", "9", "10", "J", "Q", "K"};
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    pz_game *g = until_a_card(w, "#t");
+    int actor = pz_get_turn(g), rank = 0;
+    const char *nick = NICKS[actor], *other = NICKS[1 - actor];
+    pz_card hand[PZ_CARDS], missing = PZ_NO_CARD;
+    int n = pz_get_hand(g, actor, hand);
+    for (bool held = true; held && rank < PZ_RANKS; rank += held) {
+        held = false;
+        for (int i = 0; i < n; i++)
+            held = held || pz_card_rank(hand[i]) == rank;
+    }
+    assert_true(rank < PZ_RANKS);
+    for (int k = 0; k < 52 && missing == PZ_NO_CARD; k++)
+        if (!holds(hand, n, pz_card_make(k % PZ_RANKS, k / PZ_RANKS)) && k % PZ_RANKS != rank)
+            missing = pz_card_make(k % PZ_RANKS, k / PZ_RANKS);
+    char line[64], text[64], card[8], wire[3];
+
+    /* a rank not held, in the room: answered there, the hand privately */
+    clear(w);
+    snprintf(line, sizeof line, "!play %s", words[rank]);
+    say(w, nick, "#t", line);
+    snprintf(text, sizeof text, "%s: you hold no %s; your cards went to you privately", nick,
+             words[rank]);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 1);
+    for (int i = 0; i < n; i++) {
+        render_card(hand[i], card);
+        assert_int_equal(count(w, STORE_MSG_ROOM, NULL, card), 0);
+        assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+    }
+
+    /* a card with its suit, refused by the engine: the same rule */
+    clear(w);
+    pz_card_format(missing, wire);
+    render_card(missing, card);
+    snprintf(line, sizeof line, "!play %s", wire);
+    say(w, nick, "#t", line);
+    snprintf(text, sizeof text, "%s: you hold no %s; your cards went to you privately", nick, card);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    render_card(hand[0], card);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+
+    /* said privately: one private line, the hand in it */
+    clear(w);
+    snprintf(line, sizeof line, "play %s", words[rank]);
+    say(w, nick, NULL, line);
+    assert_int_equal(w->n, 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, "(your hand: "), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+
+    /* not their turn: in the room too */
+    clear(w);
+    say(w, other, "#t", "!play 7");
+    snprintf(text, sizeof text, "%s: it is %s's turn, not yours", other, nick);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, NULL), 0);
+    pz_free(g);
+    free_world(w);
+}
+
+static void test_personal_settings_said_in_a_room_are_answered_privately(void **state)
+{
+    (void)state;
+    static const char *const lines[] = {
+        "!tz Europe/Madrid", "!quiet 23:00-08:00", "!away 2d", "!away off",     "!reminders off",
+        "!notices on",       "!prompts on",        "!link",    "!tz Mars/Base", "!tz"};
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        clear(w);
+        say(w, "ann", "#t", lines[i]);
+        assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 1);
+        assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "ann: I answered you privately"), 1);
+        assert_true(count(w, STORE_MSG_PRIVATE, "ann", NULL) >= 1);
+    }
+    clear(w);
+    say(w, "ann", "#t", "!quiet 23:00-08:00");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "quiet 23:00-08:00 Europe/Madrid"), 1);
+    clear(w);
+    say(w, "ann", NULL, "tz"); /* privately: nothing in any room */
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Europe/Madrid"), 1);
+    free_world(w);
+}
+
+/* The player at seat of room's game, in the store. */
+static void seat_player(world *w, const char *room, int seat, char *out, size_t cap)
+{
+    store_game row;
+    store_seat seats[PZ_MAX_PLAYERS];
+    int n = 0;
+    assert_int_equal(store_game_active(w->st, NET, room, &row), 0);
+    assert_int_equal(store_seats_get(w->st, row.id, seats, PZ_MAX_PLAYERS, &n), 0);
+    store_game_fini(&row);
+    assert_true(seat < n);
+    snprintf(out, cap, "%s", seats[seat].player);
+}
+
+static void test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    char who[STORE_ID_MAX], save[PZ_SAVE_MAX], later[PZ_SAVE_MAX];
+    start_game(w, "#t", 3, "");
+    pz_game *g = until_a_card(w, "#t");
+    int actor = pz_get_turn(g);
+    const char *nick = NICKS[actor];
+    pz_card hand[PZ_CARDS];
+    int n = pz_get_hand(g, actor, hand);
+    pz_free(g);
+
+    clear(w);
+    say(w, nick, "#t", "!leave"); /* asked, not done */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "say !leave again within 2 min to confirm"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "leaves"), 0);
+    w->now += 121; /* too late: asked again */
+    say(w, nick, "#t", "!leave");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "again within 2 min"), 2);
+    seat_player(w, "#t", actor, who, sizeof who);
+    assert_string_equal(who, nick);
+    reopen_host(w, (host_config){0}); /* a restart keeps the question */
+    w->now += 60;
+    clear(w);
+    say(w, nick, "#t", "!leave");
+    char text[200];
+    snprintf(text, sizeof text,
+             "%s leaves; Robot 1 (strong) takes the seat and the game goes on (%s may take it "
+             "back: !join)",
+             nick, nick);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    seat_player(w, "#t", actor, who, sizeof who);
+    assert_non_null(strstr(who, "bot:"));
+
+    /* join takes it back, with the hand and the turn, before the robot moves */
+    g = game_of(w, "#t");
+    assert_true(pz_save(g, save, sizeof save) > 0);
+    pz_free(g);
+    clear(w);
+    say(w, nick, "#t", "!join");
+    snprintf(text, sizeof text, "%s takes their seat back from Robot 1 (strong)", nick);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+    seat_player(w, "#t", actor, who, sizeof who);
+    assert_string_equal(who, nick);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, "Your turn"), 1);
+    for (int i = 0; i < n; i++) {
+        char card[8];
+        render_card(hand[i], card);
+        assert_int_equal(count(w, STORE_MSG_ROOM, NULL, card), 0);
+        assert_int_equal(count(w, STORE_MSG_PRIVATE, nick, card), 1);
+    }
+    assert_int_equal(host_tick(w->h, w->now + 3600), 0); /* no deadline: it waits for them */
+    g = game_of(w, "#t");
+    assert_true(pz_save(g, later, sizeof later) > 0);
+    assert_int_equal(pz_get_turn(g), actor);
+    pz_free(g);
+    assert_string_equal(save, later);
+    clear(w);
+    say(w, nick, "#t", "!join"); /* once back, seated */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "has started already"), 1);
+
+    /* back works too; a seat given to another person stays theirs */
+    const char *bob = actor == 1 ? "cat" : "bob";
+    say(w, bob, "#t", "!leave");
+    say(w, bob, "#t", "!leave");
+    clear(w);
+    say(w, bob, "#t", "!back");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "takes their seat back from Robot"), 1);
+    say(w, bob, "#t", "!leave");
+    say(w, bob, "#t", "!leave");
+    say(w, "ann", "#t", "!sub dan 1");
+    say(w, "dan", "#t", "!join");
+    clear(w);
+    say(w, bob, "#t", "!join");
+    snprintf(text, sizeof text, "%s: your seat went to dan", bob);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", text), 1);
+
+    /* removed by the table's creator: not theirs to take back */
+    say(w, "ann", "#t", "!kick dan");
+    clear(w);
+    say(w, "dan", "#t", "!join");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "has started already"), 1);
+    free_world(w);
+}
+
 static void test_private_commands_ask_which_game_when_in_two(void **state)
 {
     (void)state;
@@ -1878,6 +2092,9 @@ int main(void)
         cmocka_unit_test(test_a_line_delivered_twice_with_its_id_acts_once),
         cmocka_unit_test(test_hand_asked_in_the_channel_is_answered_privately),
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
+        cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
+        cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
+        cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),
         cmocka_unit_test(test_the_clock_reminds_then_plays_for_the_absent_player),
         cmocka_unit_test(test_pause_and_resume_need_a_majority_and_block_plays),

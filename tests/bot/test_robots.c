@@ -476,6 +476,9 @@ static void test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer(
         count(t, ROOM,
               "cat is removed by ann; Robot 1 (greedy) takes the seat and the game goes on"),
         1);
+    say(t, "ann", "!leave"); /* asks first */
+    assert_int_equal(count(t, ROOM, "say !leave again within 2 min to confirm"), 1);
+    assert_int_equal(count(t, ROOM, "ann leaves"), 0);
     say(t, "ann", "!leave");
     assert_int_equal(count(t, ROOM, "ann leaves; Robot 2 (greedy) takes the seat"), 1);
     say(t, "bob", "!stop"); /* bob now runs the table */
@@ -484,8 +487,10 @@ static void test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer(
 
     t = open_table(1);
     say(t, "ann", "!new 2 bot");
-    say(t, "ann", "!leave"); /* the last person: nobody would play */
+    say(t, "ann", "!leave");
+    say(t, "ann", "!leave"); /* confirmed: the last person, nobody would play */
     assert_int_equal(count(t, ROOM, "abandoned (nobody but computer players is left)"), 1);
+    assert_int_equal(count(t, ROOM, "may take it back"), 0); /* no game to come back to */
     int status;
     assert_null(game_now(t, &status));
     close_table(t);
@@ -557,17 +562,19 @@ static void test_time_zones_are_checked_with_suggestions(void **state)
     table *t = open_table(1);
     t->now = 1795732200; /* Thu 26 Nov 2026 22:30 UTC */
     say(t, "ann", "!tz Europe/Madird");
-    assert_int_equal(count(t, ROOM, "Europe/Madird is not a time zone: did you mean Europe/Madrid"),
-                     1);
+    assert_int_equal(
+        count(t, "ann", "Europe/Madird is not a time zone: did you mean Europe/Madrid"), 1);
     say(t, "ann", "!tz Mars/Olympus_Mons");
-    assert_int_equal(count(t, ROOM, "is not a time zone"), 2);
+    assert_int_equal(count(t, "ann", "is not a time zone"), 2);
     say(t, "ann", "!tz ../../etc/passwd");
-    assert_int_equal(count(t, ROOM, "is not a time zone"), 3);
+    assert_int_equal(count(t, "ann", "is not a time zone"), 3);
     say(t, "ann", "!tz europe/madrid");
-    assert_int_equal(count(t, ROOM, "your time zone is Europe/Madrid: it is Thu 23:30 CET there"),
+    assert_int_equal(count(t, "ann", "your time zone is Europe/Madrid: it is Thu 23:30 CET there"),
                      1);
     say(t, "ann", "!tz");
-    assert_int_equal(count(t, ROOM, "your time zone is Europe/Madrid (it is Thu 23:30 CET there)"),
+    assert_int_equal(count(t, ROOM, "ann: I answered you privately"), 5);
+    assert_int_equal(count(t, ROOM, "Europe"), 0); /* nobody else reads a zone */
+    assert_int_equal(count(t, "ann", "your time zone is Europe/Madrid (it is Thu 23:30 CET there)"),
                      1);
     close_table(t);
 }
@@ -598,7 +605,9 @@ static void test_quiet_hours_stop_the_deadline_clock(void **state)
     (void)state;
     table *t = two_people(3600);
     say(t, "bob", "!quiet 23:00-08:00");
-    assert_int_equal(count(t, ROOM, "quiet 23:00-08:00 UTC"), 1);
+    assert_int_equal(count(t, "bob", "quiet 23:00-08:00 UTC"), 1);
+    assert_int_equal(count(t, ROOM, "23:00"), 0); /* his hours are his */
+    assert_int_equal(count(t, ROOM, "bob: I answered you privately"), 1);
     t->now = 1795732200; /* 22:30 */
     bob_turn_now(t);     /* bob's clock runs 30 min, then stops */
     tick(t, 3600);       /* 23:30: without quiet hours, his time would be out */
@@ -608,9 +617,9 @@ static void test_quiet_hours_stop_the_deadline_clock(void **state)
     tick(t, 1); /* 08:30 */
     assert_int_equal(count(t, ROOM, "time ran out"), 1);
     say(t, "bob", "!quiet 9pm");
-    assert_int_equal(count(t, ROOM, "quiet hours are two times of day"), 1);
+    assert_int_equal(count(t, "bob", "quiet hours are two times of day"), 1);
     say(t, "bob", "!quiet off");
-    assert_int_equal(count(t, ROOM, "no quiet hours"), 1);
+    assert_int_equal(count(t, "bob", "no quiet hours"), 1);
     close_table(t);
 }
 
@@ -619,7 +628,8 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
     (void)state;
     table *t = late_game();
     say(t, "bob", "!away 2d");
-    assert_int_equal(count(t, ROOM, "away until Sat 28 Nov 22:30 UTC: your games wait"), 1);
+    assert_int_equal(count(t, "bob", "away until Sat 28 Nov 22:30 UTC: your games wait"), 1);
+    assert_int_equal(count(t, ROOM, "away until"), 0);
     say(t, "bob", "!games");
     assert_int_equal(count(t, "bob", "#1 #t: your turn, deadline Sat 28 Nov 22:30 UTC"), 1);
     tick(t, 86400);
@@ -630,7 +640,7 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
 
     t = late_game();
     say(t, "bob", "!away 3d bot");
-    assert_int_equal(count(t, ROOM, "a computer player plays for you meanwhile"), 1);
+    assert_int_equal(count(t, "bob", "a computer player plays for you meanwhile"), 1);
     pz_game *g;
     char before[PZ_SAVE_MAX], after[PZ_SAVE_MAX];
     acting(t, &g);
@@ -643,7 +653,7 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
     assert_string_not_equal(before, after);
     assert_int_equal(count(t, ROOM, "time ran out"), 0);
     say(t, "bob", "!away off");
-    assert_int_equal(count(t, ROOM, "welcome back"), 1);
+    assert_int_equal(count(t, "bob", "welcome back"), 1);
     close_table(t);
 
     t = late_game(); /* the room bounds the wait */
@@ -701,7 +711,7 @@ static void test_games_lists_the_games_of_ids_tied_on_other_networks(void **stat
     assert_int_equal(count_on(t, "mx", "@bob:test", "you sit in no game on mx"), 1);
 
     say(t, "bob", "!link"); /* in the room: the code goes privately, never to the room */
-    assert_int_equal(count(t, ROOM, "bob: I sent you a code privately"), 1);
+    assert_int_equal(count(t, ROOM, "bob: I answered you privately"), 1);
     last_code(t, code);
     assert_int_equal(count(t, ROOM, code), 0);
 
@@ -904,7 +914,8 @@ static void test_a_player_who_turns_reminders_off_gets_none(void **state)
                            "G1:R"),
                      1); /* a reminder (rendered when sent) */
     say(t, "bob", "!reminders off");
-    assert_int_equal(count(t, ROOM, "reminders off: no private line"), 1);
+    assert_int_equal(count(t, "bob", "reminders off: no private line"), 1);
+    assert_int_equal(count(t, ROOM, "reminders"), 0);
     tick(t, 3 * 600);
     assert_int_equal(count(t, "bob",
                            "\xFF"

@@ -835,7 +835,7 @@ def check_no_hand_in_channel(clients, channel=CHANNEL):
         for m in bot_lines(c, channel=channel):
             t = strip_formatting(m.text)
             n += 1
-            check(not re.search(r"[Yy]our hand|you hold|you do not hold", t),
+            check(not re.search(r"Your (?:hand|turn) in |[Yy]our hand:|\(your hand", t),
                   "a hand was shown in %s: %r" % (channel, t))
     return n
 

@@ -1,6 +1,6 @@
 /*
  * absent.c — the commands of absent people and substitutes: "back" (a
- * computer player no longer plays for me) and "sub NICK [SEAT]" (a seat
+ * computer player no longer plays for me; my seat back after I left) and "sub NICK [SEAT]" (a seat
  * offered to NICK, who takes it with join).
  *
  * Not here: missed turns, leaving mid-game and taking an offer (the
@@ -19,7 +19,8 @@ void hv_back(ctx *c, const cmd *k)
     (void)k;
     int seat = hg_seat_of(c, c->m->sender);
     if (seat < 0) {
-        hc_reply(c, "you are not playing in this game");
+        if (!hs_take_back(c)) /* a person who left takes their seat back */
+            hc_reply(c, "you are not playing in this game");
         return;
     }
     bool was_away = absent_back(c, seat);

@@ -105,8 +105,6 @@ static void link_offer(ctx *c)
                    "to see your games on another network here too, say link %s to me there, "
                    "privately, within %d minutes (this code is yours alone: keep it private)",
                    code, LINK_CODE_SECS / 60);
-    if (c->m->room != NULL && c->m->room[0] != '\0')
-        hc_reply(c, "I sent you a code privately");
 }
 
 /* "link CODE": the sender's id joins the group of the id that asked for it. */

@@ -152,7 +152,7 @@ void hv_new(ctx *c, const cmd *k)
 void hv_join(ctx *c, const cmd *k)
 {
     (void)k;
-    if (c->row.status != STORE_LOBBY && hs_take_offer(c))
+    if (c->row.status != STORE_LOBBY && (hs_take_offer(c) || hs_take_back(c)))
         return;
     if (!hc_in_lobby(c))
         return;
@@ -174,7 +174,7 @@ void hv_leave(ctx *c, const cmd *k)
     (void)k;
     int i = hg_seat_of(c, c->m->sender);
     if (c->row.status != STORE_LOBBY) {
-        if (i >= 0)
+        if (i >= 0 && hs_leave_confirmed(c))
             hs_leave_game(c, i, "leaves");
         else
             hc_reply(c, "you are not playing in this game");

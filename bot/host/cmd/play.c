@@ -175,13 +175,8 @@ void hv_move(ctx *c, const cmd *k)
             a = pz_act_play(seat, card == PZ_NO_CARD ? 0 : card, k->mode);
             break; /* the engine says whose turn or what phase it is */
         }
-        if (card == PZ_NO_CARD) { /* the hand goes privately, never to the room */
-            char hand[200];
-            pz_card cards[PZ_CARDS];
-            render_cards(cards, pz_get_hand(c->g, seat, cards), hand, sizeof hand);
-            hc_say_private(c, c->m->sender, 1, "you hold no %s (your hand: %s)",
-                           k->card.rank == 9 ? "10" : (char[2]){pz_rank_char(k->card.rank), 0},
-                           hand);
+        if (card == PZ_NO_CARD) {
+            hs_refuse_not_held(c, seat, hs_rank_word(k->card.rank));
             return;
         }
         a = pz_act_play(seat, card, k->mode);
