@@ -27,7 +27,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bot_irc import (IRCd, IRCGame, BotProcess, Workdir, write_config,  # noqa: E402
+from bot_irc import (IRCd, IRCGame, BotProcess, Workdir, write_config, scaled,  # noqa: E402
                      wait_bot_in_channel, check, check_scores_equal_replay,
                      check_hands_at_every_deal, check_no_hand_in_channel,
                      check_private_only_to, bot_lines, strip_formatting, run_main, replay,
@@ -73,14 +73,26 @@ def main(bot_exe, replay_exe):
             room_lines = check_no_hand_in_channel(clients)
             # Everybody in the channel saw the same lines, in the same order:
             # once each has had a PING answered, ngircd has handed each of
-            # them every line it relayed before (the last may reach one
-            # client a moment before another).
-            for c in clients:
-                c.sync()
-            seen = [strip_formatting(m.text) for m in bot_lines(kib, channel=CHANNEL)]
+            # them every line it relayed before. The bot may still be sending
+            # its last line while the clients are asked in turn (it reached
+            # bob and not the kibitzer, asked first, on a busy machine), so
+            # the rounds go on until two, a paced line's interval apart, agree
+            # on every client's count.
+            def channel_lines():
+                for c in clients:
+                    c.sync()
+                return {c: [strip_formatting(m.text) for m in bot_lines(c, channel=CHANNEL)]
+                        for c in clients}
+            lines, deadline = channel_lines(), time.monotonic() + scaled(20)
+            while time.monotonic() < deadline:
+                time.sleep(2.0)
+                again = channel_lines()
+                if all(len(again[c]) == len(lines[c]) for c in clients):
+                    break
+                lines = again
+            seen = lines[kib]
             for p in PLAYERS:
-                theirs = [strip_formatting(m.text)
-                          for m in bot_lines(game.client(p), channel=CHANNEL)]
+                theirs = lines[game.client(p)]
                 check(theirs == seen, "%s saw %d channel lines, the kibitzer %d"
                       % (p, len(theirs), len(seen)))
             # Nothing private to the kibitzer, nor to anyone else (bot's log).
