@@ -128,7 +128,8 @@ static void count_events(ctx *c, const pz_events *ev)
 }
 
 /* The game is won: status, a game (and maybe a win) for everyone, the
-   room told where its record is, the operator's log the scores. */
+   operator's log the scores and where the game's record is (the room
+   reads the end in the board that follows). */
 static void finish_game(ctx *c)
 {
     int winner = pz_get_winner(c->g);
@@ -144,13 +145,12 @@ static void finish_game(ctx *c)
         d.robot_games = robots && !hc_is_robot(c->seats[s].player);
         add_stats(c, s, &d);
     }
-    char record[160], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
+    char record[80], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
     hc_record_hint(c, record, sizeof record);
-    hc_say_room(c, c->row.room, "%s", record);
     render_names names = hg_names(c);
     render_score_line(c->g, &names, score, sizeof score);
     render_status(c->g, &names, status, sizeof status);
-    hc_event(c, "finished: %s; %s", score, status);
+    hc_event(c, "finished: %s; %s; %s", score, status, record);
 }
 
 /* ------------------------------------------------------------------------ */
