@@ -1536,6 +1536,54 @@ static void test_the_last_seat_is_announced_before_the_hands_it_deals(void **sta
     free_world(w);
 }
 
+/* The characters of a UTF-8 line. */
+static size_t chars_of(const char *s)
+{
+    size_t n = 0;
+    for (; *s != '\0'; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* Four long nicks: a play that ends a deal and the next deal would make
+   a line of ~300 characters; they are two lines then, each under 200. */
+static void test_a_deal_that_would_make_a_long_line_is_told_in_two(void **state)
+{
+    (void)state;
+    static const char *const longnick[4] = {"annabelle_long", "bartholomew_lo", "catalina_longn",
+                                            "dominique_long"};
+    world *w = new_world(0, 0);
+    say(w, longnick[0], "#t", "!new 4 to 121");
+    for (int s = 1; s < 4; s++)
+        say(w, longnick[s], "#t", "!join");
+    int split = 0;
+    for (int steps = 0; steps < 400; steps++) {
+        pz_game *g = game_of(w, "#t");
+        if (g == NULL)
+            break;
+        pz_phase ph = pz_get_phase(g);
+        int actor = ph == PZ_PHASE_PLAY ? pz_get_turn(g) : pz_get_dealer(g);
+        pz_action a;
+        assert_int_equal(pz_default_action(g, actor, &a), 0);
+        char text[64];
+        command_for(&a, text, sizeof text);
+        pz_free(g);
+        clear(w);
+        say(w, longnick[actor], NULL, text);
+        for (int i = 0; i < w->n; i++) {
+            if (w->msg[i].kind != STORE_MSG_ROOM || strstr(w->msg[i].text, "Deal ") == NULL)
+                continue;
+            assert_true(chars_of(w->msg[i].text) <= 200);
+            if (strncmp(w->msg[i].text, "Deal ", 5) == 0) { /* its own line: after the deal's end */
+                assert_true(i > 0 && strstr(w->msg[i - 1].text, "score: ") != NULL);
+                split++;
+            }
+        }
+    }
+    assert_true(split > 0);
+    free_world(w);
+}
+
 static void test_options_and_deadlines_say_durations_in_words(void **state)
 {
     (void)state;
@@ -1954,6 +2002,7 @@ int main(void)
         cmocka_unit_test(test_game_events_are_logged_with_the_game_id_and_the_room_names_it),
         cmocka_unit_test(test_the_last_seat_is_announced_before_the_hands_it_deals),
         cmocka_unit_test(test_options_and_deadlines_say_durations_in_words),
+        cmocka_unit_test(test_a_deal_that_would_make_a_long_line_is_told_in_two),
         cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
         cmocka_unit_test(test_a_restart_tells_the_room_the_game_is_back),
         cmocka_unit_test(test_the_clock_is_rebuilt_when_the_reminder_time_changes),
