@@ -128,7 +128,8 @@ static void count_events(ctx *c, const pz_events *ev)
 }
 
 /* The game is won: status, a game (and maybe a win) for everyone, the
-   room told where its record is, the operator's log the scores. */
+   operator's log the scores and where the game's record is (the room
+   reads the end in the board that follows). */
 static void finish_game(ctx *c)
 {
     int winner = pz_get_winner(c->g);
@@ -144,13 +145,12 @@ static void finish_game(ctx *c)
         d.robot_games = robots && !hc_is_robot(c->seats[s].player);
         add_stats(c, s, &d);
     }
-    char record[160], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
+    char record[80], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
     hc_record_hint(c, record, sizeof record);
-    hc_say_room(c, c->row.room, "%s", record);
     render_names names = hg_names(c);
     render_score_line(c->g, &names, score, sizeof score);
     render_status(c->g, &names, status, sizeof status);
-    hc_event(c, "finished: %s; %s", score, status);
+    hc_event(c, "finished: %s; %s; %s", score, status, record);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -169,6 +169,20 @@ static bool has_event(const pz_events *ev, pz_event_kind k)
         if (ev->ev[i].kind == k)
             return true;
     return false;
+}
+
+/* Characters a player reads in one line, past which a play that ends a
+   deal and the next deal are told in two lines (~200: what reads at a
+   glance on IRC; longer lines come with long nicks and many players). */
+#define DEAL_LINE_MAX 200
+
+/* The index of the first event of kind k in ev, or -1. */
+static int first_event(const pz_events *ev, pz_event_kind k)
+{
+    for (int i = 0; i < ev->n; i++)
+        if (ev->ev[i].kind == k)
+            return i;
+    return -1;
 }
 
 /* Deals the next hand at once when one ends (R2.1). */
@@ -226,14 +240,46 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
         render_add(&seg, "%s's time ran out, %s plays for them", names.nick[actor], c->h->bot_name);
     if (a != NULL && a->kind == PZ_ACT_TENDIDO && !a->now && actor >= 0)
         render_add(&seg, "%s keeps the tendido for later", names.nick[actor]);
-    render_events(c->g, &names, ev, &seg);
     bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
     bool hand_end = has_event(ev, PZ_EV_HAND_END);
-    if (has_event(ev, PZ_EV_DEAL) && !hand_end && a != NULL && a->kind != PZ_ACT_NEXT_HAND) {
-        char score[RENDER_LINE_MAX];
+    int deal = first_event(ev, PZ_EV_DEAL);
+    if (deal > 0 && !hand_end && a != NULL && a->kind != PZ_ACT_NEXT_HAND) {
+        /* a play that ends a deal: the play, the deal's end and the score,
+           then the next deal and the state; one line when it reads at a
+           glance, else the next deal in a line of its own ('D') */
+        static pz_events part; /* the loop's thread only: too big for the stack */
+        char score[RENDER_LINE_MAX], next_text[1000], status[RENDER_LINE_MAX];
+        part.n = deal;
+        memcpy(part.ev, ev->ev, (size_t)deal * sizeof part.ev[0]);
+        render_events(c->g, &names, &part, &seg);
         render_score_line(c->g, &names, score, sizeof score);
         render_add(&seg, "score: %s", score);
+        join_segments(&seg, text, sizeof text);
+        part.n = ev->n - deal;
+        memcpy(part.ev, ev->ev + deal, (size_t)part.n * sizeof part.ev[0]);
+        render_lines next = {0};
+        render_events(c->g, &names, &part, &next);
+        join_segments(&next, next_text, sizeof next_text);
+        render_status(c->g, &names, status, sizeof status);
+        size_t shown =
+            live_shown_chars(text) + live_shown_chars(next_text) + live_shown_chars(status) + 6;
+        if (shown <= DEAL_LINE_MAX) {
+            size_t len = strlen(text);
+            int n = snprintf(text + len, sizeof text - len, " \xC2\xB7 %s", next_text);
+            if (n < 0 || (size_t)n >= sizeof text - len)
+                text[len] = '\0'; /* cannot happen: both halves are short */
+        }
+        recent_add(rec, actor, text);
+        live_header(c, 'E', -1, head, sizeof head);
+        hc_say_room(c, c->row.room, "%s%s", head, text);
+        if (shown > DEAL_LINE_MAX) {
+            recent_add(rec, -1, next_text);
+            live_header(c, 'D', -1, head, sizeof head);
+            hc_say_room(c, c->row.room, "%s%s", head, next_text);
+        }
+        return;
     }
+    render_events(c->g, &names, ev, &seg);
     join_segments(&seg, text, sizeof text);
     if (actor >= 0) /* a hand's first deal is no news in a turn prompt */
         recent_add(rec, actor, text);

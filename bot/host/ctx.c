@@ -103,6 +103,16 @@ void hc_say_room(ctx *c, const char *room, const char *fmt, ...)
     queue(c, room, STORE_MSG_ROOM, 0, text);
 }
 
+void hc_say_room_first(ctx *c, const char *room, const char *fmt, ...)
+{
+    char text[1000];
+    va_list ap;
+    va_start(ap, fmt);
+    vformat(text, sizeof text, fmt, ap);
+    va_end(ap);
+    queue(c, room, STORE_MSG_ROOM, 1, text);
+}
+
 void hc_event(ctx *c, const char *fmt, ...)
 {
     if (c->h->cfg.log_event == NULL || c->nevents >= CTX_EVENTS_MAX)
@@ -128,11 +138,9 @@ void hc_events_flush(ctx *c)
 void hc_record_hint(const ctx *c, char *buf, size_t cap)
 {
     long long id = (long long)c->row.id;
-    if (snprintf(buf, cap,
-                 "Game #%lld \xC2\xB7 its record: %sexport %lld (owners) or "
-                 "porrazo-bot --export %lld",
-                 id, hc_prefix(c), id, id) >= (int)cap)
-        snprintf(buf, cap, "Game #%lld", id);
+    if (snprintf(buf, cap, "its record: porrazo-bot --export %lld or %sexport %lld (owners)", id,
+                 hc_prefix(c), id) >= (int)cap)
+        snprintf(buf, cap, "its record: porrazo-bot --export %lld", id);
 }
 
 void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, ...)

@@ -44,6 +44,9 @@ enum {
 void hc_reply(ctx *c, const char *fmt, ...) HC_PRINTF(2, 3);
 /* Queues a line to a room. */
 void hc_say_room(ctx *c, const char *room, const char *fmt, ...) HC_PRINTF(3, 4);
+/* Queues a line to a room with the hands' priority, so that it is read
+   before the hands queued after it (a seat taken as the cards are dealt). */
+void hc_say_room_first(ctx *c, const char *room, const char *fmt, ...) HC_PRINTF(3, 4);
 /* Queues a private line to a player; hands go first (priority 1). */
 void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, ...) HC_PRINTF(4, 5);
 /* Notes a game event of the loaded game for the operator's log: "game #ID
@@ -52,8 +55,9 @@ void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, .
 void hc_event(ctx *c, const char *fmt, ...) HC_PRINTF(2, 3);
 /* Hands the call's game events to host_config.log_event, and forgets them. */
 void hc_events_flush(ctx *c);
-/* Writes how to get the loaded game's record, for a room line: "Game #12 ·
-   its record: !export 12 (owners) or porrazo-bot --export 12". */
+/* Writes how to get the loaded game's record, for the operator's log (an
+   owner's word, not a player's): "its record: porrazo-bot --export 12 or
+   !export 12 (owners)". */
 void hc_record_hint(const ctx *c, char *buf, size_t cap);
 /* Marks the call failed after a store error (rolled back later). */
 void hc_failed(ctx *c, int err);

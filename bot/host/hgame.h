@@ -46,11 +46,15 @@ typedef struct live_nicks {
 render_names live_names(const ctx *c, live_nicks *buf);
 /*
  * The header that makes a line of the loaded game live, into buf: kind
- * 'E' (events: the state follows when sent; lines in a row merge), 'S' (a
+ * 'E' (events: the state follows when sent; lines in a row merge), 'D'
+ * (a deal's events: as 'E', but never merged into the line before), 'S' (a
  * state line: dropped when a newer one waits), 'H' / 'P' (seat's hand /
  * turn prompt, rendered when sent), 'B' (names only). seat -1: none.
  */
 void live_header(const ctx *c, char kind, int seat, char *buf, size_t cap);
+/* The characters of s a player reads: markers' framing left out, names
+   counted as the nick they hold, a UTF-8 character as one. */
+size_t live_shown_chars(const char *s);
 /* The marker of the game's state ("table ... · bob to play") when sent. */
 const char *live_state_token(void);
 

@@ -12,6 +12,9 @@
  *   - event lines ('E') of one game waiting in a row for a room are told
  *     in one line ("ann 7♥ takes 7♣ · bob 3♠ · table ... · ann to play"),
  *     and the state is written only on the last event line still queued;
+ *     a deal's line ('D': "Deal 3 of 8 · score: ...") is an event line
+ *     that starts a line of its own, so the end of a deal and the next
+ *     deal are two lines a player can read, not one of 300 characters;
  *   - a state line ('S', the answer to !turn) is dropped when a newer
  *     line of the same game waits behind it in the same room;
  *   - a seat's hand ('H'), turn prompt ('P') or reminder ('R') is dropped
@@ -69,6 +72,24 @@ void live_header(const ctx *c, char kind, int seat, char *buf, size_t cap)
                 : snprintf(buf, cap, "%cG%" PRId64 ":%c%c", MARK, c->row.id, kind, MARK);
     if (k < 0 || (size_t)k >= cap)
         buf[0] = '\0';
+}
+
+size_t live_shown_chars(const char *s)
+{
+    size_t n = 0;
+    bool in_mark = false;
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == (unsigned char)MARK) {
+            in_mark = !in_mark;
+            if (in_mark && p[1] == 'n') /* a name: FF 'n' <seat> <nick> FF */
+                for (p++; p[1] >= '0' && p[1] <= '9'; p++)
+                    ;
+            continue;
+        }
+        if ((*p & 0xC0) != 0x80) /* not a UTF-8 continuation byte */
+            n++;
+    }
+    return n;
 }
 
 const char *live_state_token(void)
@@ -212,7 +233,8 @@ static bool state_later(const outq_msg *m, int64_t game)
 {
     for (; m != NULL; m = m->next) {
         live_head h;
-        if (parse_head(m->raw, &h) && h.game == game && (h.kind == 'E' || h.kind == 'S'))
+        if (parse_head(m->raw, &h) && h.game == game &&
+            (h.kind == 'E' || h.kind == 'D' || h.kind == 'S'))
             return true;
     }
     return false;
@@ -230,7 +252,7 @@ static bool hand_later(const outq_msg *m, int64_t game, int seat)
     return false;
 }
 
-/* An 'E' line and the event lines of its game right behind it. */
+/* An 'E' or 'D' line and the 'E' lines of its game right behind it. */
 static outq_expand_result expand_events(const outq_msg *m, const live_head *h, const live_game *lg,
                                         const char *prefix, obuf *o, int *merged)
 {
@@ -301,7 +323,7 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
                                      : hst->prefix;
     obuf o = {{0}, 0};
     outq_expand_result r;
-    if (h.kind == 'E') {
+    if (h.kind == 'E' || h.kind == 'D') {
         r = expand_events(m, &h, &lg, prefix, &o, merged);
     } else if (h.kind == 'H' || h.kind == 'P' || h.kind == 'R') {
         r = expand_hand(&h, &lg, &o);

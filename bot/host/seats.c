@@ -64,10 +64,16 @@ void hs_add(ctx *c, const char *player, const char *nick)
        line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
     char head[48];
     live_header(c, 'E', -1, head, sizeof head);
+    if (c->nseats == c->set.max_players && countdown <= 0) {
+        /* the hands go first (priority 1): this seat is read before them,
+           as a plain line (the deal's line that follows tells the state) */
+        hc_say_room_first(c, c->row.room, "%s sits down (%d of %d)", nick, c->nseats,
+                          c->set.max_players);
+        hs_deal(c);
+        return;
+    }
     hc_say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, nick, c->nseats,
                 c->set.max_players);
-    if (c->nseats == c->set.max_players && countdown <= 0)
-        hs_deal(c);
 }
 
 /* The first seat a person holds (not a computer player), or -1. */
@@ -298,6 +304,26 @@ void hs_offer(ctx *c, int seat, const char *nick)
         hc_failed(c, err);
 }
 
+/* Starts the news of seat, just taken from old by the sender, at this
+   moment: their first turn prompt's "since your last play" tells what
+   happened since they sat, never the plays they were not there for. */
+static void new_since(ctx *c, int seat, const char *old)
+{
+    recent rec;
+    char text[2 * STORE_ID_MAX + 24];
+    int err = recent_load(c, &rec);
+    if (err == 0) {
+        int n = snprintf(text, sizeof text, "%s takes %s's seat", c->m->nick, old);
+        if (n < 0 || (size_t)n >= sizeof text) /* cannot happen: sized for two ids */
+            snprintf(text, sizeof text, "a new player takes the seat");
+        recent_add(&rec, seat, text);
+        recent_touch(&rec, seat, c->now);
+        err = recent_save(c, &rec);
+    }
+    if (err != 0)
+        hc_failed(c, err);
+}
+
 bool hs_take_offer(ctx *c)
 {
     char nick[STORE_ID_MAX];
@@ -319,8 +345,10 @@ bool hs_take_offer(ctx *c)
         return true;
     }
     hs_offer(c, -1, "");
-    hc_say_room(c, c->row.room, "%s takes %s's seat", c->m->nick, old);
+    /* before the hand (priority 1), so the room knows why it is sent */
+    hc_say_room_first(c, c->row.room, "%s takes %s's seat", c->m->nick, old);
     hc_event(c, "%s took %s's seat", c->m->nick, old);
+    new_since(c, seat, old);
     prompt_hand(c, seat);
     hg_save(c);
     return true;

@@ -274,8 +274,9 @@ static const rules_topic TOPICS[] = {
      "captures sequence take",
      {"A card takes one table card of its rank, then one of each next rank while they last: "
       "on a table of 5 6 6 7 9, a 5 takes 5 6 7.",
-      "After K comes A, then 2. With no match the card stays on the table. Capturing is "
-      "compulsory, except in place (rules place).",
+      NULL, /* how a sequence ends, by the game's options: see rules_capture() */
+      "With no match the card stays on the table. Capturing is compulsory: a card that can "
+      "take must take, except in place (rules place).",
       NULL}},
     {"place",
      "inplace in-place",
@@ -355,6 +356,28 @@ static void rules_end(const pz_options *game, render_lines *out)
                target_of(game));
 }
 
+/* Whether sequences go on after K (R1.3): the game's option, else the
+   default. */
+static bool wraps(const pz_options *game)
+{
+    pz_options o;
+    if (game != NULL)
+        return game->wrap;
+    pz_options_default(&o);
+    return o.wrap;
+}
+
+/* The topic "capture"'s line on how a sequence ends (R1.3): after K
+   comes A only where the game's options allow it. */
+static void rules_capture(const pz_options *game, render_lines *out)
+{
+    if (wraps(game))
+        render_add(out, "After K comes A, then 2: on a table of K A 2 5, a Q takes Q K A 2.%s",
+                   game == NULL ? " (A game with the option nowrap stops at K.)" : "");
+    else
+        render_add(out, "This game stops at K: nothing follows it (option nowrap).");
+}
+
 /* The summary of Porrazo, for "rules" without a topic. */
 static void rules_summary(const pz_options *game, render_lines *out)
 {
@@ -364,8 +387,11 @@ static void rules_summary(const pz_options *game, render_lines *out)
                target_of(game));
     render_add(out, "The dealer deals 3 cards each, several times a hand; in turn you play one "
                     "card.");
-    render_add(out, "A card takes the table card of its rank and the ranks that follow: a 5 takes "
-                    "5 6 7. An A, 2, 3 or 4 laid as the table's 1st to 4th card scores in place.");
+    render_add(out,
+               "A card takes the table card of its rank and the ranks that follow%s: a 5 takes "
+               "5 6 7. Capturing is compulsory. An A, 2, 3 or 4 laid as the table's 1st to 4th "
+               "card scores in place.",
+               wraps(game) ? ", K then A then 2" : ", up to K");
     render_add(out, "Emptying the table is a limpia. Matching the card just laid is a porrazo, the "
                     "third of the rank a counter porrazo, the fourth a san benito: game.");
     render_add(out, "Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
@@ -390,8 +416,13 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
             rules_end(game, out);
             game_options(game, out);
         }
-        for (int k = 0; k < 4 && TOPICS[i].line[k] != NULL; k++)
-            render_add(out, "%s", TOPICS[i].line[k]);
+        bool capture = strcmp(TOPICS[i].name, "capture") == 0;
+        for (int k = 0; k < 4 && (TOPICS[i].line[k] != NULL || (capture && k == 1)); k++) {
+            if (TOPICS[i].line[k] == NULL)
+                rules_capture(game, out);
+            else
+                render_add(out, "%s", TOPICS[i].line[k]);
+        }
         return;
     }
     char echo[TOPIC_ECHO_MAX];

@@ -296,6 +296,17 @@ static const char *prefix_of(const render_names *names)
     return names != NULL && names->prefix != NULL ? names->prefix : "";
 }
 
+/* Appends how the tendido t (its two pairs) may be laid (R4.3): each
+   pair stays together, in either order, the row counted from either end;
+   the example swaps the first pair and counts from the right. */
+static void put_arrange_hint(rtext *b, const pz_card t[4], const char *p)
+{
+    const pz_card example[4] = {t[1], t[0], t[2], t[3]};
+    rtext_addf(b, ": %sarrange best, or your row, each pair kept together: %sarrange ", p, p);
+    rtext_cards(b, example, 4);
+    rtext_addf(b, " right");
+}
+
 /* Appends who acts in the tendido phases: choose, or arrange (R4.1, R4.3). */
 static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *names)
 {
@@ -305,6 +316,9 @@ static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *nam
     pz_card t[4];
     if (pz_get_phase(g) == PZ_PHASE_TENDIDO_CHOICE) {
         rtext_addf(b, "%s deals and chooses: %stendido now or %stendido later", dealer, p, p);
+        if (pz_get_deal(g) == 1) /* once a hand: what the choice is about */
+            rtext_addf(b, " (the 4 cards score sets with the table as it lies then), before "
+                          "seeing the new cards");
         return;
     }
     int n = pz_get_tendido(g, t);
@@ -313,7 +327,7 @@ static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *nam
     rtext_addf(b, " | ");
     rtext_cards(b, t + 2, n - 2 > 0 ? n - 2 : 0);
     if (n == 4)
-        rtext_addf(b, ": %sarrange best, or the four cards in a row of your choice", p);
+        put_arrange_hint(b, t, p);
 }
 
 /* Appends the pending porrazo or counter porrazo, if any (R6.2). */
@@ -438,9 +452,9 @@ static void put_pending_chance(rtext *b, const pz_view *v)
 static void put_hand_turn(rtext *b, const pz_view *v)
 {
     if (v->phase == PZ_PHASE_ARRANGE && v->seat == v->dealer) {
-        rtext_addf(b, " · you arrange the tendido: arrange best, or the four cards in the "
-                      "order you lay them, e.g. arrange ");
-        rtext_cards(b, v->tendido, v->ntendido);
+        rtext_addf(b, " · you arrange the tendido");
+        if (v->ntendido == 4)
+            put_arrange_hint(b, v->tendido, "");
     } else if (v->phase == PZ_PHASE_TENDIDO_CHOICE && v->seat == v->dealer) {
         rtext_addf(b, " · you deal: tendido now or tendido later");
     } else if (v->phase == PZ_PHASE_PLAY && v->turn == v->seat && v->nhand > 0) {

@@ -61,24 +61,28 @@ static void put_total(rtext *b, const ev_ctx *c, int side, int total)
     rtext_addf(b, "%d", total);
 }
 
-/* DEAL: which deal of the hand, who deals; the hands are never shown. */
+/* DEAL: which deal of the hand (and at the first, who deals); the hands
+   are never shown. */
 static int ev_deal(const ev_ctx *c, int i)
 {
     const pz_event *e = ev_at(c, i);
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    if (e->deal == 1)
+    if (e->deal == 1) {
         rtext_addf(&b, "New hand: deal 1 of %d, ", pz_get_deals_per_hand(c->g));
-    else
-        rtext_addf(&b, "Deal %d of %d, ", e->deal, pz_get_deals_per_hand(c->g));
-    put_seat(&b, c, e->dealer);
-    rtext_addf(&b, " deals; hands sent privately");
+        put_seat(&b, c, e->dealer);
+        rtext_addf(&b, " deals; hands sent privately");
+    } else { /* the hand's dealer and where hands go were told at its first deal */
+        rtext_addf(&b, "Deal %d of %d", e->deal, pz_get_deals_per_hand(c->g));
+    }
     rtext_line(c->out, &b);
     return 1;
 }
 
-/* TENDIDO: the four cards face up, as two pairs (R4.1). */
+/* TENDIDO: the four cards are laid face up (R4.1). Their pairs are told
+   once, by the state that follows ("bob arranges the tendido 4♥ 2♣ |
+   3♦ 7♠: ...") or by the arrangement's line. */
 static int ev_tendido(const ev_ctx *c, int i)
 {
     const pz_event *e = ev_at(c, i);
@@ -86,12 +90,7 @@ static int ev_tendido(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     put_seat(&b, c, e->seat);
-    rtext_addf(&b, " lays the tendido ");
-    rtext_cards(&b, e->cards, e->ncards < 2 ? e->ncards : 2);
-    if (e->ncards > 2) {
-        rtext_addf(&b, " | ");
-        rtext_cards(&b, e->cards + 2, e->ncards - 2);
-    }
+    rtext_addf(&b, " lays the tendido face up");
     rtext_line(c->out, &b);
     return 1;
 }
@@ -110,7 +109,33 @@ static void put_in_place(rtext *b, const pz_event *e)
     }
 }
 
-/* ARRANGED and its tendido_place / tendido_sets scores (R4.3, R4.4). */
+/*
+ * The most points in place (R4.3) of the tendido laid as row: its pairs
+ * (cards 1-2 and 3-4) either way round, either pair on the left, counted
+ * from either end. Sets (R4.4) do not depend on the row.
+ */
+static int best_place_points(const pz_card row[4])
+{
+    int best = 0;
+    for (int k = 0; k < 8; k++) {
+        pz_card a0 = row[k & 1 ? 1 : 0], a1 = row[k & 1 ? 0 : 1];
+        pz_card b0 = row[k & 2 ? 3 : 2], b1 = row[k & 2 ? 2 : 3];
+        pz_card r[4] = {a0, a1, b0, b1};
+        if (k & 4) {
+            pz_card swapped[4] = {b0, b1, a0, a1};
+            memcpy(r, swapped, sizeof r);
+        }
+        for (int d = 0; d < 2; d++) {
+            int pts = pz_tendido_place_points(r, d == 0 ? PZ_LTR : PZ_RTL);
+            if (pts > best)
+                best = pts;
+        }
+    }
+    return best;
+}
+
+/* ARRANGED and its tendido_place / tendido_sets scores (R4.3, R4.4), and
+   what the best row would have scored when this one scored less. */
 static int ev_arranged(const ev_ctx *c, int i)
 {
     const pz_event *e = ev_at(c, i);
@@ -134,6 +159,11 @@ static int ev_arranged(const ev_ctx *c, int i)
         put_total(&b, c, last->side, last->total);
     else
         rtext_addf(&b, "no points");
+    int got = place != NULL ? place->points : 0;
+    int best = e->ncards == 4 ? best_place_points(e->cards) : 0;
+    if (best > got)
+        rtext_addf(&b, " (the best row would have scored %d)",
+                   best + (sets != NULL ? sets->points : 0));
     rtext_line(c->out, &b);
     return 1 + (place != NULL) + (sets != NULL);
 }

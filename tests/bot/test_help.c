@@ -132,6 +132,38 @@ static void test_the_rules_of_a_game_say_its_target_and_options(void **state)
     assert_false(any_line_has(&out, "This game"));
 }
 
+/* R5.5 and R1.3: what surprises in play is in the rules, and "after K
+   comes A" only where the game's options let sequences go on. */
+static void test_the_rules_say_capture_is_compulsory_and_wrap_only_where_allowed(void **state)
+{
+    (void)state;
+    pz_options o;
+    pz_options_default(&o);
+    render_lines out = {0};
+    help_rules("", &o, &out);
+    assert_true(any_line_has(&out, "Capturing is compulsory"));
+    assert_true(any_line_has(&out, "K then A then 2"));
+    out.n = 0;
+    help_rules("capture", &o, &out);
+    assert_true(any_line_has(&out, "Capturing is compulsory"));
+    assert_true(any_line_has(&out, "After K comes A, then 2"));
+    assert_false(any_line_has(&out, "nowrap"));
+    out.n = 0;
+    render_rules("capture", &out); /* no game: the default, and the option that changes it */
+    assert_true(any_line_has(&out, "After K comes A, then 2"));
+    assert_true(any_line_has(&out, "nowrap stops at K"));
+    o.wrap = false;
+    out.n = 0;
+    help_rules("", &o, &out);
+    assert_true(any_line_has(&out, "Capturing is compulsory"));
+    assert_true(any_line_has(&out, "up to K"));
+    assert_false(any_line_has(&out, "K then A"));
+    out.n = 0;
+    help_rules("capture", &o, &out);
+    assert_true(any_line_has(&out, "stops at K"));
+    assert_false(any_line_has(&out, "After K comes A"));
+}
+
 static void test_help_shows_directions_and_ranks_as_players_say_them(void **state)
 {
     (void)state;
@@ -166,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_every_help_topic_is_in_players_words),
         cmocka_unit_test(test_every_rules_topic_is_in_players_words_with_or_without_a_game),
         cmocka_unit_test(test_the_rules_of_a_game_say_its_target_and_options),
+        cmocka_unit_test(test_the_rules_say_capture_is_compulsory_and_wrap_only_where_allowed),
         cmocka_unit_test(test_help_shows_directions_and_ranks_as_players_say_them),
         cmocka_unit_test(test_an_unknown_help_topic_is_echoed_without_invisible_characters),
     };

@@ -214,18 +214,22 @@ static void test_each_play_is_one_room_line_with_the_state_after_it(void **state
     while (next_move(w, text, sizeof text, &who)) {
         bool play = strncmp(text, "!play", 5) == 0;
         int before = count(w, STORE_MSG_ROOM, ROOM, NULL);
+        int board_before = count(w, STORE_MSG_ROOM, ROOM, "░");
+        int deals_before = count(w, STORE_MSG_ROOM, ROOM, "Deal ");
         say(w, who, ROOM, text);
         int lines = count(w, STORE_MSG_ROOM, ROOM, NULL) - before;
         assert_true(lines >= 1);
         if (play)
             plays++;
-        /* a play is one line, unless it ended a hand: then the board's
-           header and bars, and the new hand's first line (none at the
-           end of the game) */
-        if (play && lines > 1)
+        /* a play is one line, unless it ended a deal: then the next
+           deal's line ("Deal 3 of 8 · table ..."), or a hand: then the
+           board's header and bars, and the new hand's first line (none
+           at the end of the game) */
+        bool board = count(w, STORE_MSG_ROOM, ROOM, "░") > board_before;
+        if (play && lines > 1 && !board)
+            assert_true(lines == 2 && count(w, STORE_MSG_ROOM, ROOM, "Deal ") > deals_before);
+        if (play && lines > 1 && board)
             assert_true(lines == 1 + 1 + 2 + 1 || lines == 1 + 1 + 2);
-        if (play && lines > 1)
-            assert_true(count(w, STORE_MSG_ROOM, ROOM, "░") >= 1);
         w->now += 5;
         assert_true(plays < 5000);
     }

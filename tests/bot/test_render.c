@@ -505,7 +505,7 @@ static void test_a_porrazo_with_limpia_stands_at_the_end_of_the_deal(void **stat
     play(f, 1, "7D");
     expect_line(&f->out, "bob 7♦ PORRAZO on alice's 7♣! takes 7♣ 8♦");
     expect_line(&f->out, "bob's porrazo stands: +1, +1 limpia → 2");
-    expect_line(&f->out, "Deal 8 of 8, alice deals; hands sent privately");
+    expect_line(&f->out, "Deal 8 of 8"); /* the dealer was named at the hand's first deal */
     expect_no_hand_shown(f);
     fx_free(f);
 }
@@ -543,8 +543,10 @@ static void test_the_dealer_chooses_the_tendido_before_seeing_the_hand(void **st
     fx *f = fx_tendido_ready();
     char status[RENDER_LINE_MAX], hand[RENDER_LINE_MAX];
     render_status(f->g, &f->names, status, sizeof status);
+    /* R4.2, R4.4: what the choice is about, once a hand (at its first deal) */
     assert_string_equal(status, "table empty · alice deals and chooses: !tendido now or "
-                                "!tendido later");
+                                "!tendido later (the 4 cards score sets with the table as it "
+                                "lies then), before seeing the new cards");
     pz_view v;
     assert_int_equal(pz_view_seat(f->g, 0, &v), 0);
     render_hand(&v, "#friends", hand, sizeof hand);
@@ -559,11 +561,19 @@ static void test_the_tendido_shows_its_pairs_and_how_to_arrange_them(void **stat
     (void)state;
     fx *f = fx_tendido_ready();
     act(f, pz_act_tendido(0, true));
-    expect_line(&f->out, "alice lays the tendido 4♣ Q♦ | 4♥ Q♠");
-    char status[RENDER_LINE_MAX];
+    /* the pairs once, in the state; the real constraint (R4.3): each
+       pair together, in either order, counted from either end */
+    expect_line(&f->out, "alice lays the tendido face up");
+    char status[RENDER_LINE_MAX], hand[RENDER_LINE_MAX];
     render_status(f->g, &f->names, status, sizeof status);
     assert_string_equal(status, "table empty · alice arranges the tendido 4♣ Q♦ | 4♥ Q♠: "
-                                "!arrange best, or the four cards in a row of your choice");
+                                "!arrange best, or your row, each pair kept together: !arrange "
+                                "Q♦ 4♣ 4♥ Q♠ right");
+    pz_view v;
+    assert_int_equal(pz_view_seat(f->g, 0, &v), 0);
+    render_hand(&v, "", hand, sizeof hand);
+    assert_non_null(strstr(hand, " · you arrange the tendido: arrange best, or your row, each "
+                                 "pair kept together: arrange Q♦ 4♣ 4♥ Q♠ right"));
     expect_no_hand_shown(f);
     fx_free(f);
 }
@@ -579,6 +589,35 @@ static void test_an_arranged_tendido_scores_its_places_and_sets(void **state)
     expect_line(&f->out, "alice arranges 4♣ Q♦ Q♠ 4♥ right to left: 4♣ in place +4, sets +4 "
                          "→ 8");
     expect_no_hand_shown(f);
+    fx_free(f);
+}
+
+/* R4.3, R4.6: a row that scores less than the best says what the best
+   would have scored (the issue's "!arrange 5 A 2 J left": no points, best 2). */
+static void test_an_arrangement_below_the_best_says_what_the_best_scores(void **state)
+{
+    (void)state;
+    fx *f = fx_pack(2, NULL, "2C 5D 9S 3H 6C TD AH 5C 2S JD");
+    act(f, pz_act_tendido(0, true));
+    pz_card row[4];
+    parse_cards("5C AH 2S JD", row);
+    act(f, pz_act_arrange(0, row, PZ_LTR));
+    expect_line(&f->out, "alice arranges 5♣ A♥ 2♠ J♦ left to right: no points (the best row "
+                         "would have scored 2)");
+    fx_free(f);
+    f = fx_tendido_ready(); /* sets count whatever the row: best is the places' + the sets */
+    act(f, pz_act_tendido(0, true));
+    parse_cards("QD 4C 4H QS", row);
+    act(f, pz_act_arrange(0, row, PZ_LTR));
+    expect_line(&f->out, "alice arranges Q♦ 4♣ 4♥ Q♠ left to right: sets +4 → 4 (the best row "
+                         "would have scored 8)");
+    fx_free(f);
+    f = fx_tendido_ready(); /* the best itself says nothing more */
+    act(f, pz_act_tendido(0, true));
+    parse_cards("4C QD QS 4H", row);
+    act(f, pz_act_arrange(0, row, PZ_RTL));
+    for (int i = 0; i < f->out.n; i++)
+        assert_null(strstr(f->out.line[i], "best row"));
     fx_free(f);
 }
 
@@ -612,7 +651,7 @@ static void test_leftover_cards_on_the_table_are_shown(void **state)
 {
     (void)state;
     fx *f = fx_leftover_ready("odd_leftover=table");
-    expect_line(&f->out, "Deal 5 of 5, alice deals; hands sent privately");
+    expect_line(&f->out, "Deal 5 of 5");
     expect_line(&f->out, "the 3 leftover cards go face up to the table: A♥ 3♠ 6♠");
     expect_no_hand_shown(f);
     fx_free(f);
@@ -1115,9 +1154,11 @@ static void expect_every_event_told(const fx *f, int prev_seat)
         kinds_seen[e->kind]++;
         switch (e->kind) {
         case PZ_EV_DEAL:
-            expect_mention(&f->out,
-                           e->deal == 1 ? "deal %d of %d, %s deals" : "Deal %d of %d, %s deals",
-                           e->deal, pz_get_deals_per_hand(f->g), NICKS[e->dealer]);
+            if (e->deal == 1) /* the hand's dealer, named once */
+                expect_mention(&f->out, "deal 1 of %d, %s deals", pz_get_deals_per_hand(f->g),
+                               NICKS[e->dealer]);
+            else
+                expect_mention(&f->out, "Deal %d of %d", e->deal, pz_get_deals_per_hand(f->g));
             break;
         case PZ_EV_PLAY:
             render_card(e->card, c);
@@ -1139,7 +1180,7 @@ static void expect_every_event_told(const fx *f, int prev_seat)
             }
             break;
         case PZ_EV_TENDIDO:
-            expect_mention(&f->out, "%s lays the tendido ", NICKS[e->seat]);
+            expect_mention(&f->out, "%s lays the tendido face up", NICKS[e->seat]);
             break;
         case PZ_EV_ARRANGED:
             expect_mention(&f->out, "%s arranges ", NICKS[e->seat]);
@@ -1259,6 +1300,7 @@ int main(void)
         cmocka_unit_test(test_the_dealer_chooses_the_tendido_before_seeing_the_hand),
         cmocka_unit_test(test_the_tendido_shows_its_pairs_and_how_to_arrange_them),
         cmocka_unit_test(test_an_arranged_tendido_scores_its_places_and_sets),
+        cmocka_unit_test(test_an_arrangement_below_the_best_says_what_the_best_scores),
         cmocka_unit_test(test_a_tendido_later_adds_no_line),
         cmocka_unit_test(test_leftover_cards_on_the_table_are_shown),
         cmocka_unit_test(test_leftover_cards_dealt_to_players_stay_private),

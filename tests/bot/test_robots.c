@@ -487,6 +487,12 @@ static void test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer(
 
     t = open_table(1);
     say(t, "ann", "!new 2 bot");
+    /* the computer player sits and the cards are dealt: nobody is asked
+       to join or start */
+    assert_int_equal(count(t, ROOM, "ann opens a Porrazo table (up to 2 players"), 1);
+    assert_int_equal(count(t, ROOM, ") with a computer player in the other seat. Game #1."), 1);
+    assert_int_equal(count(t, ROOM, "!join"), 0);
+    assert_int_equal(count(t, ROOM, "!start"), 0);
     say(t, "ann", "!leave");
     say(t, "ann", "!leave"); /* confirmed: the last person, nobody would play */
     assert_int_equal(count(t, ROOM, "abandoned (nobody but computer players is left)"), 1);
@@ -530,6 +536,68 @@ static void test_a_substitute_takes_a_seat_with_its_hand(void **state)
     assert_int_equal(count(t, ROOM, "dan's seat is offered to eve"), 1);
     say(t, "eve", "!join");
     assert_int_equal(count(t, ROOM, "eve takes dan's seat"), 1);
+    close_table(t);
+}
+
+/* The body of a live line (after its header), or the text itself. */
+static const char *body_of(const char *text)
+{
+    if (text[0] != '\xFF')
+        return text;
+    const char *end = strchr(text + 1, '\xFF');
+    return end != NULL ? end + 1 : text;
+}
+
+/* Whether a player's turn prompt tells what happened before they sat: it
+   must not. bob's seat is taken by dan while ann is to act, after cat's
+   play; dan's first prompt tells ann's play, never cat's. */
+static void test_a_new_player_s_first_prompt_tells_only_what_happened_since_they_sat(void **state)
+{
+    (void)state;
+    table *t = open_table(1);
+    const char *nick[3] = {"ann", "bob", "cat"};
+    say(t, "ann", "!new 3");
+    say(t, "bob", "!join");
+    say(t, "cat", "!join");
+    int last = -1, cat_line = -1;
+    for (int i = 0; i < 200; i++) {
+        pz_game *g;
+        int seat = acting(t, &g);
+        if (seat == 0 && last == 2 && pz_get_phase(g) == PZ_PHASE_PLAY) {
+            pz_free(g);
+            break;
+        }
+        int before = t->nmsg;
+        person_move(t, g, seat, nick[seat]);
+        pz_free(g);
+        if (seat == 2)
+            for (int k = before; k < t->nmsg; k++)
+                if (strcmp(t->msg[k].target, ROOM) == 0 && t->msg[k].text[0] == '\xFF')
+                    cat_line = k;
+        last = seat;
+    }
+    assert_true(last == 2 && cat_line >= 0);
+    say(t, "bob", "!sub dan");
+    say(t, "dan", "!join");
+    assert_int_equal(count(t, ROOM, "dan takes bob's seat"), 1);
+    pz_game *g;
+    assert_int_equal(acting(t, &g), 0);
+    int before = t->nmsg;
+    person_move(t, g, 0, "ann");
+    pz_free(g);
+    assert_int_equal(acting(t, &g), 1);
+    pz_free(g);
+    int ann_line = -1, prompt = -1;
+    for (int k = before; k < t->nmsg; k++) {
+        if (strcmp(t->msg[k].target, ROOM) == 0 && t->msg[k].text[0] == '\xFF' && ann_line < 0)
+            ann_line = k;
+        if (strcmp(t->msg[k].target, "dan") == 0)
+            prompt = k;
+    }
+    assert_true(ann_line >= 0 && prompt >= 0);
+    const char *since = body_of(t->msg[prompt].text);
+    assert_non_null(strstr(since, body_of(t->msg[ann_line].text)));
+    assert_null(strstr(since, body_of(t->msg[cat_line].text)));
     close_table(t);
 }
 
@@ -969,6 +1037,7 @@ int main(void)
         cmocka_unit_test(test_a_move_of_an_away_person_brings_them_back),
         cmocka_unit_test(test_leaving_or_being_removed_mid_game_gives_the_seat_to_a_computer),
         cmocka_unit_test(test_a_substitute_takes_a_seat_with_its_hand),
+        cmocka_unit_test(test_a_new_player_s_first_prompt_tells_only_what_happened_since_they_sat),
         cmocka_unit_test(test_an_open_table_nobody_joins_closes_after_its_expiry),
         cmocka_unit_test(test_time_zones_are_checked_with_suggestions),
         cmocka_unit_test(test_quiet_hours_stop_the_deadline_clock),

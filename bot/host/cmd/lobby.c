@@ -138,13 +138,21 @@ void hv_new(ctx *c, const cmd *k)
     snprintf(c->seats[0].player, sizeof c->seats[0].player, "%s", c->m->sender);
     snprintf(c->seats[0].nick, sizeof c->seats[0].nick, "%s", c->m->nick);
     hs_write_seats(c);
-    char what[400], record[160];
+    char what[400], record[80];
     describe(c, what, sizeof what);
     hc_record_hint(c, record, sizeof record);
-    hc_say_room(c, room,
-                "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal. %s",
-                c->m->nick, what, hc_prefix(c), c->m->nick, hc_prefix(c), record);
-    hc_event(c, "opened by %s (%s)", c->m->nick, what);
+    long long id = (long long)c->row.id;
+    if (k->robots) /* the table fills at once: nobody joins, nobody starts it */
+        hc_say_room(c, room, "%s opens a Porrazo table (%s) with %s. Game #%lld.", c->m->nick, what,
+                    c->set.max_players > 2 ? "computer players in the other seats"
+                                           : "a computer player in the other seat",
+                    id);
+    else
+        hc_say_room(c, room,
+                    "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal. "
+                    "Game #%lld.",
+                    c->m->nick, what, hc_prefix(c), c->m->nick, hc_prefix(c), id);
+    hc_event(c, "opened by %s (%s); %s", c->m->nick, what, record);
     if (k->robots)
         robot_fill(c, k->level);
 }
@@ -225,22 +233,24 @@ void hv_players(ctx *c, const cmd *k)
 void hv_options(ctx *c, const cmd *k)
 {
     (void)k;
-    char what[400];
+    char what[400], secs[32];
     describe(c, what, sizeof what);
+    text_duration(c->set.deadline, secs, sizeof secs);
     if (c->set.deadline > 0)
-        hc_reply(c, "%s · turn deadline %d min", what, (c->set.deadline + 59) / 60);
+        hc_reply(c, "%s · turn deadline %s", what, secs);
     else
         hc_reply(c, "%s · no turn deadline", what);
 }
 
 void hv_deadline(ctx *c, const cmd *k)
 {
+    char secs[32];
     c->set.deadline = k->deadline_secs;
     hg_save(c);
+    text_duration(k->deadline_secs, secs, sizeof secs);
     if (k->deadline_secs == 0)
         hc_say_room(c, c->row.room, "No turn deadline: the game waits for every player.");
     else
         hc_say_room(c, c->row.room,
-                    "Turn deadline: %d min; after that the bot plays a card for the player.",
-                    (k->deadline_secs + 59) / 60);
+                    "Turn deadline: %s; after that the bot plays a card for the player.", secs);
 }
