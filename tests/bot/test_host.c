@@ -1445,6 +1445,91 @@ static void test_top_and_stats_count_every_point_of_the_side(void **state)
     free_world(w);
 }
 
+/* The points both sides have in room's game under way. */
+static int points_so_far(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    assert_non_null(g);
+    int sum = 0;
+    for (int side = 0; side < pz_get_sides(g); side++)
+        sum += pz_get_score(g, side);
+    pz_free(g);
+    return sum;
+}
+
+/* Plays room's game until somebody has scored. */
+static void play_until_points(world *w, const char *room)
+{
+    int steps = 0;
+    while (points_so_far(w, room) == 0) {
+        assert_true(play_one(w, room));
+        assert_true(++steps < 500);
+    }
+}
+
+static void test_stats_and_top_count_finished_games_only(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    /* #t: a game that scored and was stopped counts nothing, then one won. */
+    start_game(w, "#t", 2, "to 121");
+    play_until_points(w, "#t");
+    say(w, "ann", "#t", "!stop");
+    assert_null(game_of(w, "#t"));
+    clear(w);
+    say(w, "ann", "#t", "!top");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "no finished games in #t yet"), 1);
+    start_game(w, "#t", 2, "to 11");
+    int steps = 0;
+    while (play_one(w, "#t"))
+        assert_true(++steps < 5000);
+    store_game row;
+    assert_int_equal(store_game_get(w->st, 2, &row), 0);
+    assert_int_equal(row.status, STORE_FINISHED);
+    pz_game *g;
+    assert_int_equal(pz_restore(&g, row.state, strlen(row.state), NULL, 0), 0);
+    store_game_fini(&row);
+    store_stats s[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(store_stats_get(w->st, NET, "#t", NICKS[i], &s[i]), 0);
+        assert_int_equal(s[i].games, 1);
+        assert_int_equal(s[i].points, pz_get_score(g, pz_side_of(g, i))); /* this game's only */
+    }
+    /* #u: a game under way that has scored counts nowhere yet (the same
+       players play privately in one game at a time here). */
+    start_game(w, "#u", 2, "to 121");
+    play_until_points(w, "#u");
+    clear(w);
+    say(w, "ann", "#u", "!top");
+    say(w, "ann", "#u", "!stats");
+    say(w, "bob", "#u", "!stats");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "no finished games in #u yet"), 3);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "Top"), 0);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "ann has no finished games in #u yet"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "bob has no finished games in #u yet"), 1);
+    /* Over the network: the same, #u's game under way adds nothing. */
+    store_stats all;
+    assert_int_equal(store_stats_get(w->st, NET, NULL, NICKS[0], &all), 0);
+    assert_int_equal(all.points, s[0].points);
+    store_stats top[4];
+    int n = 0;
+    assert_int_equal(store_stats_top(w->st, NET, NULL, STORE_EVERYONE, top, 4, &n), 0);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(top[i].points, s[strcmp(top[i].player, NICKS[0]) == 0 ? 0 : 1].points);
+    clear(w);
+    say(w, "ann", "#t", "!stats");
+    char want[120];
+    snprintf(want, sizeof want, "ann in #t: 1 game, %d win%s, %d point%s", s[0].wins,
+             s[0].wins == 1 ? "" : "s", s[0].points, s[0].points == 1 ? "" : "s");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", want), 1);
+    assert_int_equal(store_game_get(w->st, 1, &row), 0);
+    assert_int_equal(row.status, STORE_STOPPED);
+    store_game_fini(&row);
+    pz_free(g);
+    free_world(w);
+}
+
 static void test_partners_both_count_their_sides_points(void **state)
 {
     (void)state;
@@ -1909,6 +1994,7 @@ int main(void)
         cmocka_unit_test(test_a_move_without_the_prefix_gets_one_hint_in_a_while),
         cmocka_unit_test(test_a_player_in_two_games_is_shown_their_command_with_a_room),
         cmocka_unit_test(test_top_and_stats_count_every_point_of_the_side),
+        cmocka_unit_test(test_stats_and_top_count_finished_games_only),
         cmocka_unit_test(test_partners_both_count_their_sides_points),
         cmocka_unit_test(test_rules_in_a_room_with_a_game_say_its_target),
         cmocka_unit_test(test_new_takes_spanish_counts_and_refuses_a_target_out_of_range),
