@@ -1530,6 +1530,90 @@ static void test_stats_and_top_count_finished_games_only(void **state)
     free_world(w);
 }
 
+/* The seat to act in room's game: the turn, or the dealer choosing. */
+static int actor_in(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    assert_non_null(g);
+    int seat = pz_get_turn(g);
+    pz_free(g);
+    return seat;
+}
+
+static void test_moves_lists_each_legal_move_privately_with_what_it_does(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    pz_game *g = game_of(w, "#t");
+    int actor = actor_in(w, "#t"), other = 1 - actor;
+    bool choosing = pz_get_phase(g) == PZ_PHASE_TENDIDO_CHOICE;
+    pz_free(g);
+    clear(w);
+    say(w, NICKS[other], "#t", "!moves"); /* not their turn: who is to act */
+    char want[120];
+    snprintf(want, sizeof want, "nothing for you to do now: it is %s's turn", NICKS[actor]);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, want) + count(w, STORE_MSG_PRIVATE, NULL, want),
+                     1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, "Your moves"), 0);
+    clear(w);
+    say(w, "cat", "#t", "!moves");
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, "you are not playing in this game") +
+                         count(w, STORE_MSG_PRIVATE, NULL, "you are not playing in this game"),
+                     1);
+    if (choosing) { /* the dealer's choice first: both ways, nothing of the tendido's cards */
+        clear(w);
+        say(w, NICKS[actor], "#t", "!moves");
+        assert_int_equal(w->n, 1);
+        assert_int_equal(w->msg[0].kind, STORE_MSG_PRIVATE);
+        assert_string_equal(w->msg[0].target, NICKS[actor]);
+        assert_string_equal(w->msg[0].text,
+                            "Your moves in #t: tendido now \xC2\xB7 tendido later");
+    }
+    /* In play: every card of the hand once, with what it would do. */
+    int steps = 0;
+    for (;;) {
+        g = game_of(w, "#t");
+        pz_phase phase = pz_get_phase(g);
+        pz_free(g);
+        if (phase == PZ_PHASE_PLAY)
+            break;
+        assert_true(play_one(w, "#t"));
+        assert_true(++steps < 10);
+    }
+    actor = actor_in(w, "#t");
+    g = game_of(w, "#t");
+    pz_card hand[PZ_CARDS];
+    int n = pz_get_hand(g, actor, hand);
+    clear(w);
+    say(w, NICKS[actor], NULL, "moves");
+    assert_true(w->n >= 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], "Your moves in #t: "), w->n);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], "claim"), 0);
+    for (int i = 0; i < n; i++) {
+        char card[8], lays[24], takes[24];
+        render_card(hand[i], card);
+        snprintf(lays, sizeof lays, "%s lays", card);
+        snprintf(takes, sizeof takes, "%s takes ", card);
+        assert_true(count(w, STORE_MSG_PRIVATE, NICKS[actor], card) >= 1);
+        /* a card the table cannot match is laid; one it can is said to take */
+        pz_action a = pz_act_play(actor, hand[i], PZ_MODE_ANY);
+        pz_game *copy = pz_clone(g);
+        pz_events ev = {0};
+        if (pz_apply(copy, &a, &ev, NULL, 0) == 0 && ev.n >= 1 && ev.ev[0].mode == PZ_MODE_LAY)
+            assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], lays), 1);
+        else if (ev.n >= 2 && ev.ev[1].kind == PZ_EV_CAPTURE)
+            assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], takes), 1);
+        pz_free(copy);
+    }
+    pz_free(g);
+    /* The short words: m is moves; p, h and t were play, hand and table. */
+    clear(w);
+    say(w, NICKS[actor], "#t", "!m");
+    assert_true(count(w, STORE_MSG_PRIVATE, NICKS[actor], "Your moves in #t: ") >= 1);
+    free_world(w);
+}
+
 static void test_partners_both_count_their_sides_points(void **state)
 {
     (void)state;
@@ -1995,6 +2079,7 @@ int main(void)
         cmocka_unit_test(test_a_player_in_two_games_is_shown_their_command_with_a_room),
         cmocka_unit_test(test_top_and_stats_count_every_point_of_the_side),
         cmocka_unit_test(test_stats_and_top_count_finished_games_only),
+        cmocka_unit_test(test_moves_lists_each_legal_move_privately_with_what_it_does),
         cmocka_unit_test(test_partners_both_count_their_sides_points),
         cmocka_unit_test(test_rules_in_a_room_with_a_game_say_its_target),
         cmocka_unit_test(test_new_takes_spanish_counts_and_refuses_a_target_out_of_range),
