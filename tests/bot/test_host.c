@@ -124,7 +124,7 @@ static void drain(world *w)
 /* nick says text in room (NULL: privately), then the outbox is drained. */
 static void say(world *w, const char *nick, const char *room, const char *text)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -132,7 +132,7 @@ static void say(world *w, const char *nick, const char *room, const char *text)
 /* As say(), for a line with an id: delivered again, it must act once. */
 static void say_once(world *w, const char *nick, const char *room, const char *text, const char *id)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false, false, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -364,7 +364,7 @@ static void test_a_room_moderator_stops_a_game_they_do_not_play_in(void **state)
     pz_game *g = game_of(w, "#t");
     assert_non_null(g); /* still there */
     pz_free(g);
-    host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true, NULL};
+    host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
     assert_int_equal(
@@ -378,13 +378,13 @@ static void test_a_player_the_bot_cannot_reach_privately_is_not_seated(void **st
     (void)state;
     world *w = new_world(0, 0);
     const char *why = "this server encrypts direct rooms and the bot cannot send hands there";
-    host_msg open = {NET, "#t", "eve", "eve", "!new 2", 6, NULL, false, false, why};
+    host_msg open = {NET, "#t", "eve", "eve", "!new 2", 6, NULL, false, false, why, false};
     assert_int_equal(host_handle(w->h, &open, w->now), 0);
     drain(w);
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you cannot sit: this server encrypts"), 1);
     assert_null(game_of(w, "#t"));
     say(w, "ann", "#t", "!new 2");
-    host_msg join = {NET, "#t", "eve", "eve", "!join", 5, NULL, false, false, why};
+    host_msg join = {NET, "#t", "eve", "eve", "!join", 5, NULL, false, false, why, false};
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     drain(w);
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you cannot sit"), 2);
@@ -659,15 +659,15 @@ static void test_replies_to_a_target_that_is_behind_are_bounded(void **state)
     (void)state;
     world *w = new_world(0, 0);
     reopen_host(w, (host_config){.backlog_max = 4});
-    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false, false, NULL};
+    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false, false, NULL, false};
     for (int i = 0; i < 20; i++)
         assert_int_equal(host_handle(w->h, &m, w->now), 0);
     int n = 0;
     assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
     assert_int_equal(n, 4);
     /* Game announcements are never held back. */
-    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false, false, NULL};
-    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL};
+    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false, false, NULL, false};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &open, w->now), 0);
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
@@ -739,7 +739,7 @@ static void test_an_owner_lists_the_active_games_privately(void **state)
     reopen_host(w, (host_config){.is_owner = only_root});
     start_game(w, "#t", 2, "");
     say(w, "cat", "#u", "!new 3");
-    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false, false, NULL};
+    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &other, w->now), 0);
     pz_game *g = game_of(w, "#t");
     char want[200];
@@ -982,7 +982,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     sqlite3 *other;
     assert_int_equal(sqlite3_open(w->path, &other), SQLITE_OK);
     assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false, false, NULL};
+    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), -1);
     assert_non_null(strstr(host_errmsg(w->h), "locked"));
     char text[2000];
@@ -992,7 +992,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     take_volatile(text, sizeof text);
     assert_string_equal(text, "");
     /* once a minute per player, not once for the whole bot */
-    host_msg cats = {NET, "#t", "cat", "cat", "!pause", 6, NULL, false, false, NULL};
+    host_msg cats = {NET, "#t", "cat", "cat", "!pause", 6, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &cats, w->now + 1), -1);
     take_volatile(text, sizeof text);
     assert_non_null(strstr(text, "cat: I can't save right now: your command was not taken"));
@@ -1000,7 +1000,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     take_volatile(text, sizeof text);
     assert_string_equal(text, "");
     /* A command that only reads is answered even while the lock is held. */
-    host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false, NULL};
+    host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &turn, w->now + 2), 0);
     take_volatile(text, sizeof text);
     assert_non_null(strstr(text, "bob: "));
@@ -1021,13 +1021,13 @@ static void test_a_command_that_only_reads_is_answered_without_a_write(void **st
     say(w, "ann", "#t", "!new 2");
     /* An announcement committed and not yet read by the adapter's queue,
        then a reply that is never stored: it still comes after it. */
-    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     int rows = 0;
     assert_int_equal(store_outbox_count(w->st, NET, &rows), 0);
     assert_true(rows > 0);
-    host_msg hand = {NET, NULL, "ann", "ann", "hand", 4, NULL, false, false, NULL};
-    host_msg bad = {NET, "#t", "bob", "bob", "!frobnicate", 11, NULL, false, false, NULL};
+    host_msg hand = {NET, NULL, "ann", "ann", "hand", 4, NULL, false, false, NULL, false};
+    host_msg bad = {NET, "#t", "bob", "bob", "!frobnicate", 11, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &hand, w->now), 0);
     assert_int_equal(host_handle(w->h, &bad, w->now), 0);
     int after = 0;
@@ -1077,7 +1077,7 @@ static void test_a_full_database_is_answered_and_recovers(void **state)
     int refused = -1;
     for (int i = 0; i < 200 && refused < 0; i++) {
         snprintf(room, sizeof room, "#f%d", i);
-        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false, false, NULL};
+        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false, false, NULL, false};
         if (host_handle(w->h, &m, w->now) != 0)
             refused = i;
         drain(w);
@@ -1614,6 +1614,46 @@ static void test_moves_lists_each_legal_move_privately_with_what_it_does(void **
     free_world(w);
 }
 
+/* As say(), from a network whose private lines may wait for an invitation
+   to be accepted (Matrix). */
+static void say_waiting(world *w, const char *nick, const char *room, const char *text)
+{
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL, true};
+    assert_int_equal(host_handle(w->h, &m, w->now), 0);
+    drain(w);
+}
+
+static void test_help_in_a_room_says_the_short_part_there_where_private_lines_wait(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    /* Where private lines arrive at once (IRC): all of it privately. */
+    say(w, "ann", "#t", "!help");
+    int n = w->n;
+    assert_true(n > 3);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    /* Where they wait: the first line in the room, saying where the rest went. */
+    clear(w);
+    say_waiting(w, "ann", "#t", "!help");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", NULL), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "Lobby: !new"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "\xE2\x80\x94 the rest in our direct room"),
+                     1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", NULL), n - 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Lobby: "), 0);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Play: "), 1);
+    /* One command's help is short: all of it in the room. */
+    clear(w);
+    say_waiting(w, "ann", "#t", "!help moves");
+    assert_true(count(w, STORE_MSG_ROOM, "#t", "moves") >= 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, NULL), 0);
+    /* Asked privately: privately. */
+    clear(w);
+    say_waiting(w, "ann", NULL, "help");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", NULL), n);
+    free_world(w);
+}
+
 static void test_partners_both_count_their_sides_points(void **state)
 {
     (void)state;
@@ -2079,6 +2119,7 @@ int main(void)
         cmocka_unit_test(test_a_player_in_two_games_is_shown_their_command_with_a_room),
         cmocka_unit_test(test_top_and_stats_count_every_point_of_the_side),
         cmocka_unit_test(test_stats_and_top_count_finished_games_only),
+        cmocka_unit_test(test_help_in_a_room_says_the_short_part_there_where_private_lines_wait),
         cmocka_unit_test(test_moves_lists_each_legal_move_privately_with_what_it_does),
         cmocka_unit_test(test_partners_both_count_their_sides_points),
         cmocka_unit_test(test_rules_in_a_room_with_a_game_say_its_target),
