@@ -120,7 +120,7 @@ static int handle_line(host *h, char *line, size_t len)
                   text,
                   strlen(text),
                   NULL,
-                  false, false, NULL};
+                  false, false, NULL, false};
     if (host_handle(h, &m, (int64_t)time(NULL)) != 0)
         fprintf(stderr, "console: %s\n", host_errmsg(h)); /* the player was told */
     return 0;

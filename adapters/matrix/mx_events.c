@@ -212,6 +212,8 @@ static void on_state(mx_net *n, mx_room *r, json_object *ev)
         mark_encrypted(n, r);
     else if (strcmp(type, "m.room.name") == 0)
         mx__room_name_take(n, r, mx__obj(ev, "content"));
+    else if (strcmp(type, "m.room.canonical_alias") == 0)
+        mx__room_alias_take(n, r, mx__obj(ev, "content"));
     else if (strcmp(type, "m.room.power_levels") == 0)
         mx__power_take(n, r, mx__obj(ev, "content"));
     else if (strcmp(type, "m.room.tombstone") == 0)
@@ -303,7 +305,8 @@ static void command(mx_net *n, mx_room *r, bool private, const char *sender, con
                   .once = id,
                   .retried = true,
                   .moderator = !private && mx__is_moderator(n, r, sender),
-                  .unreachable = mx__unreachable(n, sender, private ? NULL : r->id)};
+                  .unreachable = mx__unreachable(n, sender, private ? NULL : r->id),
+                  .private_waits = !private};
     int64_t before = 0, after = 0, moves = moves_of(n, r, private, sender);
     (void)outq_last_id(n->q, &before);
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {

@@ -125,6 +125,7 @@ typedef struct mx_room {
     bool encrypted;
     char dm_user[MX_ID_MAX]; /* the player whose direct room this is, or "" */
     char name[MX_ID_MAX];    /* m.room.name, cleaned; "" none or not read yet (see the kv) */
+    char alias[MX_ID_MAX];   /* m.room.canonical_alias, likewise */
     /* The last command said in a thread (thread "" none): its answers go there. */
     char thread[MX_ID_MAX];       /* the thread's root event */
     char reply_to[MX_ID_MAX];     /* the command's event */
@@ -344,12 +345,17 @@ void mx__on_power(mx_net *n, mx_call *c, int status, json_object *body);
 bool mx__is_moderator(mx_net *n, mx_room *r, const char *user);
 /* Takes a room's m.room.name content (kept in the kv "roomname:ROOM" too). */
 void mx__room_name_take(mx_net *n, mx_room *r, json_object *content);
-/* How text the bot sends names room: its name, else its id. */
+/* Takes a room's m.room.canonical_alias content (kv "roomalias:ROOM"). */
+void mx__room_alias_take(mx_net *n, mx_room *r, json_object *content);
+/* How text the bot sends names room: its name, else its canonical alias,
+   else its id. */
 void mx__room_label(mx_net *n, const char *room, char *out, size_t cap);
 /*
  * A copy of text (malloc'd; NULL out of memory) where each room id the bot
- * knows a name for, after " in " ("Your hand in !abc:server"), is written
- * as the room's name; other ids stay (they are what a player types).
+ * knows a name for, after " in " ("Your hand in !abc:server") or as a
+ * heading ("!abc:server: table ...", "#1 !abc:server: your turn"), is
+ * written as the room's label (mx__room_label); other ids stay (they are
+ * what a player types: "say play 7 !abc:server").
  */
 char *mx__room_names_in(mx_net *n, const char *text);
 /* Marks r as refusing the bot's messages (a 403 on send), or not. */

@@ -237,6 +237,15 @@ void mx__room_name_take(mx_net *n, mx_room *r, json_object *content)
     mx__kv_set(n, key, r->name);
 }
 
+void mx__room_alias_take(mx_net *n, mx_room *r, json_object *content)
+{
+    char key[KEY_MAX];
+    const char *alias = mx__str(content, "alias");
+    (void)mx_format_clean_name(alias != NULL ? alias : "", r->alias, sizeof r->alias);
+    snprintf(key, sizeof key, "roomalias:%s", r->id);
+    mx__kv_set(n, key, r->alias);
+}
+
 void mx__room_label(mx_net *n, const char *room, char *out, size_t cap)
 {
     mx_room *r = mx__room(n, room, false);
@@ -246,9 +255,20 @@ void mx__room_label(mx_net *n, const char *room, char *out, size_t cap)
         return;
     }
     snprintf(key, sizeof key, "roomname:%s", room);
-    if (mx__kv_get(n, key, kept, sizeof kept) == 0) {
+    if (mx__kv_get(n, key, kept, sizeof kept) == 0 && kept[0] != '\0') {
         if (r != NULL)
             snprintf(r->name, sizeof r->name, "%s", kept);
+        snprintf(out, cap, "%s", kept);
+        return;
+    }
+    if (r != NULL && r->alias[0] != '\0') {
+        snprintf(out, cap, "%s", r->alias);
+        return;
+    }
+    snprintf(key, sizeof key, "roomalias:%s", room);
+    if (mx__kv_get(n, key, kept, sizeof kept) == 0 && kept[0] != '\0') {
+        if (r != NULL)
+            snprintf(r->alias, sizeof r->alias, "%s", kept);
         snprintf(out, cap, "%s", kept);
         return;
     }
@@ -262,9 +282,20 @@ char *mx__room_names_in(mx_net *n, const char *text)
     if (out == NULL)
         return NULL;
     for (size_t i = 0; i < len;) {
-        size_t idl = text[i] == '!' && i >= 4 && strncmp(text + i - 4, " in ", 4) == 0
-                         ? strcspn(text + i, " \n,;)")
-                         : 0;
+        bool word = i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n';
+        size_t idl = text[i] == '!' && word ? strcspn(text + i, " \n,;)") : 0;
+        /* after " in " ("Your hand in !abc:server"), or a heading: the id
+           and a colon before a space or a line's end ("!abc:server: table
+           ...", "#1 !abc:server: your turn"), or a comma ("#1 local
+           !abc:server, under way") */
+        bool in = i >= 4 && strncmp(text + i - 4, " in ", 4) == 0;
+        bool heading =
+            idl > 1 &&
+            ((text[i + idl - 1] == ':' &&
+              (text[i + idl] == ' ' || text[i + idl] == '\n' || text[i + idl] == '\0')) ||
+             text[i + idl] == ',');
+        if (!in && !heading)
+            idl = 0;
         char id[MX_ID_MAX], label[MX_ID_MAX];
         while (idl > 0 && (text[i + idl - 1] == '.' || text[i + idl - 1] == ':'))
             idl--; /* the end of a sentence or a clause */

@@ -78,6 +78,8 @@ static void log_action(ctx *c, const pz_action *a)
 /* ------------------------------------------------------------------------ */
 /* Statistics                                                               */
 
+/* Adds d to seat's tally in this game: it counts once the game is won
+   (store_stats_finish), never if it is stopped. */
 static void add_stats(ctx *c, int seat, store_stats *d)
 {
     if (c->failed || seat < 0 || seat >= c->nseats)
@@ -86,7 +88,7 @@ static void add_stats(ctx *c, int seat, store_stats *d)
     snprintf(d->nick, sizeof d->nick, "%s", c->seats[seat].nick);
     if (hc_is_robot(d->player)) /* one row per level, not per robot number */
         robot_stats_id(c->seats[seat].player, d->player, sizeof d->player, d->nick, sizeof d->nick);
-    int err = store_stats_add(c->h->st, c->network, c->row.room, d);
+    int err = store_stats_tally(c->h->st, c->row.id, d);
     if (err != 0)
         hc_failed(c, err);
 }
@@ -145,6 +147,9 @@ static void finish_game(ctx *c)
         d.robot_games = robots && !hc_is_robot(c->seats[s].player);
         add_stats(c, s, &d);
     }
+    int err = c->failed ? 0 : store_stats_finish(c->h->st, c->row.id, c->network, c->row.room);
+    if (err != 0)
+        hc_failed(c, err);
     char record[80], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
     hc_record_hint(c, record, sizeof record);
     render_names names = hg_names(c);

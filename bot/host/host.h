@@ -139,6 +139,13 @@ typedef struct host_msg {
      * sender is told why and not seated.
      */
     const char *unreachable;
+    /*
+     * True when the sender's private lines may wait unread until they
+     * accept the bot's invitation to a direct room (a Matrix room line):
+     * help asked in the room is then answered there in short, and the
+     * room is told where the rest went.
+     */
+    bool private_waits;
 } host_msg;
 
 /* Creates a host over an open store (not owned). 0, or -1 with why. */

@@ -22,6 +22,8 @@ hv_handler hv_new, hv_join, hv_leave, hv_kick, hv_start, hv_players, hv_options,
 /* cmd/play.c: play, tendido, arrange, declare, claim; hand, table, score,
    turn; pause, resume, stop */
 hv_handler hv_move, hv_info, hv_vote;
+/* cmd/moves.c */
+hv_handler hv_moves;
 /* cmd/robots.c, cmd/absent.c */
 hv_handler hv_addbot, hv_removebot, hv_back, hv_sub;
 /* cmd/prefs.c */

@@ -67,6 +67,18 @@ void render_events(const pz_game *after, const render_names *names, const pz_eve
                    render_lines *out);
 
 /*
+ * What action a of the seat to act would do, as that player reads it in
+ * their list of moves, from the events ev that pz_apply() gave for it on a
+ * copy of the game (after: that copy): "7♥ takes 7♣ 8♦: limpia +1", "K♠
+ * lays", "4♦ in place +4", "7♥ capture takes 7♣" (a play whose mode must
+ * be said), "tendido now", "arrange best +3", "ronda". Only the move is
+ * told, never what follows it (the next deal, the tendido's cards, the
+ * hand's card score), so nothing hidden from the player is.
+ */
+void render_outcome(const pz_game *after, const render_names *names, const pz_action *a,
+                    const pz_events *ev, char *buf, size_t cap);
+
+/*
  * The state in one line: the table (sorted), and who is to act and what
  * ("table 3♠ J♦ · bob to play", "table ... · alice deals and chooses:
  * !tendido now or !tendido later", "alice arranges the tendido ..."), with

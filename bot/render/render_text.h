@@ -1,7 +1,8 @@
 /*
  * render_text.h — private to the pz_render library (render.c,
- * render_events.c): the bounded text builder every rendered line is written
- * with, and the small pieces the renderers share (cards, nicks, sides).
+ * render_events.c, render_moves.c): the bounded text builder every
+ * rendered line is written with, and the small pieces the renderers
+ * share (cards, nicks, sides).
  *
  * An rtext writes into a caller buffer and never past its cap: a text that
  * does not fit is cut at a UTF-8 boundary and ends with "…", and a card is

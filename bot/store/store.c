@@ -107,6 +107,18 @@ static const char *const MIGRATIONS[] = {
     " WHERE name = 'active'; END;",
     /* 3 -> 4: a person's games with computer players at the table. */
     "ALTER TABLE stats ADD COLUMN robot_games INTEGER NOT NULL DEFAULT 0;",
+    /* 4 -> 5: what a game under way has scored is kept apart, per game, and
+       counted in stats only when the game finishes; a stopped game's tally
+       is dropped with it (finished games are the only ones that count). */
+    "CREATE TABLE tally ("
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " player TEXT NOT NULL, nick TEXT NOT NULL,"
+    " games INTEGER NOT NULL, wins INTEGER NOT NULL, points INTEGER NOT NULL,"
+    " porrazos INTEGER NOT NULL, limpias INTEGER NOT NULL, san_benitos INTEGER NOT NULL,"
+    " robot_games INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, player)) WITHOUT ROWID;"
+    "CREATE TRIGGER tally_stopped AFTER UPDATE OF status ON games WHEN new.status = 4 "
+    " BEGIN DELETE FROM tally WHERE game_id = new.id; END;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

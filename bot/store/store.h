@@ -20,7 +20,7 @@
 
 #include "msg_kind.h"
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -294,8 +294,19 @@ typedef struct store_stats {
     int robot_games; /* games with a computer player at the table */
 } store_stats;
 
+/*
+ * What counts: finished games only. A game under way keeps its counters
+ * in its own tally (store_stats_tally); store_stats_finish adds the tally
+ * to the players' statistics when the game is won; a stopped (or deleted)
+ * game's tally is dropped and never counts. The reads below see finished
+ * games only, and top lists nobody without one.
+ */
 /* Adds delta's counters to the player's row for (network, room), creating it. */
 int store_stats_add(store *s, const char *network, const char *room, const store_stats *delta);
+/* Adds delta's counters to delta->player's tally in game (not yet counted). */
+int store_stats_tally(store *s, int64_t game, const store_stats *delta);
+/* Game is finished: its tally is added to (network, room) and forgotten. */
+int store_stats_finish(store *s, int64_t game, const char *network, const char *room);
 /* A player's totals in one room, or over every room of the network when
    room is NULL; zeros (and 0 returned) when never played. */
 int store_stats_get(store *s, const char *network, const char *room, const char *player,

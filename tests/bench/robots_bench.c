@@ -55,7 +55,7 @@ static double quantile(double *v, int n, double q)
 
 static void say(host *h, const char *room, const char *nick, const char *text, int64_t now)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL, false};
     if (host_handle(h, &m, now) != 0)
         fprintf(stderr, "robots-bench: %s\n", host_errmsg(h));
 }

@@ -124,7 +124,7 @@ static void drain(world *w)
 /* nick says text in room (NULL: privately), then the outbox is drained. */
 static void say(world *w, const char *nick, const char *room, const char *text)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -132,7 +132,7 @@ static void say(world *w, const char *nick, const char *room, const char *text)
 /* As say(), for a line with an id: delivered again, it must act once. */
 static void say_once(world *w, const char *nick, const char *room, const char *text, const char *id)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false, false, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), id, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
 }
@@ -578,7 +578,7 @@ static void test_a_room_moderator_stops_a_game_they_do_not_play_in(void **state)
     pz_game *g = game_of(w, "#t");
     assert_non_null(g); /* still there */
     pz_free(g);
-    host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true, NULL};
+    host_msg m = {NET, "#t", "mod", "mod", "!stop", 5, NULL, false, true, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w);
     assert_int_equal(
@@ -592,13 +592,13 @@ static void test_a_player_the_bot_cannot_reach_privately_is_not_seated(void **st
     (void)state;
     world *w = new_world(0, 0);
     const char *why = "this server encrypts direct rooms and the bot cannot send hands there";
-    host_msg open = {NET, "#t", "eve", "eve", "!new 2", 6, NULL, false, false, why};
+    host_msg open = {NET, "#t", "eve", "eve", "!new 2", 6, NULL, false, false, why, false};
     assert_int_equal(host_handle(w->h, &open, w->now), 0);
     drain(w);
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you cannot sit: this server encrypts"), 1);
     assert_null(game_of(w, "#t"));
     say(w, "ann", "#t", "!new 2");
-    host_msg join = {NET, "#t", "eve", "eve", "!join", 5, NULL, false, false, why};
+    host_msg join = {NET, "#t", "eve", "eve", "!join", 5, NULL, false, false, why, false};
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     drain(w);
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you cannot sit"), 2);
@@ -872,15 +872,15 @@ static void test_replies_to_a_target_that_is_behind_are_bounded(void **state)
     (void)state;
     world *w = new_world(0, 0);
     reopen_host(w, (host_config){.backlog_max = 4});
-    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false, false, NULL};
+    host_msg m = {NET, "#t", "cat", "cat", "!frobnicate", 11, NULL, false, false, NULL, false};
     for (int i = 0; i < 20; i++)
         assert_int_equal(host_handle(w->h, &m, w->now), 0);
     int n = 0;
     assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
     assert_int_equal(n, 4);
     /* Game announcements are never held back. */
-    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false, false, NULL};
-    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL};
+    host_msg open = {NET, "#t", "ann", "ann", "!new 2", 6, NULL, false, false, NULL, false};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &open, w->now), 0);
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     assert_int_equal(store_outbox_target_count(w->st, NET, "#t", 100, &n), 0);
@@ -952,7 +952,7 @@ static void test_an_owner_lists_the_active_games_privately(void **state)
     reopen_host(w, (host_config){.is_owner = only_root});
     start_game(w, "#t", 2, "");
     say(w, "cat", "#u", "!new 3");
-    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false, false, NULL};
+    host_msg other = {"other", "#x", "dan", "dan", "!new 2", 6, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &other, w->now), 0);
     pz_game *g = game_of(w, "#t");
     char want[200];
@@ -1195,7 +1195,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     sqlite3 *other;
     assert_int_equal(sqlite3_open(w->path, &other), SQLITE_OK);
     assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false, false, NULL};
+    host_msg m = {NET, "#t", actor, actor, "!tendido now", 12, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), -1);
     assert_non_null(strstr(host_errmsg(w->h), "locked"));
     char text[2000];
@@ -1205,7 +1205,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     take_volatile(text, sizeof text);
     assert_string_equal(text, "");
     /* once a minute per player, not once for the whole bot */
-    host_msg cats = {NET, "#t", "cat", "cat", "!pause", 6, NULL, false, false, NULL};
+    host_msg cats = {NET, "#t", "cat", "cat", "!pause", 6, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &cats, w->now + 1), -1);
     take_volatile(text, sizeof text);
     assert_non_null(strstr(text, "cat: I can't save right now: your command was not taken"));
@@ -1213,7 +1213,7 @@ static void test_a_locked_database_is_answered_and_loses_nothing(void **state)
     take_volatile(text, sizeof text);
     assert_string_equal(text, "");
     /* A command that only reads is answered even while the lock is held. */
-    host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false, NULL};
+    host_msg turn = {NET, "#t", "bob", "bob", "!turn", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &turn, w->now + 2), 0);
     take_volatile(text, sizeof text);
     assert_non_null(strstr(text, "bob: "));
@@ -1234,13 +1234,13 @@ static void test_a_command_that_only_reads_is_answered_without_a_write(void **st
     say(w, "ann", "#t", "!new 2");
     /* An announcement committed and not yet read by the adapter's queue,
        then a reply that is never stored: it still comes after it. */
-    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL};
+    host_msg join = {NET, "#t", "bob", "bob", "!join", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &join, w->now), 0);
     int rows = 0;
     assert_int_equal(store_outbox_count(w->st, NET, &rows), 0);
     assert_true(rows > 0);
-    host_msg hand = {NET, NULL, "ann", "ann", "hand", 4, NULL, false, false, NULL};
-    host_msg bad = {NET, "#t", "bob", "bob", "!frobnicate", 11, NULL, false, false, NULL};
+    host_msg hand = {NET, NULL, "ann", "ann", "hand", 4, NULL, false, false, NULL, false};
+    host_msg bad = {NET, "#t", "bob", "bob", "!frobnicate", 11, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &hand, w->now), 0);
     assert_int_equal(host_handle(w->h, &bad, w->now), 0);
     int after = 0;
@@ -1290,7 +1290,7 @@ static void test_a_full_database_is_answered_and_recovers(void **state)
     int refused = -1;
     for (int i = 0; i < 200 && refused < 0; i++) {
         snprintf(room, sizeof room, "#f%d", i);
-        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false, false, NULL};
+        host_msg m = {NET, room, "ann", "ann", "!new 2", 6, NULL, false, false, NULL, false};
         if (host_handle(w->h, &m, w->now) != 0)
             refused = i;
         drain(w);
@@ -1658,6 +1658,215 @@ static void test_top_and_stats_count_every_point_of_the_side(void **state)
     free_world(w);
 }
 
+/* The points both sides have in room's game under way. */
+static int points_so_far(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    assert_non_null(g);
+    int sum = 0;
+    for (int side = 0; side < pz_get_sides(g); side++)
+        sum += pz_get_score(g, side);
+    pz_free(g);
+    return sum;
+}
+
+/* Plays room's game until somebody has scored. */
+static void play_until_points(world *w, const char *room)
+{
+    int steps = 0;
+    while (points_so_far(w, room) == 0) {
+        assert_true(play_one(w, room));
+        assert_true(++steps < 500);
+    }
+}
+
+static void test_stats_and_top_count_finished_games_only(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    /* #t: a game that scored and was stopped counts nothing, then one won. */
+    start_game(w, "#t", 2, "to 121");
+    play_until_points(w, "#t");
+    say(w, "ann", "#t", "!stop");
+    assert_null(game_of(w, "#t"));
+    clear(w);
+    say(w, "ann", "#t", "!top");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "no finished games in #t yet"), 1);
+    start_game(w, "#t", 2, "to 11");
+    int steps = 0;
+    while (play_one(w, "#t"))
+        assert_true(++steps < 5000);
+    store_game row;
+    assert_int_equal(store_game_get(w->st, 2, &row), 0);
+    assert_int_equal(row.status, STORE_FINISHED);
+    pz_game *g;
+    assert_int_equal(pz_restore(&g, row.state, strlen(row.state), NULL, 0), 0);
+    store_game_fini(&row);
+    store_stats s[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(store_stats_get(w->st, NET, "#t", NICKS[i], &s[i]), 0);
+        assert_int_equal(s[i].games, 1);
+        assert_int_equal(s[i].points, pz_get_score(g, pz_side_of(g, i))); /* this game's only */
+    }
+    /* #u: a game under way that has scored counts nowhere yet (the same
+       players play privately in one game at a time here). */
+    start_game(w, "#u", 2, "to 121");
+    play_until_points(w, "#u");
+    clear(w);
+    say(w, "ann", "#u", "!top");
+    say(w, "ann", "#u", "!stats");
+    say(w, "bob", "#u", "!stats");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "no finished games in #u yet"), 3);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "Top"), 0);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "ann has no finished games in #u yet"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#u", "bob has no finished games in #u yet"), 1);
+    /* Over the network: the same, #u's game under way adds nothing. */
+    store_stats all;
+    assert_int_equal(store_stats_get(w->st, NET, NULL, NICKS[0], &all), 0);
+    assert_int_equal(all.points, s[0].points);
+    store_stats top[4];
+    int n = 0;
+    assert_int_equal(store_stats_top(w->st, NET, NULL, STORE_EVERYONE, top, 4, &n), 0);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(top[i].points, s[strcmp(top[i].player, NICKS[0]) == 0 ? 0 : 1].points);
+    clear(w);
+    say(w, "ann", "#t", "!stats");
+    char want[120];
+    snprintf(want, sizeof want, "ann in #t: 1 game, %d win%s, %d point%s", s[0].wins,
+             s[0].wins == 1 ? "" : "s", s[0].points, s[0].points == 1 ? "" : "s");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", want), 1);
+    assert_int_equal(store_game_get(w->st, 1, &row), 0);
+    assert_int_equal(row.status, STORE_STOPPED);
+    store_game_fini(&row);
+    pz_free(g);
+    free_world(w);
+}
+
+/* The seat to act in room's game: the turn, or the dealer choosing. */
+static int actor_in(world *w, const char *room)
+{
+    pz_game *g = game_of(w, room);
+    assert_non_null(g);
+    int seat = pz_get_turn(g);
+    pz_free(g);
+    return seat;
+}
+
+static void test_moves_lists_each_legal_move_privately_with_what_it_does(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 2, "");
+    pz_game *g = game_of(w, "#t");
+    int actor = actor_in(w, "#t"), other = 1 - actor;
+    bool choosing = pz_get_phase(g) == PZ_PHASE_TENDIDO_CHOICE;
+    pz_free(g);
+    clear(w);
+    say(w, NICKS[other], "#t", "!moves"); /* not their turn: who is to act */
+    char want[120];
+    snprintf(want, sizeof want, "nothing for you to do now: it is %s's turn", NICKS[actor]);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, want) + count(w, STORE_MSG_PRIVATE, NULL, want),
+                     1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, "Your moves"), 0);
+    clear(w);
+    say(w, "cat", "#t", "!moves");
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, "you are not playing in this game") +
+                         count(w, STORE_MSG_PRIVATE, NULL, "you are not playing in this game"),
+                     1);
+    if (choosing) { /* the dealer's choice first: both ways, nothing of the tendido's cards */
+        clear(w);
+        say(w, NICKS[actor], "#t", "!moves");
+        assert_int_equal(w->n, 1);
+        assert_int_equal(w->msg[0].kind, STORE_MSG_PRIVATE);
+        assert_string_equal(w->msg[0].target, NICKS[actor]);
+        assert_string_equal(w->msg[0].text,
+                            "Your moves in #t: tendido now \xC2\xB7 tendido later");
+    }
+    /* In play: every card of the hand once, with what it would do. */
+    int steps = 0;
+    for (;;) {
+        g = game_of(w, "#t");
+        pz_phase phase = pz_get_phase(g);
+        pz_free(g);
+        if (phase == PZ_PHASE_PLAY)
+            break;
+        assert_true(play_one(w, "#t"));
+        assert_true(++steps < 10);
+    }
+    actor = actor_in(w, "#t");
+    g = game_of(w, "#t");
+    pz_card hand[PZ_CARDS];
+    int n = pz_get_hand(g, actor, hand);
+    clear(w);
+    say(w, NICKS[actor], NULL, "moves");
+    assert_true(w->n >= 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], "Your moves in #t: "), w->n);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], "claim"), 0);
+    for (int i = 0; i < n; i++) {
+        char card[8], lays[24], takes[24];
+        render_card(hand[i], card);
+        snprintf(lays, sizeof lays, "%s lays", card);
+        snprintf(takes, sizeof takes, "%s takes ", card);
+        assert_true(count(w, STORE_MSG_PRIVATE, NICKS[actor], card) >= 1);
+        /* a card the table cannot match is laid; one it can is said to take */
+        pz_action a = pz_act_play(actor, hand[i], PZ_MODE_ANY);
+        pz_game *copy = pz_clone(g);
+        pz_events ev = {0};
+        if (pz_apply(copy, &a, &ev, NULL, 0) == 0 && ev.n >= 1 && ev.ev[0].mode == PZ_MODE_LAY)
+            assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], lays), 1);
+        else if (ev.n >= 2 && ev.ev[1].kind == PZ_EV_CAPTURE)
+            assert_int_equal(count(w, STORE_MSG_PRIVATE, NICKS[actor], takes), 1);
+        pz_free(copy);
+    }
+    pz_free(g);
+    /* The short words: m is moves; p, h and t were play, hand and table. */
+    clear(w);
+    say(w, NICKS[actor], "#t", "!m");
+    assert_true(count(w, STORE_MSG_PRIVATE, NICKS[actor], "Your moves in #t: ") >= 1);
+    free_world(w);
+}
+
+/* As say(), from a network whose private lines may wait for an invitation
+   to be accepted (Matrix). */
+static void say_waiting(world *w, const char *nick, const char *room, const char *text)
+{
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL, true};
+    assert_int_equal(host_handle(w->h, &m, w->now), 0);
+    drain(w);
+}
+
+static void test_help_in_a_room_says_the_short_part_there_where_private_lines_wait(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    /* Where private lines arrive at once (IRC): all of it privately. */
+    say(w, "ann", "#t", "!help");
+    int n = w->n;
+    assert_true(n > 3);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, NULL), 0);
+    /* Where they wait: the first line in the room, saying where the rest went. */
+    clear(w);
+    say_waiting(w, "ann", "#t", "!help");
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", NULL), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "Lobby: !new"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "\xE2\x80\x94 the rest in our direct room"),
+                     1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", NULL), n - 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Lobby: "), 0);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Play: "), 1);
+    /* One command's help is short: all of it in the room. */
+    clear(w);
+    say_waiting(w, "ann", "#t", "!help moves");
+    assert_true(count(w, STORE_MSG_ROOM, "#t", "moves") >= 1);
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, NULL, NULL), 0);
+    /* Asked privately: privately. */
+    clear(w);
+    say_waiting(w, "ann", NULL, "help");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", NULL), n);
+    free_world(w);
+}
+
 static void test_partners_both_count_their_sides_points(void **state)
 {
     (void)state;
@@ -1740,7 +1949,7 @@ static void test_the_last_seat_is_announced_before_the_hands_it_deals(void **sta
     say(w, "ann", "#t", "!new 3");
     say(w, "bob", "#t", "!join");
     clear(w);
-    host_msg m = {NET, "#t", "cat", "cat", "!join", 5, NULL, false, false, NULL};
+    host_msg m = {NET, "#t", "cat", "cat", "!join", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain_as_sent(w);
     int seat = first_with(w, "cat sits down (3 of 3)");
@@ -2243,6 +2452,9 @@ int main(void)
         cmocka_unit_test(test_a_move_without_the_prefix_gets_one_hint_in_a_while),
         cmocka_unit_test(test_a_player_in_two_games_is_shown_their_command_with_a_room),
         cmocka_unit_test(test_top_and_stats_count_every_point_of_the_side),
+        cmocka_unit_test(test_stats_and_top_count_finished_games_only),
+        cmocka_unit_test(test_help_in_a_room_says_the_short_part_there_where_private_lines_wait),
+        cmocka_unit_test(test_moves_lists_each_legal_move_privately_with_what_it_does),
         cmocka_unit_test(test_partners_both_count_their_sides_points),
         cmocka_unit_test(test_rules_in_a_room_with_a_game_say_its_target),
         cmocka_unit_test(test_new_takes_spanish_counts_and_refuses_a_target_out_of_range),

@@ -104,7 +104,7 @@ static void drain(world *w)
 /* nick says text (room NULL: privately); nothing is sent yet. */
 static void say_quietly(world *w, const char *nick, const char *room, const char *text)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
 }
 
@@ -321,7 +321,7 @@ static void test_a_nick_with_a_marker_byte_cannot_break_a_line(void **state)
     (void)state;
     world *w = new_world(120);
     say(w, "ann", ROOM, "!new 2");
-    host_msg m = {NET, ROOM, "bad", "b\xFF\xFF" "d", "!join", 5, NULL, false, false, NULL};
+    host_msg m = {NET, ROOM, "bad", "b\xFF\xFF" "d", "!join", 5, NULL, false, false, NULL, false};
     assert_int_equal(host_handle(w->h, &m, w->now), 0);
     drain(w); /* drain() fails on any 0xFF reaching a player */
     char text[64];
@@ -329,7 +329,7 @@ static void test_a_nick_with_a_marker_byte_cannot_break_a_line(void **state)
     while (!in_play(w)) {
         assert_true(next_move(w, text, sizeof text, &who));
         host_msg mv = {NET, ROOM, strcmp(who, "ann") == 0 ? "ann" : "bad", who, text,
-                       strlen(text), NULL, false, false, NULL};
+                       strlen(text), NULL, false, false, NULL, false};
         assert_int_equal(host_handle(w->h, &mv, w->now), 0);
         drain(w);
     }

@@ -401,6 +401,46 @@ static void test_a_limpia_says_so_with_its_point_and_total(void **state)
     fx_free(f);
 }
 
+/* What render_outcome says of seat playing card s in f's game. */
+static void outcome_of(fx *f, int seat, const char *s, char *buf, size_t cap)
+{
+    pz_action a = pz_act_play(seat, card_of(s), PZ_MODE_ANY);
+    f->ev.n = 0;
+    assert_int_equal(pz_apply(f->g, &a, &f->ev, NULL, 0), 0);
+    render_outcome(f->g, &f->names, &a, &f->ev, buf, cap);
+}
+
+static void test_a_move_says_what_it_takes_and_scores_and_nothing_after_it(void **state)
+{
+    (void)state;
+    const spec sp = {.players = 2,
+                     .turn = 1,
+                     .table = "KC AD 2S 3C 4H",
+                     .hands = {"9C", "KH 8D"},
+                     .scores = {0, 21}};
+    char got[RENDER_LINE_MAX];
+    fx *f = fx_position(&sp);
+    outcome_of(f, 1, "KH", got, sizeof got);
+    assert_string_equal(got, "K\xE2\x99\xA5 takes K\xE2\x99\xA3 A\xE2\x99\xA6 "
+                             "2\xE2\x99\xA0 3\xE2\x99\xA3 4\xE2\x99\xA5: limpia +1");
+    fx_free(f);
+    f = fx_position(&sp);
+    outcome_of(f, 1, "8D", got, sizeof got);
+    assert_string_equal(got, "8\xE2\x99\xA6 lays");
+    fx_free(f);
+    /* The last card of the hand: the card score and the next deal that
+       follow are not the move's and are not told. */
+    const spec last = {.players = 2, .turn = 1, .table = "5C", .hands = {"", "9D"}};
+    f = fx_position(&last);
+    outcome_of(f, 1, "9D", got, sizeof got);
+    assert_string_equal(got, "9\xE2\x99\xA6 lays");
+    pz_action tendido = pz_act_tendido(0, true);
+    pz_events none = {0};
+    render_outcome(f->g, &f->names, &tendido, &none, got, sizeof got);
+    assert_string_equal(got, "tendido now");
+    fx_free(f);
+}
+
 /* Three players: alice laid 7♣ last; carol may porrazo it. */
 static fx *fx_porrazo_ready(void)
 {
@@ -1290,6 +1330,7 @@ int main(void)
         cmocka_unit_test(test_a_card_in_place_shows_its_points_and_the_new_total),
         cmocka_unit_test(test_a_capture_lists_the_cards_taken),
         cmocka_unit_test(test_a_limpia_says_so_with_its_point_and_total),
+        cmocka_unit_test(test_a_move_says_what_it_takes_and_scores_and_nothing_after_it),
         cmocka_unit_test(test_a_porrazo_names_the_card_it_hits_and_its_owner),
         cmocka_unit_test(test_a_porrazo_stands_before_the_next_card_is_played),
         cmocka_unit_test(test_a_counter_porrazo_takes_the_porrazo_and_warns_of_san_benito),

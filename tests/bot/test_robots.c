@@ -107,7 +107,7 @@ static void read_outbox(table *t)
 
 static void say(table *t, const char *nick, const char *text)
 {
-    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, false, NULL};
+    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, false, NULL, false};
     assert_int_equal(host_handle(t->h, &m, t->now), 0);
     read_outbox(t);
 }
@@ -115,7 +115,7 @@ static void say(table *t, const char *nick, const char *text)
 /* As say(), from a moderator of the room. */
 static void say_mod(table *t, const char *nick, const char *text)
 {
-    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, true, NULL};
+    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, true, NULL, false};
     assert_int_equal(host_handle(t->h, &m, t->now), 0);
     read_outbox(t);
 }
@@ -737,7 +737,7 @@ static void test_an_away_player_is_waited_for_or_played_for(void **state)
 /* A line said on another network (a private one when room is NULL). */
 static void say_on(table *t, const char *net, const char *room, const char *who, const char *text)
 {
-    host_msg m = {net, room, who, who, text, strlen(text), NULL, false, false, NULL};
+    host_msg m = {net, room, who, who, text, strlen(text), NULL, false, false, NULL, false};
     assert_int_equal(host_handle(t->h, &m, t->now), 0);
     read_outbox(t);
 }
@@ -865,7 +865,7 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
 /* As say() in another room, by a moderator or not. */
 static void say_in(table *t, const char *room, const char *nick, const char *text, bool mod)
 {
-    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, mod, NULL};
+    host_msg m = {NET, room, nick, nick, text, strlen(text), NULL, false, mod, NULL, false};
     assert_int_equal(host_handle(t->h, &m, t->now), 0);
     read_outbox(t);
 }

@@ -299,8 +299,9 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     fx *f = *state;
     make_big_db(f);
     /* Back to what schema 1 was: no table of handled lines, none of
-       schema 3's clock column and indexes, nor schema 4's robot_games. */
-    raw_sql(f->path, "DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
+       schema 3's clock column and indexes, schema 4's robot_games nor schema
+       5's tallies of games under way. */
+    raw_sql(f->path, "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
                      "DROP TRIGGER games_count_insert; DROP TRIGGER games_count_delete;"
                      "DROP TRIGGER games_count_update; DROP TABLE counts;"
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
@@ -822,6 +823,54 @@ static void test_stats_sum_per_room_and_over_the_network(void **state)
     assert_string_equal(st.player, "nobody");
     assert_string_equal(st.nick, "");
     assert_int_equal(st.games + st.wins + st.points + st.porrazos + st.limpias + st.san_benitos, 0);
+    store_close(s);
+}
+
+static void test_stats_tally_counts_only_when_the_game_finishes(void **state)
+{
+    store *s = open_ok(*state);
+    store_game g[3] = {game_of("irc", "#a", STORE_PLAYING), game_of("irc", "#b", STORE_PLAYING),
+                       game_of("irc", "#c", STORE_PLAYING)};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(store_game_insert(s, &g[i]), 0);
+    int64_t won = g[0].id, stopped = g[1].id, going = g[2].id;
+    store_stats pts = {.player = "alice", .nick = "Alice", .points = 2, .porrazos = 1};
+    store_stats bob = {.player = "bob", .nick = "bob", .points = 13};
+    assert_int_equal(store_stats_tally(s, won, &pts), 0);
+    assert_int_equal(store_stats_tally(s, won, &pts), 0);
+    assert_int_equal(store_stats_tally(s, stopped, &pts), 0);
+    assert_int_equal(store_stats_tally(s, going, &bob), 0);
+    /* Nothing counts yet: no row, and top lists nobody. */
+    store_stats st, top[4];
+    int n = -1;
+    assert_int_equal(store_stats_get(s, "irc", NULL, "alice", &st), 0);
+    assert_int_equal(st.games + st.points, 0);
+    assert_int_equal(store_stats_top(s, "irc", NULL, STORE_EVERYONE, top, 4, &n), 0);
+    assert_int_equal(n, 0);
+    /* Stopped: its tally is dropped. Won: counted once, then forgotten. */
+    g[1].status = STORE_STOPPED;
+    assert_int_equal(store_game_update(s, &g[1]), 0);
+    store_stats one = {.player = "alice", .nick = "Ally", .games = 1, .wins = 1};
+    assert_int_equal(store_stats_tally(s, won, &one), 0);
+    assert_int_equal(store_stats_finish(s, won, "irc", "#a"), 0);
+    assert_int_equal(store_stats_finish(s, won, "irc", "#a"), 0); /* nothing left to add */
+    assert_int_equal(store_stats_get(s, "irc", NULL, "alice", &st), 0);
+    assert_int_equal(st.games, 1);
+    assert_int_equal(st.wins, 1);
+    assert_int_equal(st.points, 4);
+    assert_int_equal(st.porrazos, 2);
+    assert_string_equal(st.nick, "Ally");
+    assert_int_equal(store_stats_top(s, "irc", NULL, STORE_EVERYONE, top, 4, &n), 0);
+    assert_int_equal(n, 1);
+    assert_string_equal(top[0].player, "alice");
+    /* A row without a finished game (a database of before) is not listed. */
+    store_stats zero = {.player = "bot:beginner", .nick = "Robot (beginner)"};
+    assert_int_equal(store_stats_add(s, "irc", "#a", &zero), 0);
+    assert_int_equal(store_stats_top(s, "irc", "#a", STORE_ROBOTS, top, 4, &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(store_stats_finish(s, stopped, "irc", "#b"), 0);
+    assert_int_equal(store_stats_get(s, "irc", "#b", "alice", &st), 0);
+    assert_int_equal(st.games + st.points, 0);
     store_close(s);
 }
 
@@ -1434,6 +1483,7 @@ int main(void)
         T(test_outbox_values_longer_than_their_buffers_are_too_big),
         T(test_stats_sum_per_room_and_over_the_network),
         T(test_stats_top_ranks_by_wins_then_points_then_nick),
+        T(test_stats_tally_counts_only_when_the_game_finishes),
         T(test_kv_values_are_set_replaced_and_read_with_any_bytes),
         T(test_kv_each_walks_one_scope_in_key_order_and_stops_when_asked),
         T(test_a_rolled_back_transaction_leaves_nothing),

@@ -14,6 +14,9 @@ after another, against the homeserver double with one bot process
   upgrade    a tombstone: the bot joins the replacement room, says so in both,
              and the room's game continues there
   names      a display name changed mid-game is the player's name from then on
+  room names help in a room: its first line there, "the rest in our direct
+             room"; table and games in the direct room name the game's
+             room by its name, then by its alias, never by its id
   direct     a direct room a player opens with the bot is used as their
              private room (m.direct records it, no other is made)
   join       a join cut short by a crash (the invitation will not come
@@ -171,8 +174,9 @@ def main():
             joined(hs, n3)
             hs.wait_for_event(r3, sender=g.BOT, body="(?m)^This room was upgraded: I am moving to " +
                               re.escape(n3), timeout=TIMEOUT * 2)
-            hs.wait_for_event(n3, sender=g.BOT, body="(?m)^This room replaces " + re.escape(r3) +
-                              ": the game goes on here", timeout=TIMEOUT * 2)
+            # (the old room named by its name, as every room a person reads of)
+            hs.wait_for_event(n3, sender=g.BOT, body="(?m)^This room replaces Old: the game goes "
+                              "on here", timeout=TIMEOUT * 2)
             hs.join(n3, "bob")
             mark = hs.mark()
             hs.send_text(n3, "bob", "!join")
@@ -191,6 +195,42 @@ def main():
                 time.sleep(0.05)
             g.check(lines, "no score board")
             done.append("names")
+
+            # -- room names: help in a room says its short part there; in
+            # ann's direct room, table and games name the game's room (its
+            # name, else its alias), never its id
+            hs.set_state(n3, "ann", "m.room.name", {"name": "Mesa Grande"})
+            probe(hs, n3)  # the name is known before what follows
+            mark = hs.mark()
+            hs.send_text(n3, "ann", "!help")
+            hs.wait_for_event(n3, sender=g.BOT, since=mark, timeout=TIMEOUT * 2,
+                              body=r"(?m)^Lobby: .* the rest in our direct room$")
+            for r in hs.rooms_of("ann", membership="invite"):
+                hs.join(r, "ann")
+            dms = hs.direct_rooms(g.BOT).get("@ann:test") or []
+            g.check(len(dms) == 1, "ann's direct rooms: %s" % dms)
+            dm = dms[0]
+            g.check(hs.membership(dm, "ann") == "join", "ann is not in her direct room")
+            hs.wait_for_event(dm, sender=g.BOT, since=mark, timeout=TIMEOUT * 2,
+                              body=r"(?m)^Play: ")  # the rest of the help
+            mark = hs.mark()
+            hs.send_text(dm, "ann", "table")
+            hs.wait_for_event(dm, sender=g.BOT, since=mark, timeout=TIMEOUT * 2,
+                              body=r"(?m)^Mesa Grande: table ")
+            hs.send_text(dm, "ann", "games")
+            hs.wait_for_event(dm, sender=g.BOT, since=mark, timeout=TIMEOUT * 2,
+                              body=r"(?m)^#\d+ (local )?Mesa Grande[:,] ")
+            hs.set_state(n3, "ann", "m.room.name", {"name": ""})
+            hs.set_state(n3, "ann", "m.room.canonical_alias", {"alias": "#mesa:test"})
+            probe(hs, n3)
+            mark = hs.mark()
+            hs.send_text(dm, "ann", "table")
+            hs.wait_for_event(dm, sender=g.BOT, since=mark, timeout=TIMEOUT * 2,
+                              body=r"(?m)^#mesa:test: table ")
+            said = bot_bodies(hs, dm)
+            g.check(not any(n3 in b for b in said),
+                    "a private line shows the room's id: %s" % [b for b in said if n3 in b])
+            done.append("room names")
 
             # -- a direct room opened by the player
             d = hs.create_room("dan", invite=[g.BOT], is_direct=True, preset="trusted_private_chat")

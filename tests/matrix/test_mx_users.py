@@ -152,11 +152,20 @@ def check_prompt(hs):
     say(hs, room, "bob", "!prompts on", body="")
     say(hs, room, "mod", "!prompts on", body="")
     say(hs, room, "bob", "!new 2", body="opens a Porrazo table")
-    ev = say(hs, room, "mod", "!join", body="sits down")
+    mark = hs.mark()
+    seat = say(hs, room, "mod", "!join", body="sits down", since=mark)
+    ev = hs.wait_for_event(room, sender=g.BOT, since=mark, body="deals and chooses", timeout=WAIT)
     body = ev["content"]["body"]
-    g.check("sits down" in body and "deals and chooses" in body and "\n" in body,
-            "the lines of one command are not one event: %r" % body)
-    g.check("<br>" in ev["content"]["formatted_body"], "no line breaks in the HTML")
+    # The seat that fills the table is told ahead of the hands it deals (an
+    # event of its own, sent with the hands' priority); the deal's lines for
+    # the room come after it, together in one event.
+    events = bot_events(hs, room, mark)
+    g.check(len(events) == 2 and events[0] is not None and "sits down" in seat["content"]["body"]
+            and events[1]["event_id"] == ev["event_id"],
+            "the join's lines for the room are not the seat, then the deal in one event: %r"
+            % [e["content"]["body"] for e in events])
+    g.check("\n" not in body or "<br>" in ev["content"]["formatted_body"],
+            "no line breaks in the HTML")
     dealer = "bob" if to_play(ev)[0] == "Bob" else "mod"
     ev = say(hs, room, dealer, "!tendido later", body="to play")
     name, mentions, _ = to_play(ev)

@@ -1,7 +1,9 @@
 /*
  * help.c — help [command] and rules [topic]: the texts of render.h and
- * help.h, sent to the sender privately wherever they asked; the rules of
- * the room's game (or the one named) say its target and options.
+ * help.h, sent to the sender privately wherever they asked (help in a
+ * room, where private lines wait for an invitation: the short part in the
+ * room); the rules of the room's game (or the one named) say its target
+ * and options.
  */
 #include "hctx.h"
 #include "hgame.h"
@@ -33,10 +35,34 @@ void hv_rules(ctx *c, const cmd *k)
     send_text(c, &lines);
 }
 
-/* help [command]: the list, or one command's usage, privately. */
+/* The most lines of help that are said in the room itself when the
+   sender's private lines may wait (host_msg.private_waits). */
+#define HELP_IN_ROOM 3
+
+/*
+ * help [command]: the list, or one command's usage, privately. Where
+ * private lines may wait unread for an invitation to be accepted (Matrix),
+ * help asked in a room is answered there when it is short (help COMMAND);
+ * the list's first line is said there with where the rest went, and the
+ * rest is sent privately.
+ */
 void hv_help(ctx *c, const cmd *k)
 {
     render_lines lines = {0};
     render_help(k->name, hc_prefix(c), &lines);
-    send_text(c, &lines);
+    bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
+    if (!in_room || !c->m->private_waits || lines.n == 0) {
+        send_text(c, &lines);
+        return;
+    }
+    if (lines.n <= HELP_IN_ROOM) {
+        for (int i = 0; i < lines.n; i++)
+            hc_say_room(c, c->m->room, "%s", lines.line[i]);
+        return;
+    }
+    hc_say_room(c, c->m->room, "%s \xE2\x80\x94 the rest in our direct room", lines.line[0]);
+    render_lines rest = {0};
+    for (int i = 1; i < lines.n; i++)
+        render_add(&rest, "%s", lines.line[i]);
+    send_text(c, &rest);
 }
