@@ -17,21 +17,14 @@
 /* A verb's handler: the sender's command k, in the call's context c. */
 typedef void hv_handler(ctx *c, const cmd *k);
 
-/* cmd/lobby.c */
-hv_handler hv_new, hv_join, hv_leave, hv_kick, hv_start, hv_players, hv_options, hv_deadline;
-/* cmd/play.c: play, tendido, arrange, declare, claim; hand, table, score,
-   turn; pause, resume, stop */
-hv_handler hv_move, hv_info, hv_vote;
-/* cmd/moves.c */
-hv_handler hv_moves;
-/* cmd/robots.c, cmd/absent.c */
-hv_handler hv_addbot, hv_removebot, hv_back, hv_sub;
-/* cmd/prefs.c */
-hv_handler hv_tz, hv_quiet, hv_away, hv_reminders, hv_notices, hv_prompts;
-/* cmd/games.c, cmd/admin.c, cmd/link.c, cmd/stats.c, cmd/room.c */
-hv_handler hv_games, hv_export, hv_fstop, hv_fleave, hv_skip, hv_purge, hv_part;
-hv_handler hv_link, hv_stats, hv_top, hv_set, hv_settings;
-/* cmd/help.c */
-hv_handler hv_help, hv_rules;
+/* Each row's handler, declared from the table itself (a handler that
+   serves several rows, as hv_move does, is declared once per row, which C
+   allows), so that adding a verb is its row and its function, nothing
+   else. They live in bot/host/cmd/: lobby.c, play.c, moves.c, robots.c,
+   absent.c, prefs.c, games.c, admin.c, link.c, stats.c, room.c, help.c. */
+#define X(id, name, shown, more, flags, section, list, usage, what, example, refuse, handler)      \
+    hv_handler handler;
+#include "verbs.def"
+#undef X
 
 #endif /* PZ_HVERBS_H */
