@@ -84,14 +84,18 @@ def serve_once(server, work, bot_exe, host, nick, tag):
         bot.start()
         wait_bot_in_channel(tina, nick=nick)
         joined = time.monotonic() - t0
-        check(bot.find(r"connected to .* \(TLS\)"), "the bot's log does not say TLS")
+        # waited for: the log is read from the bot's pipe by a thread of this
+        # test, which may come after the server relayed the JOIN
+        check(bot.wait_log(r"connected to .* \(TLS\)") is not None,
+              "the bot's log does not say TLS")
         mark = tina.mark()
         tina.privmsg(CHANNEL, "!stats")
         tina.wait_for("PRIVMSG", sender=nick, target=CHANNEL,
                       pattern=r"^tina%s: tina%s has no finished games" % (tag, tag), since=mark)
         tina.privmsg(nick, "rules")
         tina.wait_privmsg(sender=nick, since=mark)
-        check(bot.find(r">> PASS "), "the bot sent no PASS (server_password is set)")
+        check(bot.wait_log(r">> PASS ") is not None,
+              "the bot sent no PASS (server_password is set)")
         rc = bot.stop()
         check(rc == 0, "porrazo-bot exited %s after SIGTERM" % rc)
         check_no_secret(bot.text(), "the bot's log (%s)" % host)
