@@ -29,7 +29,11 @@ typedef enum pz_lang {
 pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
-/* msgid in the current language (msgid itself when untranslated). */
+/* msgid in the current language (msgid itself when untranslated); a
+   printf format stays one for the compiler's checks (format_arg). */
+#if defined(__GNUC__)
+__attribute__((format_arg(1)))
+#endif
 const char *i18n_text(const char *msgid);
 /* one or many by n, in the current language's plural rule. */
 const char *i18n_plural(const char *one, const char *many, unsigned long n);

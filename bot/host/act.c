@@ -13,9 +13,11 @@
 #include <string.h>
 
 #include "hctx.h"
+#include "hfair.h"
 #include "hgame.h"
 #include "hprefs.h"
 #include "hseats.h"
+#include "i18n.h"
 
 /* ------------------------------------------------------------------------ */
 /* The action log                                                           */
@@ -193,7 +195,14 @@ static int first_event(const pz_events *ev, pz_event_kind k)
 /* Deals the next hand at once when one ends (R2.1). */
 static void deal_next_hand(ctx *c)
 {
-    pz_action nh = pz_act_next_hand(NULL);
+    pz_card pack[PZ_CARDS];
+    uint64_t seed;
+    int fresh = hf_next_hand(c, &seed);
+    if (fresh < 0)
+        return;
+    if (fresh == 0) /* a seed of its own; else a game from before fair deals */
+        pz_shuffle(seed, pack);
+    pz_action nh = pz_act_next_hand(fresh == 0 ? pack : NULL);
     pz_events ev = {0};
     if (pz_apply(c->g, &nh, &ev, NULL, 0) != 0) {
         hc_failed(c, -1);
@@ -222,6 +231,21 @@ static void join_segments(const render_lines *lines, char *buf, size_t cap)
 static int seat_of_action(const pz_action *a)
 {
     return a != NULL && a->kind != PZ_ACT_NEXT_HAND ? a->seat : -1;
+}
+
+/*
+ * A hand's first line tells its commitment (FAIRNESS.md) right after
+ * "New hand: ...", before any card is played: the pack is sealed.
+ */
+static void add_seal(ctx *c, const pz_events *ev, render_lines *seg)
+{
+    if (c->seal[0] == '\0' || ev->n == 0 || ev->ev[0].kind != PZ_EV_DEAL || ev->ev[0].deal != 1 ||
+        seg->n < 1 || seg->n >= RENDER_LINES_MAX)
+        return;
+    memmove(seg->line + 2, seg->line + 1, (size_t)(seg->n - 1) * sizeof seg->line[0]);
+    snprintf(seg->line[1], sizeof seg->line[1], _("pack sealed %s"), c->seal);
+    seg->n++;
+    c->seal[0] = '\0';
 }
 
 /*
@@ -285,6 +309,7 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
         return;
     }
     render_events(c->g, &names, ev, &seg);
+    add_seal(c, ev, &seg);
     join_segments(&seg, text, sizeof text);
     if (actor >= 0) /* a hand's first deal is no news in a turn prompt */
         recent_add(rec, actor, text);

@@ -83,6 +83,7 @@ typedef struct ctx {
     int failed;   /* a store call failed: roll back (the store_err) */
     bool bounded; /* queuing a reply: dropped when its target is behind */
     bool acted;   /* an action was applied (hs_act()) */
+    char seal[16]; /* the hand being dealt's commitment, shown (hfair.h); "" none */
     /* a V_PRIVATE verb (a person's own setting): hc_reply answers privately */
     bool personal;
     /* A command that changes nothing: its replies go to vq as volatile

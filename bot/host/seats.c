@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "hctx.h"
+#include "hfair.h"
 #include "hgame.h"
 #include "hrooms.h"
 #include "hseats.h"
@@ -132,20 +132,6 @@ static void shuffle_seats(ctx *c, uint64_t seed)
         c->seats[s].seat = s;
 }
 
-/* A new game's seed: fixed in tests, else from the operating system. */
-static int new_seed(ctx *c, uint64_t *seed)
-{
-    if (c->h->cfg.fixed_seed) {
-        *seed = c->h->cfg.seed;
-        return 0;
-    }
-    if (getrandom(seed, sizeof *seed, 0) != (ssize_t)sizeof *seed) {
-        hc_reply(c, "the system's random source failed: try again");
-        return -1;
-    }
-    return 0;
-}
-
 void hs_deal(ctx *c)
 {
     char why[PZ_WHY_MAX];
@@ -158,7 +144,7 @@ void hs_deal(ctx *c)
         return;
     }
     uint64_t seed;
-    if (new_seed(c, &seed) != 0)
+    if (hf_first_hand(c, &seed) != 0)
         return;
     if (c->set.shuffle)
         shuffle_seats(c, seed);
@@ -166,7 +152,10 @@ void hs_deal(ctx *c)
     pz_setup_default(&s);
     s.players = c->nseats;
     s.options = c->set.opt;
+    pz_card pack[PZ_CARDS]; /* every hand is dealt from its seed's pack (FAIRNESS.md) */
+    pz_shuffle(seed, pack);
     s.seed = seed;
+    s.pack = pack;
     s.dealer = (int)(seed % (uint64_t)c->nseats); /* R2.1, replayable from the seed */
     c->set.dealer = s.dealer;
     pz_events ev = {0};

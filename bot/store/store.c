@@ -119,6 +119,17 @@ static const char *const MIGRATIONS[] = {
     " PRIMARY KEY (game_id, player)) WITHOUT ROWID;"
     "CREATE TRIGGER tally_stopped AFTER UPDATE OF status ON games WHEN new.status = 4 "
     " BEGIN DELETE FROM tally WHERE game_id = new.id; END;",
+    /* 5 -> 6: provably fair deals (FAIRNESS.md): a game's salt and whether
+       its seeds stay secret until it ends, and each hand's seed; a sealed
+       seed is never dealt twice in this file (the partial unique index). */
+    "CREATE TABLE fair ("
+    " game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,"
+    " salt TEXT NOT NULL, sealed INTEGER NOT NULL);"
+    "CREATE TABLE hand_seeds ("
+    " game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,"
+    " hand INTEGER NOT NULL, seed TEXT NOT NULL, sealed INTEGER NOT NULL,"
+    " PRIMARY KEY (game_id, hand)) WITHOUT ROWID;"
+    "CREATE UNIQUE INDEX hand_seeds_once ON hand_seeds (seed) WHERE sealed = 1;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

@@ -20,7 +20,7 @@
 
 #include "msg_kind.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -171,6 +171,28 @@ int store_game_get(store *s, int64_t id, store_game *out);
 int store_game_each_active(store *s, int (*fn)(void *arg, store_game *g), void *arg);
 /* How many games are active (lobby, playing, paused), into *n. */
 int store_game_count_active(store *s, int *n);
+
+/* ---- Fair deals (FAIRNESS.md) ------------------------------------------ */
+
+#define STORE_SALT_HEX 32 /* a game's salt: 16 bytes as lowercase hex digits */
+
+/* Starts the fair-deal record of game: its salt (STORE_SALT_HEX lowercase
+   hex digits) and whether its seeds stay secret until it ends. 0,
+   STORE_CONFLICT if game has one already, or a store_err. */
+int store_fair_start(store *s, int64_t game, const char *salt, bool sealed);
+/* game's salt and sealed flag; STORE_NOT_FOUND for a game from before fair
+   deals (its seed is the only one and nothing is sealed). */
+int store_fair_get(store *s, int64_t game, char salt[STORE_SALT_HEX + 1], bool *sealed);
+/* Records seed as the seed of game's hand (1-based). 0; STORE_CONFLICT when
+   the hand has a seed already, or when game is sealed and seed was dealt
+   in a sealed game of this file before (the caller draws another); else a
+   store_err. Nothing is written on error. */
+int store_hand_add(store *s, int64_t game, int hand, uint64_t seed);
+/* Calls fn(arg, hand, seed) for each recorded hand of game in order (none
+   for a game without them). The seeds are read before the first call.
+   Stops at fn's first non-0 return and returns it; else 0 or a store_err. */
+int store_hand_each(store *s, int64_t game, int (*fn)(void *arg, int hand, uint64_t seed),
+                    void *arg);
 
 /* ---- The clock's index ----------------------------------------------- */
 

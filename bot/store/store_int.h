@@ -8,7 +8,7 @@
  * disk (their modes at open, the -wal, -shm and the file watched while
  * running), store_game.c games, seats and the action log, store_outbox.c
  * the outbox and the adapters' key/value state, store_stats.c the
- * statistics. Not part of the API.
+ * statistics, store_fair.c the fair deals' salts and seeds. Not part of the API.
  */
 #ifndef PZ_STORE_INT_H
 #define PZ_STORE_INT_H
@@ -76,6 +76,10 @@ enum store_stmt {
     ST_OUTBOX_PURGE,
     ST_OUTBOX_LAST,
     ST_BEGIN_READ,
+    ST_FAIR_START,
+    ST_FAIR_GET,
+    ST_HAND_ADD,
+    ST_HAND_EACH,
     ST_COUNT
 };
 

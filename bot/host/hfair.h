@@ -1,0 +1,44 @@
+/*
+ * hfair.h — provably fair deals (FAIRNESS.md): each hand's seed drawn from
+ * the operating system and recorded, the game's salt, and the commitment
+ * a hand's first line shows before its first card. Prefix hf_.
+ */
+#ifndef PZ_HFAIR_H
+#define PZ_HFAIR_H
+
+#ifndef PZ_INSIDE_HOST
+#error "hfair.h is the host's inside: other layers include host.h (ARCHITECTURE.md)"
+#endif
+
+#include <stdint.h>
+
+#include "hhost.h"
+
+#define HF_COMMIT_HEX 64 /* a commitment: SHA-256 as lowercase hex */
+#define HF_SEAL_HEX 12   /* the part of it the room reads */
+
+/*
+ * Writes the commitment of seed under salt into out (HF_COMMIT_HEX digits
+ * and NUL): SHA-256 of the ASCII text "porrazo-commit-v1:SEED:SALT", SEED
+ * in decimal, SALT as stored (lowercase hex). 0, or -1 if OpenSSL fails.
+ */
+int hf_commit(uint64_t seed, const char *salt, char out[HF_COMMIT_HEX + 1]);
+
+/*
+ * Starts the fair deals of c's game (c->row.id): draws its salt and the
+ * first hand's seed from the operating system (sealed until the game
+ * ends), or with a fixed seed (tests, demos) that seed and a salt derived
+ * from it (nothing sealed); records both and sets c->seal. 0 and *seed;
+ * -1 after a reply saying why (the random source failed) or hc_failed().
+ */
+int hf_first_hand(ctx *c, uint64_t *seed);
+
+/*
+ * The next hand's seed of c's game, fresh from the operating system (or
+ * derived from the fixed seed), recorded, with c->seal set. 0 and *seed;
+ * 1 for a game from before fair deals (the engine's generator deals on);
+ * -1 after hc_failed().
+ */
+int hf_next_hand(ctx *c, uint64_t *seed);
+
+#endif /* PZ_HFAIR_H */

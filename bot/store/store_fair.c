@@ -1,0 +1,133 @@
+/*
+ * store_fair.c — what makes a game's deals checkable (FAIRNESS.md): its
+ * salt, whether its seeds are sealed until it ends, and the seed of each
+ * hand. A sealed seed is dealt once in a file: the unique index on sealed
+ * seeds refuses a second, and the host draws again.
+ *
+ * Not here: drawing seeds or computing commitments (the host's fair.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+/* 0 if salt is exactly STORE_SALT_HEX lowercase hex digits. */
+static int check_salt(store *s, const char *salt)
+{
+    size_t n = strnlen(salt, STORE_SALT_HEX + 1);
+    for (size_t i = 0; i < n; i++)
+        if (!((salt[i] >= '0' && salt[i] <= '9') || (salt[i] >= 'a' && salt[i] <= 'f')))
+            n = 0;
+    if (n != STORE_SALT_HEX)
+        return store__say(s, STORE_ERROR, "a salt is %d lowercase hex digits", STORE_SALT_HEX);
+    return 0;
+}
+
+int store_fair_start(store *s, int64_t game, const char *salt, bool sealed)
+{
+    int rc = check_salt(s, salt);
+    if (rc != 0 || (rc = store__op_begin(s)) != 0)
+        return rc;
+    rc = store__run(s, ST_FAIR_START,
+                    "INSERT INTO fair (game_id, salt, sealed) VALUES (?1, ?2, ?3)", "itd", game,
+                    salt, (int)sealed);
+    if (rc == STORE_CONFLICT)
+        store__say(s, rc, "game %" PRId64 " has a salt already", game);
+    return store__op_end(s, rc);
+}
+
+int store_fair_get(store *s, int64_t game, char salt[STORE_SALT_HEX + 1], bool *sealed)
+{
+    sqlite3_stmt *st = NULL;
+    char text[STORE_SALT_HEX + 1];
+    int flag = 0;
+    int rc = store__prepare(s, ST_FAIR_GET, "SELECT salt, sealed FROM fair WHERE game_id = ?1",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "i", game);
+    if (rc == 0 && (rc = store__step(s, st)) == 1) {
+        rc = store__text(s, st, 0, text, sizeof text);
+        if (rc == 0)
+            rc = store__int(s, st, 1, 0, 1, STORE_CORRUPT, &flag);
+        if (rc == 0 && check_salt(s, text) != 0)
+            rc = store__say(s, STORE_CORRUPT, "game %" PRId64 "'s salt is damaged", game);
+    } else if (rc == 0) {
+        rc = store__say(s, STORE_NOT_FOUND, "game %" PRId64 " has no salt", game);
+    }
+    if (st != NULL)
+        store__reset(st);
+    if (rc == 0) {
+        memcpy(salt, text, sizeof text);
+        *sealed = flag != 0;
+    }
+    return rc;
+}
+
+int store_hand_add(store *s, int64_t game, int hand, uint64_t seed)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%" PRIu64, seed); /* at most 20 digits */
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_HAND_ADD,
+                    "INSERT INTO hand_seeds (game_id, hand, seed, sealed) "
+                    "SELECT ?1, ?2, ?3, sealed FROM fair WHERE game_id = ?1",
+                    "idt", game, hand, text);
+    if (rc == 0 && sqlite3_changes(s->db) == 0)
+        rc = store__say(s, STORE_NOT_FOUND, "game %" PRId64 " has no salt", game);
+    else if (rc == STORE_CONFLICT)
+        store__say(s, rc, "hand %d of game %" PRId64 " has a seed, or the seed was dealt before",
+                   hand, game);
+    return store__op_end(s, rc);
+}
+
+/* One hand's seed as store_hand_each reads it. */
+typedef struct hand_seed {
+    int hand;
+    uint64_t seed;
+} hand_seed;
+
+/* Reads a row (hand, seed) into *row. */
+static int read_hand(store *s, sqlite3_stmt *st, void *row)
+{
+    hand_seed *h = row;
+    char text[24], *end = NULL;
+    int rc = store__int(s, st, 0, 1, INT_MAX, STORE_CORRUPT, &h->hand);
+    if (rc == 0)
+        rc = store__text(s, st, 1, text, sizeof text);
+    if (rc != 0)
+        return store__say(s, STORE_CORRUPT, "a hand's seed is damaged");
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE)
+        return store__say(s, STORE_CORRUPT, "a hand's seed is not a number: \"%s\"", text);
+    h->seed = (uint64_t)v;
+    return 0;
+}
+
+int store_hand_each(store *s, int64_t game, int (*fn)(void *arg, int hand, uint64_t seed),
+                    void *arg)
+{
+    sqlite3_stmt *st = NULL;
+    int n = 0;
+    /* hands of one game are few; a generous cap, read all at once */
+    enum { HANDS_MAX = 4096 };
+    hand_seed *all = malloc(HANDS_MAX * sizeof *all);
+    if (all == NULL)
+        return store__say(s, STORE_ERROR, "out of memory");
+    int rc = store__prepare(s, ST_HAND_EACH,
+                            "SELECT hand, seed FROM hand_seeds WHERE game_id = ?1 ORDER BY hand",
+                            &st);
+    if (rc == 0)
+        rc = store__bind(s, st, "i", game);
+    rc = store__rows(s, st, rc, read_hand, all, sizeof *all, HANDS_MAX, &n);
+    for (int i = 0; rc == 0 && i < n; i++)
+        rc = fn(arg, all[i].hand, all[i].seed);
+    free(all);
+    return rc;
+}
