@@ -5,17 +5,23 @@
  * reads the whole scenario into memory (at most PZR_INPUT_MAX bytes) and
  * hands it to pzr_run(), whose status is the exit status: 0 read, 2
  * malformed (also wrong usage), 1 when the file cannot be read or the
- * output cannot be written. All the work is in the porrazo_scenario
+ * output cannot be written. `porrazo-replay --verify RECORD` checks a
+ * game's record of fair deals (verify.h; FAIRNESS.md): 0 verified, 1 a
+ * difference, 2 malformed, 3 our fault. All the work is in the porrazo_scenario
  * library; this file is only the command line and file reading.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scenario.h"
+#include "verify.h"
 
-static const char usage[] = "usage: porrazo-replay FILE.json   (or - to read standard input)\n";
+static const char usage[] =
+    "usage: porrazo-replay FILE.json   (or - to read standard input)\n"
+    "       porrazo-replay --verify RECORD.json   (a game's record: FAIRNESS.md)\n";
 
 /*
  * Reads all of f into a new buffer (the caller frees *out) of at most cap
@@ -90,14 +96,16 @@ int main(int argc, char **argv)
 {
     char *text = NULL;
     size_t len = 0;
-    if (argc != 2 || (argv[1][0] == '-' && argv[1][1] != '\0')) {
+    bool verify = argc == 3 && strcmp(argv[1], "--verify") == 0;
+    const char *file = argv[argc - 1];
+    if ((argc != 2 && !verify) || (file[0] == '-' && file[1] != '\0')) {
         fputs(usage, stderr);
         return PZR_EXIT_MALFORMED;
     }
-    int rc = load(argv[1], &text, &len);
+    int rc = load(file, &text, &len);
     if (rc != 0)
-        return rc;
-    rc = pzr_run(text, len, stdout, stderr);
+        return verify ? PZR_VERIFY_FAILURE : rc;
+    rc = verify ? pzr_verify(text, len, stdout, stderr) : pzr_run(text, len, stdout, stderr);
     free(text);
     return rc;
 }

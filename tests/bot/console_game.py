@@ -47,8 +47,9 @@ class Bot:
     """One porrazo-bot --console process."""
 
     def __init__(self, exe, db, seed):
+        """seed None: the seeds come from the system, sealed (FAIRNESS.md)."""
         self.proc = subprocess.Popen(
-            [exe, "--console", "--db", db, "--seed", str(seed)],
+            [exe, "--console", "--db", db] + ([] if seed is None else ["--seed", str(seed)]),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.buf = b""
 
