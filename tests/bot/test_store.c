@@ -299,9 +299,10 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     fx *f = *state;
     make_big_db(f);
     /* Back to what schema 1 was: no table of handled lines, none of
-       schema 3's clock column and indexes, schema 4's robot_games nor schema
-       5's tallies of games under way. */
-    raw_sql(f->path, "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
+       schema 3's clock column and indexes, schema 4's robot_games, schema
+       5's tallies of games under way nor schema 6's fair deals. */
+    raw_sql(f->path, "DROP TABLE hand_seeds; DROP TABLE fair;"
+                     "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
                      "DROP TRIGGER games_count_insert; DROP TRIGGER games_count_delete;"
                      "DROP TRIGGER games_count_update; DROP TABLE counts;"
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
@@ -645,6 +646,63 @@ static void test_actions_append_in_order_and_read_back(void **state)
     log_t l2 = {0};
     assert_int_equal(store_action_each(s, g.id, log_fn, &l2), 9); /* stops at 5 */
     assert_int_equal(l2.n, 6);
+    store_close(s);
+}
+
+/* Appends "hand:seed;" to the text of a log_t-like buffer. */
+typedef struct seeds_t {
+    int n;
+    char text[256];
+} seeds_t;
+
+static int seed_fn(void *arg, int hand, uint64_t seed)
+{
+    seeds_t *l = arg;
+    size_t len = strlen(l->text);
+    snprintf(l->text + len, sizeof l->text - len, "%d:%llu;", hand, (unsigned long long)seed);
+    l->n++;
+    return 0;
+}
+
+static void test_a_sealed_seed_is_dealt_once_and_hands_read_back_in_order(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    store_game a = game_of("irc", "#a", STORE_PLAYING), b = game_of("irc", "#b", STORE_PLAYING),
+               c = game_of("irc", "#c", STORE_PLAYING), d = game_of("irc", "#d", STORE_PLAYING);
+    assert_int_equal(store_game_insert(s, &a), 0);
+    assert_int_equal(store_game_insert(s, &b), 0);
+    assert_int_equal(store_game_insert(s, &c), 0);
+    assert_int_equal(store_game_insert(s, &d), 0);
+    char salt[STORE_SALT_HEX + 1];
+    bool sealed = true;
+    /* A game from before fair deals has none, and takes no seed. */
+    assert_int_equal(store_fair_get(s, a.id, salt, &sealed), STORE_NOT_FOUND);
+    assert_int_equal(store_hand_add(s, a.id, 1, 7), STORE_NOT_FOUND);
+    assert_int_equal(store_fair_start(s, a.id, "0123456789abcdef0123456789abcdef", true), 0);
+    assert_int_equal(store_fair_start(s, a.id, "0123456789abcdef0123456789abcdef", true),
+                     STORE_CONFLICT);
+    assert_int_equal(store_fair_start(s, b.id, "0123456789ABCDEF0123456789abcdef", true),
+                     STORE_ERROR); /* not lowercase */
+    assert_int_equal(store_fair_start(s, b.id, "ffffffffffffffffffffffffffffffff", true), 0);
+    assert_int_equal(store_fair_start(s, c.id, "00000000000000000000000000000000", false), 0);
+    assert_int_equal(store_fair_start(s, d.id, "11111111111111111111111111111111", false), 0);
+    assert_int_equal(store_fair_get(s, c.id, salt, &sealed), 0);
+    assert_string_equal(salt, "00000000000000000000000000000000");
+    assert_false(sealed);
+    assert_int_equal(store_hand_add(s, a.id, 1, UINT64_MAX), 0);
+    assert_int_equal(store_hand_add(s, a.id, 2, 42), 0);
+    assert_int_equal(store_hand_add(s, a.id, 2, 43), STORE_CONFLICT); /* hand 2 has one */
+    /* Sealed: a seed dealt by any sealed game is refused, in this one too. */
+    assert_int_equal(store_hand_add(s, a.id, 3, 42), STORE_CONFLICT);
+    assert_int_equal(store_hand_add(s, b.id, 1, 42), STORE_CONFLICT);
+    assert_int_equal(store_hand_add(s, b.id, 1, 41), 0);
+    /* Fixed seeds (tests, demos) are not sealed and may repeat. */
+    assert_int_equal(store_hand_add(s, c.id, 1, 42), 0);
+    assert_int_equal(store_hand_add(s, d.id, 1, 42), 0);
+    seeds_t l = {0};
+    assert_int_equal(store_hand_each(s, a.id, seed_fn, &l), 0);
+    assert_string_equal(l.text, "1:18446744073709551615;2:42;");
     store_close(s);
 }
 
@@ -1455,6 +1513,7 @@ int main(void)
         T(test_a_path_in_a_missing_directory_fails_naming_it),
         T(test_a_future_schema_is_refused_untouched),
         T(test_a_schema_1_database_is_migrated_keeping_its_games),
+        T(test_a_sealed_seed_is_dealt_once_and_hands_read_back_in_order),
         T(test_a_new_database_and_its_wal_are_readable_by_the_owner_only),
         T(test_an_existing_database_others_may_read_is_made_private_and_told),
         T(test_a_deleted_wal_is_copied_into_the_file_at_the_next_write_and_told_once),
