@@ -18,11 +18,7 @@
 
 #include <stdbool.h>
 
-typedef enum pz_lang {
-    PZ_LANG_EN = 0,
-    PZ_LANG_ES = 1,
-    PZ_LANG_COUNT
-} pz_lang;
+typedef enum pz_lang { PZ_LANG_EN = 0, PZ_LANG_ES = 1, PZ_LANG_COUNT } pz_lang;
 
 /* The language of the lines this thread writes from now on; returns the
    one before, for the caller to put back. */
@@ -34,7 +30,8 @@ pz_lang i18n_lang(void);
 #if defined(__GNUC__)
 __attribute__((format_arg(1)))
 #endif
-const char *i18n_text(const char *msgid);
+const char *
+i18n_text(const char *msgid);
 /* one or many by n, in the current language's plural rule. */
 const char *i18n_plural(const char *one, const char *many, unsigned long n);
 

@@ -152,10 +152,7 @@ void hs_deal(ctx *c)
     pz_setup_default(&s);
     s.players = c->nseats;
     s.options = c->set.opt;
-    pz_card pack[PZ_CARDS]; /* every hand is dealt from its seed's pack (FAIRNESS.md) */
-    pz_shuffle(seed, pack);
-    s.seed = seed;
-    s.pack = pack;
+    s.seed = seed; /* with the dealer given, the first pack is pz_shuffle(seed) */
     s.dealer = (int)(seed % (uint64_t)c->nseats); /* R2.1, replayable from the seed */
     c->set.dealer = s.dealer;
     pz_events ev = {0};

@@ -31,7 +31,7 @@ typedef struct store store;
 #define STORE_ERRNO_MAP(XX)                                                                        \
     XX(ERROR, -1, "the database failed (I/O, a full disk, a lock)")                                \
     XX(CORRUPT, -2, "the file is damaged or not a porrazo database")                               \
-    XX(VERSION, -3, "the database was written by a newer porrazo-bot")                            \
+    XX(VERSION, -3, "the database was written by a newer porrazo-bot")                             \
     XX(NOT_FOUND, -4, "no such row")                                                               \
     XX(CONFLICT, -5, "a conflict (e.g. a second active game in one room)")                         \
     XX(TOO_BIG, -6, "a value longer than its buffer")                                              \

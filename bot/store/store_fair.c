@@ -32,9 +32,9 @@ int store_fair_start(store *s, int64_t game, const char *salt, bool sealed)
     int rc = check_salt(s, salt);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
-    rc = store__run(s, ST_FAIR_START,
-                    "INSERT INTO fair (game_id, salt, sealed) VALUES (?1, ?2, ?3)", "itd", game,
-                    salt, (int)sealed);
+    rc =
+        store__run(s, ST_FAIR_START, "INSERT INTO fair (game_id, salt, sealed) VALUES (?1, ?2, ?3)",
+                   "itd", game, salt, (int)sealed);
     if (rc == STORE_CONFLICT)
         store__say(s, rc, "game %" PRId64 " has a salt already", game);
     return store__op_end(s, rc);
@@ -45,8 +45,8 @@ int store_fair_get(store *s, int64_t game, char salt[STORE_SALT_HEX + 1], bool *
     sqlite3_stmt *st = NULL;
     char text[STORE_SALT_HEX + 1];
     int flag = 0;
-    int rc = store__prepare(s, ST_FAIR_GET, "SELECT salt, sealed FROM fair WHERE game_id = ?1",
-                            &st);
+    int rc =
+        store__prepare(s, ST_FAIR_GET, "SELECT salt, sealed FROM fair WHERE game_id = ?1", &st);
     if (rc == 0)
         rc = store__bind(s, st, "i", game);
     if (rc == 0 && (rc = store__step(s, st)) == 1) {
@@ -120,9 +120,8 @@ int store_hand_each(store *s, int64_t game, int (*fn)(void *arg, int hand, uint6
     hand_seed *all = malloc(HANDS_MAX * sizeof *all);
     if (all == NULL)
         return store__say(s, STORE_ERROR, "out of memory");
-    int rc = store__prepare(s, ST_HAND_EACH,
-                            "SELECT hand, seed FROM hand_seeds WHERE game_id = ?1 ORDER BY hand",
-                            &st);
+    int rc = store__prepare(
+        s, ST_HAND_EACH, "SELECT hand, seed FROM hand_seeds WHERE game_id = ?1 ORDER BY hand", &st);
     if (rc == 0)
         rc = store__bind(s, st, "i", game);
     rc = store__rows(s, st, rc, read_hand, all, sizeof *all, HANDS_MAX, &n);

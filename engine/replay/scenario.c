@@ -56,8 +56,8 @@ enum pzr_verb { V_PLAY, V_TENDIDO, V_ARRANGE, V_DECLARE, V_CLAIM, V_NEXT_HAND };
 
 /* "fairness" is a game record's (FAIRNESS.md): checked by --verify
    (verify.c), left alone by a plain run. */
-static const char *const top_keys[] = {"players",  "options", "dealer",   "scores", "deck", "seed",
-                                       "position", "actions", "fairness", NULL};
+static const char *const top_keys[] = {"players", "options",  "dealer",  "scores",   "deck",
+                                       "seed",    "position", "actions", "fairness", NULL};
 static const char *const option_keys[] = {"target",     "wrap",         "declarations",
                                           "tendido",    "odd_leftover", "final_sweep",
                                           "card_score", "partnerships", NULL};

@@ -91,8 +91,8 @@ static int check_hand(vmsg *v, json_object *h, int k, const char *salt, uint64_t
         !json_object_is_type(x, json_type_int) || json_object_get_int64(x) != k)
         return say(v, PZR_VERIFY_MALFORMED, "fairness.hands[%d] is not hand %d's entry", k - 1, k);
     if (commit == NULL || !is_hex(commit, COMMIT_HEX, true))
-        return say(v, PZR_VERIFY_MALFORMED,
-                   "hand %d: \"commit\" is not 64 lowercase hex digits", k);
+        return say(v, PZR_VERIFY_MALFORMED, "hand %d: \"commit\" is not 64 lowercase hex digits",
+                   k);
     if (!json_object_object_get_ex(h, "seed", &x) || !json_object_is_type(x, json_type_int) ||
         (json_object_get_int64(x) < 0 && json_object_get_uint64(x) == 0))
         return say(v, PZR_VERIFY_MALFORMED, "hand %d: no \"seed\" from 0 to %" PRIu64, k,
@@ -115,8 +115,7 @@ static int check_pack(vmsg *v, json_object *pack, int k, uint64_t seed)
     pzr_msg m = {0};
     if (pack == NULL)
         return say(v, PZR_VERIFY_MISMATCH, "hand %d: the record gives no pack (\"deck\")", k);
-    if (!json_object_is_type(pack, json_type_array) ||
-        json_object_array_length(pack) != PZ_CARDS)
+    if (!json_object_is_type(pack, json_type_array) || json_object_array_length(pack) != PZ_CARDS)
         return say(v, PZR_VERIFY_MALFORMED, "hand %d: its pack is not a list of 52 cards", k);
     pz_shuffle(seed, want);
     for (int i = 0; i < PZ_CARDS; i++) {
@@ -177,7 +176,7 @@ static int check_deals(vmsg *v, json_object *root, int *hands)
             json_object_object_get_ex(root, "deck", &pack);
         } else { /* the next next_hand action deals hand k */
             while (a < na && !json_object_object_get_ex(json_object_array_get_idx(actions, a),
-                                                         "next_hand", NULL))
+                                                        "next_hand", NULL))
                 a++;
             if (a == na)
                 return say(v, PZR_VERIFY_MISMATCH,
@@ -190,8 +189,7 @@ static int check_deals(vmsg *v, json_object *root, int *hands)
     for (; a < na; a++)
         if (json_object_object_get_ex(json_object_array_get_idx(actions, a), "next_hand", NULL))
             return say(v, PZR_VERIFY_MISMATCH,
-                       "action %zu deals hand %d, which has no commitment in the record", a,
-                       n + 1);
+                       "action %zu deals hand %d, which has no commitment in the record", a, n + 1);
     *hands = n;
     return 0;
 }
@@ -200,8 +198,7 @@ static int check_deals(vmsg *v, json_object *root, int *hands)
  * Replays text with pzr_run: any refused action is a mismatch. The final
  * state line is kept in state[cap]. 0, or -1 with v set.
  */
-static int check_moves(vmsg *v, const char *text, size_t len, FILE *err, char *state,
-                       size_t cap)
+static int check_moves(vmsg *v, const char *text, size_t len, FILE *err, char *state, size_t cap)
 {
     char *buf = NULL;
     size_t size = 0;
@@ -261,7 +258,8 @@ int pzr_verify(const char *text, size_t len, FILE *out, FILE *err)
     char state[4096] = "", end[200];
     json_object *root = len <= PZR_INPUT_MAX ? pzr_parse_json(&m, text, len) : NULL;
     if (root == NULL)
-        say(&v, PZR_VERIFY_MALFORMED, "%s", len > PZR_INPUT_MAX ? "the record is too large" : m.text);
+        say(&v, PZR_VERIFY_MALFORMED, "%s",
+            len > PZR_INPUT_MAX ? "the record is too large" : m.text);
     else if (check_deals(&v, root, &hands) == 0)
         check_moves(&v, text, len, err, state, sizeof state);
     json_object_put(root);

@@ -27,6 +27,7 @@
 #include "render.h"
 #include "scenario.h"
 #include "store.h"
+#include "verify.h"
 
 #define NET "t"
 #define MAX_MSGS 4096
@@ -50,7 +51,9 @@ static void on_event(void *arg, const char *line)
     snprintf(w->events[w->nevents++], sizeof w->events[0], "%s", line);
 }
 
-static world *new_world(int reminder, int deadline)
+/* A world whose games' seeds come from the system (sealed, FAIRNESS.md)
+   when !fixed, else all from seed 4242. */
+static world *new_world_seeded(int reminder, int deadline, bool fixed)
 {
     world *w = calloc(1, sizeof *w);
     char why[256];
@@ -63,13 +66,18 @@ static world *new_world(int reminder, int deadline)
                      .reminder_secs = reminder,
                      .deadline_secs = deadline,
                      .max_games = 10,
-                     .fixed_seed = true,
+                     .fixed_seed = fixed,
                      .seed = 4242,
                      .log_event = on_event,
                      .log_arg = w};
     assert_int_equal(host_new(&w->h, w->st, &c, why, sizeof why), 0);
     w->now = 1000000;
     return w;
+}
+
+static world *new_world(int reminder, int deadline)
+{
+    return new_world_seeded(reminder, deadline, true);
 }
 
 static void free_world(world *w)
@@ -736,6 +744,103 @@ static void test_a_whole_game_replays_to_the_same_scores_from_its_export(void **
     free(scenario);
     pz_free(g);
     store_game_fini(&row);
+    free_world(w);
+}
+
+/* Runs sql on the world's database file through a second connection. */
+static void world_sql(world *w, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(w->path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+/* The seal ("pack sealed X") of room line i of w, into seal[13]; false if none. */
+static bool seal_of(const world *w, int i, char seal[13])
+{
+    const char *p = strstr(w->msg[i].text, "pack sealed ");
+    if (w->msg[i].kind != STORE_MSG_ROOM || p == NULL)
+        return false;
+    snprintf(seal, 13, "%s", p + strlen("pack sealed "));
+    return strspn(seal, "0123456789abcdef") == 12;
+}
+
+static void test_sealed_deals_show_each_seal_first_and_reveal_seeds_only_at_the_end(void **state)
+{
+    (void)state;
+    world *w = new_world_seeded(0, 0, false);
+    start_game(w, "#t", 2, "target=31");
+    char seal[13], *json, why[200];
+    int first = -1;
+    for (int i = 0; i < w->n && first < 0; i++)
+        if (seal_of(w, i, seal))
+            first = i;
+    assert_true(first >= 0);
+    assert_non_null(strstr(w->msg[first].text, "New hand: deal 1 of"));
+    for (int i = 0; i < first; i++) /* no card before it: no hand sent yet */
+        assert_null(strstr(w->msg[i].text, "Your hand"));
+    /* Under way: the commitment whose start the room read, nothing else. */
+    assert_int_equal(host_export(w->st, 1, &json, why, sizeof why), 0);
+    char want[64];
+    snprintf(want, sizeof want, "\"commit\": \"%s", seal);
+    assert_non_null(strstr(json, want));
+    assert_non_null(strstr(json, "\"revealed\": false"));
+    assert_null(strstr(json, "\"seed\""));
+    assert_null(strstr(json, "\"salt\""));
+    assert_null(strstr(json, "\"deck\""));
+    FILE *null = fopen("/dev/null", "w");
+    assert_int_equal(pzr_verify(json, strlen(json), null, null), PZR_VERIFY_MISMATCH);
+    free(json);
+    int seals = 1, steps = 0;
+    clear(w);
+    while (play_one(w, "#t")) {
+        assert_true(++steps < 5000);
+        for (int i = 0; i < w->n; i++)
+            seals += seal_of(w, i, seal);
+        clear(w);
+    }
+    assert_true(seals >= 2);
+    /* Over: seeds, salt and packs; every check passes. */
+    assert_int_equal(host_export(w->st, 1, &json, why, sizeof why), 0);
+    assert_non_null(strstr(json, "\"revealed\": true"));
+    assert_non_null(strstr(json, "\"salt\": \""));
+    char hands[32];
+    snprintf(hands, sizeof hands, "{\"hand\": %d, ", seals);
+    assert_non_null(strstr(json, hands));
+    snprintf(hands, sizeof hands, "{\"hand\": %d, ", seals + 1);
+    assert_null(strstr(json, hands));
+    assert_int_equal(pzr_verify(json, strlen(json), null, null), PZR_VERIFY_OK);
+    fclose(null);
+    free(json);
+    free_world(w);
+}
+
+static void test_a_game_from_before_fair_deals_deals_on_and_exports_as_before(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 3, "target=21");
+    world_sql(w, "DELETE FROM hand_seeds; DELETE FROM fair;"); /* as schema 5 left it */
+    int steps = 0, seals = 0;
+    clear(w);
+    while (play_one(w, "#t")) {
+        assert_true(++steps < 5000);
+        for (int i = 0; i < w->n; i++)
+            seals += strstr(w->msg[i].text, "pack sealed") != NULL;
+        clear(w);
+    }
+    assert_int_equal(seals, 0);
+    char *json, why[200], last[4096];
+    assert_int_equal(host_export(w->st, 1, &json, why, sizeof why), 0);
+    assert_non_null(strstr(json, "\"seed\": 4242,"));
+    assert_null(strstr(json, "fairness"));
+    assert_null(strstr(json, "\"deck\""));
+    assert_non_null(strstr(json, "{\"next_hand\":true}"));
+    replay_last_line(json, last, sizeof last);
+    assert_non_null(strstr(last, "\"phase\":\"game_over\""));
+    free(json);
     free_world(w);
 }
 
@@ -1780,8 +1885,7 @@ static void test_moves_lists_each_legal_move_privately_with_what_it_does(void **
         assert_int_equal(w->n, 1);
         assert_int_equal(w->msg[0].kind, STORE_MSG_PRIVATE);
         assert_string_equal(w->msg[0].target, NICKS[actor]);
-        assert_string_equal(w->msg[0].text,
-                            "Your moves in #t: tendido now \xC2\xB7 tendido later");
+        assert_string_equal(w->msg[0].text, "Your moves in #t: tendido now \xC2\xB7 tendido later");
     }
     /* In play: every card of the hand once, with what it would do. */
     int steps = 0;
@@ -1850,8 +1954,7 @@ static void test_help_in_a_room_says_the_short_part_there_where_private_lines_wa
     say_waiting(w, "ann", "#t", "!help");
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", NULL), 1);
     assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "Lobby: !new"), 1);
-    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "\xE2\x80\x94 the rest in our direct room"),
-                     1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "\xE2\x80\x94 the rest in our direct room"), 1);
     assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", NULL), n - 1);
     assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Lobby: "), 0);
     assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Play: "), 1);
@@ -1979,7 +2082,7 @@ static void test_a_deal_that_would_make_a_long_line_is_told_in_two(void **state)
     say(w, longnick[0], "#t", "!new 4 to 121");
     for (int s = 1; s < 4; s++)
         say(w, longnick[s], "#t", "!join");
-    int split = 0;
+    int split = 0, new_hands = 0;
     for (int steps = 0; steps < 400; steps++) {
         pz_game *g = game_of(w, "#t");
         if (g == NULL)
@@ -1994,6 +2097,12 @@ static void test_a_deal_that_would_make_a_long_line_is_told_in_two(void **state)
         clear(w);
         say(w, longnick[actor], NULL, text);
         for (int i = 0; i < w->n; i++) {
+            /* a hand's first line, its seal included, stays one line */
+            if (w->msg[i].kind == STORE_MSG_ROOM && strstr(w->msg[i].text, "New hand: ") != NULL) {
+                assert_non_null(strstr(w->msg[i].text, " \xC2\xB7 pack sealed "));
+                assert_true(chars_of(w->msg[i].text) <= 280);
+                new_hands++;
+            }
             if (w->msg[i].kind != STORE_MSG_ROOM || strstr(w->msg[i].text, "Deal ") == NULL)
                 continue;
             assert_true(chars_of(w->msg[i].text) <= 200);
@@ -2004,6 +2113,7 @@ static void test_a_deal_that_would_make_a_long_line_is_told_in_two(void **state)
         }
     }
     assert_true(split > 0);
+    assert_true(new_hands > 0);
     free_world(w);
 }
 
@@ -2430,6 +2540,8 @@ int main(void)
         cmocka_unit_test(test_options_and_deadlines_say_durations_in_words),
         cmocka_unit_test(test_a_deal_that_would_make_a_long_line_is_told_in_two),
         cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
+        cmocka_unit_test(test_sealed_deals_show_each_seal_first_and_reveal_seeds_only_at_the_end),
+        cmocka_unit_test(test_a_game_from_before_fair_deals_deals_on_and_exports_as_before),
         cmocka_unit_test(test_a_restart_tells_the_room_the_game_is_back),
         cmocka_unit_test(test_the_clock_is_rebuilt_when_the_reminder_time_changes),
         cmocka_unit_test(test_the_clock_reads_only_due_games_and_never_sticks),

@@ -210,9 +210,9 @@ static void make_big_db(const fx *f)
 static void test_every_error_code_has_its_own_message(void **state)
 {
     (void)state;
-    static const int codes[] = {STORE_ERROR,  STORE_CORRUPT, STORE_VERSION,
+    static const int codes[] = {STORE_ERROR,     STORE_CORRUPT,  STORE_VERSION,
                                 STORE_NOT_FOUND, STORE_CONFLICT, STORE_TOO_BIG,
-                                STORE_BUSY,   STORE_FULL,    STORE_LOCKED};
+                                STORE_BUSY,      STORE_FULL,     STORE_LOCKED};
     size_t n = sizeof codes / sizeof codes[0];
     assert_string_equal(store_strerror(STORE_OK), "ok");
     for (size_t i = 0; i < n; i++) {
@@ -302,7 +302,8 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
        schema 3's clock column and indexes, schema 4's robot_games, schema
        5's tallies of games under way nor schema 6's fair deals. */
     raw_sql(f->path, "DROP TABLE hand_seeds; DROP TABLE fair;"
-                     "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
+                     "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX "
+                     "games_due; DROP INDEX games_updated;"
                      "DROP TRIGGER games_count_insert; DROP TRIGGER games_count_delete;"
                      "DROP TRIGGER games_count_update; DROP TABLE counts;"
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
