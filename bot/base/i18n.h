@@ -18,20 +18,25 @@
 
 #include <stdbool.h>
 
-typedef enum pz_lang { PZ_LANG_EN = 0, PZ_LANG_ES = 1, PZ_LANG_COUNT } pz_lang;
+typedef enum pz_lang {
+    PZ_LANG_EN = 0,
+    PZ_LANG_ES = 1,
+    PZ_LANG_COUNT
+} pz_lang;
 
 /* The language of the lines this thread writes from now on; returns the
    one before, for the caller to put back. */
 pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
-/* msgid in the current language (msgid itself when untranslated); a
-   printf format stays one for the compiler's checks (format_arg). */
-#if defined(__GNUC__)
-__attribute__((format_arg(1)))
+#if defined(__GNUC__) /* a printf format stays one for the compiler's checks */
+#define I18N_FORMAT_ARG __attribute__((format_arg(1)))
+#else
+#define I18N_FORMAT_ARG
 #endif
-const char *
-i18n_text(const char *msgid);
+
+/* msgid in the current language (msgid itself when untranslated). */
+const char *i18n_text(const char *msgid) I18N_FORMAT_ARG;
 /* one or many by n, in the current language's plural rule. */
 const char *i18n_plural(const char *one, const char *many, unsigned long n);
 

@@ -79,11 +79,13 @@ typedef struct ctx {
     settings set;
     store_seat seats[PZ_MAX_PLAYERS];
     int nseats;
-    pz_game *g;    /* the engine state while playing, else NULL */
-    int failed;    /* a store call failed: roll back (the store_err) */
-    bool bounded;  /* queuing a reply: dropped when its target is behind */
-    bool acted;    /* an action was applied (hs_act()) */
-    char seal[16]; /* the hand being dealt's commitment, shown (hfair.h); "" none */
+    pz_game *g;   /* the engine state while playing, else NULL */
+    int failed;   /* a store call failed: roll back (the store_err) */
+    bool bounded; /* queuing a reply: dropped when its target is behind */
+    bool acted;   /* an action was applied (hs_act()) */
+    /* the start of the commitment of the hand being dealt, for its first
+       line (hfair.h); "" none */
+    char seal[16];
     /* a V_PRIVATE verb (a person's own setting): hc_reply answers privately */
     bool personal;
     /* A command that changes nothing: its replies go to vq as volatile
