@@ -702,7 +702,9 @@ int pz_restore(pz_game **out, const char *doc, size_t len, char *why, size_t why
  * the cards in index order (AC AD AH AS 2C ... KS), then for i = 51 down to
  * 1 swap position i with a draw below i + 1. When the first dealer is
  * drawn (dealer -1) it is one draw below the player count, taken before the
- * first shuffle. Every later hand is shuffled from where the generator is.
+ * first shuffle. Every later hand is shuffled from where the generator is,
+ * unless NEXT_HAND brings its pack: the bot gives every hand the pack
+ * pz_shuffle() makes of a seed of its own (FAIRNESS.md).
  *
  * pz_shuffle() writes the pack a fresh generator seeded with seed deals
  * first (top first), for checks and tools.

@@ -54,7 +54,7 @@ dpkg -x "$deb" "$root"
 doc=usr/share/doc/porrazo-bot
 for f in usr/bin/porrazo-bot usr/bin/porrazo-replay etc/porrazo/porrazo.conf.example \
     usr/lib/systemd/system/porrazo-bot.service $doc/copyright $doc/changelog.gz \
-    $doc/README.md $doc/RULES.md $doc/REPLAY.md $doc/porrazo.conf.example \
+    $doc/README.md $doc/FAIRNESS.md $doc/RULES.md $doc/REPLAY.md $doc/porrazo.conf.example \
     usr/share/man/man1/porrazo-bot.1.gz usr/share/man/man1/porrazo-replay.1.gz \
     usr/share/man/man5/porrazo.conf.5.gz; do
     [ -f "$root/$f" ] || fail "the package lacks /$f"

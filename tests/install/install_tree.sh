@@ -19,6 +19,7 @@ expected=(
     bin/porrazo-replay
     etc/porrazo/porrazo.conf.example
     lib/systemd/system/porrazo-bot.service
+    share/doc/porrazo-bot/FAIRNESS.md
     share/doc/porrazo-bot/LICENSE
     share/doc/porrazo-bot/README.md
     share/doc/porrazo-bot/RULES.md
