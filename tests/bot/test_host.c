@@ -817,6 +817,30 @@ static void test_sealed_deals_show_each_seal_first_and_reveal_seeds_only_at_the_
     free_world(w);
 }
 
+static void test_a_stopped_sealed_game_reveals_its_seeds_and_verifies(void **state)
+{
+    (void)state;
+    world *w = new_world_seeded(0, 0, false);
+    start_game(w, "#t", 2, "");
+    for (int i = 0; i < 5; i++)
+        assert_true(play_one(w, "#t"));
+    char *json, why[200];
+    assert_int_equal(host_export(w->st, 1, &json, why, sizeof why), 0);
+    assert_null(strstr(json, "\"salt\""));
+    free(json);
+    say(w, "ann", "#t", "!stop");
+    say(w, "bob", "#t", "!stop");
+    assert_null(game_of(w, "#t"));
+    assert_int_equal(host_export(w->st, 1, &json, why, sizeof why), 0);
+    assert_non_null(strstr(json, "\"revealed\": true"));
+    assert_non_null(strstr(json, "\"salt\": \""));
+    FILE *null = fopen("/dev/null", "w");
+    assert_int_equal(pzr_verify(json, strlen(json), null, null), PZR_VERIFY_OK);
+    fclose(null);
+    free(json);
+    free_world(w);
+}
+
 static void test_a_game_from_before_fair_deals_deals_on_and_exports_as_before(void **state)
 {
     (void)state;
@@ -2541,6 +2565,7 @@ int main(void)
         cmocka_unit_test(test_a_deal_that_would_make_a_long_line_is_told_in_two),
         cmocka_unit_test(test_a_whole_game_replays_to_the_same_scores_from_its_export),
         cmocka_unit_test(test_sealed_deals_show_each_seal_first_and_reveal_seeds_only_at_the_end),
+        cmocka_unit_test(test_a_stopped_sealed_game_reveals_its_seeds_and_verifies),
         cmocka_unit_test(test_a_game_from_before_fair_deals_deals_on_and_exports_as_before),
         cmocka_unit_test(test_a_restart_tells_the_room_the_game_is_back),
         cmocka_unit_test(test_the_clock_is_rebuilt_when_the_reminder_time_changes),
