@@ -124,14 +124,19 @@ int hf_first_hand(ctx *c, uint64_t *seed)
     return 0;
 }
 
+/* What hf_next_hand needs of the recorded hands. */
+typedef struct hands_seen {
+    int n;          /* hands recorded */
+    uint64_t first; /* hand 1's seed */
+} hands_seen;
+
 /* Counts the recorded hands (store_hand_each's callback). */
 static int count_hand(void *arg, int hand, uint64_t seed)
 {
-    (void)hand;
-    ((uint64_t *)arg)[0]++;
-    ((uint64_t *)arg)[1] = seed;
+    hands_seen *h = arg;
+    h->n++;
     if (hand == 1)
-        ((uint64_t *)arg)[2] = seed;
+        h->first = seed;
     return 0;
 }
 
@@ -139,16 +144,16 @@ int hf_next_hand(ctx *c, uint64_t *seed)
 {
     char salt[STORE_SALT_HEX + 1];
     bool sealed;
-    uint64_t seen[3] = {0, 0, 0}; /* hands, the last seed, the first */
+    hands_seen seen = {0, 0};
     int err = store_fair_get(c->h->st, c->row.id, salt, &sealed);
     if (err == STORE_NOT_FOUND)
         return 1;
     if (err == 0)
-        err = store_hand_each(c->h->st, c->row.id, count_hand, seen);
-    if (err == 0 && seen[0] == 0)
+        err = store_hand_each(c->h->st, c->row.id, count_hand, &seen);
+    if (err == 0 && seen.n == 0)
         err = -1; /* a salt without a first hand: cannot be */
     if (err == 0)
-        err = record_seed(c, (int)seen[0] + 1, seen[2], seed);
+        err = record_seed(c, seen.n + 1, seen.first, seed);
     if (err == 0 && set_seal(c, *seed, salt) != 0)
         err = -1;
     if (err != 0) {
