@@ -7,6 +7,8 @@
  *
  * Not here: the scenario format (scenario.c), the rules (the engine).
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
 #include "verify.h"
 
 #include <inttypes.h>
