@@ -176,9 +176,10 @@ int store_game_count_active(store *s, int *n);
 
 #define STORE_SALT_HEX 32 /* a game's salt: 16 bytes as lowercase hex digits */
 
-/* Starts the fair-deal record of game: its salt (STORE_SALT_HEX lowercase
-   hex digits) and whether its seeds stay secret until it ends. 0,
-   STORE_CONFLICT if game has one already, or a store_err. */
+/* Starts the fair-deal record of game as its first hand is dealt: its salt
+   (STORE_SALT_HEX lowercase hex digits) and whether its seeds stay secret
+   until it ends; what an earlier start of the same lobby left (a start
+   that failed: nothing of it was shown) is dropped. 0 or a store_err. */
 int store_fair_start(store *s, int64_t game, const char *salt, bool sealed);
 /* game's salt and sealed flag; STORE_NOT_FOUND for a game from before fair
    deals (its seed is the only one and nothing is sealed). */

@@ -32,11 +32,12 @@ int store_fair_start(store *s, int64_t game, const char *salt, bool sealed)
     int rc = check_salt(s, salt);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
-    rc =
-        store__run(s, ST_FAIR_START, "INSERT INTO fair (game_id, salt, sealed) VALUES (?1, ?2, ?3)",
-                   "itd", game, salt, (int)sealed);
-    if (rc == STORE_CONFLICT)
-        store__say(s, rc, "game %" PRId64 " has a salt already", game);
+    /* a start that failed before its first line left seeds nobody saw */
+    rc = store__run(s, ST_FAIR_RESET, "DELETE FROM hand_seeds WHERE game_id = ?1", "i", game);
+    if (rc == 0)
+        rc = store__run(s, ST_FAIR_START,
+                        "INSERT OR REPLACE INTO fair (game_id, salt, sealed) VALUES (?1, ?2, ?3)",
+                        "itd", game, salt, (int)sealed);
     return store__op_end(s, rc);
 }
 

@@ -77,6 +77,7 @@ enum store_stmt {
     ST_OUTBOX_LAST,
     ST_BEGIN_READ,
     ST_FAIR_START,
+    ST_FAIR_RESET,
     ST_FAIR_GET,
     ST_HAND_ADD,
     ST_HAND_EACH,
