@@ -119,6 +119,9 @@ static const char *const MIGRATIONS[] = {
     " PRIMARY KEY (game_id, player)) WITHOUT ROWID;"
     "CREATE TRIGGER tally_stopped AFTER UPDATE OF status ON games WHEN new.status = 4 "
     " BEGIN DELETE FROM tally WHERE game_id = new.id; END;",
+    /* 5 -> 6: the hints a player asked for (issue 22), per game and summed. */
+    "ALTER TABLE tally ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE stats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

@@ -20,7 +20,7 @@
 
 #include "msg_kind.h"
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -292,6 +292,7 @@ typedef struct store_stats {
     char nick[STORE_ID_MAX];
     int games, wins, points, porrazos, limpias, san_benitos;
     int robot_games; /* games with a computer player at the table */
+    int hints;       /* hints asked for (the hint verb) */
 } store_stats;
 
 /*
