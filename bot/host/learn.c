@@ -87,6 +87,7 @@ static int words_of(const ctx *c, const pz_view *v, const pz_record *r, uint64_t
     int rc = -1;
     if (pz_apply(g, a, ev, NULL, 0) == 0) {
         render_names names = hg_names(c);
+        ev->n = pzai_move_events(ev, a->seat); /* nothing of the sample's own cards */
         render_outcome(g, &names, a, ev, buf, cap);
         rc = 0;
     }
@@ -280,16 +281,28 @@ static void tell_judged(ctx *c, const think_job *j)
         same_play(&j->action, &j->played, best, mine))
         return;
     const pzai_why *w = &j->why, *p = &j->why_played;
+    int risk_w = w->porrazo + w->limpia + w->in_place,
+        risk_p = p->porrazo + p->limpia + p->in_place;
     if (learner(c, seat)) {
-        if (p->porrazo > 0 && w->porrazo == 0 && w->next >= 0)
-            hc_say_private(c, j->player, 0,
-                           _("Stronger than your %s: %s (%+d at once against your %+d, "
-                             "and it leaves %s no porrazo)"),
-                           mine, best, w->value, p->value, nick_of(c, w->next));
-        else
+        if (w->value > p->value)
             hc_say_private(c, j->player, 0,
                            _("Stronger than your %s: %s (%+d at once against your %+d)"), mine,
                            best, w->value, p->value);
+        else if (risk_p > risk_w && w->next >= 0)
+            hc_say_private(c, j->player, 0,
+                           _("Stronger than your %s: %s (it leaves %s %d to take at once, yours "
+                             "%d)"),
+                           mine, best, nick_of(c, w->next), risk_w, risk_p);
+        else if (w->value == p->value)
+            hc_say_private(c, j->player, 0,
+                           _("The strong level would have played %s rather than your %s: the "
+                             "same at once, better further on by its search"),
+                           best, mine);
+        else
+            hc_say_private(c, j->player, 0,
+                           _("The strong level would have played %s rather than your %s: %+d at "
+                             "once against your %+d, but better further on by its search"),
+                           best, mine, w->value, p->value);
     }
     int lost = (w->value - p->value) + (p->porrazo + p->limpia) - (w->porrazo + w->limpia);
     if (lost <= 0 || !wants_review(c, j->player))

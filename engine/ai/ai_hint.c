@@ -15,11 +15,27 @@
 
 #include "ai_int.h"
 
-/* Whether e belongs to what follows a move rather than to the move. */
-static bool past_the_move(const pz_event *e)
+/* Whether e belongs to what follows seat's move rather than to the move:
+   the next deal, the tendido, the hand's end, or another seat's holding
+   (declared, or scored at its rank), which on a sampled game is the
+   sample's and not the table's. */
+static bool past_the_move(const pz_event *e, int seat)
 {
+    bool holding =
+        e->kind == PZ_EV_DECLARE ||
+        (e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA ||
+                                    e->reason == PZ_REASON_RONDINE || e->reason == PZ_REASON_FOUR));
     return e->kind == PZ_EV_DEAL || e->kind == PZ_EV_TENDIDO || e->kind == PZ_EV_LEFTOVER ||
-           e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS);
+           e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS) ||
+           (holding && e->seat != seat);
+}
+
+int pzai_move_events(const pz_events *ev, int seat)
+{
+    int n = 0;
+    while (n < ev->n && n < PZ_EVENTS_MAX && !past_the_move(&ev->ev[n], seat))
+        n++;
+    return n;
 }
 
 int pzai_sample_game(const pz_view *v, const pz_record *r, uint64_t seed, pz_game **out)
@@ -48,7 +64,7 @@ static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *
     }
     int side = pz_side_of(g, a->seat);
     *value = 0;
-    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i]); i++)
+    for (int i = 0, end = pzai_move_events(&ev, a->seat); i < end; i++)
         if (ev.ev[i].kind == PZ_EV_SCORE)
             *value += ev.ev[i].side == side ? ev.ev[i].points : -ev.ev[i].points;
     int pseat;

@@ -117,6 +117,14 @@ int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_bu
               pz_action *action, pzai_why *why);
 
 /*
+ * How many of ev's first events are seat's move itself, as pzai_why_of
+ * reads them: up to the next deal, the tendido, the hand's end and its
+ * card score, or another seat's holding (declared or scored at its rank:
+ * on a sampled game, the sample's). The words of a move are these.
+ */
+int pzai_move_events(const pz_events *ev, int seat);
+
+/*
  * A game consistent with v and r, the hidden cards placed at random from
  * seed: for trying an action and reading its own events. 0 and *out (the
  * caller frees it with pz_free()), or a negative PZ_E code.

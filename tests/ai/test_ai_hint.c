@@ -82,11 +82,17 @@ static pz_game *redeal_hidden(const pz_game *g, int seat, uint64_t *rng)
     return h;
 }
 
-/* Whether e belongs to what follows a move rather than to the move. */
-static bool past_the_move(const pz_event *e)
+/* Whether e belongs to what follows seat's move rather than to the move:
+   the next deal, the tendido, the hand's end, another seat's holding. */
+static bool past_the_move(const pz_event *e, int seat)
 {
+    bool holding =
+        e->kind == PZ_EV_DECLARE ||
+        (e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA ||
+                                    e->reason == PZ_REASON_RONDINE || e->reason == PZ_REASON_FOUR));
     return e->kind == PZ_EV_DEAL || e->kind == PZ_EV_TENDIDO || e->kind == PZ_EV_LEFTOVER ||
-           e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS);
+           e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS) ||
+           (holding && e->seat != seat);
 }
 
 /* What a scores at once on the real game g for its side, less others', with
@@ -99,7 +105,7 @@ static int scored_on(const pz_game *g, const pz_action *a)
     int deal = pz_get_deal(g), pseat;
     assert_int_equal(pz_apply(k, a, &ev, NULL, 0), 0);
     int side = pz_side_of(g, a->seat), value = 0;
-    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i]); i++)
+    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i], a->seat); i++)
         if (ev.ev[i].kind == PZ_EV_SCORE)
             value += ev.ev[i].side == side ? ev.ev[i].points : -ev.ev[i].points;
     if (pz_get_pending(k, &pseat) != PZ_PENDING_NONE && pz_get_deal(k) == deal)
