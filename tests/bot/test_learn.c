@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -343,6 +344,68 @@ static void test_review_on_tells_at_most_three_lines_a_hand(void **state)
     close_table(t);
 }
 
+/* host_think_async's wake: nothing to do, the test ticks. */
+static void on_wake(void *arg)
+{
+    (void)arg;
+}
+
+/* Ticks (the fake clock a second at a time, the real one a millisecond)
+   until a message to target holding s has come, at most `tries` times. */
+static bool tick_until(table *t, const char *target, const char *s, int tries)
+{
+    for (int i = 0; i < tries; i++) {
+        if (count(t, target, s) > 0)
+            return true;
+        struct timespec ts = {0, 1000 * 1000};
+        nanosleep(&ts, NULL);
+        tick(t, 1);
+    }
+    return count(t, target, s) > 0;
+}
+
+static void test_on_the_worker_a_hint_and_a_review_come_by_the_clock(void **state)
+{
+    (void)state;
+    table *t = open_table();
+    assert_int_equal(host_think_async(t->h, on_wake, NULL), 0);
+    say(t, "ann", "!review on");
+    say(t, "ann", "!new 2 bot to 11");
+    bool hinted = false;
+    for (int step = 0; step < 20000 && count(t, "ann", "Review of the hand in #t") == 0; step++) {
+        pz_game *g = game_now(t);
+        if (g == NULL)
+            break;
+        if (to_act(g) == 0) {
+            if (!hinted) { /* the answer is the worker's: the clock delivers it */
+                char want[128];
+                expected_hint(g, 0, want, sizeof want);
+                say(t, "ann", "!hint");
+                assert_true(tick_until(t, "ann", "Hint in #t", 2000));
+                pz_game *same = game_now(t);
+                char a[PZ_SAVE_MAX], b[PZ_SAVE_MAX];
+                assert_true(pz_save(g, a, sizeof a) > 0 && pz_save(same, b, sizeof b) > 0);
+                if (strcmp(a, b) == 0) /* still her decision: the strong level's, as inline */
+                    assert_int_equal(count(t, "ann", want), 1);
+                pz_free(same);
+                hinted = true;
+            }
+            default_move(t, g, 0);
+        } else {
+            struct timespec ts = {0, 1000 * 1000};
+            nanosleep(&ts, NULL);
+            tick(t, 1);
+        }
+        pz_free(g);
+    }
+    assert_true(hinted);
+    assert_true(tick_until(t, "ann", "Review of the hand in #t", 2000));
+    int lines = count(t, "ann", "Review of the hand in #t");
+    assert_true(lines >= 1 && lines <= 3);
+    host_think_stop(t->h);
+    close_table(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_a_hint_is_only_for_a_player_of_the_game),
         cmocka_unit_test(test_a_practice_table_explains_and_counts_nowhere),
         cmocka_unit_test(test_review_on_tells_at_most_three_lines_a_hand),
+        cmocka_unit_test(test_on_the_worker_a_hint_and_a_review_come_by_the_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

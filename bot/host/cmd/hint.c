@@ -34,8 +34,11 @@ void hv_hint(ctx *c, const cmd *k)
     }
     int actor = hg_actor(c->g);
     pz_view v;
-    if (pz_view_seat(c->g, seat, &v) != 0 ||
-        (actor != seat && !v.may_declare)) { /* a claim would tell what another holds */
+    pz_record r;
+    /* the seat's own decision: its turn, its declaration, or a claim the
+       public record proves (the strong level claims only those) */
+    if (pz_view_seat(c->g, seat, &v) != 0 || pz_public_record(c->g, &r) != 0 ||
+        (actor != seat && !v.may_declare && !r.claim_open)) {
         if (actor >= 0 && actor < c->nseats)
             hc_reply(c, _("nothing for you to decide now: it is %s's turn"), c->seats[actor].nick);
         else
