@@ -299,14 +299,15 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     fx *f = *state;
     make_big_db(f);
     /* Back to what schema 1 was: no table of handled lines, none of
-       schema 3's clock column and indexes, schema 4's robot_games nor schema
-       5's tallies of games under way. */
+       schema 3's clock column and indexes, schema 4's robot_games, schema
+       5's tallies of games under way nor schema 6's hints. */
     raw_sql(f->path, "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX games_due; DROP INDEX games_updated;"
                      "DROP TRIGGER games_count_insert; DROP TRIGGER games_count_delete;"
                      "DROP TRIGGER games_count_update; DROP TABLE counts;"
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
                      "ALTER TABLE games DROP COLUMN next_due;"
                      "ALTER TABLE stats DROP COLUMN robot_games;"
+                     "ALTER TABLE stats DROP COLUMN hints;"
                      "CREATE INDEX outbox_order ON outbox (network, priority DESC, id);"
                      "PRAGMA user_version = 1");
     store *s = open_ok(f);
@@ -834,7 +835,8 @@ static void test_stats_tally_counts_only_when_the_game_finishes(void **state)
     for (int i = 0; i < 3; i++)
         assert_int_equal(store_game_insert(s, &g[i]), 0);
     int64_t won = g[0].id, stopped = g[1].id, going = g[2].id;
-    store_stats pts = {.player = "alice", .nick = "Alice", .points = 2, .porrazos = 1};
+    store_stats pts = {
+        .player = "alice", .nick = "Alice", .points = 2, .porrazos = 1, .hints = 3};
     store_stats bob = {.player = "bob", .nick = "bob", .points = 13};
     assert_int_equal(store_stats_tally(s, won, &pts), 0);
     assert_int_equal(store_stats_tally(s, won, &pts), 0);
@@ -859,6 +861,7 @@ static void test_stats_tally_counts_only_when_the_game_finishes(void **state)
     assert_int_equal(st.wins, 1);
     assert_int_equal(st.points, 4);
     assert_int_equal(st.porrazos, 2);
+    assert_int_equal(st.hints, 6); /* the hints asked for, as the rest */
     assert_string_equal(st.nick, "Ally");
     assert_int_equal(store_stats_top(s, "irc", NULL, STORE_EVERYONE, top, 4, &n), 0);
     assert_int_equal(n, 1);
