@@ -13,7 +13,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef enum slot_state { SLOT_FREE, SLOT_WAITING, SLOT_RUNNING, SLOT_DONE } slot_state;
 
@@ -40,18 +39,9 @@ static int oldest(const think *t, slot_state s)
     return best;
 }
 
-/* Seconds on the monotonic clock. */
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 void think_run(think_job *j)
 {
     pzai_budget budget = {j->iterations, NULL, NULL};
-    double t0 = mono();
     memset(&j->why, 0, sizeof j->why);
     memset(&j->why_played, 0, sizeof j->why_played);
     switch (j->purpose) {
@@ -74,7 +64,6 @@ void think_run(think_job *j)
         j->result = 0;
         break;
     }
-    j->secs = mono() - t0;
 }
 
 /* The worker: one waiting job at a time, oldest first. */
@@ -98,7 +87,6 @@ static void *work(void *arg)
         t->job[i].action = j.action;
         t->job[i].why = j.why;
         t->job[i].why_played = j.why_played;
-        t->job[i].secs = j.secs;
         t->state[i] = SLOT_DONE;
         if (t->wake != NULL)
             t->wake(t->wake_arg);

@@ -61,7 +61,6 @@ typedef struct think_job {
     int result;
     pz_action action;
     pzai_why why, why_played;
-    double secs; /* how long the worker took */
 } think_job;
 
 /*
@@ -84,7 +83,7 @@ void think_free(think *t);
 int think_submit(think *t, const think_job *j);
 
 /* Answers j where it is (the worker's work, also for a host without a
-   worker and for the benchmark): result, action, why, why_played, secs. */
+   worker): result, action, why, why_played. */
 void think_run(think_job *j);
 
 /* Takes the oldest answered job into *out: 1, or 0 when none is ready. */
