@@ -166,6 +166,17 @@ static void tell_hint(ctx *c, const think_job *j)
     if (words_of(c, &j->view, &j->record, j->seed, &j->action, words, sizeof words) != 0)
         return;
     const char *next = nick_of(c, j->why.next);
+    if (j->action.kind == PZ_ACT_TENDIDO) {
+        hc_say_private(
+            c, j->player, 0,
+            j->action.now
+                ? _("Hint in %s: %s \xE2\x80\x94 laid now and arranged at its "
+                    "best it scores about %d at once")
+                : _("Hint in %s: %s \xE2\x80\x94 laid now it would score only about %d at once"),
+            c->row.room, words, j->why.expected);
+        count_hint(c, seat);
+        return;
+    }
     switch (avoids(&j->why)) {
     case AVOIDS_BOTH:
         hc_say_private(c, j->player, 0,
@@ -396,7 +407,14 @@ void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
         return;
     const char *who = nick_of(c, seat), *to = c->row.creator, *next = nick_of(c, j->why.next);
     const pzai_why *w = &j->why;
-    if (avoids(w) != AVOIDS_NONE)
+    if (a->kind == PZ_ACT_TENDIDO)
+        hc_say_private(c, to, 0,
+                       a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
+                                  "about %d at once")
+                              : _("Why %s chose %s: laid now it would score only about %d at "
+                                  "once"),
+                       who, words, w->expected);
+    else if (avoids(w) != AVOIDS_NONE)
         hc_say_private(c, to, 0,
                        avoids(w) == AVOIDS_LIMPIA ? _("Why %s played %s: it leaves %s no limpia")
                                                   : _("Why %s played %s: it leaves %s no porrazo"),

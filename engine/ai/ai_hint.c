@@ -86,6 +86,30 @@ static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *
     return 0;
 }
 
+#define TENDIDO_SAMPLES 16 /* sampled deals for the tendido's expected points */
+
+/* The tendido laid now and arranged at its best: its points at once for
+   the seat's side, on average over sampled deals (rounded). */
+static int tendido_expected(const pz_view *v, const pz_record *r, uint64_t seed)
+{
+    pzai_rng rng;
+    pzai__rng_seed(&rng, seed ^ UINT64_C(0x74656e6469646f));
+    int total = 0, n = 0;
+    for (int k = 0; k < TENDIDO_SAMPLES; k++) {
+        pz_game *g = NULL;
+        if (pzai__sample(v, r, &rng, &g) != 0)
+            break;
+        int before = pz_get_score(g, v->side);
+        pz_action now = pz_act_tendido(v->seat, true), best = pz_act_arrange_best(v->seat);
+        if (pz_apply(g, &now, NULL, NULL, 0) == 0 && pz_apply(g, &best, NULL, NULL, 0) == 0) {
+            total += pz_get_score(g, v->side) - before;
+            n++;
+        }
+        pz_free(g);
+    }
+    return n > 0 ? (total + n / 2) / n : 0;
+}
+
 int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64_t seed,
                 pzai_why *out)
 {
@@ -119,6 +143,8 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
         }
     }
     pz_free(g);
+    if (err == 0 && a->kind == PZ_ACT_TENDIDO)
+        w.expected = tendido_expected(v, r, seed);
     if (err == 0)
         *out = w;
     return err;
