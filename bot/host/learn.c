@@ -230,6 +230,13 @@ bool learn_judges(ctx *c, int seat)
 /* What a judged play left on the table, as a review line's label. */
 static const char *loss_label(const think_job *j)
 {
+    unsigned missed = j->why.made & ~j->why_played.made;
+    if (missed & PZAI_MADE_PORRAZO)
+        return _("a missed porrazo");
+    if (missed & PZAI_MADE_IN_PLACE)
+        return _("a card left in place");
+    if (missed & PZAI_MADE_LIMPIA)
+        return _("a missed limpia");
     if (j->why_played.limpia > j->why.limpia)
         return _("a limpia given away");
     if (j->why_played.porrazo > j->why.porrazo)

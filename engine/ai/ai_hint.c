@@ -50,7 +50,7 @@ int pzai_sample_game(const pz_view *v, const pz_record *r, uint64_t seed, pz_gam
 /* a on g: its value for its side from its own events, and the threats to
    the next player after it. 0, or PZ_EINVALID_ACTION when g refuses it. */
 static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *value,
-                    int t[PZAI_THREATS], int *next)
+                    int t[PZAI_THREATS], int *next, unsigned *made)
 {
     pz_game *copy = pz_clone(g);
     pz_events ev;
@@ -64,9 +64,22 @@ static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *
     }
     int side = pz_side_of(g, a->seat);
     *value = 0;
-    for (int i = 0, end = pzai_move_events(&ev, a->seat); i < end; i++)
-        if (ev.ev[i].kind == PZ_EV_SCORE)
-            *value += ev.ev[i].side == side ? ev.ev[i].points : -ev.ev[i].points;
+    *made = 0;
+    for (int i = 0, end = pzai_move_events(&ev, a->seat); i < end; i++) {
+        const pz_event *e = &ev.ev[i];
+        if (e->kind == PZ_EV_SCORE)
+            *value += e->side == side ? e->points : -e->points;
+        if (e->seat != a->seat)
+            continue;
+        if ((e->kind == PZ_EV_CAPTURE && e->pending) ||
+            (e->kind == PZ_EV_SCORE &&
+             (e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO)))
+            *made |= PZAI_MADE_PORRAZO;
+        if (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_LIMPIA)
+            *made |= PZAI_MADE_LIMPIA;
+        if (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_IN_PLACE)
+            *made |= PZAI_MADE_IN_PLACE;
+    }
     int pseat;
     if (pz_get_pending(copy, &pseat) != PZ_PENDING_NONE && pz_get_deal(copy) == deal)
         *value += pz_side_of(copy, pseat) == side ? pzai__pending_points(copy)
@@ -123,7 +136,7 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
     pzai_why w;
     int t[PZAI_THREATS];
     memset(&w, 0, sizeof w);
-    err = try_move(g, a, unseen, &w.value, t, &w.next);
+    err = try_move(g, a, unseen, &w.value, t, &w.next, &w.made);
     if (err == 0) {
         w.porrazo = t[PZAI_THREAT_PORRAZO] + t[PZAI_THREAT_COUNTER];
         w.limpia = t[PZAI_THREAT_LIMPIA];
@@ -132,9 +145,10 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
         int n = a->kind == PZ_ACT_PLAY ? pzai__plays(g, a->seat, plays) : 0;
         for (int i = 0; i < n && err == 0; i++) {
             int value, next;
+            unsigned made;
             if (plays[i].card == a->card && plays[i].mode == a->mode)
                 continue;
-            err = try_move(g, &plays[i], unseen, &value, t, &next);
+            err = try_move(g, &plays[i], unseen, &value, t, &next, &made);
             int p = t[PZAI_THREAT_PORRAZO] + t[PZAI_THREAT_COUNTER];
             if (p > w.worst_porrazo)
                 w.worst_porrazo = p;

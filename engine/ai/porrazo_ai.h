@@ -100,7 +100,11 @@ typedef struct pzai_why {
     /* The tendido choice: the points the tendido laid now and arranged at
        its best would score at once, on average over sampled deals. */
     int expected;
+    /* What the move itself makes for the seat (PZAI_MADE_* bits): a
+       porrazo (pending or scored), a limpia, a card in place. */
+    unsigned made;
 } pzai_why;
+enum { PZAI_MADE_PORRAZO = 1, PZAI_MADE_LIMPIA = 2, PZAI_MADE_IN_PLACE = 4 };
 
 /*
  * The figures of action a (one pz_apply() accepts for v->seat now) into

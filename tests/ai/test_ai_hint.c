@@ -96,8 +96,9 @@ static bool past_the_move(const pz_event *e, int seat)
 }
 
 /* What a scores at once on the real game g for its side, less others', with
-   a porrazo it leaves pending at its worth. */
-static int scored_on(const pz_game *g, const pz_action *a)
+   a porrazo it leaves pending at its worth; *made what it makes for its
+   seat (PZAI_MADE_*). */
+static int scored_on(const pz_game *g, const pz_action *a, unsigned *made)
 {
     pz_game *k = pz_clone(g);
     pz_events ev;
@@ -105,9 +106,20 @@ static int scored_on(const pz_game *g, const pz_action *a)
     int deal = pz_get_deal(g), pseat;
     assert_int_equal(pz_apply(k, a, &ev, NULL, 0), 0);
     int side = pz_side_of(g, a->seat), value = 0;
-    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i], a->seat); i++)
-        if (ev.ev[i].kind == PZ_EV_SCORE)
-            value += ev.ev[i].side == side ? ev.ev[i].points : -ev.ev[i].points;
+    *made = 0;
+    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i], a->seat); i++) {
+        const pz_event *e = &ev.ev[i];
+        if (e->kind == PZ_EV_SCORE)
+            value += e->side == side ? e->points : -e->points;
+        if (e->seat == a->seat && e->kind == PZ_EV_CAPTURE && e->pending)
+            *made |= PZAI_MADE_PORRAZO;
+        if (e->seat == a->seat && e->kind == PZ_EV_SCORE)
+            *made |= e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO
+                         ? PZAI_MADE_PORRAZO
+                     : e->reason == PZ_REASON_LIMPIA   ? PZAI_MADE_LIMPIA
+                     : e->reason == PZ_REASON_IN_PLACE ? PZAI_MADE_IN_PLACE
+                                                       : 0u;
+    }
     if (pz_get_pending(k, &pseat) != PZ_PENDING_NONE && pz_get_deal(k) == deal)
         value += pz_side_of(k, pseat) == side ? pzai__pending_points(k) : -pzai__pending_points(k);
     pz_free(k);
@@ -119,6 +131,7 @@ static void test_every_hint_is_legal_and_the_strong_level_choice(void **state)
     (void)state;
     uint64_t rng = 2022;
     long kinds[PZ_ACT_NEXT_HAND + 1] = {0}, hinted = 0, by_players[PZ_MAX_PLAYERS + 1] = {0};
+    long made_kinds[8] = {0};
     for (int i = 0; i < at_scaled(700); i++) {
         pz_setup s;
         at_random_setup(&rng, 2 + i % 7, &s);
@@ -150,13 +163,16 @@ static void test_every_hint_is_legal_and_the_strong_level_choice(void **state)
             if (pz_apply(k, &hint, NULL, msg, sizeof msg) != 0)
                 fail_msg("a hint the engine refuses: %s", msg);
             pz_free(k);
-            assert_int_equal(why.value, scored_on(g, &hint)); /* the real game's points */
+            unsigned made = 0;
+            assert_int_equal(why.value, scored_on(g, &hint, &made)); /* the real game's points */
+            assert_int_equal(why.made, made);                        /* and what it makes */
             assert_true(why.porrazo >= 0 && why.limpia >= 0 && why.in_place >= 0);
             if (why.next < 0)
                 assert_int_equal(why.porrazo + why.limpia + why.in_place, 0);
             else
                 assert_true(why.next != seat && pz_side_of(g, why.next) != pz_side_of(g, seat));
             kinds[hint.kind]++;
+            made_kinds[why.made & 7]++;
             by_players[g->players]++;
             hinted++;
         }
@@ -170,6 +186,12 @@ static void test_every_hint_is_legal_and_the_strong_level_choice(void **state)
             fail_msg("no hint of action kind %d in %ld hints", k, hinted);
     for (int p = PZ_MIN_PLAYERS; p <= PZ_MAX_PLAYERS; p++)
         assert_true(by_players[p] > 0);
+    /* hints that make a porrazo, a limpia, a card in place were among them */
+    assert_true(made_kinds[PZAI_MADE_PORRAZO] + made_kinds[PZAI_MADE_PORRAZO | PZAI_MADE_LIMPIA] >
+                0);
+    assert_true(made_kinds[PZAI_MADE_LIMPIA] + made_kinds[PZAI_MADE_PORRAZO | PZAI_MADE_LIMPIA] >
+                0);
+    assert_true(made_kinds[PZAI_MADE_IN_PLACE] > 0);
 }
 
 static void test_no_hint_depends_on_cards_its_seat_cannot_see(void **state)
