@@ -87,7 +87,7 @@ static int words_of(const ctx *c, const pz_view *v, const pz_record *r, uint64_t
     int rc = -1;
     if (pz_apply(g, a, ev, NULL, 0) == 0) {
         render_names names = hg_names(c);
-        ev->n = pzai_move_events(ev, a->seat); /* nothing of the sample's own cards */
+        ev->n = pzai_move_events(ev, a); /* nothing of the sample's own cards */
         render_outcome(g, &names, a, ev, buf, cap);
         rc = 0;
     }

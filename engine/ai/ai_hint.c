@@ -15,25 +15,31 @@
 
 #include "ai_int.h"
 
-/* Whether e belongs to what follows seat's move rather than to the move:
-   the next deal, the tendido, the hand's end, or another seat's holding
-   (declared, or scored at its rank), which on a sampled game is the
-   sample's and not the table's. */
-static bool past_the_move(const pz_event *e, int seat)
+/* Whether e belongs to what follows move a rather than to a itself: the
+   next deal, the tendido, the hand's end and its card score, a declaration
+   (but a's own, when a declares) and a holding scored at the deal's end
+   (which holding scores depends on every hand: on a sampled game, the
+   sample's). */
+static bool past_the_move(const pz_event *e, const pz_action *a, bool *declared)
 {
+    if (e->kind == PZ_EV_DECLARE) {
+        bool own = a->kind == PZ_ACT_DECLARE && e->seat == a->seat && !*declared;
+        *declared |= own;
+        return !own;
+    }
     bool holding =
-        e->kind == PZ_EV_DECLARE ||
-        (e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA ||
-                                    e->reason == PZ_REASON_RONDINE || e->reason == PZ_REASON_FOUR));
+        e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA || e->reason == PZ_REASON_RONDINE ||
+                                   e->reason == PZ_REASON_FOUR);
     return e->kind == PZ_EV_DEAL || e->kind == PZ_EV_TENDIDO || e->kind == PZ_EV_LEFTOVER ||
            e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS) ||
-           (holding && e->seat != seat);
+           holding;
 }
 
-int pzai_move_events(const pz_events *ev, int seat)
+int pzai_move_events(const pz_events *ev, const pz_action *a)
 {
     int n = 0;
-    while (n < ev->n && n < PZ_EVENTS_MAX && !past_the_move(&ev->ev[n], seat))
+    bool declared = false;
+    while (n < ev->n && n < PZ_EVENTS_MAX && !past_the_move(&ev->ev[n], a, &declared))
         n++;
     return n;
 }
@@ -65,7 +71,7 @@ static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *
     int side = pz_side_of(g, a->seat);
     *value = 0;
     *made = 0;
-    for (int i = 0, end = pzai_move_events(&ev, a->seat); i < end; i++) {
+    for (int i = 0, end = pzai_move_events(&ev, a); i < end; i++) {
         const pz_event *e = &ev.ev[i];
         if (e->kind == PZ_EV_SCORE)
             *value += e->side == side ? e->points : -e->points;

@@ -124,12 +124,13 @@ int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_bu
               pz_action *action, pzai_why *why);
 
 /*
- * How many of ev's first events are seat's move itself, as pzai_why_of
- * reads them: up to the next deal, the tendido, the hand's end and its
- * card score, or another seat's holding (declared or scored at its rank:
- * on a sampled game, the sample's). The words of a move are these.
+ * How many of ev's first events (those pz_apply() gave for a) are the move
+ * a itself, as pzai_why_of reads them: up to the next deal, the tendido,
+ * the hand's end and its card score, a declaration other than a's own, or
+ * a holding scored at the deal's end (which one scores depends on every
+ * hand: on a sampled game, the sample's). The words of a move are these.
  */
-int pzai_move_events(const pz_events *ev, int seat);
+int pzai_move_events(const pz_events *ev, const pz_action *a);
 
 /*
  * A game consistent with v and r, the hidden cards placed at random from

@@ -82,17 +82,18 @@ static pz_game *redeal_hidden(const pz_game *g, int seat, uint64_t *rng)
     return h;
 }
 
-/* Whether e belongs to what follows seat's move rather than to the move:
-   the next deal, the tendido, the hand's end, another seat's holding. */
-static bool past_the_move(const pz_event *e, int seat)
+/* Whether e belongs to what follows move a: the next deal, the tendido,
+   the hand's end, a declaration not a's own, a holding scored. */
+static bool past_the_move(const pz_event *e, const pz_action *a)
 {
+    if (e->kind == PZ_EV_DECLARE)
+        return a->kind != PZ_ACT_DECLARE || e->seat != a->seat;
     bool holding =
-        e->kind == PZ_EV_DECLARE ||
-        (e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA ||
-                                    e->reason == PZ_REASON_RONDINE || e->reason == PZ_REASON_FOUR));
+        e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA || e->reason == PZ_REASON_RONDINE ||
+                                   e->reason == PZ_REASON_FOUR);
     return e->kind == PZ_EV_DEAL || e->kind == PZ_EV_TENDIDO || e->kind == PZ_EV_LEFTOVER ||
            e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS) ||
-           (holding && e->seat != seat);
+           holding;
 }
 
 /* What a scores at once on the real game g for its side, less others', with
@@ -107,7 +108,7 @@ static int scored_on(const pz_game *g, const pz_action *a, unsigned *made)
     assert_int_equal(pz_apply(k, a, &ev, NULL, 0), 0);
     int side = pz_side_of(g, a->seat), value = 0;
     *made = 0;
-    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i], a->seat); i++) {
+    for (int i = 0; i < ev.n && !past_the_move(&ev.ev[i], a); i++) {
         const pz_event *e = &ev.ev[i];
         if (e->kind == PZ_EV_SCORE)
             value += e->side == side ? e->points : -e->points;
@@ -124,6 +125,32 @@ static int scored_on(const pz_game *g, const pz_action *a, unsigned *made)
         value += pz_side_of(k, pseat) == side ? pzai__pending_points(k) : -pzai__pending_points(k);
     pz_free(k);
     return value;
+}
+
+/* The move's own events (pzai_move_events) of a on the real game g and on
+   the game sampled from the seat's view, which the host renders: the same
+   events, so the words are the real game's. */
+static void same_words_as_the_real_game(const pz_game *g, const pz_view *v, const pz_record *r,
+                                        uint64_t seed, const pz_action *a)
+{
+    pz_game *real = pz_clone(g), *sample = NULL;
+    pz_events e1, e2;
+    e1.n = e2.n = 0;
+    assert_int_equal(pzai_sample_game(v, r, seed, &sample), 0);
+    assert_int_equal(pz_apply(real, a, &e1, NULL, 0), 0);
+    assert_int_equal(pz_apply(sample, a, &e2, NULL, 0), 0);
+    int n1 = pzai_move_events(&e1, a), n2 = pzai_move_events(&e2, a);
+    assert_int_equal(n1, n2);
+    for (int i = 0; i < n1; i++) {
+        const pz_event *x = &e1.ev[i], *y = &e2.ev[i];
+        if (x->kind != y->kind || x->seat != y->seat || x->side != y->side || x->card != y->card ||
+            x->mode != y->mode || x->reason != y->reason || x->holding != y->holding ||
+            x->pending != y->pending || x->points != y->points || x->ncards != y->ncards ||
+            memcmp(x->cards, y->cards, x->ncards) != 0)
+            fail_msg("event %d of a hinted move (kind %d) differs on the sampled game", i, x->kind);
+    }
+    pz_free(real);
+    pz_free(sample);
 }
 
 static void test_every_hint_is_legal_and_the_strong_level_choice(void **state)
@@ -171,6 +198,7 @@ static void test_every_hint_is_legal_and_the_strong_level_choice(void **state)
                 assert_int_equal(why.porrazo + why.limpia + why.in_place, 0);
             else
                 assert_true(why.next != seat && pz_side_of(g, why.next) != pz_side_of(g, seat));
+            same_words_as_the_real_game(g, &v, &r, seed, &hint);
             kinds[hint.kind]++;
             made_kinds[why.made & 7]++;
             by_players[g->players]++;

@@ -138,7 +138,7 @@ static void words(const pz_view *v, const pz_record *r, uint64_t seed, const pz_
     if (ev != NULL && pzai_sample_game(v, r, seed, &g) == 0) {
         ev->n = 0;
         if (pz_apply(g, a, ev, NULL, 0) == 0) {
-            ev->n = pzai_move_events(ev, a->seat);
+            ev->n = pzai_move_events(ev, a);
             render_outcome(g, &names, a, ev, buf, sizeof buf);
         }
     }
