@@ -561,8 +561,8 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
     if (hg_actor(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
         hs_new_turn(c);
     hs_announce(c, a, &ev, forced);
-    if (has_event(&ev, PZ_EV_HAND_END))
-        learn_hand_end(c); /* the reviews of those who asked */
+    if (has_event(&ev, PZ_EV_HAND_END) || has_event(&ev, PZ_EV_GAME_END))
+        learn_hand_end(c); /* the reviews of those who asked (once: a game may end mid-hand) */
     return 0;
 }
 
