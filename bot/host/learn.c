@@ -443,6 +443,24 @@ void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
 /* ------------------------------------------------------------------------ */
 /* The worker's answers                                                     */
 
+/* Loads game id into c whatever its status (a review comes after the
+   game's last hand too): row, seats, settings; not the engine state. 1, 0
+   when it is gone, -1 on a store error. */
+static int load_by_id(ctx *c, int64_t id)
+{
+    int err = store_game_get(c->h->st, id, &c->row);
+    if (err == STORE_NOT_FOUND)
+        return 0;
+    c->have_game = err == 0;
+    if (err == 0)
+        err = store_seats_get(c->h->st, id, c->seats, PZ_MAX_PLAYERS, &c->nseats);
+    if (err != 0) {
+        hc_failed(c, err);
+        return -1;
+    }
+    return settings_parse(&c->set, c->row.settings) == 0 ? 1 : 0;
+}
+
 int learn_deliver(host *h, const think_job *j, int64_t now)
 {
     if (store_begin(h->st) != 0) {
@@ -450,14 +468,17 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
         return -1;
     }
     ctx c = {.h = h, .now = now, .network = j->network};
-    if (hg_load(&c, j->room) > 0 && c.row.id == j->game && c.g != NULL) {
-        if (j->purpose == THINK_HINT && robot_fingerprint(&c) != j->fingerprint)
-            hc_say_private(&c, j->player, 0,
-                           _("Hint in %s: the game moved on before it was ready; ask again"),
-                           c.row.room);
-        else if (j->purpose == THINK_HINT)
-            tell_hint(&c, j);
-        else if (j->purpose == THINK_JUDGE)
+    if (j->purpose == THINK_HINT) { /* for the game as it is, if it still is */
+        if (hg_load(&c, j->room) > 0 && c.row.id == j->game && c.g != NULL) {
+            if (robot_fingerprint(&c) != j->fingerprint)
+                hc_say_private(&c, j->player, 0,
+                               _("Hint in %s: the game moved on before it was ready; ask again"),
+                               c.row.room);
+            else
+                tell_hint(&c, j);
+        }
+    } else if (load_by_id(&c, j->game) > 0) { /* judged from the job's view */
+        if (j->purpose == THINK_JUDGE)
             tell_judged(&c, j);
         else if (j->purpose == THINK_REVIEW)
             tell_review(&c, j->player);
