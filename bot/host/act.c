@@ -573,6 +573,7 @@ void hs_stop(ctx *c, const char *who, const char *by)
     bool lobby = c->row.status == STORE_LOBBY;
     c->row.status = STORE_STOPPED;
     hg_save(c);
+    learn_forget(c); /* a hand's judged plays, never reviewed now */
     hc_say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
                 hc_prefix(c));
     hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);

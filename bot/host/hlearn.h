@@ -36,6 +36,8 @@ void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, uint64_
                  const pz_action *a);
 /* A hand ended in the loaded game: the review of each player who asked. */
 void learn_hand_end(ctx *c);
+/* The loaded game is stopped: its players' judged plays are forgotten. */
+void learn_forget(ctx *c);
 /* A computer player's move a on a practice table, decided by j: one line
    to the learner of why. */
 void learn_explain_move(ctx *c, const think_job *j, const pz_action *a);

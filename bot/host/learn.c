@@ -384,9 +384,22 @@ static void tell_review(ctx *c, const char *player)
                        _("Review of the hand in %s: the strong level found no points you left on "
                          "the table"),
                        c->row.room);
-    int err = store_kv_set(c->h->st, LEARN_ITEMS_SCOPE, key, "");
+    int err = store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
     if (err != 0)
         hc_failed(c, err);
+}
+
+void learn_forget(ctx *c)
+{
+    char key[3 * STORE_ID_MAX];
+    for (int s = 0; s < c->nseats && !c->failed; s++) {
+        items_key(c, c->seats[s].player, key, sizeof key);
+        int err = key[0] == '\0' || hc_is_robot(c->seats[s].player)
+                      ? 0
+                      : store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
+        if (err != 0)
+            hc_failed(c, err);
+    }
 }
 
 void learn_hand_end(ctx *c)

@@ -326,6 +326,8 @@ int store_stats_top(store *s, const char *network, const char *room, store_who w
 
 /* Small named values per scope (e.g. "matrix:main" / "since"). */
 int store_kv_set(store *s, const char *scope, const char *key, const char *value);
+/* Forgets key in scope (nothing to do when unset). */
+int store_kv_del(store *s, const char *scope, const char *key);
 /* STORE_NOT_FOUND when unset; STORE_TOO_BIG when cap is too small. */
 int store_kv_get(store *s, const char *scope, const char *key, char *value, size_t cap);
 /*

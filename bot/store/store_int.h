@@ -76,6 +76,7 @@ enum store_stmt {
     ST_OUTBOX_PURGE,
     ST_OUTBOX_LAST,
     ST_BEGIN_READ,
+    ST_KV_DEL,
     ST_COUNT
 };
 

@@ -925,6 +925,11 @@ static void test_kv_values_are_set_replaced_and_read_with_any_bytes(void **state
     char exact[6];
     assert_int_equal(store_kv_get(s, "irc:main", "since", exact, sizeof exact), 0);
     assert_string_equal(exact, "other");
+    /* forgotten: that key of that scope only, and twice is nothing */
+    assert_int_equal(store_kv_del(s, "irc:main", "since"), 0);
+    assert_int_equal(store_kv_del(s, "irc:main", "since"), 0);
+    assert_int_equal(store_kv_get(s, "irc:main", "since", v, sizeof v), STORE_NOT_FOUND);
+    assert_int_equal(store_kv_get(s, "matrix:main", "since", v, sizeof v), 0);
     store_close(s);
 }
 
