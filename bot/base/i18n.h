@@ -18,27 +18,26 @@
 
 #include <stdbool.h>
 
-typedef enum pz_lang {
-    PZ_LANG_EN = 0,
-    PZ_LANG_ES = 1,
-    PZ_LANG_COUNT
-} pz_lang;
+typedef enum pz_lang { PZ_LANG_EN = 0, PZ_LANG_ES = 1, PZ_LANG_COUNT } pz_lang;
 
 /* The language of the lines this thread writes from now on; returns the
    one before, for the caller to put back. */
 pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
-#if defined(__GNUC__) /* a printf format stays one for the compiler's checks */
-#define I18N_FORMAT_ARG __attribute__((format_arg(1)))
+/* A translation keeps its msgid's placeholders: the compiler checks a
+   printf's arguments against the msgid (format_arg). */
+#if defined(__GNUC__)
+#define I18N_FORMAT_ARG(n) __attribute__((format_arg(n)))
 #else
-#define I18N_FORMAT_ARG
+#define I18N_FORMAT_ARG(n)
 #endif
 
 /* msgid in the current language (msgid itself when untranslated). */
-const char *i18n_text(const char *msgid) I18N_FORMAT_ARG;
+const char *i18n_text(const char *msgid) I18N_FORMAT_ARG(1);
 /* one or many by n, in the current language's plural rule. */
-const char *i18n_plural(const char *one, const char *many, unsigned long n);
+const char *i18n_plural(const char *one, const char *many, unsigned long n) I18N_FORMAT_ARG(1)
+    I18N_FORMAT_ARG(2);
 
 /* "en"/"es" (and "english", "español", "espanol", "ingles"...) to a
    language; false for anything else. i18n_code gives "en" or "es". */

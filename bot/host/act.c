@@ -15,6 +15,7 @@
 #include "hctx.h"
 #include "hfair.h"
 #include "hgame.h"
+#include "hlearn.h"
 #include "hprefs.h"
 #include "hseats.h"
 #include "i18n.h"
@@ -84,8 +85,8 @@ static void log_action(ctx *c, const pz_action *a)
    (store_stats_finish), never if it is stopped. */
 static void add_stats(ctx *c, int seat, store_stats *d)
 {
-    if (c->failed || seat < 0 || seat >= c->nseats)
-        return;
+    if (c->failed || seat < 0 || seat >= c->nseats || c->set.practice)
+        return; /* a practice table counts nothing (learn) */
     snprintf(d->player, sizeof d->player, "%s", c->seats[seat].player);
     snprintf(d->nick, sizeof d->nick, "%s", c->seats[seat].nick);
     if (hc_is_robot(d->player)) /* one row per level, not per robot number */
@@ -554,11 +555,27 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
     pz_events ev = {0};
     int before = hg_actor(c->g);
     pz_phase phase = pz_get_phase(c->g);
+    /* a person's play judged by the strong level (practice, review on):
+       from what they knew before it */
+    int mover = seat_of_action(a);
+    bool judged = forced == NULL && a->kind == PZ_ACT_PLAY && learn_judges(c, mover) &&
+                  !absent_computer(c, mover);
+    pz_view *pre_v = judged ? malloc(sizeof *pre_v) : NULL;
+    pz_record *pre_r = judged ? malloc(sizeof *pre_r) : NULL;
+    uint64_t seed = judged ? learn_seed(c, mover) : 0;
+    judged = pre_v != NULL && pre_r != NULL && pz_view_seat(c->g, mover, pre_v) == 0 &&
+             pz_public_record(c->g, pre_r) == 0;
     int err = pz_apply(c->g, a, &ev, why, sizeof why);
     if (err != 0) {
+        free(pre_v);
+        free(pre_r);
         explain(c, err, why, a);
         return err;
     }
+    if (judged)
+        learn_judge(c, mover, pre_v, pre_r, seed, a);
+    free(pre_v);
+    free(pre_r);
     log_action(c, a);
     c->acted = true;
     if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
@@ -569,6 +586,8 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
     if (hg_actor(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
         hs_new_turn(c);
     hs_announce(c, a, &ev, forced);
+    if (has_event(&ev, PZ_EV_HAND_END) || has_event(&ev, PZ_EV_GAME_END))
+        learn_hand_end(c); /* the reviews of those who asked (once: a game may end mid-hand) */
     return 0;
 }
 
@@ -579,6 +598,7 @@ void hs_stop(ctx *c, const char *who, const char *by)
     bool lobby = c->row.status == STORE_LOBBY;
     c->row.status = STORE_STOPPED;
     hg_save(c);
+    learn_forget(c); /* a hand's judged plays, never reviewed now */
     hc_say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
                 hc_prefix(c));
     hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);

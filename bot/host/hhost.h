@@ -53,6 +53,7 @@ typedef struct settings {
     unsigned away;    /* seat bits: absent people a computer player plays for */
     unsigned missed;  /* 4 bits a seat: its turns in a row the deadline played */
     int64_t start_at; /* a full lobby deals then (start_countdown), 0: not counting */
+    bool practice;    /* a practice table (learn): explained, kept out of stats and top */
     pz_options opt;
 } settings;
 

@@ -97,7 +97,11 @@ int robot_to_act(ctx *c);
 /* The clock found the loaded game due and a computer player to act at
    seat: its move now (inline, or handed to the worker). */
 void robot_turn(ctx *c, int seat);
-/* Applies the worker's decisions ready now, each in its transaction.
+/* FNV-1a of the loaded game's saved state: the same game, the same number
+   (a decision's seed; the worker's answer is for this game only if the
+   number is the same when it comes). */
+uint64_t robot_fingerprint(const ctx *c);
+/* Applies the worker's decisions (and learn.c's answers) ready now, each in its transaction.
    0, or -1 when the store failed (h->err). */
 int robot_collect(host *h, int64_t now);
 /* A move for a person who cannot make it (an owner's skip, a deadline

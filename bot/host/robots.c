@@ -22,6 +22,7 @@
 #include "hclock.h"
 #include "hctx.h"
 #include "hgame.h"
+#include "hlearn.h"
 #include "hrooms.h"
 #include "hseats.h"
 #include "porrazo_ai.h"
@@ -54,7 +55,7 @@ int robot_to_act(ctx *c)
 }
 
 /* FNV-1a of the game's saved state: the same game, the same number. */
-static uint64_t fingerprint(const ctx *c)
+uint64_t robot_fingerprint(const ctx *c)
 {
     static char doc[PZ_SAVE_MAX]; /* the loop's thread only */
     uint64_t x = UINT64_C(0xcbf29ce484222325);
@@ -99,8 +100,12 @@ static void robot_play(ctx *c, const think_job *j)
         hg_save(c); /* nothing to do after all: the clock looks again */
         return;
     }
-    if (hs_act(c, &a, NULL) != 0 && pz_default_action(c->g, seat, &a) == 0)
-        (void)hs_act(c, &a, NULL); /* never happens with a correct player */
+    if (hs_act(c, &a, NULL) != 0) {
+        if (pz_default_action(c->g, seat, &a) == 0)
+            (void)hs_act(c, &a, NULL); /* never happens with a correct player */
+        return;
+    }
+    learn_explain_move(c, j, &a); /* a practice table: why, to the learner */
 }
 
 void robot_turn(ctx *c, int seat)
@@ -118,18 +123,18 @@ void robot_turn(ctx *c, int seat)
     j.game = c->row.id;
     snprintf(j.network, sizeof j.network, "%s", c->network);
     snprintf(j.room, sizeof j.room, "%s", c->row.room);
-    j.fingerprint = fingerprint(c);
+    j.fingerprint = robot_fingerprint(c);
     j.level = (pzai_level)level;
     j.seed = j.fingerprint ^ ((uint64_t)seat << 56);
     j.iterations = c->h->cfg.robot_iterations;
+    j.explain = c->set.practice;
     if (pz_view_seat(c->g, seat, &j.view) != 0 || pz_public_record(c->g, &j.record) != 0) {
         j.result = -1; /* cannot happen for a seat of the game: the default move */
         robot_play(c, &j);
         return;
     }
     if (c->h->think == NULL) {
-        pzai_budget budget = {j.iterations, NULL, NULL};
-        j.result = pzai_decide(&j.view, &j.record, j.level, j.seed, &budget, &j.action);
+        think_run(&j);
         robot_play(c, &j);
         return;
     }
@@ -145,7 +150,7 @@ static int collect_one(host *h, const think_job *j, int64_t now)
     }
     ctx c = {.h = h, .now = now, .network = j->network};
     if (hg_load(&c, j->room) > 0 && c.row.id == j->game) {
-        if (robot_to_act(&c) == j->view.seat && fingerprint(&c) == j->fingerprint)
+        if (robot_to_act(&c) == j->view.seat && robot_fingerprint(&c) == j->fingerprint)
             robot_play(&c, j);
         else
             hg_save(&c); /* the game moved on: its clock is written anew */
@@ -166,7 +171,7 @@ int robot_collect(host *h, int64_t now)
     think_job j;
     int rc = 0;
     while (h->think != NULL && think_take(h->think, &j) == 1)
-        if (collect_one(h, &j, now) != 0)
+        if ((j.purpose == THINK_MOVE ? collect_one(h, &j, now) : learn_deliver(h, &j, now)) != 0)
             rc = -1;
     return rc;
 }

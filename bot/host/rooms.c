@@ -1,7 +1,8 @@
 /*
  * rooms.c — a room's defaults as its moderators set them ("set"): new
  * tables' options and turn deadline, how long a turn waits for an away
- * player, the computer players' level, its own prefix and colours; read
+ * player, the computer players' level, its own prefix and colours, whether
+ * hints are given; read
  * from the store's kv (scope ROOM_SCOPE, key "network\x1froom") with the
  * configuration's where the room has none. Prefix room_.
  *
@@ -72,7 +73,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
     rs->level = c->h->robot_level;
     rs->own_deadline = rs->own_level = rs->own_away = false;
     rs->options[0] = rs->prefix[0] = '\0';
-    rs->colours_off = false;
+    rs->colours_off = rs->hints_off = false;
     if (room == NULL || room[0] == '\0')
         return;
     room_key(c, room, key, sizeof key);
@@ -81,6 +82,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
     char *end;
     pzai_level lv;
     room_words_own(value, rs->prefix, &rs->colours_off);
+    rs->hints_off = word_value(value, "hints", v, sizeof v) == 0 && strcmp(v, "off") == 0;
     if (word_value(value, "deadline", v, sizeof v) == 0) {
         long secs = strtol(v, &end, 10);
         if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {

@@ -1,6 +1,7 @@
 /*
  * settings.c — a game's host-side settings (seats offered, shuffle, turn
- * deadline, first dealer, votes, reminders, absent seats, a countdown)
+ * deadline, first dealer, votes, reminders, absent seats, a countdown, a
+ * practice table)
  * kept as "key=value" words in store_game.settings, followed by the R9
  * options in the engine's words. Not here: what the settings mean (lobby.c,
  * play.c, absent.c, timers.c).
@@ -33,6 +34,10 @@ void settings_format(const settings *s, char *buf, size_t cap)
     if (s->start_at != 0) {
         size_t n = strlen(absent);
         snprintf(absent + n, sizeof absent - n, "start=%lld ", (long long)s->start_at);
+    }
+    if (s->practice) {
+        size_t n = strlen(absent);
+        snprintf(absent + n, sizeof absent - n, "practice=1 ");
     }
     snprintf(buf, cap,
              "max=%d shuffle=%d deadline=%d dealer=%d pause=%u resume=%u stop=%u "
@@ -68,7 +73,8 @@ static int settings_word(settings *t, const char *word, size_t len)
                 {"reminders", 0, 1000},
                 {"away", 0, 255},
                 {"missed", 0, 0xFFFFFFFFL},
-                {"start", 0, LONG_MAX}};
+                {"start", 0, LONG_MAX},
+                {"practice", 0, 1}};
     char key[32], val[32];
     const char *eq = memchr(word, '=', len);
     long v;
@@ -114,8 +120,11 @@ static int settings_word(settings *t, const char *word, size_t len)
         case 9:
             t->missed = (unsigned)v;
             break;
-        default:
+        case 10:
             t->start_at = v;
+            break;
+        default:
+            t->practice = v != 0;
             break;
         }
         return 0;

@@ -39,6 +39,33 @@ static int oldest(const think *t, slot_state s)
     return best;
 }
 
+void think_run(think_job *j)
+{
+    pzai_budget budget = {j->iterations, NULL, NULL};
+    memset(&j->why, 0, sizeof j->why);
+    memset(&j->why_played, 0, sizeof j->why_played);
+    switch (j->purpose) {
+    case THINK_MOVE:
+        j->result = pzai_decide(&j->view, &j->record, j->level, j->seed, &budget, &j->action);
+        if (j->result == 1 && j->explain &&
+            pzai_why_of(&j->view, &j->record, &j->action, j->seed, &j->why) != 0)
+            j->explain = false;
+        break;
+    case THINK_HINT:
+        j->result = pzai_hint(&j->view, &j->record, j->seed, &budget, &j->action, &j->why);
+        break;
+    case THINK_JUDGE:
+        j->result = pzai_hint(&j->view, &j->record, j->seed, &budget, &j->action, &j->why);
+        if (j->result == 1 &&
+            pzai_why_of(&j->view, &j->record, &j->played, j->seed, &j->why_played) != 0)
+            j->result = -1;
+        break;
+    default:
+        j->result = 0;
+        break;
+    }
+}
+
 /* The worker: one waiting job at a time, oldest first. */
 static void *work(void *arg)
 {
@@ -54,11 +81,12 @@ static void *work(void *arg)
         t->state[i] = SLOT_RUNNING;
         j = t->job[i];
         pthread_mutex_unlock(&t->mu);
-        pzai_budget budget = {j.iterations, NULL, NULL};
-        j.result = pzai_decide(&j.view, &j.record, j.level, j.seed, &budget, &j.action);
+        think_run(&j);
         pthread_mutex_lock(&t->mu);
         t->job[i].result = j.result;
         t->job[i].action = j.action;
+        t->job[i].why = j.why;
+        t->job[i].why_played = j.why_played;
         t->state[i] = SLOT_DONE;
         if (t->wake != NULL)
             t->wake(t->wake_arg);
@@ -118,7 +146,9 @@ int think_submit(think *t, const think_job *j)
         if (t->state[i] == SLOT_FREE) {
             if (free_slot < 0)
                 free_slot = i;
-        } else if (t->job[i].game == j->game && strcmp(t->job[i].network, j->network) == 0) {
+        } else if (t->job[i].game == j->game && strcmp(t->job[i].network, j->network) == 0 &&
+                   t->job[i].purpose == j->purpose && j->purpose <= THINK_HINT &&
+                   strcmp(t->job[i].player, j->player) == 0) {
             busy = true;
         }
     }

@@ -31,8 +31,22 @@
 
 typedef struct think think;
 
+/* What a job is for: a computer player's move, or an explanation for a
+   person (learn.c): a hint asked for, or a play of theirs judged against
+   the strong level's (the practice table, the hand's review). */
+typedef enum think_purpose {
+    THINK_MOVE,  /* pzai_decide at the job's level (explain: and pzai_why_of) */
+    THINK_HINT,  /* pzai_hint for player */
+    THINK_JUDGE, /* pzai_hint, and pzai_why_of of played, for player */
+    THINK_REVIEW /* nothing to decide: a hand ended, its judged plays are told */
+} think_purpose;
+
 /* One decision to make, and its answer. */
 typedef struct think_job {
+    think_purpose purpose;
+    char player[STORE_ID_MAX];  /* HINT, JUDGE, REVIEW: whom it is for */
+    bool explain;               /* MOVE: also the figures of the move (a practice table) */
+    pz_action played;           /* JUDGE: what the player did */
     int64_t game;               /* the game's id */
     char network[STORE_ID_MAX]; /* where the game is */
     char room[STORE_ID_MAX];
@@ -42,9 +56,11 @@ typedef struct think_job {
     pzai_level level;
     uint64_t seed;
     int iterations; /* 0: the level's default budget */
-    /* The answer (think_take): pzai_decide's return and action. */
+    /* The answer (think_take): pzai_decide's return and action, and the
+       figures of the action (why) and of played (why_played). */
     int result;
     pz_action action;
+    pzai_why why, why_played;
 } think_job;
 
 /*
@@ -59,10 +75,16 @@ void think_free(think *t);
 
 /*
  * Queues a copy of job j. Returns 0, or -1 when THINK_QUEUE_MAX jobs wait
- * (the caller tries again later) or a job of the same game is already
- * queued or running.
+ * (the caller tries again later) or a job of the same game, purpose and
+ * player is already queued or running (JUDGE and REVIEW jobs queue in
+ * any number: each is answered in its turn, so a hand's REVIEW comes after
+ * the JUDGE jobs of its plays).
  */
 int think_submit(think *t, const think_job *j);
+
+/* Answers j where it is (the worker's work, also for a host without a
+   worker): result, action, why, why_played. */
+void think_run(think_job *j);
 
 /* Takes the oldest answered job into *out: 1, or 0 when none is ready. */
 int think_take(think *t, think_job *out);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "command_int.h"
+#include "i18n.h"
 #include "text.h"
 
 #define TOKENS_MAX (CMD_LINE_MAX / 2 + 1) /* words of a line, at most */
@@ -636,6 +637,11 @@ static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
     }
     if (c->verb == CMD_REMINDERS)
         return cmd_fail(r, "say %sreminders on or %sreminders off", r->p, r->p);
+    if (c->verb == CMD_REVIEW)
+        return cmd_fail(r,
+                        _("say %sreview on (the points you left on the table, after each "
+                          "hand) or %sreview off"),
+                        r->p, r->p);
     if (c->verb == CMD_NOTICES)
         return cmd_fail(r, "say %snotices on (private lines as NOTICE) or %snotices off", r->p,
                         r->p);
@@ -702,7 +708,11 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_PROMPTS:
     case CMD_REMINDERS:
     case CMD_NOTICES:
+    case CMD_REVIEW:
         return parse_prompts(w, n, c, r);
+    case CMD_LEARN:
+        c->practice = true;
+        return cmd_parse_new(w, n, c, r);
     case CMD_ADDBOT:
         return cmd_parse_addbot(w, n, c, r);
     case CMD_REMOVEBOT:

@@ -76,6 +76,7 @@ typedef struct cmd {
     bool all;          /* GAMES: every network's, not only this one's */
     int64_t game;      /* EXPORT, FSTOP: the game's id (> 0) */
     bool robots;       /* NEW: the other seats go to computer players; TOP: list them */
+    bool practice;     /* NEW, LEARN: a practice table (learn, new practice) */
     int level;         /* NEW, ADDBOT: the computer players' level (0..3), -1 unsaid */
     int count;         /* ADDBOT: how many (1 when unsaid) */
     /* TZ: the zone as typed (name); QUIET: the window as typed (name), or

@@ -274,6 +274,8 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
         c->shuffle_seats = true;
     else if (cmd_in_list(f, fn, ROBOT_WORDS))
         c->robots = true;
+    else if (cmd_in_list(f, fn, "practice practica learn aprender"))
+        c->practice = true;
     else if (level_of(f, fn) >= 0)
         c->level = level_of(f, fn);
     else if (!cmd_in_list(f, fn, NEW_FILLER))
@@ -287,6 +289,11 @@ cmd_result cmd_parse_new(const word *w, int n, cmd *c, reply *r)
     for (int i = 0, k; i < n; i += k)
         if ((k = new_word(w, n, i, c, r)) < 0)
             return CMD_ERROR;
+    if (c->practice) {
+        c->robots = true; /* a practice table: the learner against computer players */
+        if (c->players == 0)
+            c->players = 3;
+    }
     if (c->level >= 0 && !c->robots)
         return cmd_fail(r, "a level is for computer players: say %snew 2 bot %s", r->p,
                         level_word(c->level));

@@ -20,6 +20,7 @@
 
 #include "command.h"
 #include "help.h"
+#include "i18n.h"
 #include "render_text.h"
 #include "text.h"
 
@@ -262,11 +263,13 @@ void render_help(const char *topic, const char *prefix, render_lines *out)
     help_command(c, p, out);
 }
 
-/* One rules topic: its word, other words for it, and its lines. */
+/* One rules topic: its word, other words for it, its lines, and one
+   worked example (from RULES.md's own, its rule in brackets there). */
 typedef struct rules_topic {
     const char *name;
     const char *aliases;
     const char *line[4]; /* NULL after the last */
+    const char *example; /* N_(): translated where it is said */
 } rules_topic;
 
 static const rules_topic TOPICS[] = {
@@ -277,17 +280,23 @@ static const rules_topic TOPICS[] = {
       NULL, /* how a sequence ends, by the game's options: see rules_capture() */
       "With no match the card stays on the table. Capturing is compulsory: a card that can "
       "take must take, except in place (rules place).",
-      NULL}},
+      NULL},
+     N_("Example: on a table of A 2 5 6 6 7 9 J Q K, a 5 takes 5 6 7 (one 6 stays), a 6 takes 6 "
+        "7, a 9 takes the 9, and an 8 or a 10 takes nothing.")},
     {"place",
      "inplace in-place",
      {"An A, 2, 3 or 4 that captures nothing and becomes the table's 1st, 2nd, 3rd or 4th "
       "card scores its value: an A on an empty table scores 1.",
-      "If it could capture too, you choose: play 4 capture, or play 4 place.", NULL}},
+      "If it could capture too, you choose: play 4 capture, or play 4 place.", NULL},
+     N_("Example: on a table of 4 5 9, a 4 may capture 4 5 or go in place as the fourth card for "
+        "4; on a lone 2, a 2 may capture it (a limpia of 1) or go in place for 2.")},
     {"limpia",
      "clean sweep",
      {"A capture that empties the table is a limpia: 1 point, or 2 for a J, 3 for a Q, 4 for "
       "a K, by the last card taken.",
-      "Not a limpia: the final sweep of the table, or a capture with the hand's last card.", NULL}},
+      "Not a limpia: the final sweep of the table, or a capture with the hand's last card.", NULL},
+     N_("Example: a K that takes K A 2 3 4, the whole table, scores a limpia of 1, since the "
+        "last card it took is the 4.")},
     {"porrazo",
      "counter san sanbenito benito",
      {"Porrazo: play the rank of the card just laid (one that took nothing): you take it and "
@@ -296,7 +305,10 @@ static const rules_topic TOPICS[] = {
       "rank, it is a counter porrazo: they take it all and score 3 to 12.",
       "After a counter porrazo, the fourth card of the rank is a san benito: that side wins "
       "the game at once.",
-      NULL}},
+      NULL},
+     N_("Example: a porrazo of a 5 that empties the table scores 1 and a limpia of 1; if the "
+        "next player plays the third 5, their counter porrazo scores 3 and the limpia's 1 "
+        "instead.")},
     {"tendido",
      "layout arrange",
      {"Once a hand the dealer lays 4 cards face up in two pairs, after a deal of their "
@@ -306,7 +318,9 @@ static const rules_topic TOPICS[] = {
       "Sets made with a tendido card score too: a pair 1 to 4, three of a rank 3 to 12, four "
       "6 to 24.",
       "Say tendido now or tendido later, then arrange best, or the row: arrange 4 2 3 7 left "
-      "(or right)."}},
+      "(or right)."},
+     N_("Example: on a table of 5 6 Q, pairs 4-Q and 4-Q laid 4 Q Q 4 score 14: the two 4s 1, "
+        "three queens 9, and the 4 in position 4 counted from right to left 4.")},
     {"ronda",
      "rondine rondina declare declarations holding",
      {"A pair in the three cards dealt to you is a ronda, three of a rank a rondine.",
@@ -314,15 +328,23 @@ static const rules_topic TOPICS[] = {
       "rondine K 12, Q 9, J 6, others 3.",
       "With manual declarations (pagat's rule) say ronda or rondine before the deal's first "
       "card; one not declared can be claimed by the other side: claim NICK.",
-      NULL}},
+      NULL},
+     N_("Example: dealt K K 5 you hold a ronda of kings, worth 4 when the deal ends; another "
+        "player dealt 5 5 5 holds a rondine, which beats any ronda and scores 3 instead.")},
     {"scoring",
      "score points",
      {"Points come from porrazos, counter porrazos, limpias, cards in place, the tendido, "
       "rondas and rondines, and the cards won.",
       "At the end of the hand the table goes to the last side to capture; then the side with "
       "the most cards scores the difference to the next.",
-      NULL}},
-    {"end", "win winning game target", {NULL}}, /* its line names the target: see rules_end() */
+      NULL},
+     N_("Example: at the hand's end a side with 30 cards against the next side's 22 scores 8; "
+        "with excess26 (two sides) it scores 4, its cards over 26.")},
+    {"end", /* its line names the target: see rules_end() */
+     "win winning game target",
+     {NULL},
+     N_("Example: a side 2 points short of the target whose porrazo on a J scores 2 wins at "
+        "once, mid-deal: nothing after that card is scored.")},
 };
 
 #define NTOPICS ((int)(sizeof TOPICS / sizeof TOPICS[0]))
@@ -423,6 +445,7 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
             else
                 render_add(out, "%s", TOPICS[i].line[k]);
         }
+        render_add(out, "%s", _(TOPICS[i].example));
         return;
     }
     char echo[TOPIC_ECHO_MAX];

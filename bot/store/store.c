@@ -130,6 +130,9 @@ static const char *const MIGRATIONS[] = {
     " hand INTEGER NOT NULL, seed TEXT NOT NULL, sealed INTEGER NOT NULL,"
     " PRIMARY KEY (game_id, hand)) WITHOUT ROWID;"
     "CREATE UNIQUE INDEX hand_seeds_once ON hand_seeds (seed) WHERE sealed = 1;",
+    /* 6 -> 7: the hints a player asked for (issue 22), per game and summed. */
+    "ALTER TABLE tally ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE stats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

@@ -20,7 +20,7 @@
 
 #include "msg_kind.h"
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -315,6 +315,7 @@ typedef struct store_stats {
     char nick[STORE_ID_MAX];
     int games, wins, points, porrazos, limpias, san_benitos;
     int robot_games; /* games with a computer player at the table */
+    int hints;       /* hints asked for (the hint verb) */
 } store_stats;
 
 /*
@@ -348,6 +349,8 @@ int store_stats_top(store *s, const char *network, const char *room, store_who w
 
 /* Small named values per scope (e.g. "matrix:main" / "since"). */
 int store_kv_set(store *s, const char *scope, const char *key, const char *value);
+/* Forgets key in scope (nothing to do when unset). */
+int store_kv_del(store *s, const char *scope, const char *key);
 /* STORE_NOT_FOUND when unset; STORE_TOO_BIG when cap is too small. */
 int store_kv_get(store *s, const char *scope, const char *key, char *value, size_t cap);
 /*

@@ -81,6 +81,7 @@ enum store_stmt {
     ST_FAIR_GET,
     ST_HAND_ADD,
     ST_HAND_EACH,
+    ST_KV_DEL,
     ST_COUNT
 };
 

@@ -244,6 +244,16 @@ int store_kv_set(store *s, const char *scope, const char *key, const char *value
     return store__op_end(s, rc);
 }
 
+/* Forgets key in scope (nothing to do when unset). 0 or a store_err. */
+int store_kv_del(store *s, const char *scope, const char *key)
+{
+    int rc = store__op_begin(s);
+    if (rc != 0)
+        return rc;
+    rc = store__run(s, ST_KV_DEL, "DELETE FROM kv WHERE scope = ?1 AND key = ?2", "tt", scope, key);
+    return store__op_end(s, rc);
+}
+
 /*
  * Copies the value of key in scope into value (cap bytes, NUL-terminated).
  * Returns 0; STORE_NOT_FOUND when unset; STORE_TOO_BIG when it needs more

@@ -28,15 +28,16 @@ static int add_row(store *s, const char *network, const char *room, const store_
     int rc = store__run(
         s, ST_STATS_ADD,
         "INSERT INTO stats (network, room, player, nick, games, wins, points, "
-        "porrazos, limpias, san_benitos, robot_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
-        "?7, ?8, ?9, ?10, ?11) ON CONFLICT (network, room, player) DO UPDATE SET "
+        "porrazos, limpias, san_benitos, robot_games, hints) VALUES (?1, ?2, ?3, ?4, ?5, "
+        "?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT (network, room, player) DO UPDATE SET "
         "games = games + excluded.games, wins = wins + excluded.wins, "
         "points = points + excluded.points, porrazos = porrazos + excluded.porrazos, "
         "limpias = limpias + excluded.limpias, "
         "san_benitos = san_benitos + excluded.san_benitos, "
-        "robot_games = robot_games + excluded.robot_games",
-        "ttttddddddd", network, room, delta->player, delta->nick, delta->games, delta->wins,
-        delta->points, delta->porrazos, delta->limpias, delta->san_benitos, delta->robot_games);
+        "robot_games = robot_games + excluded.robot_games, hints = hints + excluded.hints",
+        "ttttdddddddd", network, room, delta->player, delta->nick, delta->games, delta->wins,
+        delta->points, delta->porrazos, delta->limpias, delta->san_benitos, delta->robot_games,
+        delta->hints);
     if (rc == 0)
         rc = store__run(s, ST_STATS_NICK,
                         "UPDATE stats SET nick = ?3 WHERE network = ?1 AND player = ?2 "
@@ -65,16 +66,16 @@ int store_stats_add(store *s, const char *network, const char *room, const store
     return store__op_end(s, add_row(s, network, room, delta));
 }
 
-/* Reads player, nick and the seven counters from columns 0..8 of st. */
+/* Reads player, nick and the eight counters from columns 0..9 of st. */
 static int read_stats(store *s, sqlite3_stmt *st, void *row)
 {
     store_stats *out = row;
-    int *counts[] = {&out->games,   &out->wins,        &out->points,     &out->porrazos,
-                     &out->limpias, &out->san_benitos, &out->robot_games};
+    int *counts[] = {&out->games,   &out->wins,        &out->points,      &out->porrazos,
+                     &out->limpias, &out->san_benitos, &out->robot_games, &out->hints};
     int rc = store__text(s, st, 0, out->player, sizeof out->player);
     if (rc == 0)
         rc = store__text(s, st, 1, out->nick, sizeof out->nick);
-    for (int i = 0; rc == 0 && i < 7; i++)
+    for (int i = 0; rc == 0 && i < 8; i++)
         rc = store__int(s, st, 2 + i, INT_MIN, INT_MAX, STORE_TOO_BIG, counts[i]);
     return rc;
 }
@@ -92,18 +93,19 @@ int store_stats_tally(store *s, int64_t game, const store_stats *delta)
         rc = store__fits(s, delta->nick, sizeof delta->nick, "the nick");
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
-    rc = store__run(s, ST_TALLY_ADD,
-                    "INSERT INTO tally (game_id, player, nick, games, wins, points, porrazos, "
-                    "limpias, san_benitos, robot_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                    "?9, ?10) ON CONFLICT (game_id, player) DO UPDATE SET nick = excluded.nick, "
-                    "games = games + excluded.games, wins = wins + excluded.wins, "
-                    "points = points + excluded.points, porrazos = porrazos + excluded.porrazos, "
-                    "limpias = limpias + excluded.limpias, "
-                    "san_benitos = san_benitos + excluded.san_benitos, "
-                    "robot_games = robot_games + excluded.robot_games",
-                    "ittddddddd", game, delta->player, delta->nick, delta->games, delta->wins,
-                    delta->points, delta->porrazos, delta->limpias, delta->san_benitos,
-                    delta->robot_games);
+    rc = store__run(
+        s, ST_TALLY_ADD,
+        "INSERT INTO tally (game_id, player, nick, games, wins, points, porrazos, "
+        "limpias, san_benitos, robot_games, hints) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+        "?8, ?9, ?10, ?11) ON CONFLICT (game_id, player) DO UPDATE SET nick = excluded.nick, "
+        "games = games + excluded.games, wins = wins + excluded.wins, "
+        "points = points + excluded.points, porrazos = porrazos + excluded.porrazos, "
+        "limpias = limpias + excluded.limpias, "
+        "san_benitos = san_benitos + excluded.san_benitos, "
+        "robot_games = robot_games + excluded.robot_games, "
+        "hints = hints + excluded.hints",
+        "ittdddddddd", game, delta->player, delta->nick, delta->games, delta->wins, delta->points,
+        delta->porrazos, delta->limpias, delta->san_benitos, delta->robot_games, delta->hints);
     return store__op_end(s, rc);
 }
 
@@ -125,11 +127,12 @@ int store_stats_finish(store *s, int64_t game, const char *network, const char *
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
     sqlite3_stmt *st = NULL;
-    rc = store__prepare(s, ST_TALLY_READ,
-                        "SELECT player, nick, games, wins, points, porrazos, limpias, "
-                        "san_benitos, robot_games FROM tally WHERE game_id = ?1 ORDER BY player "
-                        "LIMIT ?2",
-                        &st);
+    rc = store__prepare(
+        s, ST_TALLY_READ,
+        "SELECT player, nick, games, wins, points, porrazos, limpias, "
+        "san_benitos, robot_games, hints FROM tally WHERE game_id = ?1 ORDER BY player "
+        "LIMIT ?2",
+        &st);
     if (rc == 0)
         rc = store__bind(s, st, "id", game, TALLY_MAX);
     rc = store__rows(s, st, rc, read_stats, rows, sizeof rows[0], TALLY_MAX, &n);
@@ -143,7 +146,7 @@ int store_stats_finish(store *s, int64_t game, const char *network, const char *
 /* The sums of every row of the query, one row per player. */
 #define STATS_SUMS                                                                                 \
     "SELECT player, max(nick), sum(games), sum(wins), sum(points), sum(porrazos), "                \
-    "sum(limpias), sum(san_benitos), sum(robot_games) FROM stats "                                 \
+    "sum(limpias), sum(san_benitos), sum(robot_games), sum(hints) FROM stats "                     \
     "WHERE network = ?1 AND (?2 IS NULL OR room = ?2)"
 
 /*

@@ -9,7 +9,7 @@
 
 /* The points a pending porrazo or counter porrazo of g will score when it
    stands (R6.2, R6.4), 0 when none is pending. */
-static int pending_points(const pz_game *g)
+int pzai__pending_points(const pz_game *g)
 {
     int seat;
     pz_pending_kind k = pz_get_pending(g, &seat);
@@ -50,7 +50,8 @@ int pzai__action_value(const pz_game *g, const pz_action *a, pz_game **after)
     } else {
         int seat;
         if (pz_get_pending(copy, &seat) != PZ_PENDING_NONE)
-            value += pz_side_of(copy, seat) == side ? pending_points(copy) : -pending_points(copy);
+            value += pz_side_of(copy, seat) == side ? pzai__pending_points(copy)
+                                                    : -pzai__pending_points(copy);
     }
     if (after != NULL)
         *after = copy;
@@ -123,35 +124,49 @@ static bool unseen_rank(uint64_t unseen, int k)
     return (unseen >> (4 * k) & 15) != 0;
 }
 
-/* The threat the next player meets in `after`; see ai_int.h. */
-int pzai__exposure(const pz_game *after, int seat, uint64_t unseen)
+/* What the next player may score at once in `after`, by kind; see ai_int.h. */
+int pzai__threats(const pz_game *after, int seat, uint64_t unseen, int out[PZAI_THREATS])
 {
+    for (int i = 0; i < PZAI_THREATS; i++)
+        out[i] = 0;
     int next = pz_get_turn(after);
     if (pz_get_phase(after) != PZ_PHASE_PLAY || next < 0 || next == seat)
-        return 0;
+        return -1;
     const pz_options *o = pz_get_options(after);
     pz_card table[PZ_CARDS];
-    int n = pz_get_table(after, table), threat = 0, last, pseat;
+    int n = pz_get_table(after, table), last, pseat;
     pz_view pv;
     if (pz_get_pending(after, &pseat) == PZ_PENDING_NONE && pz_view_seat(after, seat, &pv) == 0 &&
         pv.has_last_play && !pv.last_play_captured) {
         /* A porrazo on the card just laid (R6.1). */
         int laid = pz_card_rank(pv.last_play_card);
         if (unseen_rank(unseen, laid))
-            threat += pz_ronda_value(laid);
+            out[PZAI_THREAT_PORRAZO] = pz_ronda_value(laid);
     }
     if (pz_get_pending(after, &pseat) != PZ_PENDING_NONE && pseat == seat) {
         /* A counter porrazo on the seat's own (R6.2): the third card. */
         pz_card cards[16];
         pz_get_pending_cards(after, cards);
         if (unseen_rank(unseen, pz_card_rank(cards[0])))
-            threat += pz_rondine_value(pz_card_rank(cards[0]));
+            out[PZAI_THREAT_COUNTER] = pz_rondine_value(pz_card_rank(cards[0]));
     }
     int k = pzai__limpia_rank(o, table, n, &last);
     if (k >= 0 && unseen_rank(unseen, k))
-        threat += pz_ronda_value(last);
+        out[PZAI_THREAT_LIMPIA] = pz_ronda_value(last);
     if (n <= 3 && unseen_rank(unseen, n))
-        threat += n + 1; /* R5.4: in place next */
+        out[PZAI_THREAT_IN_PLACE] = n + 1; /* R5.4: in place next */
+    return next;
+}
+
+/* The threat the next player meets in `after`; see ai_int.h. */
+int pzai__exposure(const pz_game *after, int seat, uint64_t unseen)
+{
+    int t[PZAI_THREATS], threat = 0;
+    int next = pzai__threats(after, seat, unseen, t);
+    if (next < 0)
+        return 0;
+    for (int i = 0; i < PZAI_THREATS; i++)
+        threat += t[i];
     return pz_side_of(after, next) == pz_side_of(after, seat) ? -threat : threat;
 }
 
@@ -179,7 +194,7 @@ double pzai__standing(const pz_game *g, int side, double weight)
     int pend_side = -1, pend = 0;
     if (pz_get_pending(g, &seat) != PZ_PENDING_NONE) {
         pend_side = pz_side_of(g, seat);
-        pend = pending_points(g);
+        pend = pzai__pending_points(g);
     }
     double own = side_worth(g, side, weight, pend_side, pend), best = -1e9;
     for (int s = 0; s < pz_get_sides(g); s++) {

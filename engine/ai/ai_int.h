@@ -142,6 +142,9 @@ int pzai__sample(const pz_view *v, const pz_record *r, pzai_rng *rng, pz_game **
  * or memory runs out (then *after is untouched).
  */
 #define PZAI_WIN 100000
+/* The points g's pending porrazo (or counter, with its limpia) will score
+   when it stands, 0 when none is pending. */
+int pzai__pending_points(const pz_game *g);
 int pzai__action_value(const pz_game *g, const pz_action *a, pz_game **after);
 
 /* The plays the seat to move may make in g (each card with each mode it
@@ -157,6 +160,18 @@ int pzai__plays(const pz_game *g, int seat, pz_action out[PZ_LEGAL_MAX]);
  * or the deal is over. Reads only the public part of `after`.
  */
 int pzai__exposure(const pz_game *after, int seat, uint64_t unseen);
+
+/* The kinds of pzai__exposure's threat, and each one's points into out
+   (0 for none). Returns the next player's seat, or -1 when seat moves
+   next or the deal is over (all 0). */
+enum {
+    PZAI_THREAT_PORRAZO,
+    PZAI_THREAT_COUNTER,
+    PZAI_THREAT_LIMPIA,
+    PZAI_THREAT_IN_PLACE,
+    PZAI_THREATS
+};
+int pzai__threats(const pz_game *after, int seat, uint64_t unseen, int out[PZAI_THREATS]);
 
 /*
  * How well `side` stands in g: its score plus its won cards at `weight`

@@ -79,6 +79,66 @@ typedef struct pzai_budget {
 int pzai_decide(const pz_view *v, const pz_record *r, pzai_level level, uint64_t seed,
                 const pzai_budget *budget, pz_action *out);
 
+/*
+ * Why an action, in numbers a player can be told (the hint, the practice
+ * table, the hand's review): what it scores at once and what it leaves the
+ * next player. Every figure is computed from what the seat may know: the
+ * action is tried on a game sampled from v and r (the hidden cards placed
+ * at random from seed), and only the move's own events and the public
+ * table after it are read, so no figure depends on a hidden card.
+ */
+typedef struct pzai_why {
+    int value;    /* points the move scores at once for the seat's side, less another side's;
+                     a porrazo it leaves pending counted at its worth */
+    int next;     /* the seat that plays next when of another side, else -1 */
+    int porrazo;  /* next may porrazo (or counter) what it lays: worth this; 0 none */
+    int limpia;   /* next may clear the table: a limpia worth this; 0 none */
+    int in_place; /* next may score a card in place: worth this; 0 none */
+    /* The most any other play of the seat would have left next by porrazo,
+       and by limpia: when above porrazo and limpia, a risk the move avoids. */
+    int worst_porrazo, worst_limpia;
+    /* The tendido choice: the points the tendido laid now and arranged at
+       its best would score at once, on average over sampled deals. */
+    int expected;
+    /* What the move itself makes for the seat (PZAI_MADE_* bits): a
+       porrazo (pending or scored), a limpia, a card in place. */
+    unsigned made;
+} pzai_why;
+enum { PZAI_MADE_PORRAZO = 1, PZAI_MADE_LIMPIA = 2, PZAI_MADE_IN_PLACE = 4 };
+
+/*
+ * The figures of action a (one pz_apply() accepts for v->seat now) into
+ * *out. Returns 0, or a negative PZ_E code (PZ_EINVALID_ACTION when a is
+ * not accepted, PZ_EBAD_SETUP, PZ_ENO_MEMORY). The same inputs always give
+ * the same figures.
+ */
+int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64_t seed,
+                pzai_why *out);
+
+/*
+ * The strong level's choice for v->seat (pzai_decide with PZAI_STRONG,
+ * seed and budget: the same action) and its figures (pzai_why_of). 1, 0
+ * (nothing to do now) or a negative PZ_E code, as pzai_decide.
+ */
+int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
+              pz_action *action, pzai_why *why);
+
+/*
+ * How many of ev's first events (those pz_apply() gave for a) are the move
+ * a itself, as pzai_why_of reads them: up to the next deal, the tendido,
+ * the hand's end and its card score, a declaration other than a's own, or
+ * a holding scored at the deal's end (which one scores depends on every
+ * hand: on a sampled game, the sample's). The words of a move are these.
+ */
+int pzai_move_events(const pz_events *ev, const pz_action *a);
+
+/*
+ * A game consistent with v and r, the hidden cards placed at random from
+ * seed: for trying an action and reading its own events. 0 and *out (the
+ * caller frees it with pz_free()), or a negative PZ_E code.
+ */
+int pzai_sample_game(const pz_view *v, const pz_record *r, uint64_t seed, pz_game **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -48,7 +48,7 @@ def cases(bot, tmp):
     yield "overwritten page", make("page.db", bytes(page)), ("damaged",)
     newer = make("newer.db", data)
     with sqlite3.connect(newer) as c:
-        c.execute("PRAGMA user_version = 7")
+        c.execute("PRAGMA user_version = 1000")
     c.close()
     yield "newer schema", newer, ("newer",)
     other = os.path.join(tmp, "other.db")

@@ -93,6 +93,12 @@ static void test_every_rules_topic_is_in_players_words_with_or_without_a_game(vo
         help_rules(RULES_TOPICS[i], &o, &game);
         snprintf(what, sizeof what, "rules '%s' of a game", RULES_TOPICS[i]);
         expect_players_words(&game, what);
+        /* each topic's one worked example, last */
+        if (RULES_TOPICS[i][0] != '\0' && strstr(RULES_TOPICS[i], "nosuch") == NULL &&
+            strncmp(plain.line[plain.n - 1], "Example: ", 9) != 0 &&
+            strncmp(plain.line[0], "No rules topic", 14) != 0)
+            fail_msg("rules '%s' has no worked example: %s", RULES_TOPICS[i],
+                     plain.line[plain.n - 1]);
     }
 }
 

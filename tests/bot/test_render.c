@@ -1142,7 +1142,8 @@ static void test_every_rules_topic_has_its_own_words(void **state)
     for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
         render_lines out = {0};
         render_rules(topics[i], &out);
-        assert_true(out.n >= 1 && out.n <= 4);
+        assert_true(out.n >= 2 && out.n <= 5); /* at most 4 of rules, then its worked example */
+        assert_non_null(strstr(out.line[out.n - 1], "Example: "));
         if (!any_line_has(&out, ids[i]))
             fail_msg("rules %s lacks %s", topics[i], ids[i]);
     }

@@ -893,8 +893,8 @@ static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
         count(t, ROOM, "mod: #t: commands start with . here · .settings lists them all"), 1);
     say(t, "ann", ".settings");
     assert_int_equal(count(t, ROOM,
-                           "prefix . (the room's) · colours on · moderators change "
-                           "them: .set options partners to 31"),
+                           "prefix . (the room's) · colours on · hints on · moderators "
+                           "change them: .set options partners to 31"),
                      1);
     int before = t->nmsg;
     say(t, "ann", "!turn"); /* the bot's prefix is chat here now */

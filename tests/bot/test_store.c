@@ -300,7 +300,8 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
     make_big_db(f);
     /* Back to what schema 1 was: no table of handled lines, none of
        schema 3's clock column and indexes, schema 4's robot_games, schema
-       5's tallies of games under way nor schema 6's fair deals. */
+       5's tallies of games under way nor schema 6's fair deals nor
+       schema 7's hints. */
     raw_sql(f->path, "DROP TABLE hand_seeds; DROP TABLE fair;"
                      "DROP TRIGGER tally_stopped; DROP TABLE tally; DROP TABLE seen; DROP INDEX "
                      "games_due; DROP INDEX games_updated;"
@@ -309,6 +310,7 @@ static void test_a_schema_1_database_is_migrated_keeping_its_games(void **state)
                      "DROP INDEX seats_player; DROP INDEX outbox_net; DROP INDEX outbox_target;"
                      "ALTER TABLE games DROP COLUMN next_due;"
                      "ALTER TABLE stats DROP COLUMN robot_games;"
+                     "ALTER TABLE stats DROP COLUMN hints;"
                      "CREATE INDEX outbox_order ON outbox (network, priority DESC, id);"
                      "PRAGMA user_version = 1");
     store *s = open_ok(f);
@@ -897,7 +899,8 @@ static void test_stats_tally_counts_only_when_the_game_finishes(void **state)
     for (int i = 0; i < 3; i++)
         assert_int_equal(store_game_insert(s, &g[i]), 0);
     int64_t won = g[0].id, stopped = g[1].id, going = g[2].id;
-    store_stats pts = {.player = "alice", .nick = "Alice", .points = 2, .porrazos = 1};
+    store_stats pts = {
+        .player = "alice", .nick = "Alice", .points = 2, .porrazos = 1, .hints = 3};
     store_stats bob = {.player = "bob", .nick = "bob", .points = 13};
     assert_int_equal(store_stats_tally(s, won, &pts), 0);
     assert_int_equal(store_stats_tally(s, won, &pts), 0);
@@ -922,6 +925,7 @@ static void test_stats_tally_counts_only_when_the_game_finishes(void **state)
     assert_int_equal(st.wins, 1);
     assert_int_equal(st.points, 4);
     assert_int_equal(st.porrazos, 2);
+    assert_int_equal(st.hints, 6); /* the hints asked for, as the rest */
     assert_string_equal(st.nick, "Ally");
     assert_int_equal(store_stats_top(s, "irc", NULL, STORE_EVERYONE, top, 4, &n), 0);
     assert_int_equal(n, 1);
@@ -985,6 +989,11 @@ static void test_kv_values_are_set_replaced_and_read_with_any_bytes(void **state
     char exact[6];
     assert_int_equal(store_kv_get(s, "irc:main", "since", exact, sizeof exact), 0);
     assert_string_equal(exact, "other");
+    /* forgotten: that key of that scope only, and twice is nothing */
+    assert_int_equal(store_kv_del(s, "irc:main", "since"), 0);
+    assert_int_equal(store_kv_del(s, "irc:main", "since"), 0);
+    assert_int_equal(store_kv_get(s, "irc:main", "since", v, sizeof v), STORE_NOT_FOUND);
+    assert_int_equal(store_kv_get(s, "matrix:main", "since", v, sizeof v), 0);
     store_close(s);
 }
 

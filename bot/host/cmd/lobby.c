@@ -19,6 +19,8 @@
 #include "hrooms.h"
 #include "hseats.h"
 #include "hverbs.h"
+#include "i18n.h"
+#include "porrazo_ai.h"
 #include "text.h"
 
 /* The room of the line being handled ("" in private). */
@@ -117,6 +119,7 @@ void hv_new(ctx *c, const cmd *k)
     settings s;
     if (new_settings(c, k, &s) != 0)
         return;
+    s.practice = k->practice; /* learn, new practice: explained, counted nowhere */
     memset(&c->row, 0, sizeof c->row);
     snprintf(c->row.network, sizeof c->row.network, "%s", c->network);
     snprintf(c->row.room, sizeof c->row.room, "%s", room);
@@ -142,7 +145,13 @@ void hv_new(ctx *c, const cmd *k)
     describe(c, what, sizeof what);
     hc_record_hint(c, record, sizeof record);
     long long id = (long long)c->row.id;
-    if (k->robots) /* the table fills at once: nobody joins, nobody starts it */
+    if (k->practice)
+        hc_say_room(c, room,
+                    _("%s opens a practice table (%s) against computer players: their moves "
+                      "are explained to %s privately, and the game counts in no stats. Game "
+                      "#%lld."),
+                    c->m->nick, what, c->m->nick, id);
+    else if (k->robots) /* the table fills at once: nobody joins, nobody starts it */
         hc_say_room(c, room, "%s opens a Porrazo table (%s) with %s. Game #%lld.", c->m->nick, what,
                     c->set.max_players > 2 ? "computer players in the other seats"
                                            : "a computer player in the other seat",
@@ -154,7 +163,7 @@ void hv_new(ctx *c, const cmd *k)
                     c->m->nick, what, hc_prefix(c), c->m->nick, hc_prefix(c), id);
     hc_event(c, "opened by %s (%s); %s", c->m->nick, what, record);
     if (k->robots)
-        robot_fill(c, k->level);
+        robot_fill(c, k->level >= 0 ? k->level : k->practice ? (int)PZAI_BEGINNER : -1);
 }
 
 void hv_join(ctx *c, const cmd *k)

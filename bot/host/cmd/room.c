@@ -24,6 +24,7 @@
 #include "hgame.h"
 #include "hrooms.h"
 #include "hverbs.h"
+#include "i18n.h"
 #include "porrazo_ai.h"
 #include "render.h"
 #include "text.h"
@@ -78,6 +79,8 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
         n += (size_t)snprintf(value + n, sizeof value - n, "prefix=%s ", rs->prefix);
     if (rs->colours_off && n < sizeof value)
         n += (size_t)snprintf(value + n, sizeof value - n, "colours=off ");
+    if (rs->hints_off && n < sizeof value)
+        n += (size_t)snprintf(value + n, sizeof value - n, "hints=off ");
     if (rs->options[0] != '\0' && n < sizeof value)
         snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
@@ -141,14 +144,14 @@ void hv_settings(ctx *c, const cmd *k)
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
     hc_reply(c,
              "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-             "computer players %s%s · prefix %s%s · colours %s · moderators change them: %sset "
-             "options partners to 31, %sset deadline 24h, %sset away 3d, %sset level expert, "
-             "%sset prefix ., %sset colours off",
+             "computer players %s%s · prefix %s%s · colours %s · hints %s · moderators change "
+             "them: %sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
+             "expert, %sset prefix ., %sset colours off, %sset hints off",
              room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
              rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
              pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
              rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
-             p, p, p, p, p, p);
+             rs.hints_off ? "off" : "on", p, p, p, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -160,6 +163,20 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
         rs->colours_off = false;
     else {
         hc_reply(c, "set colours on, or set colours off");
+        return -1;
+    }
+    return 0;
+}
+
+/* set hints on|off, into rs: 0, or -1 (told). */
+static int set_hints(ctx *c, const char *v, room_settings *rs)
+{
+    if (strcasecmp(v, "off") == 0 || strcasecmp(v, "no") == 0)
+        rs->hints_off = true;
+    else if (strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
+        rs->hints_off = false;
+    else {
+        hc_reply(c, _("set hints on, or set hints off"));
         return -1;
     }
     return 0;
@@ -195,6 +212,9 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
     } else if (strcasecmp(key, "prefix") == 0) {
         snprintf(what, sizeof what, "commands start with %s here%s", p,
                  rs->prefix[0] != '\0' ? "" : " (the bot's)");
+    } else if (strcasecmp(key, "hints") == 0) {
+        snprintf(what, sizeof what, "%s",
+                 rs->hints_off ? _("no hints here") : _("players may ask for hints here"));
     } else {
         snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
     }
@@ -235,9 +255,13 @@ void hv_set(ctx *c, const cmd *k)
     } else if (strcasecmp(k->name, "colours") == 0 || strcasecmp(k->name, "colors") == 0) {
         if (set_colours(c, k->name2, &rs) != 0)
             return;
+    } else if (strcasecmp(k->name, "hints") == 0) {
+        if (set_hints(c, k->name2, &rs) != 0)
+            return;
     } else {
         hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                    "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off");
+                    "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, or "
+                    "set hints on|off");
         return;
     }
     room_save(c, room, &rs);

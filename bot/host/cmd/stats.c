@@ -1,7 +1,7 @@
 /*
  * stats.c — the players' statistics as the room reads them: stats [NICK]
  * (games, with computer players among them, wins, points, porrazos,
- * limpias, san benitos) and top [bots] (people, or computer players by
+ * limpias, san benitos, hints asked for) and top [bots] (people, or computer players by
  * level). Not here: counting them (play.c), keeping them (store_stats.c).
  */
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "hctx.h"
 #include "hverbs.h"
+#include "i18n.h"
 
 /* "1 game", "2 games": n and the word for it, into buf. */
 static const char *counted(int n, const char *one, const char *many, char *buf, size_t cap)
@@ -35,16 +36,19 @@ void hv_stats(ctx *c, const cmd *k)
                  room ? room : "");
         return;
     }
-    char w[6][40], with[64] = "";
+    char w[6][40], with[64] = "", hints[64] = "";
     if (s.robot_games > 0)
         snprintf(with, sizeof with, " (%d with computer players)", s.robot_games);
-    hc_reply(c, "%s%s%s: %s%s, %s, %s, %s, %s, %s", shown, room ? " in " : "", room ? room : "",
+    if (s.hints > 0)
+        snprintf(hints, sizeof hints, P_(", %d hint asked for", ", %d hints asked for", s.hints),
+                 s.hints);
+    hc_reply(c, "%s%s%s: %s%s, %s, %s, %s, %s, %s%s", shown, room ? " in " : "", room ? room : "",
              counted(s.games, "game", "games", w[0], sizeof w[0]), with,
              counted(s.wins, "win", "wins", w[1], sizeof w[1]),
              counted(s.points, "point", "points", w[2], sizeof w[2]),
              counted(s.porrazos, "porrazo", "porrazos", w[3], sizeof w[3]),
              counted(s.limpias, "limpia", "limpias", w[4], sizeof w[4]),
-             counted(s.san_benitos, "san benito", "san benitos", w[5], sizeof w[5]));
+             counted(s.san_benitos, "san benito", "san benitos", w[5], sizeof w[5]), hints);
 }
 
 void hv_top(ctx *c, const cmd *k)

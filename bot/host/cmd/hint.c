@@ -1,0 +1,61 @@
+/*
+ * hint.c — learning from the bot, by command: hint (the strong level's
+ * choice for the asker's decision now, with its reason, privately) and
+ * review on|off (the hand's review, a player's own choice kept in the
+ * store's kv). The practice table's verb, learn, is new's (lobby.c).
+ *
+ * Not here: deciding and the words (the core's learn.c, on the worker).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hctx.h"
+#include "hgame.h"
+#include "hlearn.h"
+#include "hprefs.h"
+#include "hverbs.h"
+#include "i18n.h"
+
+void hv_hint(ctx *c, const cmd *k)
+{
+    (void)k;
+    if (c->g == NULL) {
+        hc_reply(c, _("the game has not started: there is nothing to hint yet"));
+        return;
+    }
+    int seat = hg_seat_of(c, c->m->sender);
+    if (seat < 0) {
+        hc_reply(c, _("you are not playing in this game: hints are for its players"));
+        return;
+    }
+    if (!learn_hints_allowed(c, c->row.room)) {
+        hc_reply(c, _("hints are off in %s (its moderators said so)"), c->row.room);
+        return;
+    }
+    int actor = hg_actor(c->g);
+    pz_view v;
+    pz_record r;
+    /* the seat's own decision: its turn, its declaration, or a claim the
+       public record proves (the strong level claims only those) */
+    if (pz_view_seat(c->g, seat, &v) != 0 || pz_public_record(c->g, &r) != 0 ||
+        (actor != seat && !v.may_declare && !r.claim_open)) {
+        if (actor >= 0 && actor < c->nseats)
+            hc_reply(c, _("nothing for you to decide now: it is %s's turn"), c->seats[actor].nick);
+        else
+            hc_reply(c, _("nothing for you to decide now"));
+        return;
+    }
+    (void)learn_hint(c, seat);
+}
+
+void hv_review(ctx *c, const cmd *k)
+{
+    prefs_set(c, LEARN_REVIEW_SCOPE, k->on ? "on" : "");
+    if (c->failed)
+        return;
+    if (k->on)
+        hc_reply(c, _("after each hand you get up to three private lines on the points you left "
+                      "on the table, as the strong computer player sees them"));
+    else
+        hc_reply(c, _("no more reviews at the end of your hands"));
+}

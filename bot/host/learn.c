@@ -1,0 +1,507 @@
+/*
+ * learn.c — learning the game from the bot (hlearn.h): the hint a player
+ * asks for, the practice table's explanations (why a computer player
+ * moved; a stronger play than the learner's), and the hand's review (the
+ * largest points a player left on the table). Prefix learn_.
+ *
+ * Every decision is the worker's (think.h: the strong level's choice and
+ * its figures, pzai_hint and pzai_why_of), made from the seat's view and
+ * the hand's public record as they were when the question arose. The
+ * words are the moves list's (render_outcome) for the move tried on a
+ * game sampled from that same view: only the move's own events are read,
+ * so nothing said depends on a card the player cannot see. Every line
+ * goes privately to the player it is for: the room's lines stay the
+ * game's own (the chat's line budget), whoever's table it is.
+ *
+ * A hint counts in the asker's tally of the game (stats, once it is
+ * finished); a practice table counts nothing (act.c). A hand's judged
+ * plays wait in the store's kv (LEARN_ITEMS_SCOPE) until the hand ends.
+ * Not here: the commands (cmd/hint.c), the worker (think.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hgame.h"
+#include "hlearn.h"
+#include "hprefs.h"
+#include "hrooms.h"
+#include "hseats.h"
+#include "i18n.h"
+
+#define ITEM_MAX 300                                   /* bytes of one judged play's line */
+#define ITEMS_MAX (LEARN_REVIEW_MAX * (ITEM_MAX + 16)) /* a hand's judged plays in the kv */
+
+/* The kv key of player's choice on the context's network. */
+static void player_key(const ctx *c, const char *player, char *key, size_t cap)
+{
+    if (snprintf(key, cap, "%s\x1f%s", c->network, player) >= (int)cap)
+        key[0] = '\0';
+}
+
+/* The kv key of player's judged plays in the loaded game. */
+static void items_key(const ctx *c, const char *player, char *key, size_t cap)
+{
+    if (snprintf(key, cap, "%s\x1f%lld\x1f%s", c->network, (long long)c->row.id, player) >=
+        (int)cap)
+        key[0] = '\0';
+}
+
+bool learn_hints_allowed(const ctx *c, const char *room)
+{
+    room_settings rs;
+    room_defaults(c, room, &rs);
+    return !rs.hints_off;
+}
+
+/* Whether player said "review on". */
+static bool wants_review(const ctx *c, const char *player)
+{
+    char key[2 * STORE_ID_MAX + 2], value[8];
+    player_key(c, player, key, sizeof key);
+    return key[0] != '\0' && !hc_is_robot(player) &&
+           store_kv_get(c->h->st, LEARN_REVIEW_SCOPE, key, value, sizeof value) == 0 &&
+           strcmp(value, "on") == 0;
+}
+
+/* Whether seat is a practice table's learner (its creator). */
+static bool learner(const ctx *c, int seat)
+{
+    return c->set.practice && seat >= 0 && seat < c->nseats &&
+           strcmp(c->seats[seat].player, c->row.creator) == 0;
+}
+
+/* The words of a (v->seat's move from v and r) as the moves list says it,
+   from a game sampled with seed. 0, or -1 (buf ""). */
+static int words_of(const ctx *c, const pz_view *v, const pz_record *r, uint64_t seed,
+                    const pz_action *a, char *buf, size_t cap)
+{
+    pz_game *g = NULL;
+    pz_events *ev = malloc(sizeof *ev);
+    buf[0] = '\0';
+    if (ev == NULL || pzai_sample_game(v, r, seed, &g) != 0) {
+        free(ev);
+        return -1;
+    }
+    ev->n = 0;
+    int rc = -1;
+    if (pz_apply(g, a, ev, NULL, 0) == 0) {
+        render_names names = hg_names(c);
+        ev->n = pzai_move_events(ev, a); /* nothing of the sample's own cards */
+        render_outcome(g, &names, a, ev, buf, cap);
+        rc = 0;
+    }
+    pz_free(g);
+    free(ev);
+    return rc;
+}
+
+/* The nick of seat, or "" when out of range. */
+static const char *nick_of(const ctx *c, int seat)
+{
+    return seat >= 0 && seat < c->nseats ? c->seats[seat].nick : "";
+}
+
+/* Which risk w's move avoids that another play would have taken. */
+typedef enum avoided { AVOIDS_NONE, AVOIDS_PORRAZO, AVOIDS_LIMPIA, AVOIDS_BOTH } avoided;
+static avoided avoids(const pzai_why *w)
+{
+    if (w->next < 0)
+        return AVOIDS_NONE;
+    bool p = w->porrazo == 0 && w->worst_porrazo > 0, l = w->limpia == 0 && w->worst_limpia > 0;
+    return p && l ? AVOIDS_BOTH : p ? AVOIDS_PORRAZO : l ? AVOIDS_LIMPIA : AVOIDS_NONE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A hint                                                                   */
+
+uint64_t learn_seed(const ctx *c, int seat)
+{
+    return robot_fingerprint(c) ^ ((uint64_t)seat << 56);
+}
+
+/* A job for seat's decision in the loaded game now. 0, or -1. */
+static int job_for(const ctx *c, int seat, think_purpose purpose, think_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->purpose = purpose;
+    j->game = c->row.id;
+    snprintf(j->network, sizeof j->network, "%s", c->network);
+    snprintf(j->room, sizeof j->room, "%s", c->row.room);
+    snprintf(j->player, sizeof j->player, "%s", c->seats[seat].player);
+    j->fingerprint = robot_fingerprint(c);
+    j->level = PZAI_STRONG;
+    j->seed = j->fingerprint ^ ((uint64_t)seat << 56);
+    j->iterations = c->h->cfg.robot_iterations;
+    return pz_view_seat(c->g, seat, &j->view) == 0 && pz_public_record(c->g, &j->record) == 0 ? 0
+                                                                                              : -1;
+}
+
+/* Counts a hint in the asker's tally of the game (not a practice one). */
+static void count_hint(ctx *c, int seat)
+{
+    if (c->set.practice || c->failed)
+        return;
+    store_stats d;
+    memset(&d, 0, sizeof d);
+    d.hints = 1;
+    snprintf(d.player, sizeof d.player, "%s", c->seats[seat].player);
+    snprintf(d.nick, sizeof d.nick, "%s", c->seats[seat].nick);
+    int err = store_stats_tally(c->h->st, c->row.id, &d);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+/* The answer to a hint, privately to its asker. */
+static void tell_hint(ctx *c, const think_job *j)
+{
+    int seat = hg_seat_of(c, j->player);
+    char words[RENDER_LINE_MAX];
+    if (seat < 0)
+        return;
+    if (j->result != 1) {
+        hc_say_private(c, j->player, 0, _("Hint in %s: nothing for you to do now"), c->row.room);
+        return;
+    }
+    if (words_of(c, &j->view, &j->record, j->seed, &j->action, words, sizeof words) != 0)
+        return;
+    const char *next = nick_of(c, j->why.next);
+    if (j->action.kind == PZ_ACT_TENDIDO) {
+        hc_say_private(
+            c, j->player, 0,
+            j->action.now
+                ? _("Hint in %s: %s \xE2\x80\x94 laid now and arranged at its "
+                    "best it scores about %d at once")
+                : _("Hint in %s: %s \xE2\x80\x94 laid now it would score only about %d at once"),
+            c->row.room, words, j->why.expected);
+        count_hint(c, seat);
+        return;
+    }
+    switch (avoids(&j->why)) {
+    case AVOIDS_BOTH:
+        hc_say_private(c, j->player, 0,
+                       _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no porrazo and no "
+                         "limpia"),
+                       c->row.room, words, next);
+        break;
+    case AVOIDS_PORRAZO:
+        hc_say_private(c, j->player, 0,
+                       _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no porrazo"), c->row.room,
+                       words, next);
+        break;
+    case AVOIDS_LIMPIA:
+        hc_say_private(c, j->player, 0, _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no limpia"),
+                       c->row.room, words, next);
+        break;
+    default:
+        hc_say_private(c, j->player, 0, _("Hint in %s: %s"), c->row.room, words);
+        break;
+    }
+    count_hint(c, seat);
+}
+
+int learn_hint(ctx *c, int seat)
+{
+    think_job j;
+    if (job_for(c, seat, THINK_HINT, &j) != 0)
+        return -1;
+    if (c->h->think == NULL) {
+        think_run(&j);
+        tell_hint(c, &j);
+        return 0;
+    }
+    if (think_submit(c->h->think, &j) != 0) {
+        hc_reply(c, _("the bot is busy thinking: ask for your hint again in a moment"));
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Judging a play: the practice table and the review                        */
+
+bool learn_judges(ctx *c, int seat)
+{
+    if (seat < 0 || seat >= c->nseats || hc_is_robot(c->seats[seat].player))
+        return false;
+    return learner(c, seat) || wants_review(c, c->seats[seat].player);
+}
+
+/* What a judged play left on the table, as a review line's label. */
+static const char *loss_label(const think_job *j)
+{
+    unsigned missed = j->why.made & ~j->why_played.made;
+    if (missed & PZAI_MADE_PORRAZO)
+        return _("a missed porrazo");
+    if (missed & PZAI_MADE_IN_PLACE)
+        return _("a card left in place");
+    if (missed & PZAI_MADE_LIMPIA)
+        return _("a missed limpia");
+    if (j->why_played.limpia > j->why.limpia)
+        return _("a limpia given away");
+    if (j->why_played.porrazo > j->why.porrazo)
+        return _("a porrazo left open");
+    return _("points left on the table");
+}
+
+/* Adds a judged play (its points lost, its line) to player's items of the
+   hand, keeping the LEARN_REVIEW_MAX largest ("points\tline\n" each, a
+   line cut at ITEM_MAX bytes). */
+static void keep_item(ctx *c, const char *player, int lost, const char *line)
+{
+    char key[3 * STORE_ID_MAX], value[ITEMS_MAX] = "", out[ITEMS_MAX] = "";
+    char items[LEARN_REVIEW_MAX + 1][ITEM_MAX + 16];
+    int n = 0;
+    items_key(c, player, key, sizeof key);
+    if (key[0] == '\0')
+        return;
+    if (store_kv_get(c->h->st, LEARN_ITEMS_SCOPE, key, value, sizeof value) != 0)
+        value[0] = '\0';
+    bool placed = false;
+    for (const char *p = value; *p != '\0' && n < LEARN_REVIEW_MAX;) {
+        size_t len = strcspn(p, "\n");
+        if (!placed && lost > (int)strtol(p, NULL, 10)) {
+            snprintf(items[n++], sizeof items[0], "%d\t%.*s", lost, ITEM_MAX, line);
+            placed = true;
+        }
+        if (n < LEARN_REVIEW_MAX && len < sizeof items[0])
+            snprintf(items[n++], sizeof items[0], "%.*s", (int)len, p);
+        p += len + (p[len] == '\n');
+    }
+    if (!placed && n < LEARN_REVIEW_MAX)
+        snprintf(items[n++], sizeof items[0], "%d\t%.*s", lost, ITEM_MAX, line);
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof out; i++) {
+        int w = snprintf(out + used, sizeof out - used, "%s\n", items[i]);
+        if (w < 0 || (size_t)w >= sizeof out - used)
+            break;
+        used += (size_t)w;
+    }
+    int err = store_kv_set(c->h->st, LEARN_ITEMS_SCOPE, key, out);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+/* Whether two plays are one (the same card, the same outcome words). */
+static bool same_play(const pz_action *a, const pz_action *b, const char *wa, const char *wb)
+{
+    return a->kind == b->kind && a->card == b->card && strcmp(wa, wb) == 0;
+}
+
+/* A judged play: the practice table's line, the review's item. */
+static void tell_judged(ctx *c, const think_job *j)
+{
+    int seat = hg_seat_of(c, j->player);
+    char best[RENDER_LINE_MAX], mine[RENDER_LINE_MAX], line[2 * RENDER_LINE_MAX];
+    if (seat < 0 || j->result != 1 ||
+        words_of(c, &j->view, &j->record, j->seed, &j->action, best, sizeof best) != 0 ||
+        words_of(c, &j->view, &j->record, j->seed, &j->played, mine, sizeof mine) != 0 ||
+        same_play(&j->action, &j->played, best, mine))
+        return;
+    const pzai_why *w = &j->why, *p = &j->why_played;
+    int risk_w = w->porrazo + w->limpia + w->in_place,
+        risk_p = p->porrazo + p->limpia + p->in_place;
+    if (learner(c, seat)) {
+        if (w->value > p->value)
+            hc_say_private(c, j->player, 0,
+                           _("Stronger than your %s: %s (%+d at once against your %+d)"), mine,
+                           best, w->value, p->value);
+        else if (risk_p > risk_w && w->next >= 0)
+            hc_say_private(c, j->player, 0,
+                           _("Stronger than your %s: %s (it leaves %s %d to take at once, yours "
+                             "%d)"),
+                           mine, best, nick_of(c, w->next), risk_w, risk_p);
+        else if (w->value == p->value)
+            hc_say_private(c, j->player, 0,
+                           _("The strong level would have played %s rather than your %s: the "
+                             "same at once, better further on by its search"),
+                           best, mine);
+        else
+            hc_say_private(c, j->player, 0,
+                           _("The strong level would have played %s rather than your %s: %+d at "
+                             "once against your %+d, but better further on by its search"),
+                           best, mine, w->value, p->value);
+    }
+    int lost = (w->value - p->value) + (p->porrazo + p->limpia) - (w->porrazo + w->limpia);
+    if (lost <= 0 || !wants_review(c, j->player))
+        return;
+    snprintf(line, sizeof line, _("deal %d, your %s: %s was worth %d more (%s)"), j->view.deal,
+             mine, best, lost, loss_label(j));
+    keep_item(c, j->player, lost, line);
+}
+
+void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, uint64_t seed,
+                 const pz_action *a)
+{
+    think_job j;
+    if (a->kind != PZ_ACT_PLAY || seat < 0 || seat >= c->nseats)
+        return;
+    memset(&j, 0, sizeof j);
+    j.purpose = THINK_JUDGE;
+    j.game = c->row.id;
+    snprintf(j.network, sizeof j.network, "%s", c->network);
+    snprintf(j.room, sizeof j.room, "%s", c->row.room);
+    snprintf(j.player, sizeof j.player, "%s", c->seats[seat].player);
+    j.view = *v;
+    j.record = *r;
+    j.played = *a;
+    j.level = PZAI_STRONG;
+    j.seed = seed;
+    j.iterations = c->h->cfg.robot_iterations;
+    if (c->h->think == NULL) {
+        think_run(&j);
+        tell_judged(c, &j);
+    } else {
+        (void)think_submit(c->h->think, &j); /* a full worker: this play goes unjudged */
+    }
+}
+
+/* The review of player's hand: its kept items, then forgotten. */
+static void tell_review(ctx *c, const char *player)
+{
+    char key[3 * STORE_ID_MAX], value[ITEMS_MAX];
+    items_key(c, player, key, sizeof key);
+    if (key[0] == '\0')
+        return;
+    if (store_kv_get(c->h->st, LEARN_ITEMS_SCOPE, key, value, sizeof value) != 0)
+        value[0] = '\0';
+    int told = 0;
+    for (const char *p = value; *p != '\0';) {
+        size_t n = strcspn(p, "\n");
+        const char *tab = memchr(p, '\t', n);
+        char item[ITEMS_MAX];
+        if (tab != NULL) {
+            size_t len = n - (size_t)(tab + 1 - p);
+            memcpy(item, tab + 1, len < sizeof item ? len : sizeof item - 1);
+            item[len < sizeof item ? len : sizeof item - 1] = '\0';
+            hc_say_private(c, player, 0, _("Review of the hand in %s: %s"), c->row.room, item);
+        }
+        told += tab != NULL;
+        p += n + (p[n] == '\n');
+    }
+    if (told == 0)
+        hc_say_private(c, player, 0,
+                       _("Review of the hand in %s: the strong level found no points you left on "
+                         "the table"),
+                       c->row.room);
+    int err = store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
+    if (err != 0)
+        hc_failed(c, err);
+}
+
+void learn_forget(ctx *c)
+{
+    char key[3 * STORE_ID_MAX];
+    for (int s = 0; s < c->nseats && !c->failed; s++) {
+        items_key(c, c->seats[s].player, key, sizeof key);
+        int err = key[0] == '\0' || hc_is_robot(c->seats[s].player)
+                      ? 0
+                      : store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
+        if (err != 0)
+            hc_failed(c, err);
+    }
+}
+
+void learn_hand_end(ctx *c)
+{
+    for (int s = 0; s < c->nseats && !c->failed; s++) {
+        if (hc_is_robot(c->seats[s].player) || !wants_review(c, c->seats[s].player))
+            continue;
+        think_job j;
+        if (c->h->think == NULL || job_for(c, s, THINK_REVIEW, &j) != 0 ||
+            think_submit(c->h->think, &j) != 0)
+            tell_review(c, c->seats[s].player); /* what was judged so far */
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* A computer player's move on a practice table                             */
+
+void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
+{
+    int seat = j->view.seat;
+    char words[RENDER_LINE_MAX];
+    if (!c->set.practice || !j->explain || j->result != 1 || a->kind != j->action.kind ||
+        a->card != j->action.card ||
+        words_of(c, &j->view, &j->record, j->seed, a, words, sizeof words) != 0)
+        return;
+    const char *who = nick_of(c, seat), *to = c->row.creator, *next = nick_of(c, j->why.next);
+    const pzai_why *w = &j->why;
+    if (a->kind == PZ_ACT_TENDIDO)
+        hc_say_private(c, to, 0,
+                       a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
+                                  "about %d at once")
+                              : _("Why %s chose %s: laid now it would score only about %d at "
+                                  "once"),
+                       who, words, w->expected);
+    else if (avoids(w) != AVOIDS_NONE)
+        hc_say_private(c, to, 0,
+                       avoids(w) == AVOIDS_LIMPIA ? _("Why %s played %s: it leaves %s no limpia")
+                                                  : _("Why %s played %s: it leaves %s no porrazo"),
+                       who, words, next);
+    else if (w->value != 0)
+        hc_say_private(c, to, 0, _("Why %s played %s: %+d at once"), who, words, w->value);
+    else if (w->next >= 0 && w->porrazo > 0)
+        hc_say_private(c, to, 0, _("%s played %s: nothing at once, and %s may porrazo it (+%d)"),
+                       who, words, next, w->porrazo);
+    else if (w->next >= 0)
+        hc_say_private(c, to, 0,
+                       _("%s played %s: nothing at once, and nothing for %s to take at "
+                         "once either"),
+                       who, words, next);
+    else
+        hc_say_private(c, to, 0, _("%s: %s"), who, words);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The worker's answers                                                     */
+
+/* Loads game id into c whatever its status (a review comes after the
+   game's last hand too): row, seats, settings; not the engine state. 1, 0
+   when it is gone, -1 on a store error. */
+static int load_by_id(ctx *c, int64_t id)
+{
+    int err = store_game_get(c->h->st, id, &c->row);
+    if (err == STORE_NOT_FOUND)
+        return 0;
+    c->have_game = err == 0;
+    if (err == 0)
+        err = store_seats_get(c->h->st, id, c->seats, PZ_MAX_PLAYERS, &c->nseats);
+    if (err != 0) {
+        hc_failed(c, err);
+        return -1;
+    }
+    return settings_parse(&c->set, c->row.settings) == 0 ? 1 : 0;
+}
+
+int learn_deliver(host *h, const think_job *j, int64_t now)
+{
+    if (store_begin(h->st) != 0) {
+        snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        return -1;
+    }
+    ctx c = {.h = h, .now = now, .network = j->network};
+    if (j->purpose == THINK_HINT) { /* for the game as it is, if it still is */
+        if (hg_load(&c, j->room) > 0 && c.row.id == j->game && c.g != NULL) {
+            if (robot_fingerprint(&c) != j->fingerprint)
+                hc_say_private(&c, j->player, 0,
+                               _("Hint in %s: the game moved on before it was ready; ask again"),
+                               c.row.room);
+            else
+                tell_hint(&c, j);
+        }
+    } else if (load_by_id(&c, j->game) > 0) { /* judged from the job's view */
+        if (j->purpose == THINK_JUDGE)
+            tell_judged(&c, j);
+        else if (j->purpose == THINK_REVIEW)
+            tell_review(&c, j->player);
+    }
+    hg_unload(&c);
+    if (c.failed || store_commit(h->st) != 0) {
+        if (!c.failed)
+            snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
+        store_rollback(h->st);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,187 @@
+/*
+ * ai_hint.c — a decision explained in numbers (porrazo_ai.h: pzai_why_of,
+ * pzai_hint, pzai_sample_game): the points a move scores at once and the
+ * chances it leaves the next player on the public table, for the host's
+ * hint, practice table and hand's review.
+ *
+ * Each figure is read from a game sampled from the seat's view and the
+ * public record: the move's own events (up to the first that belongs to
+ * what follows it: a deal, the tendido, the hand's end) and the table
+ * after it, against the cards the seat cannot place. Neither depends on
+ * where the hidden cards lie. Not here: the words (the host renders them),
+ * choosing (the levels).
+ */
+#include <string.h>
+
+#include "ai_int.h"
+
+/* Whether e belongs to what follows move a rather than to a itself: the
+   next deal, the tendido, the hand's end and its card score, a declaration
+   (but a's own, when a declares) and a holding scored at the deal's end
+   (which holding scores depends on every hand: on a sampled game, the
+   sample's). */
+static bool past_the_move(const pz_event *e, const pz_action *a, bool *declared)
+{
+    if (e->kind == PZ_EV_DECLARE) {
+        bool own = a->kind == PZ_ACT_DECLARE && e->seat == a->seat && !*declared;
+        *declared |= own;
+        return !own;
+    }
+    bool holding =
+        e->kind == PZ_EV_SCORE && (e->reason == PZ_REASON_RONDA || e->reason == PZ_REASON_RONDINE ||
+                                   e->reason == PZ_REASON_FOUR);
+    return e->kind == PZ_EV_DEAL || e->kind == PZ_EV_TENDIDO || e->kind == PZ_EV_LEFTOVER ||
+           e->kind == PZ_EV_HAND_END || (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_CARDS) ||
+           holding;
+}
+
+int pzai_move_events(const pz_events *ev, const pz_action *a)
+{
+    int n = 0;
+    bool declared = false;
+    while (n < ev->n && n < PZ_EVENTS_MAX && !past_the_move(&ev->ev[n], a, &declared))
+        n++;
+    return n;
+}
+
+int pzai_sample_game(const pz_view *v, const pz_record *r, uint64_t seed, pz_game **out)
+{
+    if (v == NULL || r == NULL || out == NULL)
+        return PZ_EINVALID_ACTION;
+    pzai_rng rng;
+    pzai__rng_seed(&rng, seed ^ UINT64_C(0x68696e7421)); /* not the search's own draws */
+    return pzai__sample(v, r, &rng, out);
+}
+
+/* a on g: its value for its side from its own events, and the threats to
+   the next player after it. 0, or PZ_EINVALID_ACTION when g refuses it. */
+static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *value,
+                    int t[PZAI_THREATS], int *next, unsigned *made)
+{
+    pz_game *copy = pz_clone(g);
+    pz_events ev;
+    if (copy == NULL)
+        return PZ_ENO_MEMORY;
+    ev.n = 0;
+    int deal = pz_get_deal(g);
+    if (pz_apply(copy, a, &ev, NULL, 0) != 0) {
+        pz_free(copy);
+        return PZ_EINVALID_ACTION;
+    }
+    int side = pz_side_of(g, a->seat);
+    *value = 0;
+    *made = 0;
+    for (int i = 0, end = pzai_move_events(&ev, a); i < end; i++) {
+        const pz_event *e = &ev.ev[i];
+        if (e->kind == PZ_EV_SCORE)
+            *value += e->side == side ? e->points : -e->points;
+        if (e->seat != a->seat)
+            continue;
+        if ((e->kind == PZ_EV_CAPTURE && e->pending) ||
+            (e->kind == PZ_EV_SCORE &&
+             (e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO)))
+            *made |= PZAI_MADE_PORRAZO;
+        if (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_LIMPIA)
+            *made |= PZAI_MADE_LIMPIA;
+        if (e->kind == PZ_EV_SCORE && e->reason == PZ_REASON_IN_PLACE)
+            *made |= PZAI_MADE_IN_PLACE;
+    }
+    int pseat;
+    if (pz_get_pending(copy, &pseat) != PZ_PENDING_NONE && pz_get_deal(copy) == deal)
+        *value += pz_side_of(copy, pseat) == side ? pzai__pending_points(copy)
+                                                  : -pzai__pending_points(copy);
+    *next = -1;
+    for (int i = 0; i < PZAI_THREATS; i++)
+        t[i] = 0;
+    if (a->kind == PZ_ACT_PLAY && pz_get_deal(copy) == deal) {
+        int n = pzai__threats(copy, a->seat, unseen, t);
+        if (n >= 0 && pz_side_of(copy, n) != side)
+            *next = n;
+        else
+            for (int i = 0; i < PZAI_THREATS; i++)
+                t[i] = 0; /* a partner's chance is no risk */
+    }
+    pz_free(copy);
+    return 0;
+}
+
+#define TENDIDO_SAMPLES 16 /* sampled deals for the tendido's expected points */
+
+/* The tendido laid now and arranged at its best: its points at once for
+   the seat's side, on average over sampled deals (rounded). */
+static int tendido_expected(const pz_view *v, const pz_record *r, uint64_t seed)
+{
+    pzai_rng rng;
+    pzai__rng_seed(&rng, seed ^ UINT64_C(0x74656e6469646f));
+    int total = 0, n = 0;
+    for (int k = 0; k < TENDIDO_SAMPLES; k++) {
+        pz_game *g = NULL;
+        if (pzai__sample(v, r, &rng, &g) != 0)
+            break;
+        int before = pz_get_score(g, v->side);
+        pz_action now = pz_act_tendido(v->seat, true), best = pz_act_arrange_best(v->seat);
+        if (pz_apply(g, &now, NULL, NULL, 0) == 0 && pz_apply(g, &best, NULL, NULL, 0) == 0) {
+            total += pz_get_score(g, v->side) - before;
+            n++;
+        }
+        pz_free(g);
+    }
+    return n > 0 ? (total + n / 2) / n : 0;
+}
+
+int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64_t seed,
+                pzai_why *out)
+{
+    if (v == NULL || r == NULL || a == NULL || out == NULL)
+        return PZ_EINVALID_ACTION;
+    pz_game *g = NULL;
+    int err = pzai_sample_game(v, r, seed, &g);
+    if (err != 0)
+        return err;
+    uint64_t unseen = pzai__unseen(v, r);
+    pzai_why w;
+    int t[PZAI_THREATS];
+    memset(&w, 0, sizeof w);
+    err = try_move(g, a, unseen, &w.value, t, &w.next, &w.made);
+    if (err == 0) {
+        w.porrazo = t[PZAI_THREAT_PORRAZO] + t[PZAI_THREAT_COUNTER];
+        w.limpia = t[PZAI_THREAT_LIMPIA];
+        w.in_place = t[PZAI_THREAT_IN_PLACE];
+        pz_action plays[PZ_LEGAL_MAX];
+        int n = a->kind == PZ_ACT_PLAY ? pzai__plays(g, a->seat, plays) : 0;
+        for (int i = 0; i < n && err == 0; i++) {
+            int value, next;
+            unsigned made;
+            if (plays[i].card == a->card && plays[i].mode == a->mode)
+                continue;
+            err = try_move(g, &plays[i], unseen, &value, t, &next, &made);
+            int p = t[PZAI_THREAT_PORRAZO] + t[PZAI_THREAT_COUNTER];
+            if (p > w.worst_porrazo)
+                w.worst_porrazo = p;
+            if (t[PZAI_THREAT_LIMPIA] > w.worst_limpia)
+                w.worst_limpia = t[PZAI_THREAT_LIMPIA];
+        }
+    }
+    pz_free(g);
+    if (err == 0 && a->kind == PZ_ACT_TENDIDO)
+        w.expected = tendido_expected(v, r, seed);
+    if (err == 0)
+        *out = w;
+    return err;
+}
+
+int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
+              pz_action *action, pzai_why *why)
+{
+    pz_action a;
+    int rc = pzai_decide(v, r, PZAI_STRONG, seed, budget, &a);
+    if (rc != 1)
+        return rc;
+    pzai_why w;
+    int err = pzai_why_of(v, r, &a, seed, &w);
+    if (err != 0)
+        return err;
+    *action = a;
+    *why = w;
+    return 1;
+}
