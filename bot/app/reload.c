@@ -37,6 +37,7 @@ void reload_host_settings(const cfg *c, host_config *hc)
     hc->lobby_expiry_secs = c->bot.lobby_expiry_secs;
     hc->away_max_secs = c->bot.away_max_secs;
     hc->start_countdown_secs = c->bot.start_countdown_secs;
+    hc->web_base_url = c->web.base_url;
 }
 
 /* The IRC section of c named name, or -1. */

@@ -18,11 +18,7 @@
 
 #include <stdbool.h>
 
-typedef enum pz_lang {
-    PZ_LANG_EN = 0,
-    PZ_LANG_ES = 1,
-    PZ_LANG_COUNT
-} pz_lang;
+typedef enum pz_lang { PZ_LANG_EN = 0, PZ_LANG_ES = 1, PZ_LANG_COUNT } pz_lang;
 
 /* The language of the lines this thread writes from now on; returns the
    one before, for the caller to put back. */
@@ -30,9 +26,16 @@ pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
 /* msgid in the current language (msgid itself when untranslated). */
-const char *i18n_text(const char *msgid);
+/* (format_arg: a printf checks its arguments against the English text) */
+#if defined(__GNUC__)
+#define PZ_I18N_FMT_ARG(i) __attribute__((format_arg(i)))
+#else
+#define PZ_I18N_FMT_ARG(i)
+#endif
+const char *i18n_text(const char *msgid) PZ_I18N_FMT_ARG(1);
 /* one or many by n, in the current language's plural rule. */
-const char *i18n_plural(const char *one, const char *many, unsigned long n);
+const char *i18n_plural(const char *one, const char *many, unsigned long n) PZ_I18N_FMT_ARG(1)
+    PZ_I18N_FMT_ARG(2);
 
 /* "en"/"es" (and "english", "español", "espanol", "ingles"...) to a
    language; false for anything else. i18n_code gives "en" or "es". */

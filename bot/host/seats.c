@@ -21,6 +21,7 @@
 #include "hgame.h"
 #include "hrooms.h"
 #include "hseats.h"
+#include "hweb.h"
 #include "text.h"
 
 #define SUB_SCOPE "sub" /* a seat offered: key the game's id, value "SEAT nick" */
@@ -203,6 +204,10 @@ void hs_say_seats(ctx *c)
             len +=
                 snprintf(line + len, sizeof line - (size_t)len, " %d. %s", i + 1, c->seats[i].nick);
     }
+    char url[HWEB_URL_MAX]; /* a game's opening line carries its page */
+    if (c->row.status != STORE_LOBBY && len > 0 && (size_t)len < sizeof line &&
+        hweb_game_url(c, url))
+        snprintf(line + len, sizeof line - (size_t)len, " \xC2\xB7 %s", url);
     hc_say_room(c, c->row.room, "%s", line);
 }
 
