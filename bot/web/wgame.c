@@ -8,6 +8,12 @@
 #include "json.h"
 #include "wgame.h"
 
+/* Whether the reader's string is s (its text is not NUL-terminated). */
+static bool is(const pzj_reader *r, const char *s)
+{
+    return r->str_len == strlen(s) && memcmp(r->str, s, r->str_len) == 0;
+}
+
 int wg_parse_action(const char *json, pz_action *a)
 {
     pzj_reader r;
@@ -26,7 +32,8 @@ int wg_parse_action(const char *json, pz_action *a)
             break;
         if (t != PZJ_KEY || r.str_len >= sizeof key)
             return -1;
-        memcpy(key, r.str, r.str_len + 1);
+        memcpy(key, r.str, r.str_len);
+        key[r.str_len] = '\0';
         t = pzj_next(&r);
         if (strcmp(key, "seat") == 0 && t == PZJ_NUMBER && r.num_kind == PZJ_NUM_INT &&
             r.num >= 0 && r.num < PZ_MAX_PLAYERS) {
@@ -36,12 +43,12 @@ int wg_parse_action(const char *json, pz_action *a)
             if (pz_card_parse(r.str, r.str_len, &a->card) != 0)
                 return -1;
         } else if (strcmp(key, "mode") == 0 && t == PZJ_STRING) {
-            a->mode = strcmp(r.str, "capture") == 0 ? PZ_MODE_CAPTURE
-                      : strcmp(r.str, "place") == 0 ? PZ_MODE_PLACE
-                                                    : PZ_MODE_ANY;
+            a->mode = is(&r, "capture") ? PZ_MODE_CAPTURE
+                      : is(&r, "place") ? PZ_MODE_PLACE
+                                        : PZ_MODE_ANY;
         } else if (strcmp(key, "tendido") == 0 && t == PZJ_STRING) {
             a->kind = PZ_ACT_TENDIDO;
-            a->now = strcmp(r.str, "now") == 0;
+            a->now = is(&r, "now");
         } else if (strcmp(key, "arrange") == 0 && t == PZJ_STRING) {
             a->kind = PZ_ACT_ARRANGE;
             a->best = true;
@@ -53,7 +60,7 @@ int wg_parse_action(const char *json, pz_action *a)
             if (t != PZJ_ARRAY_END || nrow != 4)
                 return -1;
         } else if (strcmp(key, "direction") == 0 && t == PZJ_STRING) {
-            a->direction = strcmp(r.str, "rtl") == 0 ? PZ_RTL : PZ_LTR;
+            a->direction = is(&r, "rtl") ? PZ_RTL : PZ_LTR;
         } else if (strcmp(key, "declare") == 0 && t == PZJ_TRUE) {
             a->kind = PZ_ACT_DECLARE;
         } else if (strcmp(key, "claim") == 0 && t == PZJ_NUMBER && r.num_kind == PZJ_NUM_INT &&

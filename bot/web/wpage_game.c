@@ -61,8 +61,10 @@ static void now(wbuf *b, const wgame *w)
     if (pz_view_seat(w->g, 0, &v) == 0 && !w->ended) {
         int n = pz_get_table(w->g, cards);
         wb_printf(b, "<p class=\"table\">%s ", _("On the table:"));
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+            wb_raw(b, i ? " " : "");
             wp_card(b, cards[i]);
+        }
         if (n == 0)
             wb_html(b, _("nothing"));
         wb_raw(b, "</p><ul class=\"seats\">");
