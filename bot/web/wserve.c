@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <microhttpd.h>
 
@@ -24,11 +27,30 @@
 #include "wstatic.h"
 
 #define REQUEST_MEMORY (16 * 1024) /* a request's headers and line, at most */
+#define WEB_NICE 15                /* the pages' thread's niceness (Linux: per thread) */
+
+/* Rendered game pages and JSON, by game and version (its action count and
+   status): a game's page is the same until its next action, a finished
+   game's for good, so a page read again is not replayed again. */
+#define CACHE_SLOTS 32
+
+typedef struct cached {
+    int64_t id;
+    int kind; /* 0 page, 1 JSON */
+    int actions, status;
+    char *body;
+    size_t len;
+    const char *type;
+    uint64_t used; /* for least recently used */
+} cached;
 
 struct web {
     struct MHD_Daemon *d;
     store *st;
     int port;
+    cached cache[CACHE_SLOTS];
+    uint64_t clock;
+    bool niced; /* the pages' thread yields to the game loop */
 };
 
 static const char CSP[] = "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -97,6 +119,9 @@ static void room_path(store *st, const wgame *w, char *buf, size_t cap)
         buf[0] = '\0';
 }
 
+static int render_game(web *w, long long id, const char *given, bool json, wbuf *b,
+                       const char **type);
+
 /* /g/ID-TOKEN, /g/ID-TOKEN.json, /g/ID-TOKEN/v. */
 static int game_route(web *w, const char *rest, wbuf *b, const char **type)
 {
@@ -117,22 +142,58 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
     if (store_kv_get(w->st, WEB_KV_SCOPE, key, have, sizeof have) != 0 ||
         !same_token(have, given, WEB_TOKEN_LEN))
         return 404;
-    if (version) { /* cheap: no replay */
-        store_game g;
-        int actions = 0;
-        if (store_game_get(w->st, id, &g) != 0)
-            return 404;
-        char rkey[2 * STORE_ID_MAX + 2];
-        snprintf(rkey, sizeof rkey, "%s\x1f%s", g.network, g.room);
-        bool on = room_on(w->st, rkey);
-        int status = (int)g.status;
-        store_game_fini(&g);
-        if (!on || store_action_count(w->st, id, &actions) != 0)
-            return 404;
+    /* the version (and the room's pages on): no replay */
+    store_game row;
+    int actions = 0;
+    if (store_game_get(w->st, id, &row) != 0)
+        return 404;
+    char rkey[2 * STORE_ID_MAX + 2];
+    snprintf(rkey, sizeof rkey, "%s\x1f%s", row.network, row.room);
+    bool on = room_on(w->st, rkey);
+    int status = (int)row.status;
+    store_game_fini(&row);
+    if (!on || store_action_count(w->st, id, &actions) != 0)
+        return 404;
+    if (version) {
         wb_printf(b, "%d.%d\n", actions, status);
         *type = "text/plain; charset=utf-8";
         return 200;
     }
+    cached *slot = &w->cache[0];
+    for (int i = 0; i < CACHE_SLOTS; i++) {
+        cached *e = &w->cache[i];
+        if (e->body != NULL && e->id == id && e->kind == json && e->actions == actions &&
+            e->status == status) {
+            e->used = ++w->clock;
+            wb_raw(b, e->body);
+            *type = e->type;
+            return 200;
+        }
+        if (e->used < slot->used)
+            slot = e;
+    }
+    int code = render_game(w, id, given, json, b, type);
+    if (code == 200 && !b->failed) {
+        char *copy = strdup(b->s);
+        if (copy != NULL) {
+            free(slot->body);
+            *slot = (cached){.id = id,
+                             .kind = json,
+                             .actions = actions,
+                             .status = status,
+                             .body = copy,
+                             .len = b->len,
+                             .type = *type,
+                             .used = ++w->clock};
+        }
+    }
+    return code;
+}
+
+/* Replays game id and renders its page or JSON into b. */
+static int render_game(web *w, long long id, const char *given, bool json, wbuf *b,
+                       const char **type)
+{
     wgame *g = malloc(sizeof *g);
     if (g == NULL)
         return 500;
@@ -270,6 +331,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     (void)upload;
     web *w = cls;
     static int marker;
+    if (!w->niced) { /* on the pages' own thread: under load the game loop comes first */
+        w->niced = true;
+        (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WEB_NICE);
+    }
     bool readable =
         strcmp(method, MHD_HTTP_METHOD_GET) == 0 || strcmp(method, MHD_HTTP_METHOD_HEAD) == 0;
     if (!readable)
@@ -379,5 +444,7 @@ void web_stop(web *w)
         return;
     MHD_stop_daemon(w->d);
     store_close(w->st);
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        free(w->cache[i].body);
     free(w);
 }
