@@ -9,6 +9,10 @@
 #ifndef PZ_WBUF_H
 #define PZ_WBUF_H
 
+#ifndef PZ_INSIDE_WEB
+#error "wbuf.h is the web layer's inside: others include web.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 

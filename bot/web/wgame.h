@@ -14,6 +14,10 @@
 #ifndef PZ_WGAME_H
 #define PZ_WGAME_H
 
+#ifndef PZ_INSIDE_WEB
+#error "wgame.h is the web layer's inside: others include web.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 
 #include "porrazo.h"

@@ -9,6 +9,10 @@
 #ifndef PZ_WPAGE_H
 #define PZ_WPAGE_H
 
+#ifndef PZ_INSIDE_WEB
+#error "wpage.h is the web layer's inside: others include web.h (ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 

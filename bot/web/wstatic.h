@@ -4,6 +4,10 @@
 #ifndef PZ_WSTATIC_H
 #define PZ_WSTATIC_H
 
+#ifndef PZ_INSIDE_WEB
+#error "wstatic.h is the web layer's inside: others include web.h (ARCHITECTURE.md)"
+#endif
+
 #include <stddef.h>
 
 /* The file at path ("/static/web.css"), its length and type; NULL none. */

@@ -8,6 +8,10 @@
 #ifndef PZ_WSVG_H
 #define PZ_WSVG_H
 
+#ifndef PZ_INSIDE_WEB
+#error "wsvg.h is the web layer's inside: others include web.h (ARCHITECTURE.md)"
+#endif
+
 #include "wbuf.h"
 
 #define WSVG_SERIES_MAX 8
