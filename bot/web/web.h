@@ -40,8 +40,4 @@ int web_port(const web *w);
 /* Stops serving (waits for the thread) and closes the database. NULL ok. */
 void web_stop(web *w);
 
-/* The page for path as the server answers it (for tests and the benchmark):
-   the HTTP status, and the body (malloc'd) with its content type. */
-int web_page(web *w, const char *path, char **body, size_t *len, const char **type);
-
 #endif /* PZ_WEB_H */

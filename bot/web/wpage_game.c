@@ -172,9 +172,17 @@ void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path)
     wb_printf(b, ".json\">%s</a></p>", _("JSON"));
     wb_printf(b, "<h2>%s</h2><ol class=\"players\">", _("Players"));
     for (int s = 0; s < w->nseats; s++) {
-        wb_raw(b, "<li><bdi>");
+        wb_raw(b, "<li>");
+        if (room_path != NULL) { /* the player's page in this room */
+            wb_raw(b, "<a href=\"");
+            wb_html(b, room_path);
+            wb_raw(b, "/p/");
+            wb_hex(b, w->seat[s].player);
+            wb_raw(b, "\">");
+        }
+        wb_raw(b, "<bdi>");
         wb_html(b, w->seat[s].nick);
-        wb_raw(b, "</bdi>");
+        wb_raw(b, room_path != NULL ? "</bdi></a>" : "</bdi>");
         if (w->sides < w->nseats)
             wb_printf(b, " (%s %d)", _("side"), pz_side_of(w->g, s) + 1);
         wb_raw(b, "</li>");

@@ -263,7 +263,8 @@ static int room_route(web *w, const char *rest, wbuf *b, const char **type)
     return rc == 0 ? 200 : 404;
 }
 
-int web_page(web *w, const char *path, char **body, size_t *len, const char **type)
+/* The answer to path: its HTTP status, its body (malloc'd) and type. */
+static int web_page(web *w, const char *path, char **body, size_t *len, const char **type)
 {
     wbuf b = {0};
     int code = 404;

@@ -127,6 +127,61 @@ class Game:
         return out
 
 
+def limits(g):
+    """A slowloris from 127.0.0.1 (connections that never finish their
+    headers) starves neither another address (127.0.0.2) nor the game loop;
+    an oversized request is refused."""
+    path = g.game_url.split(str(g.port), 1)[1]
+    slow = []
+    for _ in range(40):
+        try:
+            s = socket.create_connection(("127.0.0.1", g.port), timeout=2)
+            s.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n")
+            slow.append(s)
+        except OSError:
+            break  # the per-address limit: refused, as it should be
+    time.sleep(0.3)
+    alive = 0
+    for s in slow:  # those over the per-address limit were closed by the server
+        s.setblocking(False)
+        try:
+            alive += s.recv(1) != b""
+        except BlockingIOError:
+            alive += 1
+        except OSError:
+            pass
+    check(1 <= alive <= 16, "%d slow connections from one address held (limit 16)" % alive)
+    t0 = time.monotonic()
+    other = socket.create_connection(("127.0.0.1", g.port), timeout=5,
+                                     source_address=("127.0.0.2", 0))
+    other.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    reply = b""
+    while True:
+        chunk = other.recv(65536)
+        if not chunk:
+            break
+        reply += chunk
+    other.close()
+    check(reply.startswith(b"HTTP/1.1 200"), "another address was not served during a slowloris")
+    check(time.monotonic() - t0 < 2, "another address waited %.1f s" % (time.monotonic() - t0))
+    t0 = time.monotonic()
+    g.send("ann: !games")
+    check(time.monotonic() - t0 < 1, "the game loop was slow during a slowloris")
+    for s in slow:
+        s.close()
+    big = socket.create_connection(("127.0.0.1", g.port), timeout=5)
+    try:
+        big.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 65536 +
+                    b"\r\n\r\n")
+        reply = big.recv(100)
+    except OSError:
+        reply = b""
+    big.close()
+    check(not reply.startswith(b"HTTP/1.1 200"), "a 64 KiB header was answered 200")
+    print("limits: %d of %d slow connections held, another address served, a 64 KiB header "
+          "refused (%s)" % (alive, len(slow), reply.split(b"\r\n")[0].decode() or "closed"))
+
+
 def leak(bot_exe, replay_exe, outdir):
     players = ["ann"] + HOSTILE
     with tempfile.TemporaryDirectory() as tmp:
@@ -205,6 +260,7 @@ def leak(bot_exe, replay_exe, outdir):
         check(not any("http://" in l for l in lines), "web still links with web off")
         g.send("ann: !set web on")
         check(fetch(g.game_url)[0] == 200, "pages not back with web on")
+        limits(g)
         rc, rest, err = g.bot.close()
         check(rc == 0, "porrazo-bot exited %d: %s" % (rc, err))
         print("leak: %d moves, %d pages and JSON fetched, none with a held card" % (moves, fetched))
