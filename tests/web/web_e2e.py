@@ -121,9 +121,12 @@ class Game:
     def urls(self):
         out = [self.game_url, self.game_url + ".json", self.game_url + "/v",
                self.room_url, self.room_url + ".json"]
-        status, room = fetch(self.room_url)
-        for m in re.finditer(r'href="(/r/[0-9a-f]+/p/[0-9a-f]+)"', room):
-            out += [self.base + m.group(1), self.base + m.group(1) + ".json"]
+        pages = set()
+        for url in (self.room_url, self.game_url):  # players' pages: standings, seats
+            status, body = fetch(url)
+            pages.update(re.findall(r'href="(/r/[0-9a-f]+/p/[0-9a-f]+)"', body))
+        for p in sorted(pages):
+            out += [self.base + p, self.base + p + ".json"]
         return out
 
 
