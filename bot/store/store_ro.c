@@ -25,7 +25,10 @@ int store_open_ro(store **out, const char *path, char *why, size_t why_len)
     if (rc == SQLITE_OK) {
         sqlite3_extended_result_codes(s->db, 1);
         sqlite3_busy_timeout(s->db, STORE_BUSY_MS_DEFAULT);
-        rc = sqlite3_exec(s->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+        rc = sqlite3_exec(s->db,
+                          "PRAGMA query_only = 1; PRAGMA cache_size = -8192; "
+                          "PRAGMA mmap_size = 268435456",
+                          NULL, NULL, NULL);
     }
     sqlite3_stmt *st = NULL;
     if (rc == SQLITE_OK)
