@@ -147,6 +147,8 @@ static int new_seed(ctx *c, uint64_t *seed)
     return 0;
 }
 
+static void say_seats(ctx *c, bool link);
+
 void hs_deal(ctx *c)
 {
     char why[PZ_WHY_MAX];
@@ -186,12 +188,18 @@ void hs_deal(ctx *c)
         len = n < 0 ? sizeof who : len + (size_t)n;
     }
     hc_event(c, "started: %d players (%s)", c->nseats, who);
-    hs_say_seats(c);
+    say_seats(c, true);
     hs_new_turn(c);
     hs_announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
 }
 
 void hs_say_seats(ctx *c)
+{
+    say_seats(c, false);
+}
+
+/* The seats in one line; link: a game's opening line, which carries its page. */
+static void say_seats(ctx *c, bool link)
 {
     char line[900];
     int len = snprintf(line, sizeof line, "%s:", c->row.status == STORE_LOBBY ? "Seated" : "Seats");
@@ -204,9 +212,8 @@ void hs_say_seats(ctx *c)
             len +=
                 snprintf(line + len, sizeof line - (size_t)len, " %d. %s", i + 1, c->seats[i].nick);
     }
-    char url[HWEB_URL_MAX]; /* a game's opening line carries its page */
-    if (c->row.status != STORE_LOBBY && len > 0 && (size_t)len < sizeof line &&
-        hweb_game_url(c, url))
+    char url[HWEB_URL_MAX];
+    if (link && len > 0 && (size_t)len < sizeof line && hweb_game_url(c, url))
         snprintf(line + len, sizeof line - (size_t)len, " \xC2\xB7 %s", url);
     hc_say_room(c, c->row.room, "%s", line);
 }
