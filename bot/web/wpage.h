@@ -36,7 +36,8 @@ void wp_card_name(pz_card c, char *buf, size_t cap);
 /* The game's page at path ("/g/ID-TOKEN"); room_path: the room's page or NULL. */
 void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path);
 /* The game's public JSON while under way (players, options, scores deal by
-   deal, the table now, the current hand's record). */
+   deal, the table now, the seat to act or -1, the scores, the current
+   hand's record). */
 void wp_game_json_live(wbuf *b, const wgame *w);
 
 /* ---- wpage_room.c ---- */

@@ -235,6 +235,14 @@ void wp_game_json_live(wbuf *b, const wgame *w)
         wb_json(b, card);
         wb_raw(b, "\"");
     }
+    pz_phase phase = pz_get_phase(w->g);
+    int actor = phase == PZ_PHASE_PLAY ? pz_get_turn(w->g)
+                : phase == PZ_PHASE_TENDIDO_CHOICE || phase == PZ_PHASE_ARRANGE
+                    ? pz_get_dealer(w->g)
+                    : -1;
+    wb_printf(b, "],\n  \"to_act\": %d,\n  \"scores\": [", actor);
+    for (int s = 0; s < w->sides; s++)
+        wb_printf(b, "%s%d", s ? ", " : "", pz_get_score(w->g, s));
     render_status(w->g, &names, line, sizeof line);
     wb_raw(b, "],\n  \"now\": \"");
     wb_json(b, line);
