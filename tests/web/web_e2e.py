@@ -77,6 +77,11 @@ def card_forms(code):
             re.compile(r'"%s"' % code)]
 
 
+def render(code):
+    """A card code ("TD") as the chat writes it ("10♦")."""
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
 def held_cards(bot_exe, replay_exe, db):
     """Every card in a hand now, from the game's export replayed."""
     scenario = subprocess.run([bot_exe, "--export", "1", "--db", db], check=True,
@@ -211,6 +216,12 @@ def leak(bot_exe, replay_exe, outdir):
                 # the same search finds the cards that lie on the table
                 seen_public += sum(1 for f in public if f.search(body))
                 fetched += 1
+                if url == g.game_url + ".json":  # the page's replay is the engine's game
+                    doc = json.loads(body)
+                    check(doc["scores"] == state["scores"], "scores %s, the engine's %s" %
+                          (doc["scores"], state["scores"]))
+                    check(sorted(doc["table"]) == sorted(render(c) for c in state["table"]),
+                          "table %s, the engine's %s" % (doc["table"], state["table"]))
             moves += 1
         check(g.table.over, "the game did not end")
         check(seen_public > moves, "the search never found the table's cards on a page")
