@@ -301,6 +301,11 @@ def browser(bot_exe, replay_exe, outdir):
             check(not driver.find_elements(By.CSS_SELECTOR, "main img"), "a nick became an <img>")
             check(HOSTILE[0] in driver.find_element(By.TAG_NAME, "main").text,
                   "the hostile nick is not shown as text")
+            # Live, idle: the script polls the version and leaves the page alone.
+            driver.execute_script("document.getElementById('main').dataset.mark = 'kept'")
+            time.sleep(2.5)
+            check(driver.execute_script("return document.getElementById('main').dataset.mark")
+                  == "kept", "the live page was swapped while nothing happened")
             # Live: a move through the console shows within 2 s.
             worst = 0.0
             for step in range(6):
