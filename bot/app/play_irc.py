@@ -116,7 +116,7 @@ then /join #porrazo and say:
     !join       a second player sits; a full table deals at once
     !play 7     play a card (7h, 7♥, king, 10 ... all work); your hand comes privately
     !help       every command; !rules for the rules
-The games' pages: http://127.0.0.1:%d/... (say !web in #porrazo for the room's;
+The games' pages: http://127.0.0.1:%d/ (say !web in #porrazo for the room's;
 a game's first and last lines link its own).
 Ctrl-C stops the bot and the server; games are kept in %s.
 """ % (server.port, server.port, server.port, web, db), file=sys.stderr)

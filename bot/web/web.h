@@ -9,6 +9,7 @@
  *   /r/TOKEN[.json]          a room: its games and standings
  *   /r/TOKEN/p/HEX[.json]    a player in that room (HEX: the player id)
  *   /static/...              the stylesheet, the script, the icon
+ *   /                        a word on where the pages are linked
  *
  * Everything else, a wrong token, a room whose pages are off: the same
  * 404, which says nothing about which ids exist. GET and HEAD only; no

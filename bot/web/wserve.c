@@ -18,6 +18,7 @@
 #include <microhttpd.h>
 
 #include "host.h"
+#include "i18n.h"
 #include "store.h"
 #include "wbuf.h"
 #include "web.h"
@@ -272,6 +273,14 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
     *body = NULL;
     if (fixed != NULL) {
         wb_raw(&b, fixed);
+        code = 200;
+    } else if (strcmp(path, "/") == 0) { /* names no game nor room */
+        wp_head(&b, _("Porrazo"), NULL);
+        wb_printf(&b, "<h1>%s</h1><p>%s</p>", _("Porrazo"),
+                  _("Each game has its own page, linked from its first and last lines in the "
+                    "chat; say web in a room for the room's page."));
+        wp_foot(&b);
+        *type = HTML;
         code = 200;
     } else if (strncmp(path, "/g/", 3) == 0) {
         store_begin_read(w->st); /* one consistent view of the game */
