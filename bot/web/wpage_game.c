@@ -31,6 +31,12 @@ static int point_hand(void *arg, int i)
     return w->point[i].hand;
 }
 
+static void hand_name(void *arg, int g, char *buf, size_t cap)
+{
+    (void)arg;
+    snprintf(buf, cap, _("hand %d"), g);
+}
+
 static void chart(wbuf *b, const wgame *w)
 {
     wsvg_chart c = {.title = _("The score after each deal"),
@@ -38,7 +44,7 @@ static void chart(wbuf *b, const wgame *w)
                     .npoints = w->npoints,
                     .value = point_value,
                     .group = point_hand,
-                    .group_label = _("hand "),
+                    .group_name = hand_name,
                     .arg = (void *)w,
                     .target = w->opt.target};
     for (int s = 0; s < w->sides && s < WSVG_SERIES_MAX; s++)
@@ -185,7 +191,7 @@ void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path)
         wb_html(b, w->seat[s].nick);
         wb_raw(b, room_path != NULL ? "</bdi></a>" : "</bdi>");
         if (w->sides < w->nseats)
-            wb_printf(b, " (%s %d)", _("side"), pz_side_of(w->g, s) + 1);
+            wb_printf(b, _(" (side %d)"), pz_side_of(w->g, s) + 1);
         wb_raw(b, "</li>");
     }
     wb_raw(b, "</ol>");

@@ -1,6 +1,8 @@
 /*
  * wsvg.c — the SVG line chart (wsvg.h).
  */
+#include <stdio.h>
+
 #include "wsvg.h"
 
 #define W 640
@@ -67,8 +69,13 @@ void wsvg_chart_draw(wbuf *b, const wsvg_chart *c)
                       "<line class=\"hand\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
                       "<text class=\"lbl\" x=\"%d\" y=\"%d\">",
                       x, TOP, x, H - BOTTOM, x + 2, H - BOTTOM + 14);
-            wb_html(b, c->group_label != NULL ? c->group_label : "");
-            wb_printf(b, "%d</text>", g);
+            char label[64];
+            if (c->group_name != NULL)
+                c->group_name(c->arg, g, label, sizeof label);
+            else
+                snprintf(label, sizeof label, "%d", g);
+            wb_html(b, label);
+            wb_raw(b, "</text>");
         }
     for (int s = 0; s < c->series; s++) {
         wb_printf(b, "<polyline class=\"line\" stroke=\"%s\" points=\"", COLOUR[s]);

@@ -23,7 +23,8 @@ typedef struct wsvg_chart {
     int npoints;                           /* points per series */
     int (*value)(void *arg, int s, int i); /* series s's value at point i */
     int (*group)(void *arg, int i);        /* point i's group (a hand); NULL none */
-    const char *group_label;               /* "hand %d" style label's word, e.g. "H" */
+    /* group g's label ("hand 2") into buf; NULL: the number alone */
+    void (*group_name)(void *arg, int g, char *buf, size_t cap);
     void *arg;
     int target; /* a dashed line at this value; 0: none */
 } wsvg_chart;

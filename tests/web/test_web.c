@@ -127,6 +127,12 @@ static int group(void *arg, int i)
     return i < 3 ? 1 : 2;
 }
 
+static void hand_label(void *arg, int g, char *buf, size_t cap)
+{
+    (void)arg;
+    snprintf(buf, cap, "hand <%d>", g);
+}
+
 static void test_svg_chart(void **state)
 {
     (void)state;
@@ -137,7 +143,7 @@ static void test_svg_chart(void **state)
                     .npoints = 5,
                     .value = value,
                     .group = group,
-                    .group_label = "hand ",
+                    .group_name = hand_label,
                     .target = 61};
     wsvg_chart_draw(&b, &c);
     assert_int_equal(strncmp(b.s, "<svg ", 5), 0);
@@ -146,6 +152,7 @@ static void test_svg_chart(void **state)
     assert_int_equal(count(b.s, "<polyline"), 2);
     assert_int_equal(count(b.s, "class=\"target\""), 1);
     assert_int_equal(count(b.s, "class=\"hand\""), 2); /* hands 1 and 2 start */
+    assert_non_null(strstr(b.s, ">hand &lt;2&gt;</text>"));
     assert_null(strstr(b.s, "<script>"));
     assert_non_null(strstr(b.s, "&lt;script&gt;x&lt;/script&gt;"));
     assert_non_null(strstr(b.s, "<title id=\"chart-title\">Score &lt;1&gt;</title>"));
