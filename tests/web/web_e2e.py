@@ -259,6 +259,20 @@ def leak(bot_exe, replay_exe, outdir):
             check(status == 404, "%s answered %d" % (url, status))
             bodies.add(body)
         check(len(bodies) == 1, "404s differ")
+        # The final line carries the page too.
+        final = [l for l in g.table.transcript if l.startswith("#console ")][-3:]
+        check(any(g.game_url in l for l in final), "the final lines carry no page: %s" % final)
+        # Headers: a strict policy, no cookie; HEAD answers without a body.
+        with urllib.request.urlopen(urllib.request.Request(g.game_url, method="HEAD"),
+                                    timeout=5) as r:
+            csp = r.headers.get("Content-Security-Policy", "")
+            check(r.status == 200 and r.read() == b"", "HEAD: %d with a body" % r.status)
+            check("default-src 'none'" in csp and "script-src 'self'" in csp and
+                  "unsafe-inline" not in csp, "Content-Security-Policy: %s" % csp)
+            check(r.headers.get("Set-Cookie") is None, "a cookie was set")
+            check(r.headers.get("X-Content-Type-Options") == "nosniff", "no nosniff")
+        check("<script>" not in page and "style=" not in page and " on" not in
+              re.sub(r">[^<]*<", "><", page), "inline script, style or handler on the page")
         # Only GET and HEAD.
         req = urllib.request.Request(g.game_url, data=b"x=1", method="POST")
         try:
