@@ -27,6 +27,7 @@
 #include "mx.h"
 #include "reload.h"
 #include "store.h"
+#include "web.h"
 
 #ifndef PZ_VERSION
 #error "PZ_VERSION (the project's version) comes from the top CMakeLists.txt"
@@ -579,6 +580,22 @@ int main(int argc, char **argv)
         return 1;
     }
     all_queues.h = h;
+    /* The game pages, on their own thread with a read-only connection. */
+    web *pages = NULL;
+    if (c.web.listen[0] != '\0') {
+        if (web_start(&pages, c.bot.database, c.web.listen, NULL, why, sizeof why) != 0) {
+            fprintf(stderr, "porrazo-bot: %s\n", why);
+            host_free(h);
+            store_close(st);
+            return 1;
+        }
+        char shown[sizeof c.web.listen + 16];
+        snprintf(shown, sizeof shown, "%s", c.web.listen);
+        char *colon = strrchr(shown, ':');
+        if (colon != NULL)
+            snprintf(colon, sizeof shown - (size_t)(colon - shown), ":%d", web_port(pages));
+        log_msg(LOG_INFO, "the game pages are served on http://%s/", shown);
+    }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGPIPE, SIG_IGN);
@@ -603,6 +620,7 @@ int main(int argc, char **argv)
                          a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid(),
                          a.config != NULL ? &rt : NULL);
     }
+    web_stop(pages);
     host_free(h);
     outq_free(console_q);
     store_close(st);

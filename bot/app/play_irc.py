@@ -79,16 +79,33 @@ def main():
         shutil.rmtree(conf_dir, ignore_errors=True)
 
 
+def web_port():
+    """The game pages' port: 8090, or a free one when 8090 is taken."""
+    for port in (8090, 0):
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", port))
+            return s.getsockname()[1]
+        except OSError:
+            continue
+        finally:
+            s.close()
+    return 8090
+
+
 def play(server, bot_exe, db, extra, conf_dir):
     """Starts the server and the bot (its configuration in conf_dir), then
     waits for the bot to end; returns its exit status."""
     server.start()
+    web = web_port()
     conf = os.path.join(conf_dir, "porrazo.conf")
     with open(conf, "w") as f:
         f.write("[bot]\nname = porrazo\ndatabase = %s\nlog_level = warn\n\n"
                 "[irc local]\nhost = 127.0.0.1\nport = %d\ntls = false\n"
                 "nick = porrazo\nalt_nicks = porrazo_\nchannels = #porrazo\n"
-                "join_on_invite = true\n" % (db, server.port))
+                "join_on_invite = true\n\n"
+                "[web]\nlisten = 127.0.0.1:%d\nbase_url = http://127.0.0.1:%d\n"
+                % (db, server.port, web, web))
     bot = subprocess.Popen([bot_exe, "--config", conf] + extra)
     print("""
 Porrazo is on IRC at 127.0.0.1 port %d (plain text, no TLS, no password).
@@ -99,8 +116,10 @@ then /join #porrazo and say:
     !join       a second player sits; a full table deals at once
     !play 7     play a card (7h, 7♥, king, 10 ... all work); your hand comes privately
     !help       every command; !rules for the rules
+The games' pages: http://127.0.0.1:%d/ (say !web in #porrazo for the room's;
+a game's first and last lines link its own).
 Ctrl-C stops the bot and the server; games are kept in %s.
-""" % (server.port, server.port, server.port, db), file=sys.stderr)
+""" % (server.port, server.port, server.port, web, db), file=sys.stderr)
     try:
         return bot.wait()
     except KeyboardInterrupt:

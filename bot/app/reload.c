@@ -37,6 +37,7 @@ void reload_host_settings(const cfg *c, host_config *hc)
     hc->lobby_expiry_secs = c->bot.lobby_expiry_secs;
     hc->away_max_secs = c->bot.away_max_secs;
     hc->start_countdown_secs = c->bot.start_countdown_secs;
+    hc->web_base_url = c->web.base_url;
 }
 
 /* The IRC section of c named name, or -1. */
@@ -124,6 +125,8 @@ static void warn_restart_only(const cfg *live, const cfg *next, bool db_from_arg
                     next->matrix[i].name);
     if (!db_from_args && strcmp(live->bot.database, next->bot.database) != 0)
         log_msg(LOG_WARN, "reload: the database stays %s until a restart", live->bot.database);
+    if (strcmp(live->web.listen, next->web.listen) != 0)
+        log_msg(LOG_WARN, "reload: [web] listen changes at the next restart");
 }
 
 int reload_config(reload_target *t)
@@ -150,6 +153,8 @@ int reload_config(reload_target *t)
     int old_cap = t->live->bot.max_database_mb;
     t->live->bot = next.bot;
     memcpy(t->live->bot.database, database, sizeof database);
+    /* the pages' links follow base_url at once; where they are served waits */
+    memcpy(t->live->web.base_url, next.web.base_url, sizeof next.web.base_url);
     if (next.bot.max_database_mb != old_cap &&
         store_set_max_bytes(t->store, (int64_t)next.bot.max_database_mb << 20) != 0) {
         log_msg(LOG_WARN, "reload: cannot cap the database at %d MiB: %s; the cap stays",

@@ -319,7 +319,7 @@ static int unknown_key(parser *p, const char *key)
     for (size_t i = 0; i < COUNT(cfg__sections); i++)
         if (&cfg__sections[i] != p->sec && cfg__find_key(&cfg__sections[i], key) != NULL)
             return cfg__fail(p, p->line, "%s is a key of [%s%s], not of %s; move it there", key,
-                             cfg__sections[i].kind, i == 0 ? "" : " NAME", p->title);
+                             cfg__sections[i].kind, i == 0 || i == 3 ? "" : " NAME", p->title);
     return cfg__fail(p, p->line, "%s has no such key; porrazo.conf(5) lists the keys it takes",
                      p->title);
 }
@@ -409,6 +409,7 @@ static void *scratch_section(parser *p, const section_def *sec)
         return NULL;
     cfg_defaults(p->scratch);
     return sec == &cfg__sections[0]   ? (void *)&p->scratch->bot
+           : sec == &cfg__sections[3] ? (void *)&p->scratch->web
            : sec == &cfg__sections[1] ? (void *)&p->scratch->irc[0]
                                       : (void *)&p->scratch->matrix[0];
 }
@@ -417,24 +418,26 @@ static void *scratch_section(parser *p, const section_def *sec)
  * keys still are read, into p->scratch. */
 static int open_section(parser *p, const section_def *sec, const char *name)
 {
-    void *base = &p->c->bot;
-    int rc = 0;
-    if (sec != &cfg__sections[0]) {
+    bool web = sec == &cfg__sections[3];
+    void *base = web ? (void *)&p->c->web : (void *)&p->c->bot;
+    int rc = 0, *seen = web ? &p->web_line : &p->bot_line;
+    if (sec != &cfg__sections[0] && !web) {
         base = open_network(p, sec, name);
     } else if (*name != '\0') {
-        cfg__fail(p, p->line, "[bot] takes no name; write [bot]");
+        cfg__fail(p, p->line, "[%s] takes no name; write [%s]", sec->kind, sec->kind);
         base = NULL;
-    } else if (p->bot_line != 0) {
-        cfg__fail(p, p->line, "[bot] appears twice (first on line %d); merge the two", p->bot_line);
+    } else if (*seen != 0) {
+        cfg__fail(p, p->line, "[%s] appears twice (first on line %d); merge the two", sec->kind,
+                  *seen);
         base = NULL;
     } else {
-        p->bot_line = p->line;
+        *seen = p->line;
     }
     if (base == NULL) {
         rc = -1;
         base = scratch_section(p, sec);
         if (!is_network_name(name))
-            name = sec == &cfg__sections[0] ? "" : "NAME";
+            name = sec == &cfg__sections[0] || web ? "" : "NAME";
     }
     int n = snprintf(p->title, sizeof p->title, "[%s%s%s]", sec->kind, *name ? " " : "", name);
     if (base == NULL || n < 0 || (size_t)n >= sizeof p->title) {
@@ -454,7 +457,7 @@ static int open_section(parser *p, const section_def *sec, const char *name)
  * it, then opens the new one. */
 static int parse_header(parser *p, char *s)
 {
-    static const char how[] = "a section header is [bot], [irc NAME] or [matrix NAME], "
+    static const char how[] = "a section header is [bot], [irc NAME], [matrix NAME] or [web], "
                               "alone on its line";
     char *end = strchr(s, ']');
     if (end == NULL || *trim(end + 1) != '\0') {
@@ -477,7 +480,7 @@ static int parse_header(parser *p, char *s)
     for (size_t i = 0; i < COUNT(cfg__sections); i++) /* not quoted back: see unknown_key() */
         if (distance(kind, cfg__sections[i].kind) <= 1)
             return cfg__fail(p, p->line, "unknown section; did you mean [%s%s]?",
-                             cfg__sections[i].kind, i == 0 ? "" : " NAME");
+                             cfg__sections[i].kind, i == 0 || i == 3 ? "" : " NAME");
     return cfg__fail(p, p->line, "unknown section; %s", how);
 }
 

@@ -89,8 +89,15 @@ typedef struct cfg_matrix {
     bool notify_turn; /* the private "your turn" prompt as m.text, so it notifies (default true) */
 } cfg_matrix;
 
+/* [web]: the game pages (bot/web). Off unless listen is set. */
+typedef struct cfg_web {
+    char listen[CFG_STR];   /* "127.0.0.1:8090"; "" : no pages */
+    char base_url[CFG_STR]; /* "https://porrazo.example.org": links in chat; "" : none */
+} cfg_web;
+
 typedef struct cfg {
     cfg_bot bot;
+    cfg_web web;
     cfg_irc irc[CFG_NETWORKS];
     int nirc;
     cfg_matrix matrix[CFG_NETWORKS];

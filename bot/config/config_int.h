@@ -95,6 +95,7 @@ struct parser {
     bool key_bad[MAX_KEYS]; /* its value was in error (and reported), or is a ${NAME} left
                                unset while only checking: checks take it as given */
     int bot_line;           /* the line of [bot]; 0: not seen */
+    int web_line;           /* the line of [web]; 0: not seen */
 };
 
 /* ---- characters and small strings -------------------------------- */
@@ -156,7 +157,7 @@ void cfg__warn(parser *p, int line, const char *fmt, ...) CFG_PRINTF(3, 4);
 
 /* ---- config_keys.c ------------------------------------------------ */
 
-#define CFG__NSECTIONS 3
+#define CFG__NSECTIONS 4
 /* [bot], [irc NAME], [matrix NAME], in that order */
 extern const section_def cfg__sections[CFG__NSECTIONS];
 /* The key of sec called name, or NULL. */

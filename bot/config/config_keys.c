@@ -203,6 +203,22 @@ static const key_def matrix_keys[] = {
     BOOL(cfg_matrix, notify_turn),
 };
 
+/* "ADDRESS:PORT": the address numeric (the pages are for a proxy in front). */
+static const char *check_listen(const char *s)
+{
+    const char *colon = strrchr(s, ':');
+    if (colon != NULL && colon != s && colon[1] != '\0' &&
+        strspn(colon + 1, "0123456789") == strlen(colon + 1) && strlen(colon + 1) <= 5 &&
+        atoi(colon + 1) <= 65535 && strchr(s, ' ') == NULL)
+        return NULL;
+    return "must be ADDRESS:PORT, e.g. 127.0.0.1:8090 or [::1]:8090";
+}
+
+static const key_def web_keys[] = {
+    STR(cfg_web, listen, 0, check_listen, "127.0.0.1:8090"),
+    STR(cfg_web, base_url, 0, check_url, "https://porrazo.example.org"),
+};
+
 _Static_assert(COUNT(bot_keys) <= MAX_KEYS, "raise MAX_KEYS");
 _Static_assert(COUNT(irc_keys) <= MAX_KEYS, "raise MAX_KEYS");
 _Static_assert(COUNT(matrix_keys) <= MAX_KEYS, "raise MAX_KEYS");
@@ -214,6 +230,7 @@ const section_def cfg__sections[CFG__NSECTIONS] = {
     {"bot", bot_keys, COUNT(bot_keys), NULL},
     {"irc", irc_keys, COUNT(irc_keys), finish_irc},
     {"matrix", matrix_keys, COUNT(matrix_keys), finish_matrix},
+    {"web", web_keys, COUNT(web_keys), NULL},
 };
 
 /* The key of sec called name, or NULL. */

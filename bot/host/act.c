@@ -18,6 +18,7 @@
 #include "hlearn.h"
 #include "hprefs.h"
 #include "hseats.h"
+#include "hweb.h"
 #include "i18n.h"
 
 /* ------------------------------------------------------------------------ */
@@ -320,8 +321,14 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
         render_lines board = {0};
         render_board(c->g, &names, &board);
         live_header(c, 'B', -1, head, sizeof head);
-        for (int i = 0; i < board.n; i++)
-            hc_say_room(c, c->row.room, "%s%s", head, board.line[i]);
+        char url[HWEB_URL_MAX] = ""; /* the final line carries the game's page */
+        if (over)
+            (void)hweb_game_url(c, url);
+        for (int i = 0; i < board.n; i++) {
+            bool link = i == board.n - 1 && url[0] != '\0';
+            hc_say_room(c, c->row.room, "%s%s%s%s", head, board.line[i], link ? " \xC2\xB7 " : "",
+                        link ? url : "");
+        }
     }
 }
 

@@ -104,6 +104,10 @@ typedef struct host_config {
     /* A lobby that fills is dealt after this many seconds, announced, so
        that someone may still get up; 0: at once. */
     int start_countdown_secs;
+    /* Where the game pages are seen ([web] base_url, "https://..."): a
+       game's opening and final lines and "web" carry links under it.
+       NULL or "": no links. */
+    const char *web_base_url;
 } host_config;
 
 /* A chat line addressed to the host. */

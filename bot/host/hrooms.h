@@ -29,6 +29,7 @@ typedef struct room_settings {
     char prefix[ROOM_PREFIX_MAX + 1]; /* its own command prefix, "" the bot's */
     bool colours_off;                 /* said "set colours off" */
     bool hints_off;                   /* said "set hints off": no hint here */
+    bool web_off;                     /* said "set web off": no links, its pages 404 */
 } room_settings;
 /* The kv key of room on the context's network into key[ROOM_KEY_MAX]
    ("" when it does not fit). */

@@ -73,7 +73,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
     rs->level = c->h->robot_level;
     rs->own_deadline = rs->own_level = rs->own_away = false;
     rs->options[0] = rs->prefix[0] = '\0';
-    rs->colours_off = rs->hints_off = false;
+    rs->colours_off = rs->hints_off = rs->web_off = false;
     if (room == NULL || room[0] == '\0')
         return;
     room_key(c, room, key, sizeof key);
@@ -83,6 +83,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
     pzai_level lv;
     room_words_own(value, rs->prefix, &rs->colours_off);
     rs->hints_off = word_value(value, "hints", v, sizeof v) == 0 && strcmp(v, "off") == 0;
+    rs->web_off = word_value(value, "web", v, sizeof v) == 0 && strcmp(v, "off") == 0;
     if (word_value(value, "deadline", v, sizeof v) == 0) {
         long secs = strtol(v, &end, 10);
         if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {

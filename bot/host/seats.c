@@ -21,6 +21,7 @@
 #include "hgame.h"
 #include "hrooms.h"
 #include "hseats.h"
+#include "hweb.h"
 #include "text.h"
 
 #define SUB_SCOPE "sub" /* a seat offered: key the game's id, value "SEAT nick" */
@@ -132,6 +133,8 @@ static void shuffle_seats(ctx *c, uint64_t seed)
         c->seats[s].seat = s;
 }
 
+static void say_seats(ctx *c, bool link);
+
 void hs_deal(ctx *c)
 {
     char why[PZ_WHY_MAX];
@@ -171,12 +174,18 @@ void hs_deal(ctx *c)
         len = n < 0 ? sizeof who : len + (size_t)n;
     }
     hc_event(c, "started: %d players (%s)", c->nseats, who);
-    hs_say_seats(c);
+    say_seats(c, true);
     hs_new_turn(c);
     hs_announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
 }
 
 void hs_say_seats(ctx *c)
+{
+    say_seats(c, false);
+}
+
+/* The seats in one line; link: a game's opening line, which carries its page. */
+static void say_seats(ctx *c, bool link)
 {
     char line[900];
     int len = snprintf(line, sizeof line, "%s:", c->row.status == STORE_LOBBY ? "Seated" : "Seats");
@@ -189,6 +198,9 @@ void hs_say_seats(ctx *c)
             len +=
                 snprintf(line + len, sizeof line - (size_t)len, " %d. %s", i + 1, c->seats[i].nick);
     }
+    char url[HWEB_URL_MAX];
+    if (link && len > 0 && (size_t)len < sizeof line && hweb_game_url(c, url))
+        snprintf(line + len, sizeof line - (size_t)len, " \xC2\xB7 %s", url);
     hc_say_room(c, c->row.room, "%s", line);
 }
 

@@ -377,4 +377,28 @@ int store_seen_has(store *s, const char *network, const char *id, bool *seen);
 /* Forgets ids recorded before time before; *n how many (may be NULL). */
 int store_seen_prune(store *s, int64_t before, int *n);
 
+/* ---- Reading only (the web pages) ------------------------------------- */
+
+/*
+ * Opens the database at path for reading only, on a connection of the
+ * caller's thread: read-only, query_only, no migration (a file of another
+ * schema version is refused: STORE_VERSION). The game, seat, action, kv and
+ * statistics reads above work on it; every write fails. 0 or a store_err
+ * with a message in why.
+ */
+int store_open_ro(store **out, const char *path, char *why, size_t why_len);
+
+/* A game in a list: no settings, no state. seat: the player's seat when
+   listed for a player, else -1. */
+typedef struct store_game_brief {
+    int64_t id, created, updated;
+    store_status status;
+    int winner, seat;
+} store_game_brief;
+/* Calls fn for up to max games of (network, room) past their lobby, newest
+   first; only those where player sits when player is not NULL. Stops at
+   fn's non-0 and returns it. fn must not use the store. */
+int store_ro_games(store *s, const char *network, const char *room, const char *player, int max,
+                   int (*fn)(void *arg, const store_game_brief *g), void *arg);
+
 #endif /* PZ_STORE_H */

@@ -281,6 +281,28 @@ static void test_matrix_section_sets_every_key(void **state)
     free(c);
 }
 
+static void test_web_section_sets_its_keys_and_is_refused_when_wrong(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\nname = p\n[web]\nlisten = 127.0.0.1:8090\n"
+                "base_url = https://porrazo.example.org\n");
+    assert_string_equal(c->web.listen, "127.0.0.1:8090");
+    assert_string_equal(c->web.base_url, "https://porrazo.example.org");
+    parse_ok(c, "[web]\nlisten = [::1]:0\n");
+    assert_string_equal(c->web.listen, "[::1]:0");
+    assert_string_equal(c->web.base_url, "");
+    parse_ok(c, "[bot]\nname = p\n");
+    assert_string_equal(c->web.listen, ""); /* off unless configured */
+    refused("[web]\nlisten = 8090\n", 2, "listen must be ADDRESS:PORT", NULL);
+    refused("[web]\nlisten = 127.0.0.1:99999\n", 2, "ADDRESS:PORT", NULL);
+    refused("[web]\nbase_url = porrazo.example.org\n", 2, "must be a URL", NULL);
+    refused("[web pages]\nlisten = 127.0.0.1:1\n", 1, "[web] takes no name", NULL);
+    refused("[web]\n[web]\n", 2, "[web] appears twice (first on line 1)", NULL);
+    refused("[web]\nchannels = #x\n", 2, "channels is a key of [irc NAME]", NULL);
+    free(c);
+}
+
 static void test_networks_of_both_kinds_are_kept_in_file_order(void **state)
 {
     (void)state;
@@ -330,7 +352,7 @@ static void test_example_file_shows_every_key(void **state)
         "username", "realname", "server_password", "sasl_user", "sasl_password",
         "nickserv_password", "nickserv_target", "require_sasl", "channels", "no_colour",
         "join_on_invite", "private_notice", "pace", "burst", "line_ms", "homeserver", "user",
-        "password", "access_token", "allow_invites"};
+        "password", "access_token", "allow_invites", "listen", "base_url"};
     // clang-format on
     size_t len;
     char *text = read_example(&len), line[64];
@@ -757,7 +779,7 @@ static void test_unknown_and_malformed_sections_are_refused(void **state)
     refused("[irc bad.name]\n", 1, "network name of a [irc NAME] section must be", NULL);
     refused("[irc two words]\n", 1, "network name of a [irc NAME] section must be", NULL);
     refused("[irc abcdefghijabcdefghijabcdefghijab]\n", 1, "1 to 31 letters", NULL);
-    refused("[irc x\n", 1, "a section header is [bot], [irc NAME] or [matrix NAME]", NULL);
+    refused("[irc x\n", 1, "a section header is [bot], [irc NAME], [matrix NAME] or [web]", NULL);
     refused("[bot] name = x\n", 1, "a section header is", NULL);
     refused("[]\n", 1, "unknown section", NULL);
     cfg *c = new_cfg();
@@ -1407,6 +1429,7 @@ int main(void)
         cmocka_unit_test(test_the_reader_gives_up_after_fifty_errors),
         cmocka_unit_test(test_warnings_leave_the_file_valid),
         cmocka_unit_test(test_load_all_reports_a_missing_file_once),
+        cmocka_unit_test(test_web_section_sets_its_keys_and_is_refused_when_wrong),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

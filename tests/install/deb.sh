@@ -41,7 +41,7 @@ field() { dpkg-deb -f "$deb" "$1"; }
 [ -n "$(field Maintainer)" ] || fail "no Maintainer"
 [ -n "$(field Description)" ] || fail "no Description"
 depends=$(field Depends)
-for lib in libc6 libircclient1 libcurl4 libjson-c5 libsqlite3-0 libssl3; do
+for lib in libc6 libircclient1 libcurl4 libjson-c5 libmicrohttpd12 libsqlite3-0 libssl3; do
     echo "$depends" | tr ',' '\n' | grep -qE "^ *$lib( |$)" ||
         fail "Depends lacks $lib: $depends"
 done

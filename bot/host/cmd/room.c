@@ -81,6 +81,8 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
         n += (size_t)snprintf(value + n, sizeof value - n, "colours=off ");
     if (rs->hints_off && n < sizeof value)
         n += (size_t)snprintf(value + n, sizeof value - n, "hints=off ");
+    if (rs->web_off && n < sizeof value) /* web_keys.h's WEB_OFF_WORD: the pages read it */
+        n += (size_t)snprintf(value + n, sizeof value - n, "web=off ");
     if (rs->options[0] != '\0' && n < sizeof value)
         snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
@@ -215,6 +217,10 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
     } else if (strcasecmp(key, "hints") == 0) {
         snprintf(what, sizeof what, "%s",
                  rs->hints_off ? _("no hints here") : _("players may ask for hints here"));
+    } else if (strcasecmp(key, "web") == 0) {
+        snprintf(what, sizeof what, "%s",
+                 rs->web_off ? _("game pages off: no links, and the pages answer 404")
+                             : _("game pages on"));
     } else {
         snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
     }
@@ -258,10 +264,13 @@ void hv_set(ctx *c, const cmd *k)
     } else if (strcasecmp(k->name, "hints") == 0) {
         if (set_hints(c, k->name2, &rs) != 0)
             return;
+    } else if (strcasecmp(k->name, "web") == 0 &&
+               (strcasecmp(k->name2, "on") == 0 || strcasecmp(k->name2, "off") == 0)) {
+        rs.web_off = strcasecmp(k->name2, "off") == 0;
     } else {
         hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                    "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, or "
-                    "set hints on|off");
+                    "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, "
+                    "set hints on|off, or set web on|off");
         return;
     }
     room_save(c, room, &rs);

@@ -1,0 +1,44 @@
+/*
+ * web.h — the game pages, served by the bot itself (libmicrohttpd) from
+ * its database on a thread of their own with a read-only connection: a
+ * page never blocks the game loop and never writes. Routes:
+ *
+ *   /g/ID-TOKEN[.json]       a game (its JSON: the export once it ended,
+ *                            the public state while under way)
+ *   /g/ID-TOKEN/v            the game's version (the live page polls it)
+ *   /r/TOKEN[.json]          a room: its games and standings
+ *   /r/TOKEN/p/HEX[.json]    a player in that room (HEX: the player id)
+ *   /static/...              the stylesheet, the script, the icon
+ *   /                        a word on where the pages are linked
+ *
+ * Everything else, a wrong token, a room whose pages are off: the same
+ * 404, which says nothing about which ids exist. GET and HEAD only; no
+ * cookies; a strict Content-Security-Policy; limits on connections (in
+ * all and per address), on a request's size and on its time. Prefix web_.
+ */
+#ifndef PZ_WEB_H
+#define PZ_WEB_H
+
+#include <stddef.h>
+
+typedef struct web web;
+
+typedef struct web_limits {
+    unsigned connections;  /* at once, in all (0: 256) */
+    unsigned per_address;  /* at once, from one address (0: 16) */
+    unsigned timeout_secs; /* an idle connection is closed after (0: 10) */
+} web_limits;
+
+/*
+ * Opens db_path read-only and serves the pages on listen ("127.0.0.1:8090",
+ * "[::1]:8090"; port 0: any free port, see web_port) from a thread of its
+ * own. limits NULL: the defaults. 0 and *out, or -1 with why.
+ */
+int web_start(web **out, const char *db_path, const char *listen, const web_limits *limits,
+              char *why, size_t why_len);
+/* The port the pages are served on. */
+int web_port(const web *w);
+/* Stops serving (waits for the thread) and closes the database. NULL ok. */
+void web_stop(web *w);
+
+#endif /* PZ_WEB_H */

@@ -1,0 +1,122 @@
+/*
+ * wpage.c — the frame of every page and text with cards (wpage.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "render.h"
+#include "wpage.h"
+
+void wp_head(wbuf *b, const char *title, const char *live)
+{
+    wb_raw(b, "<!doctype html>\n<html lang=\"");
+    wb_raw(b, i18n_code(i18n_lang()));
+    wb_raw(b, "\"><head><meta charset=\"utf-8\">"
+              "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+              "<meta name=\"referrer\" content=\"no-referrer\">"
+              "<link rel=\"stylesheet\" href=\"/static/web.css\">"
+              "<link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">"
+              "<script src=\"/static/live.js\" defer></script><title>");
+    wb_html(b, title);
+    wb_raw(b, "</title></head><body");
+    if (live != NULL && live[0] != '\0') {
+        wb_raw(b, " data-live=\"");
+        wb_html(b, live);
+        wb_raw(b, "\"");
+    }
+    wb_raw(b, "><main id=\"main\">");
+}
+
+void wp_foot(wbuf *b)
+{
+    wb_raw(b, "</main></body></html>\n");
+}
+
+static const char *const RANK_NAME[PZ_RANKS] = {
+    N_("ace"),   N_("two"),  N_("three"), N_("four"), N_("five"),  N_("six"), N_("seven"),
+    N_("eight"), N_("nine"), N_("ten"),   N_("jack"), N_("queen"), N_("king")};
+
+void wp_card_name(pz_card c, char *buf, size_t cap)
+{
+    if (c >= PZ_CARDS) {
+        snprintf(buf, cap, "?");
+        return;
+    }
+    /* the card's rank and suit, as a screen reader says it */
+    const char *rank = _(RANK_NAME[pz_card_rank(c)]);
+    switch (pz_card_suit(c)) {
+    case 0:
+        snprintf(buf, cap, _("%s of clubs"), rank);
+        break;
+    case 1:
+        snprintf(buf, cap, _("%s of diamonds"), rank);
+        break;
+    case 2:
+        snprintf(buf, cap, _("%s of hearts"), rank);
+        break;
+    default:
+        snprintf(buf, cap, _("%s of spades"), rank);
+        break;
+    }
+}
+
+void wp_card(wbuf *b, pz_card c)
+{
+    char name[64], text[8];
+    int suit = pz_card_suit(c);
+    wp_card_name(c, name, sizeof name);
+    render_card(c, text);
+    wb_printf(b, "<span class=\"card%s\" role=\"img\" aria-label=\"",
+              suit == 1 || suit == 2 ? " red" : "");
+    wb_html(b, name);
+    wb_raw(b, "\">");
+    wb_html(b, text);
+    wb_raw(b, "</span>");
+}
+
+/* The card written at p ("7♥", "10♣"), its length in *len; PZ_NO_CARD. */
+static pz_card card_at(const char *p, size_t *len)
+{
+    static const char *const SUIT[PZ_SUITS] = {"\xE2\x99\xA3", "\xE2\x99\xA6", "\xE2\x99\xA5",
+                                               "\xE2\x99\xA0"};
+    static const char RANKS[] = "A23456789?JQK";
+    int rank = -1;
+    size_t n = 0;
+    if (p[0] == '1' && p[1] == '0')
+        rank = 9, n = 2;
+    else if (p[0] != '\0' && p[0] != '?' && strchr(RANKS, p[0]) != NULL)
+        rank = (int)(strchr(RANKS, p[0]) - RANKS), n = 1;
+    if (rank < 0)
+        return PZ_NO_CARD;
+    for (int s = 0; s < PZ_SUITS; s++)
+        if (strncmp(p + n, SUIT[s], 3) == 0) {
+            *len = n + 3;
+            return pz_card_make(rank, s);
+        }
+    return PZ_NO_CARD;
+}
+
+void wp_text(wbuf *b, const char *plain)
+{
+    char chunk[1024];
+    size_t k = 0;
+    for (size_t i = 0; plain[i] != '\0';) {
+        size_t len = 0;
+        bool start = i == 0 || plain[i - 1] == ' ' || plain[i - 1] == '(' || plain[i - 1] == ',';
+        pz_card c = start ? card_at(plain + i, &len) : PZ_NO_CARD;
+        if (c != PZ_NO_CARD || k + 1 >= sizeof chunk) {
+            chunk[k] = '\0';
+            wb_html(b, chunk);
+            k = 0;
+        }
+        if (c != PZ_NO_CARD) {
+            wp_card(b, c);
+            i += len;
+            continue;
+        }
+        chunk[k++] = plain[i++];
+    }
+    chunk[k] = '\0';
+    wb_html(b, chunk);
+}

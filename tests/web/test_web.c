@@ -1,0 +1,218 @@
+/*
+ * test_web.c — the game pages' pure parts (bot/web): the escapes of HTML
+ * and JSON against hostile names (markup, quotes, bidi controls, broken
+ * UTF-8), hex for player ids in paths, cards marked up with their spoken
+ * names, the SVG chart (a dot per point and series, the target line, the
+ * names escaped) and the action log's JSON read back into actions.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "wbuf.h"
+#include "wgame.h"
+#include "wpage.h"
+#include "wsvg.h"
+
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+static void test_html_escapes_markup(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    wb_html(&b, "<script>alert(\"x\")</script> & '\"><img src=x onerror=alert(1)>");
+    assert_string_equal(b.s, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; "
+                             "&#39;&quot;&gt;&lt;img src=x onerror=alert(1)&gt;");
+    assert_null(strchr(b.s, '<'));
+    assert_null(strchr(b.s, '>'));
+    wb_free(&b);
+}
+
+static void test_controls_and_bidi_replaced(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    /* RLO, LRI, PDI, LRM, a newline, ESC, a C1 control, a lone continuation
+       byte and a truncated sequence: each one U+FFFD */
+    wb_html(&b, "a\xE2\x80\xAE"
+                "b\xE2\x81\xA6"
+                "c\xE2\x81\xA9"
+                "d\xE2\x80\x8E"
+                "e\nf\x1b"
+                "g\xC2\x85"
+                "h\x80i\xE2\x82");
+    assert_string_equal(b.s, "a\xEF\xBF\xBD"
+                             "b\xEF\xBF\xBD"
+                             "c\xEF\xBF\xBD"
+                             "d\xEF\xBF\xBD"
+                             "e\xEF\xBF\xBD"
+                             "f\xEF\xBF\xBD"
+                             "g\xEF\xBF\xBD"
+                             "h\xEF\xBF\xBD"
+                             "i\xEF\xBF\xBD\xEF\xBF\xBD");
+    wb_free(&b);
+    /* ordinary text beyond ASCII is kept */
+    wb_html(&b, "Jos\xC3\xA9 \xF0\x9F\x83\x8F \xE2\x99\xA5");
+    assert_string_equal(b.s, "Jos\xC3\xA9 \xF0\x9F\x83\x8F \xE2\x99\xA5");
+    wb_free(&b);
+}
+
+static void test_json_escapes(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    wb_json(&b, "a\"b\\c</script>&\t");
+    assert_string_equal(b.s, "a\\\"b\\\\c\\u003c/script\\u003e\\u0026\xEF\xBF\xBD");
+    wb_free(&b);
+}
+
+static void test_hex_round_trip(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    char back[64];
+    wb_hex(&b, "@ann:example.org");
+    assert_string_equal(b.s, "40616e6e3a6578616d706c652e6f7267");
+    assert_int_equal(wb_unhex(b.s, b.len, back, sizeof back), 0);
+    assert_string_equal(back, "@ann:example.org");
+    assert_int_equal(wb_unhex("4", 1, back, sizeof back), -1);    /* odd */
+    assert_int_equal(wb_unhex("4G", 2, back, sizeof back), -1);   /* not hex */
+    assert_int_equal(wb_unhex("41FF", 4, back, sizeof back), -1); /* upper case */
+    assert_int_equal(wb_unhex("4100", 4, back, sizeof back), -1); /* a NUL */
+    assert_int_equal(wb_unhex("414141", 6, back, 3), -1);         /* too long */
+    wb_free(&b);
+}
+
+static void test_cards_marked_up(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    wp_text(&b, "ann 7\xE2\x99\xA5 takes 10\xE2\x99\xA3 K\xE2\x99\xA6, limpia +1 <b>");
+    assert_non_null(strstr(b.s, "<span class=\"card red\" role=\"img\" "
+                                "aria-label=\"seven of hearts\">7\xE2\x99\xA5</span>"));
+    assert_non_null(strstr(b.s, "<span class=\"card\" role=\"img\" "
+                                "aria-label=\"ten of clubs\">10\xE2\x99\xA3</span>"));
+    assert_non_null(strstr(b.s, "aria-label=\"king of diamonds\""));
+    assert_non_null(strstr(b.s, ", limpia +1 &lt;b&gt;"));
+    assert_int_equal(count(b.s, "<span"), 3);
+    wb_free(&b);
+    /* a card glued to a word is not a card: "x7♥" */
+    wp_text(&b, "x7\xE2\x99\xA5");
+    assert_int_equal(count(b.s, "<span"), 0);
+    wb_free(&b);
+}
+
+static const int VALUES[2][5] = {{0, 5, 12, 40, 61}, {0, 9, 9, 30, 44}};
+
+static int value(void *arg, int s, int i)
+{
+    (void)arg;
+    return VALUES[s][i];
+}
+
+static int group(void *arg, int i)
+{
+    (void)arg;
+    return i < 3 ? 1 : 2;
+}
+
+static void hand_label(void *arg, int g, char *buf, size_t cap)
+{
+    (void)arg;
+    snprintf(buf, cap, "hand <%d>", g);
+}
+
+static void test_svg_chart(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    wsvg_chart c = {.title = "Score <1>",
+                    .series = 2,
+                    .name = {"<script>x</script>", "bob"},
+                    .npoints = 5,
+                    .value = value,
+                    .group = group,
+                    .group_name = hand_label,
+                    .target = 61};
+    wsvg_chart_draw(&b, &c);
+    assert_int_equal(strncmp(b.s, "<svg ", 5), 0);
+    assert_int_equal(count(b.s, "class=\"pt s0\""), 5);
+    assert_int_equal(count(b.s, "class=\"pt s1\""), 5);
+    assert_int_equal(count(b.s, "<polyline"), 2);
+    assert_int_equal(count(b.s, "class=\"target\""), 1);
+    assert_int_equal(count(b.s, "class=\"hand\""), 2); /* hands 1 and 2 start */
+    assert_non_null(strstr(b.s, ">hand &lt;2&gt;</text>"));
+    assert_null(strstr(b.s, "<script>"));
+    assert_non_null(strstr(b.s, "&lt;script&gt;x&lt;/script&gt;"));
+    assert_non_null(strstr(b.s, "<title id=\"chart-title\">Score &lt;1&gt;</title>"));
+    /* the target (61) and the top point lie on the same line: y of 61 */
+    assert_non_null(strstr(b.s, "y1=\"14\" x2=\"628\" y2=\"14\""));
+    assert_non_null(strstr(b.s, "cx=\"628\" cy=\"14\""));
+    wb_free(&b);
+    c.target = 0;
+    c.group = NULL;
+    wsvg_chart_draw(&b, &c);
+    assert_int_equal(count(b.s, "class=\"target\""), 0);
+    assert_int_equal(count(b.s, "class=\"hand\""), 0);
+    wb_free(&b);
+}
+
+static void test_action_json(void **state)
+{
+    (void)state;
+    pz_action a;
+    pz_card c;
+    assert_int_equal(wg_parse_action("{\"seat\":1,\"play\":\"TD\",\"mode\":\"capture\"}", &a), 0);
+    assert_int_equal(pz_card_parse("TD", 2, &c), 0);
+    assert_int_equal(a.kind, PZ_ACT_PLAY);
+    assert_int_equal(a.seat, 1);
+    assert_int_equal(a.card, c);
+    assert_int_equal(a.mode, PZ_MODE_CAPTURE);
+    assert_int_equal(wg_parse_action("{\"seat\":0,\"tendido\":\"now\"}", &a), 0);
+    assert_true(a.kind == PZ_ACT_TENDIDO && a.now);
+    assert_int_equal(wg_parse_action("{\"seat\":0,\"arrange\":\"best\"}", &a), 0);
+    assert_true(a.kind == PZ_ACT_ARRANGE && a.best);
+    assert_int_equal(
+        wg_parse_action(
+            "{\"seat\":2,\"arrange\":[\"AC\",\"2D\",\"3H\",\"4S\"],\"direction\":\"rtl\"}", &a),
+        0);
+    assert_true(a.kind == PZ_ACT_ARRANGE && !a.best && a.direction == PZ_RTL);
+    assert_int_equal(wg_parse_action("{\"seat\":1,\"declare\":true}", &a), 0);
+    assert_int_equal(a.kind, PZ_ACT_DECLARE);
+    assert_int_equal(wg_parse_action("{\"seat\":1,\"claim\":0}", &a), 0);
+    assert_true(a.kind == PZ_ACT_CLAIM && a.claimed == 0);
+    assert_int_equal(wg_parse_action("{\"next_hand\":true}", &a), 0);
+    assert_int_equal(a.kind, PZ_ACT_NEXT_HAND);
+    /* refused: not an action, unknown keys, bad cards, trailing text */
+    assert_int_equal(wg_parse_action("{}", &a), -1);
+    assert_int_equal(wg_parse_action("{\"seat\":1,\"fly\":true}", &a), -1);
+    assert_int_equal(wg_parse_action("{\"seat\":1,\"play\":\"ZZ\"}", &a), -1);
+    assert_int_equal(wg_parse_action("{\"seat\":1,\"play\":\"TD\"} x", &a), -1);
+    assert_int_equal(wg_parse_action("{\"seat\":9,\"play\":\"TD\"}", &a), -1);
+    assert_int_equal(wg_parse_action("{\"seat\":0,\"arrange\":[\"AC\"]}", &a), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_html_escapes_markup),
+        cmocka_unit_test(test_controls_and_bidi_replaced),
+        cmocka_unit_test(test_json_escapes),
+        cmocka_unit_test(test_hex_round_trip),
+        cmocka_unit_test(test_cards_marked_up),
+        cmocka_unit_test(test_svg_chart),
+        cmocka_unit_test(test_action_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""web_e2e.py -- the game pages end to end: porrazo-bot --console with a [web]
+section serves them while scripted players (tests/bot/console_game.py) play a
+whole game through the console.
+
+  web_e2e.py BOT REPLAY leak OUTDIR
+      After every move, every page and JSON of the game, its room and its
+      players is fetched: none may name a card that any player holds then
+      (the truth: the game exported and replayed by porrazo-replay, not the
+      page's own code). Hostile nicks show as text. set web off: 404s.
+  web_e2e.py BOT REPLAY browser OUTDIR
+      Debian's chromium headless (selenium, chromium-driver): the live page
+      updates within 2 s of a move, the finished page draws one chart point
+      per deal, no JavaScript error is logged, no nick became markup; a
+      screenshot of each is kept in OUTDIR.
+"""
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bot"))
+import console_game as cg  # noqa: E402
+
+# Nicks a console can type (no ':' or '>'), each an attack if not escaped.
+HOSTILE = ['<img/src=x/onerror=alert(1)//', '"\'onfocus=alert(2)', '\u202eevil&amp;']
+SUITS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RANKS = {"A": "ace", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+         "7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen",
+         "K": "king"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class WebBot(cg.Bot):
+    """porrazo-bot --console with a configuration that serves the pages."""
+
+    def __init__(self, exe, db, seed, conf):
+        self.proc = subprocess.Popen(
+            [exe, "--console", "--config", conf, "--db", db, "--seed", str(seed)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.buf = b""
+
+
+def fetch(url):
+    """(status, body text)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as r:
+            return r.status, r.read().decode("utf-8")
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode("utf-8")
+
+
+def card_forms(code):
+    """The ways a page could name card code ("TD"): 10♦, ten of diamonds, "TD"."""
+    rank = "10" if code[0] == "T" else code[0]
+    return [re.compile(r"(?<![0-9A-Za-z])%s%s" % (re.escape(rank), SUITS[code[1]])),
+            re.compile(r"%s of %s" % (RANKS[code[0]], SUIT_NAMES[code[1]])),
+            re.compile(r'"%s"' % code)]
+
+
+def render(code):
+    """A card code ("TD") as the chat writes it ("10♦")."""
+    return ("10" if code[0] == "T" else code[0]) + SUITS[code[1]]
+
+
+def held_cards(bot_exe, replay_exe, db):
+    """Every card in a hand now, from the game's export replayed."""
+    scenario = subprocess.run([bot_exe, "--export", "1", "--db", db], check=True,
+                              capture_output=True, text=True).stdout
+    out = subprocess.run([replay_exe, "-"], input=scenario, check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    state = json.loads(out[-1])
+    return [c for hand in state["hands"] for c in hand], state
+
+
+class Game:
+    def __init__(self, bot_exe, tmp, players, seed):
+        self.port = free_port()
+        self.base = "http://127.0.0.1:%d" % self.port
+        self.conf = os.path.join(tmp, "web.conf")
+        with open(self.conf, "w") as f:
+            f.write("[bot]\nowners = console:%s\n[web]\nlisten = 127.0.0.1:%d\n"
+                    "base_url = %s/\n" % (players[0], self.port, self.base))
+        self.db = os.path.join(tmp, "web.db")
+        self.bot = WebBot(bot_exe, self.db, seed, self.conf)
+        self.table = cg.Table(players)
+        self.game_url = self.room_url = None
+        self.send("%s: !new %d" % (players[0], len(players)))
+        for p in players[1:]:
+            self.send("%s: !join" % p)  # the last fills the table: it starts
+        self.send("%s: !web" % players[0])
+        check(self.game_url is not None, "the opening line carries no page")
+        check(self.room_url is not None, "web answered no room page")
+
+    def send(self, line):
+        lines = self.bot.send(line)
+        self.table.read(lines)
+        for l in lines:
+            m = re.search(r"(http://127\.0\.0\.1:\d+/g/\d+-[0-9a-f]+)", l)
+            if m:
+                self.game_url = m.group(1)
+            m = re.search(r"(http://127\.0\.0\.1:\d+/r/[0-9a-f]+)", l)
+            if m:
+                self.room_url = m.group(1)
+        return lines
+
+    def urls(self):
+        out = [self.game_url, self.game_url + ".json", self.game_url + "/v",
+               self.room_url, self.room_url + ".json"]
+        pages = set()
+        for url in (self.room_url, self.game_url):  # players' pages: standings, seats
+            status, body = fetch(url)
+            pages.update(re.findall(r'href="(/r/[0-9a-f]+/p/[0-9a-f]+)"', body))
+        for p in sorted(pages):
+            out += [self.base + p, self.base + p + ".json"]
+        return out
+
+
+def limits(g):
+    """A slowloris from 127.0.0.1 (connections that never finish their
+    headers) starves neither another address (127.0.0.2) nor the game loop;
+    an oversized request is refused."""
+    path = g.game_url.split(str(g.port), 1)[1]
+    slow = []
+    for _ in range(40):
+        try:
+            s = socket.create_connection(("127.0.0.1", g.port), timeout=2)
+            s.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n")
+            slow.append(s)
+        except OSError:
+            break  # the per-address limit: refused, as it should be
+    time.sleep(0.3)
+    alive = 0
+    for s in slow:  # those over the per-address limit were closed by the server
+        s.setblocking(False)
+        try:
+            alive += s.recv(1) != b""
+        except BlockingIOError:
+            alive += 1
+        except OSError:
+            pass
+    check(1 <= alive <= 16, "%d slow connections from one address held (limit 16)" % alive)
+    t0 = time.monotonic()
+    other = socket.create_connection(("127.0.0.1", g.port), timeout=5,
+                                     source_address=("127.0.0.2", 0))
+    other.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    reply = b""
+    while True:
+        chunk = other.recv(65536)
+        if not chunk:
+            break
+        reply += chunk
+    other.close()
+    check(reply.startswith(b"HTTP/1.1 200"), "another address was not served during a slowloris")
+    check(time.monotonic() - t0 < 2, "another address waited %.1f s" % (time.monotonic() - t0))
+    t0 = time.monotonic()
+    g.send("ann: !games")
+    check(time.monotonic() - t0 < 1, "the game loop was slow during a slowloris")
+    for s in slow:
+        s.close()
+    big = socket.create_connection(("127.0.0.1", g.port), timeout=5)
+    try:
+        big.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 65536 +
+                    b"\r\n\r\n")
+        reply = big.recv(100)
+    except OSError:
+        reply = b""
+    big.close()
+    check(not reply.startswith(b"HTTP/1.1 200"), "a 64 KiB header was answered 200")
+    print("limits: %d of %d slow connections held, another address served, a 64 KiB header "
+          "refused (%s)" % (alive, len(slow), reply.split(b"\r\n")[0].decode() or "closed"))
+
+
+def leak(bot_exe, replay_exe, outdir):
+    players = ["ann"] + HOSTILE
+    with tempfile.TemporaryDirectory() as tmp:
+        g = Game(bot_exe, tmp, players, seed=2301)
+        fetched = moves = seen_public = 0
+        step = 0
+        while not g.table.over:
+            line = g.table.next_line(step)
+            check(line is not None, "nobody is told to act:\n" + "\n".join(g.table.transcript[-6:]))
+            g.table.need_capture = False
+            g.send(line)
+            step += 1
+            held, state = held_cards(bot_exe, replay_exe, g.db)
+            if state.get("phase") == "game_over":
+                break
+            forms = [(c, f) for c in held for f in card_forms(c)]
+            public = [f for c in state["table"] for f in card_forms(c)]
+            for url in g.urls():
+                status, body = fetch(url)
+                check(status == 200, "%s answered %d" % (url, status))
+                for c, f in forms:
+                    check(not f.search(body), "%s names %s, held by a player, after move %d (%s)"
+                          % (url, c, step, line))
+                # the same search finds the cards that lie on the table
+                seen_public += sum(1 for f in public if f.search(body))
+                fetched += 1
+                if url == g.game_url + ".json":  # the page's replay is the engine's game
+                    doc = json.loads(body)
+                    check(doc["scores"] == state["scores"], "scores %s, the engine's %s" %
+                          (doc["scores"], state["scores"]))
+                    check(sorted(doc["table"]) == sorted(render(c) for c in state["table"]),
+                          "table %s, the engine's %s" % (doc["table"], state["table"]))
+            moves += 1
+        check(g.table.over, "the game did not end")
+        check(seen_public > moves, "the search never found the table's cards on a page")
+        players_pages = [u for u in g.urls() if "/p/" in u]
+        check(len(players_pages) == 2 * len(players), "players' pages: %s" % players_pages)
+        for url in players_pages:
+            status, body = fetch(url)
+            check(status == 200 and ("<svg" in body or url.endswith(".json")),
+                  "%s answered %d" % (url, status))
+        # The finished game: its JSON is the export; the page shows every deal.
+        status, doc = fetch(g.game_url + ".json")
+        export = subprocess.run([bot_exe, "--export", "1", "--db", g.db], check=True,
+                                capture_output=True, text=True).stdout
+        check(status == 200 and json.loads(doc) == json.loads(export),
+              "the finished game's JSON is not its export")
+        status, page = fetch(g.game_url)
+        check(page.count('class="pt s0"') == page.count("<h4>") > 1,
+              "one chart point per deal: %d points, %d deals" %
+              (page.count('class="pt s0"'), page.count("<h4>")))
+        # Hostile nicks are text: escaped, bidi controls replaced.
+        for body in (page, fetch(g.room_url)[1]):
+            check("<img" not in body and "onerror=alert(1)" not in body.replace(
+                "&lt;img/src=x/onerror=alert(1)//", ""), "a nick became markup")
+            check("&lt;img/src=x/onerror=alert(1)//" in body, "the <img nick is not shown as text")
+            check("&quot;&#39;onfocus=alert(2)" in body, "the quote nick is not shown as text")
+            check("\u202e" not in body and "\ufffdevil&amp;amp;" in body,
+                  "a bidi control reached the page")
+        # A 404 does not tell which ids exist.
+        tok = g.game_url.rsplit("-", 1)[1]
+        wrong = [g.base + "/g/1-" + "0" * 32, g.base + "/g/999-" + tok, g.base + "/r/" + "0" * 32,
+                 g.base + "/g/1-" + tok + "x", g.base + "/nothing"]
+        bodies = set()
+        for url in wrong:
+            status, body = fetch(url)
+            check(status == 404, "%s answered %d" % (url, status))
+            bodies.add(body)
+        check(len(bodies) == 1, "404s differ")
+        # The final line carries the page too.
+        final = [l for l in g.table.transcript if l.startswith("#console ")][-3:]
+        check(any(g.game_url in l for l in final), "the final lines carry no page: %s" % final)
+        # Headers: a strict policy, no cookie; HEAD answers without a body.
+        with urllib.request.urlopen(urllib.request.Request(g.game_url, method="HEAD"),
+                                    timeout=5) as r:
+            csp = r.headers.get("Content-Security-Policy", "")
+            check(r.status == 200 and r.read() == b"", "HEAD: %d with a body" % r.status)
+            check("default-src 'none'" in csp and "script-src 'self'" in csp and
+                  "unsafe-inline" not in csp, "Content-Security-Policy: %s" % csp)
+            check(r.headers.get("Set-Cookie") is None, "a cookie was set")
+            check(r.headers.get("X-Content-Type-Options") == "nosniff", "no nosniff")
+        check("<script>" not in page and "style=" not in page and " on" not in
+              re.sub(r">[^<]*<", "><", page), "inline script, style or handler on the page")
+        # Only GET and HEAD.
+        req = urllib.request.Request(g.game_url, data=b"x=1", method="POST")
+        try:
+            urllib.request.urlopen(req, timeout=5)
+            check(False, "POST was answered")
+        except urllib.error.HTTPError as e:
+            check(e.code == 405, "POST answered %d" % e.code)
+        # The room's moderators turn the pages off: 404, no link; then on.
+        lines = g.send("ann: !set web off")
+        check(fetch(g.game_url)[0] == 404 and fetch(g.room_url)[0] == 404,
+              "pages still served with web off: %s" % lines)
+        lines = g.send("ann: !web")
+        check(not any("http://" in l for l in lines), "web still links with web off")
+        g.send("ann: !set web on")
+        check(fetch(g.game_url)[0] == 200, "pages not back with web on")
+        limits(g)
+        rc, rest, err = g.bot.close()
+        check(rc == 0, "porrazo-bot exited %d: %s" % (rc, err))
+        print("leak: %d moves, %d pages and JSON fetched, none with a held card" % (moves, fetched))
+
+
+def browser(bot_exe, replay_exe, outdir):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    opts = webdriver.ChromeOptions()
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=420,1400",
+              "--disable-dev-shm-usage"):
+        opts.add_argument(a)
+    opts.binary_location = "/usr/bin/chromium"
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+    players = ["ann", HOSTILE[0]]
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            g = Game(bot_exe, tmp, players, seed=2302)
+            driver.get(g.game_url)
+            check(driver.find_elements(By.CSS_SELECTOR, "svg.chart"), "no chart")
+            check(not driver.find_elements(By.CSS_SELECTOR, "main img"), "a nick became an <img>")
+            check(HOSTILE[0] in driver.find_element(By.TAG_NAME, "main").text,
+                  "the hostile nick is not shown as text")
+            # Live, idle: the script polls the version and leaves the page alone.
+            driver.execute_script("document.getElementById('main').dataset.mark = 'kept'")
+            time.sleep(2.5)
+            check(driver.execute_script("return document.getElementById('main').dataset.mark")
+                  == "kept", "the live page was swapped while nothing happened")
+            # Live: a move through the console shows within 2 s.
+            worst = 0.0
+            for step in range(6):
+                before = driver.find_element(By.ID, "now").get_attribute("data-version")
+                line = g.table.next_line(step)
+                g.table.need_capture = False
+                t0 = time.monotonic()
+                g.send(line)
+                while True:
+                    try:
+                        now = driver.find_element(By.ID, "now").get_attribute("data-version")
+                    except Exception:
+                        now = before  # the page is being swapped
+                    if now != before:
+                        break
+                    check(time.monotonic() - t0 < 2.0,
+                          "the live page did not update within 2 s of '%s'" % line)
+                    time.sleep(0.05)
+                worst = max(worst, time.monotonic() - t0)
+            driver.save_screenshot(os.path.join(outdir, "web_live.png"))
+            step = 6
+            while not g.table.over:
+                line = g.table.next_line(step)
+                g.table.need_capture = False
+                g.send(line)
+                step += 1
+            time.sleep(1.5)  # the live page sees the end and stops polling
+            driver.get(g.game_url)
+            deals = len(driver.find_elements(By.CSS_SELECTOR, "#record h4"))
+            for s in range(2):
+                points = len(driver.find_elements(By.CSS_SELECTOR, "svg.chart circle.s%d" % s))
+                check(points == deals and deals > 1,
+                      "side %d: %d chart points for %d deals" % (s, points, deals))
+            check(driver.find_elements(By.CSS_SELECTOR, "span.card.red[aria-label]"),
+                  "no red card with a spoken name")
+            driver.save_screenshot(os.path.join(outdir, "web_finished.png"))
+            driver.get(g.room_url)
+            check(driver.find_elements(By.CSS_SELECTOR, "table.standings"), "no standings")
+            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+            check(not errors, "browser console errors: %s" % errors)
+            g.bot.close()
+            print("browser: live updates within %.2f s at worst; %d deals, %d points each; "
+                  "screenshots in %s" % (worst, deals, deals, outdir))
+    finally:
+        driver.quit()
+
+
+def main():
+    bot_exe, replay_exe, mode, outdir = sys.argv[1:5]
+    os.makedirs(outdir, exist_ok=True)
+    {"leak": leak, "browser": browser}[mode](bot_exe, replay_exe, outdir)
+
+
+if __name__ == "__main__":
+    main()
