@@ -35,7 +35,7 @@ from bot_irc import (IRCd, IRCGame, BotProcess, Workdir, write_config, scaled,  
 
 PLAYERS = ["ann", "bob", "cat"]
 OPTIONS = "to 21"   # the default target (61) makes a game of ~1200 lines
-SEED = 2018  # a game with two "capture or place?" questions (R5.5)
+SEED = 2054  # a game with two "capture or place?" questions (R5.5)
 
 
 def console_reference(bot_exe, tmp):
