@@ -16,6 +16,7 @@
 #include "hgame.h"
 #include "hprefs.h"
 #include "hseats.h"
+#include "i18n.h"
 
 /* ------------------------------------------------------------------------ */
 /* The action log                                                           */
@@ -311,7 +312,10 @@ void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *fo
     bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
     if (forced == NULL)
         recent_touch(&rec, seat_of_action(a), c->now);
+    /* the room's line in the room's language, whoever acted and wherever */
+    pz_lang before = i18n_use(host_room_lang(c->h, c->network, c->row.room));
     tell_room(c, a, ev, forced, &rec);
+    i18n_use(before);
     count_events(c, ev);
     if ((err = recent_save(c, &rec)) != 0)
         hc_failed(c, err);

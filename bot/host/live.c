@@ -38,6 +38,7 @@
 #include "hgame.h"
 #include "hrooms.h"
 #include "hseats.h"
+#include "i18n.h"
 #include "text.h"
 
 #define MARK '\xFF'
@@ -296,7 +297,7 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, o
         expand_body(&since, h->body, lg, "");
         render_prompt(&v, lg->row.room, since.s, line, sizeof line);
         if (h->kind == 'R')
-            puts_(o, "Reminder: ");
+            puts_(o, _("Reminder: "));
     } else {
         render_hand(&v, lg->row.room, line, sizeof line);
     }
@@ -321,6 +322,14 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
     const char *prefix = m->kind != STORE_MSG_ROOM ? ""
                          : lg.loaded ? host_room_prefix(hst, lg.row.network, m->target)
                                      : hst->prefix;
+    /* written in its reader's language: the room's, or the player's own
+       (else their game's room's) */
+    const char *network = lg.loaded ? lg.row.network : NULL;
+    pz_lang lang = network == NULL ? i18n_lang()
+                   : m->kind == STORE_MSG_ROOM
+                       ? host_room_lang(hst, network, m->target)
+                       : host_player_lang(hst, network, m->target, lg.row.room);
+    pz_lang before = i18n_use(lang);
     obuf o = {{0}, 0};
     outq_expand_result r;
     if (h.kind == 'E' || h.kind == 'D') {
@@ -332,6 +341,7 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
         r = OUTQ_EXPAND_TEXT;
     }
     unload(&lg);
+    i18n_use(before);
     if (r == OUTQ_EXPAND_TEXT) {
         o.len = text_utf8_cut(o.s, o.len);
         *text = strdup(o.s);

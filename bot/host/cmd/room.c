@@ -24,6 +24,7 @@
 #include "hgame.h"
 #include "hrooms.h"
 #include "hverbs.h"
+#include "i18n.h"
 #include "porrazo_ai.h"
 #include "render.h"
 #include "text.h"
@@ -78,6 +79,9 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
         n += (size_t)snprintf(value + n, sizeof value - n, "prefix=%s ", rs->prefix);
     if (rs->colours_off && n < sizeof value)
         n += (size_t)snprintf(value + n, sizeof value - n, "colours=off ");
+    if (rs->lang >= 0 && n < sizeof value)
+        n +=
+            (size_t)snprintf(value + n, sizeof value - n, "lang=%s ", i18n_code((pz_lang)rs->lang));
     if (rs->options[0] != '\0' && n < sizeof value)
         snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
@@ -90,6 +94,7 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
     snprintf(c->room_change.room, sizeof c->room_change.room, "%s", room);
     snprintf(c->room_change.prefix, sizeof c->room_change.prefix, "%s", rs->prefix);
     c->room_change.colours_off = rs->colours_off;
+    c->room_change.lang = rs->lang;
 }
 
 /* set prefix P|off: checked (told when refused), into rs. 0 or -1. */
@@ -141,14 +146,15 @@ void hv_settings(ctx *c, const cmd *k)
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
     hc_reply(c,
              "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-             "computer players %s%s · prefix %s%s · colours %s · moderators change them: %sset "
-             "options partners to 31, %sset deadline 24h, %sset away 3d, %sset level expert, "
-             "%sset prefix ., %sset colours off",
+             "computer players %s%s · prefix %s%s · colours %s · language %s%s · moderators "
+             "change them: %sset options partners to 31, %sset deadline 24h, %sset away 3d, "
+             "%sset level expert, %sset prefix ., %sset colours off, %sset lang es",
              room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
              rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
              pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
              rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
-             p, p, p, p, p, p);
+             i18n_code(rs.lang >= 0 ? (pz_lang)rs.lang : host_room_lang(c->h, c->network, NULL)),
+             rs.lang >= 0 ? "" : " (the bot's)", p, p, p, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -160,6 +166,29 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
         rs->colours_off = false;
     else {
         hc_reply(c, "set colours on, or set colours off");
+        return -1;
+    }
+    return 0;
+}
+
+/* "lang", or a word for it ("idioma"). */
+static bool is_lang_key(const char *key)
+{
+    return strcasecmp(key, "lang") == 0 || strcasecmp(key, "language") == 0 ||
+           strcasecmp(key, "idioma") == 0;
+}
+
+/* set lang es|en|off, into rs: 0, or -1 (told). */
+static int set_lang(ctx *c, const char *v, room_settings *rs)
+{
+    pz_lang l;
+    if (strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0)
+        rs->lang = -1;
+    else if (i18n_parse(v, &l))
+        rs->lang = (int)l;
+    else {
+        hc_reply(c, N_("set lang es (Spanish), set lang en (English), or set lang off (the "
+                       "bot's)"));
         return -1;
     }
     return 0;
@@ -195,6 +224,12 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
     } else if (strcasecmp(key, "prefix") == 0) {
         snprintf(what, sizeof what, "commands start with %s here%s", p,
                  rs->prefix[0] != '\0' ? "" : " (the bot's)");
+    } else if (strcasecmp(key, "lang") == 0) {
+        pz_lang l = rs->lang >= 0 ? (pz_lang)rs->lang : host_room_lang(c->h, c->network, NULL);
+        snprintf(what, sizeof what, "%s",
+                 rs->lang < 0      ? _("the room's lines follow the bot's language again")
+                 : l == PZ_LANG_ES ? _("the room's lines are in Spanish")
+                                   : _("the room's lines are in English"));
     } else {
         snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
     }
@@ -235,12 +270,21 @@ void hv_set(ctx *c, const cmd *k)
     } else if (strcasecmp(k->name, "colours") == 0 || strcasecmp(k->name, "colors") == 0) {
         if (set_colours(c, k->name2, &rs) != 0)
             return;
+    } else if (is_lang_key(k->name)) {
+        if (set_lang(c, k->name2, &rs) != 0)
+            return;
     } else {
         hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                    "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off");
+                    "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, or set "
+                    "lang es|en|off");
         return;
     }
     room_save(c, room, &rs);
-    if (!c->failed)
-        set_told(c, room, k->name, &rs);
+    if (c->failed)
+        return;
+    /* told in the room's new language, which the in-memory copy learns
+       once this commits */
+    pz_lang before = i18n_use(rs.lang >= 0 ? (pz_lang)rs.lang : i18n_lang());
+    set_told(c, room, is_lang_key(k->name) ? "lang" : k->name, &rs);
+    i18n_use(before);
 }
