@@ -133,6 +133,20 @@ const char *i18n_text(const char *msgid)
     return dgettext(domain, msgid);
 }
 
+const char *i18n_ptext(const char *context, const char *msgid)
+{
+    const char *domain = DOMAIN[current];
+    char key[256];
+    if (!domain || !msgid || !*msgid)
+        return msgid;
+    int n = snprintf(key, sizeof key, "%s\004%s", context, msgid);
+    if (n < 0 || (size_t)n >= sizeof key)
+        return msgid;
+    i18n_init();
+    const char *t = dgettext(domain, key);
+    return t == key ? msgid : t; /* untranslated: gettext gives key back */
+}
+
 const char *i18n_plural(const char *one, const char *many, unsigned long n)
 {
     const char *domain = DOMAIN[current];

@@ -44,6 +44,14 @@ const char *i18n_plural(const char *one, const char *many, unsigned long n)
 #endif
     ;
 
+/* msgid in the current language, told apart from the same English word
+   elsewhere by its context (gettext's msgctxt: C_("month", "Mar")). */
+const char *i18n_ptext(const char *context, const char *msgid)
+#if defined(__GNUC__)
+    __attribute__((format_arg(2)))
+#endif
+    ;
+
 /* "en"/"es" (and "english", "español", "espanol", "ingles"...) to a
    language; false for anything else. i18n_code gives "en" or "es". */
 bool i18n_parse(const char *word, pz_lang *out);
@@ -51,6 +59,8 @@ const char *i18n_code(pz_lang lang);
 
 #define _(s) i18n_text(s)
 #define N_(s) (s)
+#define C_(context, s) i18n_ptext((context), (s))
+#define NC_(context, s) (s)
 #define P_(one, many, n) i18n_plural((one), (many), (n))
 
 #endif

@@ -243,6 +243,12 @@ pz_lang host_room_lang(const host *h, const char *network, const char *room);
    room's (room may be NULL or ""), else the network's. From memory. */
 pz_lang host_player_lang(const host *h, const char *network, const char *player, const char *room);
 
+/* The language of a line to target: host_room_lang for MSG_ROOM, else
+   host_player_lang (without a room). An adapter writes its own lines in it
+   (i18n_use around its _() formatting); host_say looks its text up in it
+   too, so a constant line may be given as N_("..."). */
+pz_lang host_reader_lang(const host *h, const char *network, const char *target, msg_kind kind);
+
 /* The last error message (store failures). */
 const char *host_errmsg(const host *h);
 

@@ -69,5 +69,8 @@ void lang_map_free(host *h);
    or of the sender's private lines when there is none. */
 pz_lang hc_lang(const ctx *c);
 void room_map_free(host *h);
+/* The configuration's language of room (NULL: the network's), whatever
+   the room chose. */
+pz_lang room_map_configured(const host *h, const char *network, const char *room);
 
 #endif /* PZ_HROOMS_H */

@@ -50,6 +50,12 @@ pz_lang host_player_lang(const host *h, const char *network, const char *player,
     return host_room_lang(h, network, room != NULL && room[0] != '\0' ? room : NULL);
 }
 
+pz_lang host_reader_lang(const host *h, const char *network, const char *target, msg_kind kind)
+{
+    return kind == MSG_ROOM ? host_room_lang(h, network, target)
+                            : host_player_lang(h, network, target, NULL);
+}
+
 pz_lang hc_lang(const ctx *c)
 {
     bool in_room = c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0';

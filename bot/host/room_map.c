@@ -63,7 +63,7 @@ bool host_room_colours(const host *h, const char *network, const char *room)
 
 /* The configuration's language of room on network (room NULL: the
    network's), English when it says nothing. */
-static pz_lang configured(const host *h, const char *network, const char *room)
+pz_lang room_map_configured(const host *h, const char *network, const char *room)
 {
     int l = h->cfg.lang_of != NULL ? h->cfg.lang_of(h->cfg.lang_arg, network, room) : -1;
     return l >= 0 && l < PZ_LANG_COUNT ? (pz_lang)l : PZ_LANG_EN;
@@ -74,7 +74,7 @@ pz_lang host_room_lang(const host *h, const char *network, const char *room)
     const room_own *r = find(h, network, room);
     if (r != NULL && r->lang >= 0)
         return (pz_lang)r->lang;
-    return configured(h, network, room);
+    return room_map_configured(h, network, room);
 }
 
 /* Sets key's entry (inserted in order, or removed when it keeps nothing

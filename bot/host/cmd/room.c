@@ -144,17 +144,18 @@ void hv_settings(ctx *c, const cmd *k)
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
-    hc_reply(c,
-             "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-             "computer players %s%s · prefix %s%s · colours %s · language %s%s · moderators "
-             "change them: %sset options partners to 31, %sset deadline 24h, %sset away 3d, "
-             "%sset level expert, %sset prefix ., %sset colours off, %sset lang es",
-             room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
-             rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
-             pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
-             rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
-             i18n_code(rs.lang >= 0 ? (pz_lang)rs.lang : host_room_lang(c->h, c->network, NULL)),
-             rs.lang >= 0 ? "" : " (the bot's)", p, p, p, p, p, p, p);
+    hc_reply(
+        c,
+        "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
+        "computer players %s%s · prefix %s%s · colours %s · language %s%s · moderators "
+        "change them: %sset options partners to 31, %sset deadline 24h, %sset away 3d, "
+        "%sset level expert, %sset prefix ., %sset colours off, %sset lang es",
+        room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
+        rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
+        pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
+        rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
+        i18n_code(rs.lang >= 0 ? (pz_lang)rs.lang : room_map_configured(c->h, c->network, room)),
+        rs.lang >= 0 ? "" : " (the bot's)", p, p, p, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -225,7 +226,7 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
         snprintf(what, sizeof what, "commands start with %s here%s", p,
                  rs->prefix[0] != '\0' ? "" : " (the bot's)");
     } else if (strcasecmp(key, "lang") == 0) {
-        pz_lang l = rs->lang >= 0 ? (pz_lang)rs->lang : host_room_lang(c->h, c->network, NULL);
+        pz_lang l = rs->lang >= 0 ? (pz_lang)rs->lang : room_map_configured(c->h, c->network, room);
         snprintf(what, sizeof what, "%s",
                  rs->lang < 0      ? _("the room's lines follow the bot's language again")
                  : l == PZ_LANG_ES ? _("the room's lines are in Spanish")
@@ -284,7 +285,8 @@ void hv_set(ctx *c, const cmd *k)
         return;
     /* told in the room's new language, which the in-memory copy learns
        once this commits */
-    pz_lang before = i18n_use(rs.lang >= 0 ? (pz_lang)rs.lang : i18n_lang());
+    pz_lang before =
+        i18n_use(rs.lang >= 0 ? (pz_lang)rs.lang : room_map_configured(c->h, c->network, room));
     set_told(c, room, is_lang_key(k->name) ? "lang" : k->name, &rs);
     i18n_use(before);
 }
