@@ -283,8 +283,12 @@ static outq_expand_result expand_events(const outq_msg *m, const live_head *h, c
     return o->len > 0 ? OUTQ_EXPAND_TEXT : OUTQ_EXPAND_DROP;
 }
 
-/* An 'H' (hand) or 'P' (turn prompt) line for seat, rendered now. */
-static outq_expand_result expand_hand(const live_head *h, const live_game *lg, obuf *o)
+/* An 'H' (hand) or 'P' (turn prompt) line for seat, rendered now. What
+   the room saw since the seat's last play was written in the room's
+   language: told only to a reader of that language (same_lang), so that
+   no line mixes two. */
+static outq_expand_result expand_hand(const live_head *h, const live_game *lg, bool same_lang,
+                                      obuf *o)
 {
     pz_view v;
     if (lg->g == NULL || pz_view_seat(lg->g, h->seat, &v) != 0)
@@ -294,7 +298,8 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, o
         if (hg_actor(lg->g) != h->seat)
             return OUTQ_EXPAND_DROP; /* the turn has passed */
         obuf since = {{0}, 0};
-        expand_body(&since, h->body, lg, "");
+        if (same_lang)
+            expand_body(&since, h->body, lg, "");
         render_prompt(&v, lg->row.room, since.s, line, sizeof line);
         if (h->kind == 'R')
             puts_(o, _("Reminder: "));
@@ -335,7 +340,8 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
     if (h.kind == 'E' || h.kind == 'D') {
         r = expand_events(m, &h, &lg, prefix, &o, merged);
     } else if (h.kind == 'H' || h.kind == 'P' || h.kind == 'R') {
-        r = expand_hand(&h, &lg, &o);
+        r = expand_hand(&h, &lg,
+                        network == NULL || lang == host_room_lang(hst, network, lg.row.room), &o);
     } else {
         expand_body(&o, h.body, &lg, prefix);
         r = OUTQ_EXPAND_TEXT;

@@ -48,7 +48,7 @@ def latest_hand(c, state, timeout=20.0):
         for t in reversed(private_lines(c)):
             if not t.startswith(("Tu mano", "Your hand", "Te toca", "Your turn")):
                 continue
-            m = re.search(r" — (?:mano|hand) (.*)$", t) or re.search(r"\): (.*)$", t)
+            m = re.search(r"(?: —|\)) (?:mano|hand) (.*)$", t) or re.search(r"\): (.*)$", t)
             parts = m.group(1).split(" · ") if m else []
             cards = re.findall(CARD, parts[0]) if parts else []
             if cards:
@@ -138,7 +138,10 @@ def main(bot_exe, _replay_exe):
             check(not any(t.startswith(("Your hand", "Your turn")) for t in a),
                   "ann got an English hand")
             check(sum(t.startswith("Your hand") for t in c) >= 1, "cat got no English hand")
-            check(not any(t.startswith(("Tu mano", "Te toca")) or " · mesa " in t for t in c),
+            # what the room saw since cat's last play is Spanish: left out of
+            # cat's English prompts rather than mixed into them
+            check(not any(t.startswith(("Tu mano", "Te toca")) or " · mesa " in t or
+                          re.search(r"\b(se lleva|juega)\b", t) for t in c),
                   "cat got a Spanish hand: %r" % [t for t in c if "mesa" in t][:1])
             print("#porrazo in Spanish, cat in English: %d channel lines (%d of the game), "
                   "%d plays; ann %d private lines in Spanish, cat %d in English"
