@@ -98,6 +98,11 @@ static void init_once(void)
             bind_textdomain_codeset(DOMAIN[l], "UTF-8");
         }
     setenv("LANGUAGE", langs, 1);
+    /* LANGUAGE is the process's: the C library's own messages (strerror,
+       in the operator's log) would follow it where libc-l10n is installed.
+       Its domain is bound to a folder that cannot exist, so they stay
+       English. */
+    bindtextdomain("libc", "/dev/null/porrazo");
 }
 
 void i18n_init(void)

@@ -5,6 +5,7 @@
  * third under LC_ALL=C), plural forms, words told apart by context, dates
  * in the reader's language, and the language kept per thread.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -97,6 +98,16 @@ static void test_the_language_is_per_thread(void **state)
     assert_int_equal(i18n_lang(), PZ_LANG_EN); /* this thread's untouched */
 }
 
+/* The C library's messages (the operator's log) stay English, even where
+   its Spanish catalogue is installed (libc-l10n), though LANGUAGE=es. */
+static void test_the_c_librarys_messages_stay_english(void **state)
+{
+    (void)state;
+    pz_lang before = i18n_use(PZ_LANG_ES);
+    assert_string_equal(strerror(ENOENT), "No such file or directory");
+    i18n_use(before);
+}
+
 static void test_language_words(void **state)
 {
     (void)state;
@@ -121,6 +132,7 @@ int main(void)
         cmocka_unit_test(test_plurals_follow_the_language),
         cmocka_unit_test(test_dates_in_the_readers_language),
         cmocka_unit_test(test_the_language_is_per_thread),
+        cmocka_unit_test(test_the_c_librarys_messages_stay_english),
         cmocka_unit_test(test_language_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
