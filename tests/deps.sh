@@ -23,4 +23,5 @@ pz_install_packages() {
 # tzdata, the time zones players choose with "tz").
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
     libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl
-    systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio tzdata)
+    systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio tzdata
+    gettext)
