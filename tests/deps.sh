@@ -20,7 +20,8 @@ pz_install_packages() {
 # groff, dpkg-shlibdeps, Debian's package checker, readelf;
 # inspircd and atheme-services for tests/irc/test_irc_services.py;
 # python3-matrix-nio, a real Matrix client, for tests/matrix/test_mx_nio.py;
-# tzdata, the time zones players choose with "tz").
+# tzdata, the time zones players choose with "tz"; gettext, the catalogues
+# of bot/po: xgettext, msgfmt, msgcat, msgmerge).
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
     libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl
     systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio tzdata
