@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_po.sh SRC BUILD — the catalogues are complete (issue 20):
 #   - every bot/po/*.po passes msgfmt --check (formats, header, plurals)
-#     with no fuzzy and no untranslated entry;
+#     with no fuzzy entry (an entry one of them leaves untranslated may be
+#     another's: es.po after "make po-update" holds every string);
 #   - the build's Spanish catalogue (es.po joined with any es-*.po, as the
 #     .mo is made) merged with a porrazo.pot made now from the sources has
 #     no untranslated or fuzzy entry either: a new _() string without its
@@ -17,18 +18,19 @@ fail=0
 stats() {
     LC_ALL=C msgfmt --check --statistics -o /dev/null "$1" 2>&1 | tail -n 1
 }
-complete() { # FILE: 0 when no fuzzy and no untranslated entry
+complete() { # FILE [partial]: 0 when valid, no fuzzy and (unless partial) no untranslated entry
     s=$(stats "$1")
     echo "$1: $s"
     case $s in
-    *fuzzy* | *untranslated*) return 1 ;;
+    *fuzzy*) return 1 ;;
+    *untranslated*) [ "${2-}" = partial ] ;;
     *" translated message"*) return 0 ;;
     *) return 1 ;;
     esac
 }
 
 for po in "$src"/bot/po/*.po; do
-    complete "$po" || fail=1
+    complete "$po" partial || fail=1
 done
 
 # The pot of the sources as they are now (the build's rule, run again so
