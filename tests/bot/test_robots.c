@@ -891,16 +891,29 @@ static void test_a_rooms_moderators_set_its_language(void **state)
     assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
     say_mod(t, "mod", "!set lang es");
     assert_int_equal(count(t, ROOM, "mod: #t: las líneas de la sala van en español"), 1);
+    /* a player's own language, privately or in the room (answered privately) */
+    say_in(t, NULL, "bob", "lang en", false);
+    assert_int_equal(count(t, "bob", "your private lines are in English from now on"), 1);
+    say_in(t, NULL, "bob", "lang", false);
+    assert_int_equal(count(t, "bob", "your private lines are in English; say lang es"), 1);
+    say(t, "cat", "!idioma klingon");
+    assert_int_equal(count(t, "cat", "klingon no es un idioma de aquí"), 1); /* the room's */
     restart_host(t);
+    say_in(t, NULL, "bob", "lang", false); /* kept */
+    assert_int_equal(count(t, "bob", "your private lines are in English; say lang es"), 2);
+    say(t, "bob", "!reglas fin"); /* asked in the room, sent privately: bob's language */
+    assert_int_equal(count(t, "bob", "The first side to reach 61 points wins"), 1);
+    say(t, "ann", "!rules end"); /* ann chose none: the room's */
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 1);
     say(t, "ann", "!new 2");
     say(t, "bob", "!unirse"); /* typed in Spanish or English: the room's language */
     say(t, "ann", "!start");
     assert_int_equal(count(t, ROOM, "Mano nueva: reparto 1 de "), 1);
     assert_int_equal(count(t, ROOM, "New hand"), 0);
     say(t, "ann", "!reglas fin");
-    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 1);
-    say(t, "ann", "!rules end");
     assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 2);
+    say(t, "ann", "!rules end");
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 3);
     say(t, "ann", "!settings");
     assert_int_equal(count(t, ROOM, "language es ·"), 1);
     say_mod(t, "mod", "!set idioma off");

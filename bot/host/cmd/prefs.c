@@ -118,12 +118,12 @@ void hv_lang(ctx *c, const cmd *k)
                  l == PZ_LANG_ES
                      ? N_("your private lines are in Spanish; say %slang en for English")
                      : N_("your private lines are in English; say %slang es for Spanish"),
-                 hc_prefix(c));
+                 hc_prompt_prefix(c));
         return;
     }
     if (!k->off && !i18n_parse(k->name, &l)) {
         hc_reply(c, N_("%s is not a language here: say %slang es (Spanish) or %slang en (English)"),
-                 k->name, hc_prefix(c), hc_prefix(c));
+                 k->name, hc_prompt_prefix(c), hc_prompt_prefix(c));
         return;
     }
     prefs_set(c, LANG_SCOPE, k->off ? "" : i18n_code(l));
