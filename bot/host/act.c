@@ -154,8 +154,10 @@ static void finish_game(ctx *c)
     char record[80], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
     hc_record_hint(c, record, sizeof record);
     render_names names = hg_names(c);
+    pz_lang before = i18n_use(PZ_LANG_EN); /* the operator's log is English */
     render_score_line(c->g, &names, score, sizeof score);
     render_status(c->g, &names, status, sizeof status);
+    i18n_use(before);
     hc_event(c, "finished: %s; %s; %s", score, status, record);
 }
 
