@@ -2,7 +2,7 @@
 # check_po.sh SRC BUILD — the catalogues are complete (issue 20):
 #   - every bot/po/*.po passes msgfmt --check (formats, header, plurals)
 #     with no fuzzy entry (an entry one of them leaves untranslated may be
-#     another's: es.po after "make po-update" holds every string);
+#     another's: es.po after the target po-update holds every string);
 #   - the build's Spanish catalogue (es.po joined with any es-*.po, as the
 #     .mo is made) merged with a porrazo.pot made now from the sources has
 #     no untranslated or fuzzy entry either: a new _() string without its
