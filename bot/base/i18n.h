@@ -2,10 +2,14 @@
  * i18n.h — the language a line is written in.
  *
  * Every sentence a person reads goes through _() (or P_() when it counts
- * something), written whole, in English, with printf placeholders a
- * translator may reorder ("%1$s takes %2$s"): never a sentence built from
- * fragments. N_() marks a string for the catalogues where it is stored in
- * a table and translated later with _().
+ * something), written whole, in English, with printf placeholders in the
+ * order of the arguments ("%s takes %s": the compiler checks them against
+ * the arguments, and -Wpedantic refuses "%1$s" in a checked format); a
+ * translation reorders them with "%2$s ... %1$s" (msgfmt --check holds
+ * it to the msgid's). Never a sentence built from fragments. N_() marks a
+ * string for the catalogues where it is stored in a table and translated
+ * later with _(); C_(context, s) and NC_() tell the same English word
+ * apart by context ("month"/"Mar").
  *
  * The language is per thread and per line: whoever writes a line for a
  * room or a person calls i18n_use() with that reader's language first and
