@@ -184,12 +184,14 @@ def main():
              "the Spanish room had %d lines, the English one %d" % (len(room), len(en_room)))
 
     def figures(lines):
+        """Room lines, the longest in bytes, and the characters of the
+        game's lines (those with a state: " · ")."""
         r = [l.split("> ", 1)[1] for l in lines if l.startswith("#console <")]
-        return len(r), max(len(l.encode()) for l in r), sum(len(l) for l in r) / len(r)
+        return len(r), max(len(l.encode()) for l in r), sum(len(l) for l in r if " · " in l)
     fes, fen = figures(es), figures(en)
     print("3 players, %d actions: room lines es %d / en %d (%.2f per action each); "
-          "longest room line es %d / en %d bytes; mean es %.0f / en %.0f characters "
-          "(+%.0f%%)" % (es_steps, fes[0], fen[0], fes[0] / es_steps, fes[1], fen[1],
+          "longest room line es %d / en %d bytes; the game's lines %d / %d characters "
+          "(%+.0f%%)" % (es_steps, fes[0], fen[0], fes[0] / es_steps, fes[1], fen[1],
                          fes[2], fen[2], 100 * (fes[2] / fen[2] - 1)))
     return 0
 
