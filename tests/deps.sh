@@ -22,8 +22,10 @@ pz_install_packages() {
 # python3-matrix-nio, a real Matrix client, for tests/matrix/test_mx_nio.py;
 # tzdata, the time zones players choose with "tz"; libmicrohttpd-dev for the game
 # pages (bot/web), chromium, chromium-driver and python3-selenium for
-# tests/web/web_e2e.py, wrk, nginx-light and apache2-utils for tests/bench/web_bench.py).
+# tests/web/web_e2e.py, wrk, nginx-light and apache2-utils for tests/bench/web_bench.py; gettext, the catalogues
+# of bot/po: xgettext, msgfmt, msgcat, msgmerge).
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
     libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl
     systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio tzdata
-    libmicrohttpd-dev chromium chromium-driver python3-selenium wrk nginx-light apache2-utils)
+    libmicrohttpd-dev chromium chromium-driver python3-selenium wrk nginx-light apache2-utils
+    gettext)

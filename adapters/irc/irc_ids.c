@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "log.h"
 
 #define KV_MAX 256
@@ -464,12 +465,15 @@ static void warn_stranger(irc_net *n, const char *id, const char *nick, const ch
     if (kv_read(n, key, told, sizeof told) && strcmp(told, held) == 0)
         return;
     kv_put(n, key, held);
+    pz_lang before = i18n_use(host_reader_lang(n->env.host, n->c.name, id, MSG_PRIVATE));
     snprintf(text, sizeof text,
-             "The nick %s belongs to a player seated at a table here, who used it from another "
-             "connection (user@host), so I do not take you for them: you have no seat, hand or "
-             "say in their games. If you are that player on a new connection, ask your table for "
-             "a substitute; identifying with services (NickServ) keeps your seats by account.",
+             _("The nick %s belongs to a player seated at a table here, who used it from another "
+               "connection (user@host), so I do not take you for them: you have no seat, hand or "
+               "say in their games. If you are that player on a new connection, ask your table "
+               "for a substitute; identifying with services (NickServ) keeps your seats by "
+               "account."),
              nick);
+    i18n_use(before);
     host_say_line l = {.network = n->c.name, .target = id, .kind = MSG_PRIVATE, .text = text};
     if (host_say(n->env.host, &l, (int64_t)time(NULL)) != 1)
         log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, host_errmsg(n->env.host));

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "log.h"
 
 #define API "/_matrix/client/v3"
@@ -651,8 +652,15 @@ void mx__on_join(mx_net *n, mx_call *c, int status, json_object *body)
         int ns = 0;
         bool game = host_room_players(n->env.host, n->c.name, c->room, NULL, 0, &ns) == 1;
         char text[600];
-        snprintf(text, sizeof text, "This room replaces %s%s", c->event,
-                 game ? ": the game goes on here (say !turn to see whose turn it is)." : ".");
+        pz_lang before = i18n_use(host_reader_lang(n->env.host, n->c.name, c->room, MSG_ROOM));
+        if (game)
+            snprintf(text, sizeof text,
+                     _("This room replaces %s: the game goes on here (say !turn to see whose "
+                       "turn it is)."),
+                     c->event);
+        else
+            snprintf(text, sizeof text, _("This room replaces %s."), c->event);
+        i18n_use(before);
         (void)mx__say(n, c->room, NULL, text);
     }
 }

@@ -31,13 +31,15 @@
 #include <strings.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "log.h"
 #include "mx_format.h"
 
 #define KEY_MAX (2 * MX_ID_MAX + 16)
+/* host_say writes it in the room's language */
 #define ENCRYPTED_TEXT                                                                             \
-    "I can't play in encrypted rooms yet: this room is end-to-end encrypted, and I cannot "        \
-    "read it. Invite me to an unencrypted room to play."
+    N_("I can't play in encrypted rooms yet: this room is end-to-end encrypted, and I cannot "     \
+       "read it. Invite me to an unencrypted room to play.")
 
 static const char *str_of(json_object *o)
 {

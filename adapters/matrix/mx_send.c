@@ -44,6 +44,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "log.h"
 #include "mx_format.h"
 
@@ -237,10 +238,11 @@ void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body)
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
 }
 
+/* host_say writes it in the room's language */
 #define E2E_ROOM_TEXT                                                                              \
-    "Private hands cannot be delivered on this server: it encrypts private rooms, and I "          \
-    "cannot send into encrypted rooms yet. Games here need a server that does not encrypt "        \
-    "them (or an unencrypted direct room with me)."
+    N_("Private hands cannot be delivered on this server: it encrypts private rooms, and I "       \
+       "cannot send into encrypted rooms yet. Games here need a server that does not encrypt "     \
+       "them (or an unencrypted direct room with me).")
 #define E2E_UNREACHABLE                                                                            \
     "this server encrypts private rooms, and I cannot send your cards into an encrypted room "     \
     "yet, so I cannot seat you"
@@ -689,13 +691,17 @@ static void forbidden(mx_net *n, const char *room)
     int ns = 0;
     char text[512], where[MX_ID_MAX + 64];
     mx__room_label(n, room, where, sizeof where);
-    snprintf(text, sizeof text,
-             "I can no longer speak in %s (the room's permissions refuse my messages): the game "
-             "there waits until a moderator lets me speak again.",
-             where);
     if (host_room_players(n->env.host, n->c.name, room, seats, 8, &ns) == 1)
-        for (int i = 0; i < ns; i++)
+        for (int i = 0; i < ns; i++) { /* each in their own language */
+            pz_lang before =
+                i18n_use(host_reader_lang(n->env.host, n->c.name, seats[i].id, MSG_PRIVATE));
+            snprintf(text, sizeof text,
+                     _("I can no longer speak in %s (the room's permissions refuse my messages): "
+                       "the game there waits until a moderator lets me speak again."),
+                     where);
+            i18n_use(before);
             (void)mx__say(n, NULL, seats[i].id, text);
+        }
 }
 
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)

@@ -21,6 +21,7 @@
 #include "console.h"
 #include "envfile.h"
 #include "host.h"
+#include "i18n.h"
 #include "irc.h"
 #include "log.h"
 #include "loop.h"
@@ -208,6 +209,14 @@ static bool owner_check(void *arg, const char *network, const char *player)
         if (strcmp(c->matrix[i].name, network) == 0)
             return mx_is_owner(c, network, player);
     return cfg_is_owner(c, network, player);
+}
+
+/* The configured language of a room (host_config.lang_of): the file's
+   lang_es/lang_en lists, the network's and the bot's language; read
+   again from the reloaded file after a SIGHUP. */
+static int configured_lang(void *arg, const char *network, const char *room)
+{
+    return cfg_room_lang(arg, network, room);
 }
 
 /* The adapters' send queues by network, for the host (host_config.outq_of). */
@@ -503,6 +512,7 @@ int main(int argc, char **argv)
     static cfg c;
     args a = {0};
     char why[CFG_WHY_MAX];
+    i18n_init(); /* before any thread: it sets LANGUAGE (i18n.c) */
     int r = parse_args(argc, argv, &a);
     if (r != 0)
         return r == 1 ? 0 : 2;
@@ -565,6 +575,8 @@ int main(int argc, char **argv)
     reload_host_settings(&c, &hc);
     hc.is_owner = owner_check;
     hc.owner_arg = &c;
+    hc.lang_of = configured_lang;
+    hc.lang_arg = &c;
     hc.fixed_seed = a.has_seed;
     hc.seed = a.seed;
     hc.outq_of = queue_of;

@@ -1,13 +1,120 @@
 /*
- * i18n.c — the current language per thread, and the words that name a
- * language. Lookups answer the English msgid until catalogues are loaded.
+ * i18n.c — the current language per thread, the words that name a
+ * language, and the lookups in GNU gettext's catalogues (glibc's libintl).
+ *
+ * How a thread reads Spanish on a host that generated no locale (only C
+ * and C.UTF-8): each language other than English is a text domain of its
+ * own, "porrazo-es", whose only catalogue is es/LC_MESSAGES/porrazo-es.mo.
+ * LC_MESSAGES is set to "C.UTF-8" (glibc ignores LANGUAGE only when it is
+ * "C" or "POSIX") and LANGUAGE to every language the bot has ("es"), once,
+ * before the threads start. dgettext("porrazo-es", id) then finds the
+ * Spanish file whatever the host's locales, and the language of a line is
+ * just which domain is asked: a per-thread variable, so a room line and a
+ * private line in another language are written one after the other.
+ * English is the msgid itself and asks nothing.
+ *
+ * The catalogues' folder, first found: $PORRAZO_LOCALEDIR; ../locale
+ * beside the running program (the build tree: bin/ and locale/ are
+ * siblings); ../share/locale beside it (an install, moved or not); the
+ * install's LOCALEDIR compiled in.
  */
 #include "i18n.h"
 
+#include <libintl.h>
+#include <limits.h>
+#include <locale.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+#ifndef PZ_LOCALEDIR
+#define PZ_LOCALEDIR "/usr/share/locale"
+#endif
 
 static _Thread_local pz_lang current = PZ_LANG_EN;
+
+/* The text domain of each language; NULL: the msgid itself. */
+static const char *const DOMAIN[PZ_LANG_COUNT] = {NULL, "porrazo-es"};
+static const char *const CODE[PZ_LANG_COUNT] = {"en", "es"};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static char dir_found[PATH_MAX];
+
+/* True when dir holds the Spanish catalogue. */
+static bool has_catalogue(const char *dir)
+{
+    char path[PATH_MAX + 64];
+    int n = snprintf(path, sizeof path, "%s/es/LC_MESSAGES/porrazo-es.mo", dir);
+    return n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0;
+}
+
+/* Writes the catalogues' folder into dir_found (see the top comment). */
+static void find_dir(void)
+{
+    const char *env = getenv("PORRAZO_LOCALEDIR");
+    if (env && *env) {
+        snprintf(dir_found, sizeof dir_found, "%s", env);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            static const char *const rel[] = {"/../locale", "/../share/locale"};
+            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+                char dir[PATH_MAX];
+                if (snprintf(dir, sizeof dir, "%s%s", exe, rel[i]) < (int)sizeof dir &&
+                    has_catalogue(dir)) {
+                    snprintf(dir_found, sizeof dir_found, "%s", dir);
+                    return;
+                }
+            }
+        }
+    }
+    snprintf(dir_found, sizeof dir_found, "%s", PZ_LOCALEDIR);
+}
+
+static void init_once(void)
+{
+    find_dir();
+    /* Not "C": glibc would ignore LANGUAGE. C.UTF-8 is in every glibc
+       since 2.35 (and Debian's before it); else the environment's. */
+    const char *lc = setlocale(LC_MESSAGES, "C.UTF-8");
+    if (!lc)
+        setlocale(LC_MESSAGES, "");
+    char langs[64] = "";
+    for (int l = 0; l < PZ_LANG_COUNT; l++)
+        if (DOMAIN[l]) {
+            if (langs[0])
+                strcat(langs, ":");
+            strcat(langs, CODE[l]);
+            bindtextdomain(DOMAIN[l], dir_found);
+            bind_textdomain_codeset(DOMAIN[l], "UTF-8");
+        }
+    setenv("LANGUAGE", langs, 1);
+    /* LANGUAGE is the process's: the C library's own messages (strerror,
+       in the operator's log) would follow it where libc-l10n is installed.
+       Its domain is bound to a folder that cannot exist, so they stay
+       English. */
+    bindtextdomain("libc", "/dev/null/porrazo");
+}
+
+void i18n_init(void)
+{
+    pthread_once(&once, init_once);
+}
+
+const char *i18n_dir(void)
+{
+    i18n_init();
+    return dir_found;
+}
 
 pz_lang i18n_use(pz_lang lang)
 {
@@ -17,13 +124,41 @@ pz_lang i18n_use(pz_lang lang)
     return before;
 }
 
-pz_lang i18n_lang(void) { return current; }
+pz_lang i18n_lang(void)
+{
+    return current;
+}
 
-const char *i18n_text(const char *msgid) { return msgid; }
+const char *i18n_text(const char *msgid)
+{
+    const char *domain = DOMAIN[current];
+    if (!domain || !msgid || !*msgid)
+        return msgid;
+    i18n_init();
+    return dgettext(domain, msgid);
+}
+
+const char *i18n_ptext(const char *context, const char *msgid)
+{
+    const char *domain = DOMAIN[current];
+    char key[256];
+    if (!domain || !msgid || !*msgid)
+        return msgid;
+    int n = snprintf(key, sizeof key, "%s\004%s", context, msgid);
+    if (n < 0 || (size_t)n >= sizeof key)
+        return msgid;
+    i18n_init();
+    const char *t = dgettext(domain, key);
+    return t == key ? msgid : t; /* untranslated: gettext gives key back */
+}
 
 const char *i18n_plural(const char *one, const char *many, unsigned long n)
 {
-    return n == 1 ? one : many;
+    const char *domain = DOMAIN[current];
+    if (!domain)
+        return n == 1 ? one : many;
+    i18n_init();
+    return dngettext(domain, one, many, n);
 }
 
 bool i18n_parse(const char *word, pz_lang *out)
@@ -46,4 +181,7 @@ bool i18n_parse(const char *word, pz_lang *out)
     return false;
 }
 
-const char *i18n_code(pz_lang lang) { return lang == PZ_LANG_ES ? "es" : "en"; }
+const char *i18n_code(pz_lang lang)
+{
+    return lang >= 0 && lang < PZ_LANG_COUNT ? CODE[lang] : "en";
+}

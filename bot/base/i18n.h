@@ -2,16 +2,20 @@
  * i18n.h — the language a line is written in.
  *
  * Every sentence a person reads goes through _() (or P_() when it counts
- * something), written whole, in English, with printf placeholders a
- * translator may reorder ("%1$s takes %2$s"): never a sentence built from
- * fragments. N_() marks a string for the catalogues where it is stored in
- * a table and translated later with _().
+ * something), written whole, in English, with printf placeholders in the
+ * order of the arguments ("%s takes %s": the compiler checks them against
+ * the arguments, and -Wpedantic refuses "%1$s" in a checked format); a
+ * translation reorders them with "%2$s ... %1$s" (msgfmt --check holds
+ * it to the msgid's). Never a sentence built from fragments. N_() marks a
+ * string for the catalogues where it is stored in a table and translated
+ * later with _(); C_(context, s) and NC_() tell the same English word
+ * apart by context ("month"/"Mar").
  *
  * The language is per thread and per line: whoever writes a line for a
  * room or a person calls i18n_use() with that reader's language first and
  * puts the previous one back after (the host does this where it knows the
- * reader). The catalogues are GNU gettext's (.po made with xgettext,
- * compiled with msgfmt); English is the msgid itself.
+ * reader). The catalogues are GNU gettext's (bot/po: .po made with
+ * xgettext, compiled with msgfmt); English is the msgid itself.
  */
 #ifndef PZ_I18N_H
 #define PZ_I18N_H
@@ -25,19 +29,32 @@ typedef enum pz_lang { PZ_LANG_EN = 0, PZ_LANG_ES = 1, PZ_LANG_COUNT } pz_lang;
 pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
-/* A translation keeps its msgid's placeholders: the compiler checks a
-   printf's arguments against the msgid (format_arg). */
-#if defined(__GNUC__)
-#define I18N_FORMAT_ARG(n) __attribute__((format_arg(n)))
-#else
-#define I18N_FORMAT_ARG(n)
-#endif
+/* Finds the catalogues and readies gettext (i18n.c says how); called once
+   by main before any thread starts, else by the first lookup. */
+void i18n_init(void);
+/* The folder the catalogues are read from (es/LC_MESSAGES/porrazo-es.mo). */
+const char *i18n_dir(void);
 
 /* msgid in the current language (msgid itself when untranslated). */
-const char *i18n_text(const char *msgid) I18N_FORMAT_ARG(1);
+const char *i18n_text(const char *msgid)
+#if defined(__GNUC__)
+    __attribute__((format_arg(1)))
+#endif
+    ;
 /* one or many by n, in the current language's plural rule. */
-const char *i18n_plural(const char *one, const char *many, unsigned long n) I18N_FORMAT_ARG(1)
-    I18N_FORMAT_ARG(2);
+const char *i18n_plural(const char *one, const char *many, unsigned long n)
+#if defined(__GNUC__)
+    __attribute__((format_arg(1), format_arg(2)))
+#endif
+    ;
+
+/* msgid in the current language, told apart from the same English word
+   elsewhere by its context (gettext's msgctxt: C_("month", "Mar")). */
+const char *i18n_ptext(const char *context, const char *msgid)
+#if defined(__GNUC__)
+    __attribute__((format_arg(2)))
+#endif
+    ;
 
 /* "en"/"es" (and "english", "español", "espanol", "ingles"...) to a
    language; false for anything else. i18n_code gives "en" or "es". */
@@ -46,6 +63,8 @@ const char *i18n_code(pz_lang lang);
 
 #define _(s) i18n_text(s)
 #define N_(s) (s)
+#define C_(context, s) i18n_ptext((context), (s))
+#define NC_(context, s) (s)
 #define P_(one, many, n) i18n_plural((one), (many), (n))
 
 #endif

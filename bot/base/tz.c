@@ -3,6 +3,8 @@
  */
 #include "tz.h"
 
+#include "i18n.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,9 +157,27 @@ static void local(int64_t t, const char *zone, struct tm *out)
 
 void tz_format(int64_t t, const char *zone, bool with_date, char *out, size_t cap)
 {
+    /* In the thread's language (i18n.h), not the C library's locale:
+       "Sat 28 Nov 05:44 CET", "sáb 28 nov 05:44 CET". */
+    /* TRANSLATORS: weekdays and months abbreviated in dates ("sáb 28 nov 05:44") */
+    static const char *const DAY[7] = {
+        NC_("weekday", "Sun"), NC_("weekday", "Mon"), NC_("weekday", "Tue"), NC_("weekday", "Wed"),
+        NC_("weekday", "Thu"), NC_("weekday", "Fri"), NC_("weekday", "Sat")};
+    static const char *const MONTH[12] = {
+        NC_("month", "Jan"), NC_("month", "Feb"), NC_("month", "Mar"), NC_("month", "Apr"),
+        NC_("month", "May"), NC_("month", "Jun"), NC_("month", "Jul"), NC_("month", "Aug"),
+        NC_("month", "Sep"), NC_("month", "Oct"), NC_("month", "Nov"), NC_("month", "Dec")};
     struct tm tm;
+    char zname[16];
     local(t, zone, &tm);
-    if (strftime(out, cap, with_date ? "%a %d %b %H:%M %Z" : "%a %H:%M %Z", &tm) == 0 && cap > 0)
+    if (strftime(zname, sizeof zname, "%Z", &tm) == 0)
+        zname[0] = '\0';
+    const char *day = tm.tm_wday >= 0 && tm.tm_wday < 7 ? C_("weekday", DAY[tm.tm_wday]) : "?";
+    const char *mon = tm.tm_mon >= 0 && tm.tm_mon < 12 ? C_("month", MONTH[tm.tm_mon]) : "?";
+    int n = with_date ? snprintf(out, cap, "%s %02d %s %02d:%02d %s", day, tm.tm_mday, mon,
+                                 tm.tm_hour, tm.tm_min, zname)
+                      : snprintf(out, cap, "%s %02d:%02d %s", day, tm.tm_hour, tm.tm_min, zname);
+    if ((n < 0 || (size_t)n >= cap) && cap > 0)
         out[0] = '\0';
 }
 

@@ -18,6 +18,7 @@
 
 #include "command.h"
 #include "config_int.h"
+#include "i18n.h"
 #include "text.h"
 
 /* ---- small strings ---------------------------------------------- */
@@ -650,6 +651,48 @@ int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len
     else if (n >= 0 && (size_t)n >= why_len && why_len >= 4)
         memcpy(why + why_len - 4, "...", 4); /* cut at the end: the problem comes first */
     return -1;
+}
+
+/* The language named by s, or -1 for "" (unset). */
+static int lang_word(const char *s)
+{
+    pz_lang l;
+    return s[0] != '\0' && i18n_parse(s, &l) ? (int)l : -1;
+}
+
+/* Whether room is one of list[0..n) (ASCII case ignored, as IRC does). */
+static bool room_listed(const char *room, size_t width, const char *list, int n)
+{
+    for (int i = 0; room != NULL && i < n; i++)
+        if (ascii_casecmp(list + (size_t)i * width, room) == 0)
+            return true;
+    return false;
+}
+
+int cfg_room_lang(const cfg *c, const char *network, const char *room)
+{
+    int fallback = lang_word(c->bot.language);
+    for (int i = 0; network != NULL && i < c->nirc; i++) {
+        const cfg_irc *n = &c->irc[i];
+        if (strcmp(n->name, network) != 0)
+            continue;
+        if (room_listed(room, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es))
+            return PZ_LANG_ES;
+        if (room_listed(room, sizeof n->lang_en[0], n->lang_en[0], n->nlang_en))
+            return PZ_LANG_EN;
+        return n->language[0] != '\0' ? lang_word(n->language) : fallback;
+    }
+    for (int i = 0; network != NULL && i < c->nmatrix; i++) {
+        const cfg_matrix *n = &c->matrix[i];
+        if (strcmp(n->name, network) != 0)
+            continue;
+        if (room_listed(room, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es))
+            return PZ_LANG_ES;
+        if (room_listed(room, sizeof n->lang_en[0], n->lang_en[0], n->nlang_en))
+            return PZ_LANG_EN;
+        return n->language[0] != '\0' ? lang_word(n->language) : fallback;
+    }
+    return fallback;
 }
 
 /* Compares network exactly and id ignoring ASCII case with each owner

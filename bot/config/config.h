@@ -46,6 +46,7 @@ typedef struct cfg_bot {
     int lobby_expiry_secs;    /* "lobby_expiry": an idle open table closes (24 h); 0 never */
     int away_max_secs;        /* "away_max": the longest a turn waits for an away player (7 d) */
     int start_countdown_secs; /* "start_countdown": a full lobby is dealt after it (0: at once) */
+    char language[8];         /* the lines' language where nothing else says: en, es ("en") */
 } cfg_bot;
 
 typedef struct cfg_irc {
@@ -76,6 +77,11 @@ typedef struct cfg_irc {
                             "custom" when burst or line_ms is given without it) */
     int burst;           /* pace custom: lines at once (4) */
     int line_ms;         /* then one line per line_ms (1500) */
+    char language[8];    /* this network's default language ("": the bot's) */
+    char lang_es[CFG_LIST][64]; /* channels in Spanish */
+    int nlang_es;
+    char lang_en[CFG_LIST][64]; /* channels in English */
+    int nlang_en;
 } cfg_irc;
 
 typedef struct cfg_matrix {
@@ -87,6 +93,11 @@ typedef struct cfg_matrix {
     char allow_invites[CFG_LIST][CFG_STR]; /* user ids or ":server" suffixes */
     int nallow_invites;
     bool notify_turn; /* the private "your turn" prompt as m.text, so it notifies (default true) */
+    char language[8]; /* this network's default language ("": the bot's) */
+    char lang_es[CFG_LIST][CFG_STR]; /* rooms in Spanish (ids or aliases) */
+    int nlang_es;
+    char lang_en[CFG_LIST][CFG_STR]; /* rooms in English */
+    int nlang_en;
 } cfg_matrix;
 
 /* [web]: the game pages (bot/web). Off unless listen is set. */
@@ -160,6 +171,11 @@ int cfg_parse_all(cfg *c, const char *name, const char *text, size_t len, cfg_re
  * [matrix NAME] section in FILE: add one ..." (path names the file).
  */
 int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len);
+
+/* The language (a pz_lang of i18n.h) of room on network: the room's
+   lang_es or lang_en list, else the network's language, else the bot's;
+   room NULL: the network's. */
+int cfg_room_lang(const cfg *c, const char *network, const char *room);
 
 /* True when "NETWORK:ID" is listed in owners (case-insensitive ID). */
 bool cfg_is_owner(const cfg *c, const char *network, const char *id);

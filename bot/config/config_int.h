@@ -22,7 +22,7 @@
 #define LINE_MAX_BYTES 4096          /* longer lines are refused */
 #define FILE_MAX_BYTES (1024 * 1024) /* larger files are refused */
 #define NAME_MAX_BYTES 31            /* a network's name */
-#define MAX_KEYS 24                  /* keys of the largest section */
+#define MAX_KEYS 32                  /* keys of the largest section */
 #define ECHO_MAX 40                  /* bytes of a misspelt key compared with known ones */
 #define ERRORS_MAX 50                /* errors reported before the reader gives up */
 

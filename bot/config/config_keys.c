@@ -13,6 +13,7 @@
 
 #include "command.h"
 #include "config_int.h"
+#include "i18n.h"
 #include "text.h"
 
 /* ---- checks of string values ------------------------------------- */
@@ -35,6 +36,13 @@ static const char *check_robot_level(const char *s)
         if (strcmp(s, levels[i]) == 0)
             return NULL;
     return "must be beginner, greedy, expert or strong";
+}
+
+/* A language of the bot's catalogues (i18n.h): en or es. */
+static const char *check_language(const char *s)
+{
+    pz_lang l;
+    return i18n_parse(s, &l) ? NULL : "must be en (English) or es (Spanish)";
 }
 
 /* The pacing models of adapters/irc/irc_out.h (irc_out_pace_name). */
@@ -167,6 +175,7 @@ static const key_def bot_keys[] = {
     DURATION(cfg_bot, "lobby_expiry", lobby_expiry_secs),
     DURATION(cfg_bot, "away_max", away_max_secs),
     DURATION(cfg_bot, "start_countdown", start_countdown_secs),
+    STR(cfg_bot, language, F_NONEMPTY, check_language, NULL),
 };
 
 static const key_def irc_keys[] = {
@@ -192,6 +201,9 @@ static const key_def irc_keys[] = {
     STR(cfg_irc, pace, F_NONEMPTY, check_pace, NULL),
     INT(cfg_irc, burst, 1, 1000),    /* irc_out's IRC_OUT_BURST_MAX */
     INT(cfg_irc, line_ms, 0, 60000), /* 0: no pacing (a server that exempts the bot) */
+    STR(cfg_irc, language, F_NONEMPTY, check_language, NULL),
+    LIST(cfg_irc, lang_es, 0, check_channel, NULL),
+    LIST(cfg_irc, lang_en, 0, check_channel, NULL),
 };
 
 static const key_def matrix_keys[] = {
@@ -201,6 +213,9 @@ static const key_def matrix_keys[] = {
     STR(cfg_matrix, access_token, 0, NULL, NULL), /* secret */
     LIST(cfg_matrix, allow_invites, 0, check_invite, NULL),
     BOOL(cfg_matrix, notify_turn),
+    STR(cfg_matrix, language, F_NONEMPTY, check_language, NULL),
+    LIST(cfg_matrix, lang_es, F_NOSPACE, NULL, NULL),
+    LIST(cfg_matrix, lang_en, F_NOSPACE, NULL, NULL),
 };
 
 /* "ADDRESS:PORT": the address numeric (the pages are for a proxy in front). */
@@ -271,6 +286,7 @@ void cfg_defaults(cfg *c)
     memset(c, 0, sizeof *c);
     SET_LIT(c->bot.name, "porrazo");
     SET_LIT(c->bot.prefix, "!");
+    SET_LIT(c->bot.language, "en");
     SET_LIT(c->bot.database, "porrazo.db");
     c->bot.reminder_secs = 600;
     c->bot.prompt_quiet_secs = 120;

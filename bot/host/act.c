@@ -157,8 +157,10 @@ static void finish_game(ctx *c)
     char record[80], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
     hc_record_hint(c, record, sizeof record);
     render_names names = hg_names(c);
+    pz_lang before = i18n_use(PZ_LANG_EN); /* the operator's log is English */
     render_score_line(c->g, &names, score, sizeof score);
     render_status(c->g, &names, status, sizeof status);
+    i18n_use(before);
     hc_event(c, "finished: %s; %s; %s", score, status, record);
 }
 
@@ -344,7 +346,10 @@ void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *fo
     bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
     if (forced == NULL)
         recent_touch(&rec, seat_of_action(a), c->now);
+    /* the room's line in the room's language, whoever acted and wherever */
+    pz_lang before = i18n_use(host_room_lang(c->h, c->network, c->row.room));
     tell_room(c, a, ev, forced, &rec);
+    i18n_use(before);
     count_events(c, ev);
     if ((err = recent_save(c, &rec)) != 0)
         hc_failed(c, err);

@@ -15,6 +15,7 @@
 
 #include "hhost.h"
 #include "hprefs.h"
+#include "i18n.h"
 
 _Static_assert(HOST_ID_MAX == STORE_ID_MAX, "host.h's ids are the store's");
 
@@ -57,8 +58,12 @@ int host_say(host *h, const host_say_line *l, int64_t now)
     }
     if (l->scope != NULL && store_kv_set(h->st, l->scope, l->key, l->value) != 0)
         return failed_rb(h);
-    if (l->text != NULL &&
-        store_outbox_add(h->st, l->network, l->target, l->kind, 0, l->text, now, NULL) != 0)
+    /* in its reader's language: an adapter's N_() text is looked up here */
+    pz_lang before = i18n_use(host_reader_lang(h, l->network, l->target, l->kind));
+    const char *text = l->text != NULL ? _(l->text) : NULL;
+    i18n_use(before);
+    if (text != NULL &&
+        store_outbox_add(h->st, l->network, l->target, l->kind, 0, text, now, NULL) != 0)
         return failed_rb(h);
     if (store_commit(h->st) != 0)
         return failed_rb(h);

@@ -16,6 +16,7 @@
 #include "hgame.h"
 #include "hprefs.h"
 #include "hseats.h"
+#include "i18n.h"
 #include "text.h"
 
 #define TICK_BATCH 16      /* games handled per tick; the rest at once after */
@@ -95,7 +96,11 @@ int clock_tick(host *h, int64_t now)
             break;
         }
         ctx c = {.h = h, .now = now, .network = due[i].network};
+        /* what the clock says (deadlines, reminders, a computer's play) is
+           in the room's language */
+        pz_lang before = i18n_use(host_room_lang(h, due[i].network, due[i].room));
         tick_game(&c, due[i].room);
+        i18n_use(before);
         /* A row the clock could not move past now would be due forever:
            another game now holds the room, or nothing could be done. A
            game that moved (a computer player played, and another is to

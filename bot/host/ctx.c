@@ -16,12 +16,20 @@
 #include "hctx.h"
 #include "hrooms.h"
 #include "hseats.h"
+#include "i18n.h"
 #include "text.h"
 
-/* Formats into buf; a line cut by the cap stays valid UTF-8. */
-static void vformat(char *buf, size_t cap, const char *fmt, va_list ap)
+/*
+ * Formats into buf in the reader's language: fmt is looked up in lang's
+ * catalogue (a caller's English _() or N_() text then reads in lang even
+ * when the call writes in another; a text already translated is not a
+ * msgid and stays as it is). A line cut by the cap stays valid UTF-8.
+ */
+static void vformat_in(pz_lang lang, char *buf, size_t cap, const char *fmt, va_list ap)
 {
-    int n = vsnprintf(buf, cap, fmt, ap);
+    pz_lang before = i18n_use(lang);
+    int n = vsnprintf(buf, cap, i18n_text(fmt), ap);
+    i18n_use(before);
     if (n < 0) {
         buf[0] = '\0';
         return;
@@ -93,12 +101,26 @@ static void queue(ctx *c, const char *target, store_msg_kind kind, int priority,
         hc_failed(c, err);
 }
 
+/* The language of room's lines on the call's network. */
+static pz_lang room_lang(const ctx *c, const char *room)
+{
+    return host_room_lang(c->h, c->network, room);
+}
+
+/* The language of player's private lines: theirs, else the room's the
+   call is about. */
+static pz_lang player_lang(const ctx *c, const char *player)
+{
+    const char *room = c->have_game ? c->row.room : c->m != NULL ? c->m->room : NULL;
+    return host_player_lang(c->h, c->network, player, room);
+}
+
 void hc_say_room(ctx *c, const char *room, const char *fmt, ...)
 {
     char text[1000];
     va_list ap;
     va_start(ap, fmt);
-    vformat(text, sizeof text, fmt, ap);
+    vformat_in(room_lang(c, room), text, sizeof text, fmt, ap);
     va_end(ap);
     queue(c, room, STORE_MSG_ROOM, 0, text);
 }
@@ -108,7 +130,7 @@ void hc_say_room_first(ctx *c, const char *room, const char *fmt, ...)
     char text[1000];
     va_list ap;
     va_start(ap, fmt);
-    vformat(text, sizeof text, fmt, ap);
+    vformat_in(room_lang(c, room), text, sizeof text, fmt, ap);
     va_end(ap);
     queue(c, room, STORE_MSG_ROOM, 1, text);
 }
@@ -124,7 +146,7 @@ void hc_event(ctx *c, const char *fmt, ...)
         n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vformat(line + n, CTX_EVENT_LEN - (size_t)n, fmt, ap);
+    vformat_in(PZ_LANG_EN, line + n, CTX_EVENT_LEN - (size_t)n, fmt, ap); /* the operator's */
     va_end(ap);
 }
 
@@ -150,20 +172,20 @@ void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, .
     char text[1000];
     va_list ap;
     va_start(ap, fmt);
-    vformat(text, sizeof text, fmt, ap);
+    vformat_in(player_lang(c, player), text, sizeof text, fmt, ap);
     va_end(ap);
     queue(c, player, STORE_MSG_PRIVATE, priority, text);
 }
 
 void hc_reply(ctx *c, const char *fmt, ...)
 {
+    if (c->m == NULL)
+        return;
     char text[900];
     va_list ap;
     va_start(ap, fmt);
-    vformat(text, sizeof text, fmt, ap);
+    vformat_in(hc_lang(c), text, sizeof text, fmt, ap);
     va_end(ap);
-    if (c->m == NULL)
-        return;
     c->bounded = true;
     if (c->m->room != NULL && c->m->room[0] != '\0' && !c->personal)
         hc_say_room(c, c->m->room, "%s: %s", c->m->nick, text);

@@ -38,6 +38,8 @@ struct host {
     int robot_level;       /* pzai_level of computer players added without one */
     room_own *rooms;       /* the rooms with their own prefix or colours (room_map.c) */
     int nrooms;
+    struct lang_own *langs; /* the players with their own language (lang_map.c) */
+    int nlangs;
 };
 
 /* A game's host-side settings, kept as words in store_game.settings. */
@@ -110,7 +112,14 @@ typedef struct ctx {
         char room[STORE_ID_MAX];
         char prefix[8]; /* "" the bot's */
         bool colours_off;
+        int lang; /* -1 the configuration's */
     } room_change;
+    /* A "lang" changed the sender's language: lang_map.c's copy follows
+       once the call commits. */
+    struct {
+        bool pending;
+        int lang; /* -1 none */
+    } lang_change;
 } ctx;
 
 #endif /* PZ_HHOST_H */

@@ -174,8 +174,10 @@ static void dispatch(ctx *c, const cmd *k)
     if ((v->flags & V_MANAGER) && !hc_may_manage(c))
         return;
     c->personal = (v->flags & V_PRIVATE) != 0;
+    pz_lang before = i18n_use(hc_lang(c)); /* a person's setting: their own language */
     v->run(c, k);
     c->personal = false;
+    i18n_use(before);
     if ((v->flags & V_PRIVATE) && c->m->room != NULL && c->m->room[0] != '\0')
         hc_reply(c, "I answered you privately"); /* a person's settings are theirs */
 }
@@ -197,10 +199,14 @@ static int finish(ctx *c)
     hc_events_flush(c);
     if (c->room_change.pending &&
         room_map_put(c->h, c->network, c->room_change.room, c->room_change.prefix,
-                     c->room_change.colours_off) != 0)
+                     c->room_change.colours_off, c->room_change.lang) != 0)
         snprintf(c->h->err, sizeof c->h->err,
-                 "out of memory: %s's prefix and colours take effect after a restart",
+                 "out of memory: %s's prefix, colours and language take effect after a restart",
                  c->room_change.room);
+    if (c->lang_change.pending && c->m != NULL &&
+        lang_map_put(c->h, c->network, c->m->sender, c->lang_change.lang) != 0)
+        snprintf(c->h->err, sizeof c->h->err,
+                 "out of memory: %s's language takes effect after a restart", c->m->sender);
     return 0;
 }
 
@@ -330,17 +336,33 @@ static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, 
     return finish(&c);
 }
 
+static int handle_line(host *h, const host_msg *m, int64_t now, bool in_room, const char *prefix);
+
 int host_handle(host *h, const host_msg *msg, int64_t now)
 {
     char nick[STORE_ID_MAX];
     host_msg clean = *msg;
     clean.nick = text_clean(msg->nick != NULL ? msg->nick : msg->sender, nick, sizeof nick);
     const host_msg *m = &clean;
-    cmd k;
-    char error[CMD_ERROR_MAX];
     bool in_room = m->room != NULL && m->room[0] != '\0';
     /* from memory: this runs for every line of chat too */
     const char *prefix = host_room_prefix(h, m->network, m->room);
+    /* Replies are in the room's language (whatever language the command
+       was typed in), private ones in the sender's: the whole call writes
+       in it, and the lines for other readers switch (ctx.c, live.c). */
+    pz_lang lang = in_room ? host_room_lang(h, m->network, m->room)
+                           : host_player_lang(h, m->network, m->sender, NULL);
+    pz_lang before = i18n_use(lang);
+    int rc = handle_line(h, m, now, in_room, prefix);
+    i18n_use(before);
+    return rc;
+}
+
+/* host_handle in the language of its replies. */
+static int handle_line(host *h, const host_msg *m, int64_t now, bool in_room, const char *prefix)
+{
+    cmd k;
+    char error[CMD_ERROR_MAX];
     cmd_result r = cmd_parse(m->text, m->len, in_room, prefix, &k, error, sizeof error);
     if (r == CMD_IGNORED) { /* chat; a move without the prefix may get a hint */
         if (in_room && cmd_move_without_prefix(m->text, m->len, prefix, &k) &&
@@ -396,7 +418,8 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
         return -1;
     }
     h->robot_level = (int)level;
-    if (room_map_load(h, why, why_len) != 0 || clock_rebuild(h, why, why_len) != 0) {
+    if (room_map_load(h, why, why_len) != 0 || lang_map_load(h, why, why_len) != 0 ||
+        clock_rebuild(h, why, why_len) != 0) {
         host_free(h);
         return -1;
     }
@@ -429,6 +452,7 @@ void host_free(host *h)
     think_free(h->think);
     flood_free(h);
     room_map_free(h);
+    lang_map_free(h);
     free(h);
 }
 

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "i18n.h"
 #include "outq.h"
 
 typedef struct host host;
@@ -83,6 +84,11 @@ typedef struct host_config {
      */
     void (*log_event)(void *arg, const char *line);
     void *log_arg;
+    /* The configured language of a room on a network (room NULL: the
+       network's own default): a pz_lang, or -1 for English. NULL: English
+       everywhere unless a room or a player chose. */
+    int (*lang_of)(void *arg, const char *network, const char *room);
+    void *lang_arg;
     /* Where an owner's export writes a game's record (mode 0600): the
        database's folder. NULL: the record goes in private lines. */
     const char *export_dir;
@@ -232,6 +238,20 @@ const char *host_room_prefix(const host *h, const char *network, const char *roo
 /* Whether lines to a room may carry colours: false once its moderators
    said "set colours off". From memory, as host_room_prefix. */
 bool host_room_colours(const host *h, const char *network, const char *room);
+
+/* The language of a room's lines: its own ("set lang"), else the
+   configuration's for it (host_config.lang_of), else English. From memory,
+   as host_room_prefix. */
+pz_lang host_room_lang(const host *h, const char *network, const char *room);
+/* The language of a player's private lines: their own ("lang"), else the
+   room's (room may be NULL or ""), else the network's. From memory. */
+pz_lang host_player_lang(const host *h, const char *network, const char *player, const char *room);
+
+/* The language of a line to target: host_room_lang for MSG_ROOM, else
+   host_player_lang (without a room). An adapter writes its own lines in it
+   (i18n_use around its _() formatting); host_say looks its text up in it
+   too, so a constant line may be given as N_("..."). */
+pz_lang host_reader_lang(const host *h, const char *network, const char *target, msg_kind kind);
 
 /* The last error message (store failures). */
 const char *host_errmsg(const host *h);

@@ -11,6 +11,7 @@
 #endif
 
 #include "hctx.h"
+#include "i18n.h"
 
 /* ---- rooms.c: a room's defaults, set by its moderators ---- */
 #define ROOM_SCOPE "room"                   /* their kv scope, key "network\x1froom" */
@@ -30,15 +31,17 @@ typedef struct room_settings {
     bool colours_off;                 /* said "set colours off" */
     bool hints_off;                   /* said "set hints off": no hint here */
     bool web_off;                     /* said "set web off": no links, its pages 404 */
+    int lang;                         /* "set lang": a pz_lang, -1 the configuration's */
 } room_settings;
 /* The kv key of room on the context's network into key[ROOM_KEY_MAX]
    ("" when it does not fit). */
 void room_key(const ctx *c, const char *room, char *key, size_t cap);
 /* Why p cannot be a room's prefix, or NULL when it can. */
 const char *room_prefix_refused(const char *p);
-/* The prefix ("" none) and colours of a room's stored words: what
-   room_map.c keeps in memory. */
-void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off);
+/* The prefix ("" none), colours and language (-1 none) of a room's
+   stored words: what room_map.c keeps in memory. */
+void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
+                    int *lang);
 /* Applies rs's options to o; 0, or -1 with why (a value the engine no
    longer takes). */
 int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len);
@@ -51,10 +54,25 @@ int room_level(const ctx *c);
 /* ---- room_map.c: the rooms' own prefixes and colours, in memory ---- */
 /* Reads every room's from the store (host_new). 0, or -1 with why. */
 int room_map_load(host *h, char *why, size_t why_len);
-/* Sets (network, room)'s: prefix "" and colours on forget it. 0, or -1
-   out of memory (unchanged). */
+/* Sets (network, room)'s: prefix "", colours on and lang -1 forget it.
+   0, or -1 out of memory (unchanged). */
 int room_map_put(host *h, const char *network, const char *room, const char *prefix,
-                 bool colours_off);
+                 bool colours_off, int lang);
+
+/* ---- lang_map.c: the players' own languages ("lang es"), in memory ---- */
+#define LANG_SCOPE "lang" /* kv scope, key "network\x1fplayer", value "es" or "en" */
+/* Reads every player's from the store (host_new). 0, or -1 with why. */
+int lang_map_load(host *h, char *why, size_t why_len);
+/* Sets player's language on network (-1: none, the room's). 0, or -1 out
+   of memory (unchanged). */
+int lang_map_put(host *h, const char *network, const char *player, int lang);
+void lang_map_free(host *h);
+/* The language of lines to the room the call is about (hc_prefix's room),
+   or of the sender's private lines when there is none. */
+pz_lang hc_lang(const ctx *c);
 void room_map_free(host *h);
+/* The configuration's language of room (NULL: the network's), whatever
+   the room chose. */
+pz_lang room_map_configured(const host *h, const char *network, const char *room);
 
 #endif /* PZ_HROOMS_H */

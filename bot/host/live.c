@@ -38,6 +38,7 @@
 #include "hgame.h"
 #include "hrooms.h"
 #include "hseats.h"
+#include "i18n.h"
 #include "text.h"
 
 #define MARK '\xFF'
@@ -282,8 +283,12 @@ static outq_expand_result expand_events(const outq_msg *m, const live_head *h, c
     return o->len > 0 ? OUTQ_EXPAND_TEXT : OUTQ_EXPAND_DROP;
 }
 
-/* An 'H' (hand) or 'P' (turn prompt) line for seat, rendered now. */
-static outq_expand_result expand_hand(const live_head *h, const live_game *lg, obuf *o)
+/* An 'H' (hand) or 'P' (turn prompt) line for seat, rendered now. What
+   the room saw since the seat's last play was written in the room's
+   language: told only to a reader of that language (same_lang), so that
+   no line mixes two. */
+static outq_expand_result expand_hand(const live_head *h, const live_game *lg, bool same_lang,
+                                      obuf *o)
 {
     pz_view v;
     if (lg->g == NULL || pz_view_seat(lg->g, h->seat, &v) != 0)
@@ -293,10 +298,11 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, o
         if (hg_actor(lg->g) != h->seat)
             return OUTQ_EXPAND_DROP; /* the turn has passed */
         obuf since = {{0}, 0};
-        expand_body(&since, h->body, lg, "");
+        if (same_lang)
+            expand_body(&since, h->body, lg, "");
         render_prompt(&v, lg->row.room, since.s, line, sizeof line);
         if (h->kind == 'R')
-            puts_(o, "Reminder: ");
+            puts_(o, _("Reminder: "));
     } else {
         render_hand(&v, lg->row.room, line, sizeof line);
     }
@@ -321,17 +327,27 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
     const char *prefix = m->kind != STORE_MSG_ROOM ? ""
                          : lg.loaded ? host_room_prefix(hst, lg.row.network, m->target)
                                      : hst->prefix;
+    /* written in its reader's language: the room's, or the player's own
+       (else their game's room's) */
+    const char *network = lg.loaded ? lg.row.network : NULL;
+    pz_lang lang = network == NULL ? i18n_lang()
+                   : m->kind == STORE_MSG_ROOM
+                       ? host_room_lang(hst, network, m->target)
+                       : host_player_lang(hst, network, m->target, lg.row.room);
+    pz_lang before = i18n_use(lang);
     obuf o = {{0}, 0};
     outq_expand_result r;
     if (h.kind == 'E' || h.kind == 'D') {
         r = expand_events(m, &h, &lg, prefix, &o, merged);
     } else if (h.kind == 'H' || h.kind == 'P' || h.kind == 'R') {
-        r = expand_hand(&h, &lg, &o);
+        r = expand_hand(&h, &lg,
+                        network == NULL || lang == host_room_lang(hst, network, lg.row.room), &o);
     } else {
         expand_body(&o, h.body, &lg, prefix);
         r = OUTQ_EXPAND_TEXT;
     }
     unload(&lg);
+    i18n_use(before);
     if (r == OUTQ_EXPAND_TEXT) {
         o.len = text_utf8_cut(o.s, o.len);
         *text = strdup(o.s);

@@ -11,6 +11,7 @@
 #include "hctx.h"
 #include "hgame.h"
 #include "hseats.h"
+#include "i18n.h"
 #include "text.h"
 
 /* Announces the game of one room after a restart. 0 or the store_err. */
@@ -23,12 +24,14 @@ static int announce_one(host *h, const store_due *d, int64_t now)
         return c.failed;
     }
     char head[48];
+    pz_lang before = i18n_use(host_room_lang(h, d->network, d->room));
     live_header(&c, 'S', -1, head, sizeof head);
     hc_say_room(&c, c.row.room, "%s%s is back: the game goes on%s: %s", head, h->bot_name,
                 c.row.status == STORE_PAUSED ? " (paused: say !resume to go on)" : "",
                 live_state_token());
     if (c.row.status == STORE_PLAYING)
         prompt_if_quiet(&c); /* the room's line says whose turn it is */
+    i18n_use(before);
     hg_unload(&c);
     return c.failed;
 }

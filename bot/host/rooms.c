@@ -1,8 +1,8 @@
 /*
  * rooms.c — a room's defaults as its moderators set them ("set"): new
  * tables' options and turn deadline, how long a turn waits for an away
- * player, the computer players' level, its own prefix and colours, whether
- * hints are given; read
+ * player, the computer players' level, its own prefix, colours and language,
+ * whether hints are given and pages shown; read
  * from the store's kv (scope ROOM_SCOPE, key "network\x1froom") with the
  * configuration's where the room has none. Prefix room_.
  *
@@ -56,13 +56,16 @@ static int word_value(const char *words, const char *name, char *out, size_t cap
     return -1;
 }
 
-void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off)
+void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
+                    int *lang)
 {
     char v[16];
     prefix[0] = '\0';
     if (word_value(words, "prefix", v, sizeof v) == 0 && room_prefix_refused(v) == NULL)
         memcpy(prefix, v, strlen(v) + 1);
     *colours_off = word_value(words, "colours", v, sizeof v) == 0 && strcmp(v, "off") == 0;
+    pz_lang l;
+    *lang = word_value(words, "lang", v, sizeof v) == 0 && i18n_parse(v, &l) ? (int)l : -1;
 }
 
 void room_defaults(const ctx *c, const char *room, room_settings *rs)
@@ -74,6 +77,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
     rs->own_deadline = rs->own_level = rs->own_away = false;
     rs->options[0] = rs->prefix[0] = '\0';
     rs->colours_off = rs->hints_off = rs->web_off = false;
+    rs->lang = -1;
     if (room == NULL || room[0] == '\0')
         return;
     room_key(c, room, key, sizeof key);
@@ -81,7 +85,7 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
         return;
     char *end;
     pzai_level lv;
-    room_words_own(value, rs->prefix, &rs->colours_off);
+    room_words_own(value, rs->prefix, &rs->colours_off, &rs->lang);
     rs->hints_off = word_value(value, "hints", v, sizeof v) == 0 && strcmp(v, "off") == 0;
     rs->web_off = word_value(value, "web", v, sizeof v) == 0 && strcmp(v, "off") == 0;
     if (word_value(value, "deadline", v, sizeof v) == 0) {

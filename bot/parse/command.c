@@ -450,6 +450,21 @@ static cmd_result parse_clock_word(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
+/* lang [WORD|off]: the word is checked by the host (i18n_parse) */
+static cmd_result parse_lang(const word *w, int n, cmd *c, reply *r)
+{
+    if (n == 0)
+        return CMD_OK; /* says the language in use */
+    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
+        c->off = true;
+        return CMD_OK;
+    }
+    if (n != 1 || !is_name(w[0]))
+        return cmd_fail(r, "lang takes one word: %slang es or %slang en", r->p, r->p);
+    copy_name(c->name, w[0]);
+    return CMD_OK;
+}
+
 /* away DURATION [bot] | off */
 static cmd_result parse_away(const word *w, int n, cmd *c, reply *r)
 {
@@ -724,6 +739,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return parse_clock_word(w, n, c, r);
     case CMD_AWAY:
         return parse_away(w, n, c, r);
+    case CMD_LANG:
+        return parse_lang(w, n, c, r);
     case CMD_SET: /* set KEY VALUE...: the value's words as typed */
         return parse_set(w, n, c, r);
     case CMD_TOP:

@@ -43,10 +43,10 @@ static const struct {
     const char *lead;
     bool new_line;
 } SECTIONS[] = {
-    [HELP_LOBBY] = {"Lobby: ", true},     [HELP_PLAY] = {"Play: ", true},
-    [HELP_DECLARE] = {"Declare: ", true}, [HELP_GAME] = {" — Game: ", false},
-    [HELP_MORE] = {"More: ", true},       [HELP_HELPS] = {" · ", false},
-    [HELP_OWNERS] = {"Owners: ", true},
+    [HELP_LOBBY] = {N_("Lobby: "), true},     [HELP_PLAY] = {N_("Play: "), true},
+    [HELP_DECLARE] = {N_("Declare: "), true}, [HELP_GAME] = {N_(" — Game: "), false},
+    [HELP_MORE] = {N_("More: "), true},       [HELP_HELPS] = {" · ", false},
+    [HELP_OWNERS] = {N_("Owners: "), true},
 };
 #define NSECTIONS ((int)(sizeof SECTIONS / sizeof SECTIONS[0]))
 
@@ -192,14 +192,14 @@ static void help_list(const char *p, render_lines *out)
             rtext_line(out, &b);
             rtext_init(&b, line, sizeof line);
         }
-        rtext_addf(&b, "%s", SECTIONS[s].lead);
+        rtext_addf(&b, "%s", _(SECTIONS[s].lead));
         int k = 0;
         for (int i = 0; i < NCOMMANDS; i++) {
             if (COMMANDS[i].section != s)
                 continue;
             if (k++ > 0)
                 rtext_addf(&b, " · ");
-            put_entry(&b, COMMANDS[i].list, p);
+            put_entry(&b, _(COMMANDS[i].list), p);
         }
     }
     rtext_line(out, &b);
@@ -228,15 +228,18 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_words(&b, c->usage, " | ", " | ", p);
-    rtext_addf(&b, " — %s.", c->what);
+    put_words(&b, _(c->usage), " | ", " | ", p);
+    rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, "Example: %s%s", p, c->example);
+    rtext_addf(&b, _("Example: %s%s"), p, _(c->example));
     if (c->words[0][0] != '\0') {
-        rtext_addf(&b, " (also ");
-        put_words(&b, c->words[0], " ", ", ", p);
-        rtext_addf(&b, ")");
+        char also[RENDER_LINE_MAX / 2];
+        rtext a;
+        rtext_init(&a, also, sizeof also);
+        put_words(&a, c->words[0], " ", ", ", p);
+        rtext_addf(&b, " ");
+        rtext_addf(&b, _("(also %s)"), also);
     }
     rtext_line(out, &b);
 }
@@ -256,7 +259,7 @@ void render_help(const char *topic, const char *prefix, render_lines *out)
     if (c == NULL) {
         char echo[TOPIC_ECHO_MAX];
         topic_echo(topic, echo);
-        render_add(out, "There is no command \"%s\". The commands are:", echo);
+        render_add(out, _("There is no command \"%s\". The commands are:"), echo);
         help_list(p, out);
         return;
     }
@@ -274,74 +277,75 @@ typedef struct rules_topic {
 
 static const rules_topic TOPICS[] = {
     {"capture",
-     "captures sequence take",
-     {"A card takes one table card of its rank, then one of each next rank while they last: "
-      "on a table of 5 6 6 7 9, a 5 takes 5 6 7.",
+     "captures sequence take captura capturar escalera",
+     {N_("A card takes one table card of its rank, then one of each next rank while they last: "
+         "on a table of 5 6 6 7 9, a 5 takes 5 6 7."),
       NULL, /* how a sequence ends, by the game's options: see rules_capture() */
-      "With no match the card stays on the table. Capturing is compulsory: a card that can "
-      "take must take, except in place (rules place).",
+      N_("With no match the card stays on the table. Capturing is compulsory: a card that can "
+         "take must take, except in place (rules place)."),
       NULL},
      N_("Example: on a table of A 2 5 6 6 7 9 J Q K, a 5 takes 5 6 7 (one 6 stays), a 6 takes 6 "
         "7, a 9 takes the 9, and an 8 or a 10 takes nothing.")},
     {"place",
-     "inplace in-place",
-     {"An A, 2, 3 or 4 that captures nothing and becomes the table's 1st, 2nd, 3rd or 4th "
-      "card scores its value: an A on an empty table scores 1.",
-      "If it could capture too, you choose: play 4 capture, or play 4 place.", NULL},
+     "inplace in-place lugar colocar",
+     {N_("An A, 2, 3 or 4 that captures nothing and becomes the table's 1st, 2nd, 3rd or 4th "
+         "card scores its value: an A on an empty table scores 1."),
+      N_("If it could capture too, you choose: play 4 capture, or play 4 place."), NULL},
      N_("Example: on a table of 4 5 9, a 4 may capture 4 5 or go in place as the fourth card for "
         "4; on a lone 2, a 2 may capture it (a limpia of 1) or go in place for 2.")},
     {"limpia",
-     "clean sweep",
-     {"A capture that empties the table is a limpia: 1 point, or 2 for a J, 3 for a Q, 4 for "
-      "a K, by the last card taken.",
-      "Not a limpia: the final sweep of the table, or a capture with the hand's last card.", NULL},
+     "clean sweep limpiar",
+     {N_("A capture that empties the table is a limpia: 1 point, or 2 for a J, 3 for a Q, 4 for "
+         "a K, by the last card taken."),
+      N_("Not a limpia: the final sweep of the table, or a capture with the hand's last card."),
+      NULL},
      N_("Example: a K that takes K A 2 3 4, the whole table, scores a limpia of 1, since the "
         "last card it took is the 4.")},
     {"porrazo",
-     "counter san sanbenito benito",
-     {"Porrazo: play the rank of the card just laid (one that took nothing): you take it and "
-      "its sequence, and score 1 (2 for a J, 3 for a Q, 4 for a K).",
-      "It stands once the next player plays. If that player plays the third card of the "
-      "rank, it is a counter porrazo: they take it all and score 3 to 12.",
-      "After a counter porrazo, the fourth card of the rank is a san benito: that side wins "
-      "the game at once.",
+     "counter san sanbenito benito contra contraporrazo",
+     {N_("Porrazo: play the rank of the card just laid (one that took nothing): you take it and "
+         "its sequence, and score 1 (2 for a J, 3 for a Q, 4 for a K)."),
+      N_("It stands once the next player plays. If that player plays the third card of the "
+         "rank, it is a counter porrazo: they take it all and score 3 to 12."),
+      N_("After a counter porrazo, the fourth card of the rank is a san benito: that side wins "
+         "the game at once."),
       NULL},
      N_("Example: a porrazo of a 5 that empties the table scores 1 and a limpia of 1; if the "
         "next player plays the third 5, their counter porrazo scores 3 and the limpia's 1 "
         "instead.")},
     {"tendido",
-     "layout arrange",
-     {"Once a hand the dealer lays 4 cards face up in two pairs, after a deal of their "
-      "choice, before seeing the new cards.",
-      "The dealer lays them in a row, each pair in either order, counted from left to right "
-      "or from right to left: each A, 2, 3, 4 in its own position scores its value.",
-      "Sets made with a tendido card score too: a pair 1 to 4, three of a rank 3 to 12, four "
-      "6 to 24.",
-      "Say tendido now or tendido later, then arrange best, or the row: arrange 4 2 3 7 left "
-      "(or right)."},
+     "layout arrange ordenar",
+     {N_("Once a hand the dealer lays 4 cards face up in two pairs, after a deal of their "
+         "choice, before seeing the new cards."),
+      N_("The dealer lays them in a row, each pair in either order, counted from left to right "
+         "or from right to left: each A, 2, 3, 4 in its own position scores its value."),
+      N_("Sets made with a tendido card score too: a pair 1 to 4, three of a rank 3 to 12, four "
+         "6 to 24."),
+      N_("Say tendido now or tendido later, then arrange best, or the row: arrange 4 2 3 7 left "
+         "(or right).")},
      N_("Example: on a table of 5 6 Q, pairs 4-Q and 4-Q laid 4 Q Q 4 score 14: the two 4s 1, "
         "three queens 9, and the 4 in position 4 counted from right to left 4.")},
     {"ronda",
-     "rondine rondina declare declarations holding",
-     {"A pair in the three cards dealt to you is a ronda, three of a rank a rondine.",
-      "At the end of the deal the best declared one scores: ronda K 4, Q 3, J 2, others 1; "
-      "rondine K 12, Q 9, J 6, others 3.",
-      "With manual declarations (pagat's rule) say ronda or rondine before the deal's first "
-      "card; one not declared can be claimed by the other side: claim NICK.",
+     "rondine rondina declare declarations holding cantar declarar",
+     {N_("A pair in the three cards dealt to you is a ronda, three of a rank a rondine."),
+      N_("At the end of the deal the best declared one scores: ronda K 4, Q 3, J 2, others 1; "
+         "rondine K 12, Q 9, J 6, others 3."),
+      N_("With manual declarations (pagat's rule) say ronda or rondine before the deal's first "
+         "card; one not declared can be claimed by the other side: claim NICK."),
       NULL},
      N_("Example: dealt K K 5 you hold a ronda of kings, worth 4 when the deal ends; another "
         "player dealt 5 5 5 holds a rondine, which beats any ronda and scores 3 instead.")},
     {"scoring",
-     "score points",
-     {"Points come from porrazos, counter porrazos, limpias, cards in place, the tendido, "
-      "rondas and rondines, and the cards won.",
-      "At the end of the hand the table goes to the last side to capture; then the side with "
-      "the most cards scores the difference to the next.",
+     "score points puntos puntuacion tanteo",
+     {N_("Points come from porrazos, counter porrazos, limpias, cards in place, the tendido, "
+         "rondas and rondines, and the cards won."),
+      N_("At the end of the hand the table goes to the last side to capture; then the side with "
+         "the most cards scores the difference to the next."),
       NULL},
      N_("Example: at the hand's end a side with 30 cards against the next side's 22 scores 8; "
         "with excess26 (two sides) it scores 4, its cards over 26.")},
     {"end", /* its line names the target: see rules_end() */
-     "win winning game target",
+     "win winning game target fin ganar meta",
      {NULL},
      N_("Example: a side 2 points short of the target whose porrazo on a J scores 2 wins at "
         "once, mid-deal: nothing after that card is scored.")},
@@ -366,15 +370,15 @@ static void game_options(const pz_options *game, render_lines *out)
     if (game == NULL)
         return;
     render_options(game, opts, sizeof opts);
-    render_add(out, "This game: %s.", opts);
+    render_add(out, _("This game: %s."), opts);
 }
 
 /* The topic "end": how a game is won, with the target. */
 static void rules_end(const pz_options *game, render_lines *out)
 {
     render_add(out,
-               "The first side to reach %d points wins at once, even in the middle of a deal. "
-               "A san benito wins outright.",
+               _("The first side to reach %d points wins at once, even in the middle of a deal. "
+                 "A san benito wins outright."),
                target_of(game));
 }
 
@@ -393,31 +397,43 @@ static bool wraps(const pz_options *game)
    comes A only where the game's options allow it. */
 static void rules_capture(const pz_options *game, render_lines *out)
 {
-    if (wraps(game))
-        render_add(out, "After K comes A, then 2: on a table of K A 2 5, a Q takes Q K A 2.%s",
-                   game == NULL ? " (A game with the option nowrap stops at K.)" : "");
+    if (wraps(game) && game == NULL)
+        render_add(out, "%s",
+                   _("After K comes A, then 2: on a table of K A 2 5, a Q takes Q K A 2. (A game "
+                     "with the option nowrap stops at K.)"));
+    else if (wraps(game))
+        render_add(out, "%s",
+                   _("After K comes A, then 2: on a table of K A 2 5, a Q takes Q K A 2."));
     else
-        render_add(out, "This game stops at K: nothing follows it (option nowrap).");
+        render_add(out, "%s", _("This game stops at K: nothing follows it (option nowrap)."));
 }
 
 /* The summary of Porrazo, for "rules" without a topic. */
 static void rules_summary(const pz_options *game, render_lines *out)
 {
     render_add(out,
-               "Porrazo: 2–8 players, alone or in partners, one pack; the first side to reach %d "
-               "points wins.",
+               _("Porrazo: 2–8 players, alone or in partners, one pack; the first side to reach "
+                 "%d points wins."),
                target_of(game));
-    render_add(out, "The dealer deals 3 cards each, several times a hand; in turn you play one "
-                    "card.");
-    render_add(out,
-               "A card takes the table card of its rank and the ranks that follow%s: a 5 takes "
-               "5 6 7. Capturing is compulsory. An A, 2, 3 or 4 laid as the table's 1st to 4th "
-               "card scores in place.",
-               wraps(game) ? ", K then A then 2" : ", up to K");
-    render_add(out, "Emptying the table is a limpia. Matching the card just laid is a porrazo, the "
-                    "third of the rank a counter porrazo, the fourth a san benito: game.");
-    render_add(out, "Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
-                    "place, limpia, porrazo, tendido, ronda, scoring, end.");
+    render_add(out, "%s",
+               _("The dealer deals 3 cards each, several times a hand; in turn you play one "
+                 "card."));
+    if (wraps(game))
+        render_add(out, "%s",
+                   _("A card takes the table card of its rank and the ranks that follow, K then "
+                     "A then 2: a 5 takes 5 6 7. Capturing is compulsory. An A, 2, 3 or 4 laid "
+                     "as the table's 1st to 4th card scores in place."));
+    else
+        render_add(out, "%s",
+                   _("A card takes the table card of its rank and the ranks that follow, up to "
+                     "K: a 5 takes 5 6 7. Capturing is compulsory. An A, 2, 3 or 4 laid as the "
+                     "table's 1st to 4th card scores in place."));
+    render_add(out, "%s",
+               _("Emptying the table is a limpia. Matching the card just laid is a porrazo, the "
+                 "third of the rank a counter porrazo, the fourth a san benito: game."));
+    render_add(out, "%s",
+               _("Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
+                 "place, limpia, porrazo, tendido, ronda, scoring, end."));
     game_options(game, out);
 }
 
@@ -443,7 +459,7 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
             if (TOPICS[i].line[k] == NULL)
                 rules_capture(game, out);
             else
-                render_add(out, "%s", TOPICS[i].line[k]);
+                render_add(out, "%s", _(TOPICS[i].line[k]));
         }
         render_add(out, "%s", _(TOPICS[i].example));
         return;
@@ -451,8 +467,8 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
     char echo[TOPIC_ECHO_MAX];
     topic_echo(topic, echo);
     render_add(out,
-               "No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
-               "ronda, scoring, end.",
+               _("No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
+                 "ronda, scoring, end."),
                echo);
 }
 

@@ -12,6 +12,7 @@
  * Not here: the events of an action (render_events.c), the help and rules
  * texts (help.c).
  */
+#include "i18n.h"
 #include "render_text.h"
 #include "text.h"
 
@@ -19,9 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ELLIPSIS "\xE2\x80\xA6" /* "…", written at the end of a cut text */
+#define ELLIPSIS "\xE2\x80\xA6"       /* "…", written at the end of a cut text */
 #define SIDE_NAME_MAX RENDER_LINE_MAX /* a side (up to 4 nicks): cut only as its line */
-#define BAR_CELLS 20            /* cells of a score board bar */
+#define BAR_CELLS 20                  /* cells of a score board bar */
 
 /* ------------------------------------------------------------------------ */
 /* UTF-8 and the bounded builder                                            */
@@ -188,19 +189,22 @@ void render_card(pz_card c, char buf[8])
    "7s" or "Js" would read as the seven or the jack of spades. */
 void rtext_rank_plural(int r, char buf[8])
 {
-    static const char *const PLURAL[PZ_RANKS] = {"aces",  "twos",   "threes", "fours", "fives",
-                                                 "sixes", "sevens", "eights", "nines", "tens",
-                                                 "jacks", "queens", "kings"};
-    int n = r >= 0 && r < PZ_RANKS ? snprintf(buf, 8, "%s", PLURAL[r]) : -1;
+    /* TRANSLATORS: ranks in the plural, at most 7 bytes each ("porrazo on
+       sevens"); the cards themselves stay A 2 ... 10 J Q K. */
+    static const char *const PLURAL[PZ_RANKS] = {
+        N_("aces"),  N_("twos"),   N_("threes"), N_("fours"), N_("fives"),
+        N_("sixes"), N_("sevens"), N_("eights"), N_("nines"), N_("tens"),
+        N_("jacks"), N_("queens"), N_("kings")};
+    int n = r >= 0 && r < PZ_RANKS ? snprintf(buf, 8, "%s", _(PLURAL[r])) : -1;
     if (n < 0 || n >= 8)
-        memcpy(buf, "cards", 6);
+        snprintf(buf, 8, "%s", r >= 0 && r < PZ_RANKS ? RANK_WORD[r] : "?");
 }
 
 /* Appends cards[0..n) separated by spaces, "(empty)" for none. */
 void rtext_cards(rtext *b, const pz_card *cards, int n)
 {
     if (n <= 0) {
-        rtext_whole(b, "", "(empty)");
+        rtext_whole(b, "", _("(empty)"));
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -253,9 +257,9 @@ const char *rtext_seat_name(const render_names *names, int seat, char tmp[16])
     if (names != NULL && seat >= 0 && seat < names->players && seat < PZ_MAX_PLAYERS &&
         names->nick[seat] != NULL && names->nick[seat][0] != '\0')
         return names->nick[seat];
-    int n = snprintf(tmp, 16, "seat %d", seat + 1);
+    int n = snprintf(tmp, 16, _("seat %d"), seat + 1);
     if (n < 0 || n >= 16)
-        memcpy(tmp, "someone", 8);
+        snprintf(tmp, 16, "#%d", seat + 1);
     return tmp;
 }
 
@@ -270,7 +274,7 @@ void rtext_side(rtext *b, const pz_game *g, const render_names *names, int side)
         rtext_addf(b, "%s%s", found++ > 0 ? " & " : "", rtext_seat_name(names, s, tmp));
     }
     if (found == 0)
-        rtext_addf(b, "side %d", side + 1);
+        rtext_addf(b, _("side %d"), side + 1);
 }
 
 /* Writes the name of side (nicks joined by " & ") into buf. */
@@ -284,7 +288,8 @@ void render_side(const pz_game *g, const render_names *names, int side, char *bu
 /* "wins" for a side of one player, "win" for partners (R1.5). */
 const char *rtext_wins_word(const pz_game *g)
 {
-    return pz_get_options(g)->partnerships ? "win" : "wins";
+    /* TRANSLATORS: "alice wins" / "alice & carol win": the verb after a side */
+    return pz_get_options(g)->partnerships ? _("win") : _("wins");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -302,9 +307,15 @@ static const char *prefix_of(const render_names *names)
 static void put_arrange_hint(rtext *b, const pz_card t[4], const char *p)
 {
     const pz_card example[4] = {t[1], t[0], t[2], t[3]};
-    rtext_addf(b, ": %sarrange best, or your row, each pair kept together: %sarrange ", p, p);
-    rtext_cards(b, example, 4);
-    rtext_addf(b, " right");
+    char row[40];
+    render_cards(example, 4, row, sizeof row);
+    /* TRANSLATORS: the prefix ("!") twice, then four cards; write the
+       command words the parser takes (arrange/ordenar, best/mejor...).
+       Reorder with %1$s %2$s %3$s. */
+    rtext_addf(b,
+               _(": %sarrange best, or your row, each pair kept together: %sarrange %s "
+                 "right"),
+               p, p, row);
 }
 
 /* Appends who acts in the tendido phases: choose, or arrange (R4.1, R4.3). */
@@ -315,17 +326,22 @@ static void put_tendido_turn(rtext *b, const pz_game *g, const render_names *nam
     const char *p = prefix_of(names);
     pz_card t[4];
     if (pz_get_phase(g) == PZ_PHASE_TENDIDO_CHOICE) {
-        rtext_addf(b, "%s deals and chooses: %stendido now or %stendido later", dealer, p, p);
         if (pz_get_deal(g) == 1) /* once a hand: what the choice is about */
-            rtext_addf(b, " (the 4 cards score sets with the table as it lies then), before "
-                          "seeing the new cards");
+            rtext_addf(b,
+                       _("%s deals and chooses: %stendido now or %stendido later (the 4 "
+                         "cards score sets with the table as it lies then), before seeing the "
+                         "new cards"),
+                       dealer, p, p);
+        else
+            rtext_addf(b, _("%s deals and chooses: %stendido now or %stendido later"), dealer, p,
+                       p);
         return;
     }
     int n = pz_get_tendido(g, t);
-    rtext_addf(b, "%s arranges the tendido ", dealer);
-    rtext_cards(b, t, n < 2 ? n : 2);
-    rtext_addf(b, " | ");
-    rtext_cards(b, t + 2, n - 2 > 0 ? n - 2 : 0);
+    char left[24], right[24];
+    render_cards(t, n < 2 ? n : 2, left, sizeof left);
+    render_cards(t + 2, n - 2 > 0 ? n - 2 : 0, right, sizeof right);
+    rtext_addf(b, _("%s arranges the tendido %s | %s"), dealer, left, right);
     if (n == 4)
         put_arrange_hint(b, t, p);
 }
@@ -340,8 +356,12 @@ static void put_pending(rtext *b, const pz_game *g, const render_names *names)
         return;
     char tmp[16], rank[8];
     rtext_rank_plural(v.pending_rank, rank);
-    rtext_addf(b, " · %s's %sporrazo on %s is pending", rtext_seat_name(names, seat, tmp),
-               kind == PZ_PENDING_COUNTER ? "counter " : "", rank);
+    rtext_addf(b, " · ");
+    if (kind == PZ_PENDING_COUNTER)
+        rtext_addf(b, _("%s's counter porrazo on %s is pending"), rtext_seat_name(names, seat, tmp),
+                   rank);
+    else
+        rtext_addf(b, _("%s's porrazo on %s is pending"), rtext_seat_name(names, seat, tmp), rank);
 }
 
 /* Writes the one status line of g (render.h): the table, then who acts
@@ -352,21 +372,22 @@ void render_status(const pz_game *g, const render_names *names, char *buf, size_
     rtext_init(&b, buf, cap);
     pz_phase phase = pz_get_phase(g);
     if (phase == PZ_PHASE_GAME_OVER) {
-        rtext_addf(&b, "game over: ");
-        rtext_side(&b, g, names, pz_get_winner(g));
-        rtext_addf(&b, " %s", rtext_wins_word(g));
+        char side[SIDE_NAME_MAX];
+        render_side(g, names, pz_get_winner(g), side, sizeof side);
+        /* TRANSLATORS: the winning side, then "wins" or "win" */
+        rtext_addf(&b, _("game over: %s %s"), side, rtext_wins_word(g));
         return;
     }
     pz_card table[PZ_CARDS];
     int n = pz_get_table(g, table);
     if (n == 0) {
-        rtext_addf(&b, "table empty");
+        rtext_addf(&b, "%s", _("table empty"));
     } else {
-        rtext_addf(&b, "table ");
+        rtext_addf(&b, "%s ", _("table"));
         rtext_cards_sorted(&b, table, n);
     }
     if (phase == PZ_PHASE_HAND_OVER) {
-        rtext_addf(&b, " · the hand is over");
+        rtext_addf(&b, " · %s", _("the hand is over"));
         return;
     }
     if (phase != PZ_PHASE_PLAY) {
@@ -376,7 +397,8 @@ void render_status(const pz_game *g, const render_names *names, char *buf, size_
     }
     char tmp[16];
     put_pending(&b, g, names);
-    rtext_addf(&b, " · %s to play", rtext_seat_name(names, pz_get_turn(g), tmp));
+    rtext_addf(&b, " · ");
+    rtext_addf(&b, _("%s to play"), rtext_seat_name(names, pz_get_turn(g), tmp));
 }
 
 /* Appends a bar of BAR_CELLS cells, score/target of them full. */
@@ -401,7 +423,8 @@ void render_score_line(const pz_game *g, const render_names *names, char *buf, s
         rtext_side(&b, g, names, s);
         rtext_addf(&b, " %d", pz_get_score(g, s));
     }
-    rtext_addf(&b, " (to %d)", pz_get_options(g)->target);
+    rtext_addf(&b, " ");
+    rtext_addf(&b, _("(to %d)"), pz_get_options(g)->target);
 }
 
 /* Appends the score board to out: a header, then a padded line with a
@@ -416,7 +439,7 @@ void render_board(const pz_game *g, const render_names *names, render_lines *out
         if (utf8_width(name[s]) > width)
             width = utf8_width(name[s]);
     }
-    render_add(out, "Score — first to %d", target);
+    render_add(out, _("Score — first to %d"), target);
     for (int s = 0; s < sides && s < PZ_MAX_SIDES; s++) {
         char line[RENDER_LINE_MAX];
         rtext b;
@@ -442,27 +465,29 @@ static void put_pending_chance(rtext *b, const pz_view *v)
     if (v->pending == PZ_PENDING_NONE || !holds)
         return;
     const char *rank = rtext_rank_word(v->pending_rank);
+    rtext_addf(b, " · ");
     if (v->pending == PZ_PENDING_PORRAZO)
-        rtext_addf(b, " · a %s now is a counter porrazo", rank);
+        rtext_addf(b, _("a %s now is a counter porrazo"), rank);
     else
-        rtext_addf(b, " · a %s now is a SAN BENITO: you win", rank);
+        rtext_addf(b, _("a %s now is a SAN BENITO: you win"), rank);
 }
 
 /* Appends what the seat of v is to do now, if anything, to its hand line. */
 static void put_hand_turn(rtext *b, const pz_view *v)
 {
     if (v->phase == PZ_PHASE_ARRANGE && v->seat == v->dealer) {
-        rtext_addf(b, " · you arrange the tendido");
+        rtext_addf(b, " · %s", _("you arrange the tendido"));
         if (v->ntendido == 4)
             put_arrange_hint(b, v->tendido, "");
     } else if (v->phase == PZ_PHASE_TENDIDO_CHOICE && v->seat == v->dealer) {
-        rtext_addf(b, " · you deal: tendido now or tendido later");
+        rtext_addf(b, " · %s", _("you deal: tendido now or tendido later"));
     } else if (v->phase == PZ_PHASE_PLAY && v->turn == v->seat && v->nhand > 0) {
-        rtext_addf(b, " · your turn: play a card, e.g. play %s",
+        rtext_addf(b, " · ");
+        rtext_addf(b, _("your turn: play a card, e.g. play %s"),
                    rtext_rank_word(pz_card_rank(v->hand[0])));
         put_pending_chance(b, v);
     } else if (v->phase == PZ_PHASE_GAME_OVER) {
-        rtext_addf(b, " · the game is over");
+        rtext_addf(b, " · %s", _("the game is over"));
     }
 }
 
@@ -473,18 +498,27 @@ static void put_holding(rtext *b, const pz_view *v)
         return;
     char rank[8];
     rtext_rank_plural(v->holding_rank, rank);
-    const char *kind = v->holding == PZ_HOLD_RONDINE ? "rondine"
-                       : v->holding == PZ_HOLD_FOUR  ? "four"
-                                                     : "ronda";
-    rtext_addf(b, " · you hold a %s of %s", kind, rank);
+    rtext_addf(b, " · ");
+    if (v->holding == PZ_HOLD_RONDINE)
+        rtext_addf(b, _("you hold a rondine of %s"), rank);
+    else if (v->holding == PZ_HOLD_FOUR)
+        rtext_addf(b, _("you hold a four of %s"), rank);
+    else
+        rtext_addf(b, _("you hold a ronda of %s"), rank);
+    rtext_addf(b, " ");
     if (v->may_declare)
-        rtext_addf(b, " (say %s to declare it)",
-                   v->holding == PZ_HOLD_RONDINE ? "rondine" : "ronda");
+        rtext_addf(b, "%s",
+                   v->holding == PZ_HOLD_RONDINE ? _("(say rondine to declare it)")
+                                                 : _("(say ronda to declare it)"));
     else if (v->holding_declared)
-        rtext_addf(b, " (declared)");
+        rtext_addf(b, "%s", _("(declared)"));
     else if (v->options.declarations == PZ_DECL_MANUAL)
-        rtext_addf(b, " (not declared)");
+        rtext_addf(b, "%s", _("(not declared)"));
 }
+
+/* What the dealer reads while their hand is hidden (R4.2). */
+#define HIDDEN_HAND                                                                                \
+    N_("you deal: choose the tendido first (tendido now or tendido later); your cards follow")
 
 /* Appends the seat's hand, the table, its own holding and what to do now
    ("2♣ 5♦ 9♥ · table 3♠ J♦ · your turn: ..."); the dealer's hidden hand is
@@ -492,15 +526,14 @@ static void put_holding(rtext *b, const pz_view *v)
 static void put_hand(rtext *b, const pz_view *v)
 {
     if (v->hand_hidden) {
-        rtext_addf(b, "you deal: choose the tendido first (tendido now or tendido later); "
-                      "your cards follow");
+        rtext_addf(b, "%s", _(HIDDEN_HAND));
         return;
     }
     rtext_cards_sorted(b, v->hand, v->nhand);
     if (v->ntable == 0) {
-        rtext_addf(b, " · table empty");
+        rtext_addf(b, " · %s", _("table empty"));
     } else {
-        rtext_addf(b, " · table ");
+        rtext_addf(b, " · %s ", _("table"));
         rtext_cards_sorted(b, v->table, v->ntable);
     }
     put_holding(b, v);
@@ -513,10 +546,10 @@ void render_hand(const pz_view *v, const char *room, char *buf, size_t cap)
 {
     rtext b;
     rtext_init(&b, buf, cap);
-    rtext_addf(&b, "Your hand");
     if (room != NULL && room[0] != '\0')
-        rtext_addf(&b, " in %s", room);
-    rtext_addf(&b, " (deal %d of %d): ", v->deal, v->deals_per_hand);
+        rtext_addf(&b, _("Your hand in %s (deal %d of %d): "), room, v->deal, v->deals_per_hand);
+    else
+        rtext_addf(&b, _("Your hand (deal %d of %d): "), v->deal, v->deals_per_hand);
     put_hand(&b, v);
 }
 
@@ -526,19 +559,21 @@ void render_prompt(const pz_view *v, const char *room, const char *since, char *
 {
     rtext b;
     rtext_init(&b, buf, cap);
-    rtext_addf(&b, "Your turn");
     if (room != NULL && room[0] != '\0')
-        rtext_addf(&b, " in %s", room);
-    rtext_addf(&b, " (deal %d of %d)", v->deal, v->deals_per_hand);
-    if (since != NULL && since[0] != '\0')
-        rtext_addf(&b, " — since your last play: %s —", since);
+        rtext_addf(&b, _("Your turn in %s (deal %d of %d)"), room, v->deal, v->deals_per_hand);
+    else
+        rtext_addf(&b, _("Your turn (deal %d of %d)"), v->deal, v->deals_per_hand);
+    bool since_told = since != NULL && since[0] != '\0';
+    if (since_told) {
+        rtext_addf(&b, " — ");
+        rtext_addf(&b, _("since your last play: %s"), since);
+        rtext_addf(&b, " —");
+    }
     if (v->hand_hidden) {
-        rtext_addf(&b, "%s you deal: choose the tendido first (tendido now or tendido later); "
-                       "your cards follow",
-                   since != NULL && since[0] != '\0' ? "" : ":");
+        rtext_addf(&b, "%s %s", since_told ? "" : ":", _(HIDDEN_HAND));
         return;
     }
-    rtext_addf(&b, " hand ");
+    rtext_addf(&b, " %s ", _("hand"));
     put_hand(&b, v);
 }
 
@@ -547,19 +582,31 @@ void render_options(const pz_options *o, char *buf, size_t cap)
 {
     rtext b;
     rtext_init(&b, buf, cap);
-    rtext_addf(&b, "first to %d", o->target);
+    rtext_addf(&b, _("first to %d"), o->target);
     if (o->partnerships)
-        rtext_addf(&b, " · partners");
-    if (o->declarations != PZ_DECL_AUTO)
-        rtext_addf(&b, " · declarations: %s", pz_declarations_name(o->declarations));
-    if (o->tendido != PZ_TENDIDO_CHOICE)
-        rtext_addf(&b, " · tendido: %s", pz_tendido_name(o->tendido));
+        rtext_addf(&b, " · %s", _("partners"));
+    /* TRANSLATORS: the option values after the colons (manual, later, ...)
+       are the words of the "set" command and stay as they are */
+    if (o->declarations != PZ_DECL_AUTO) {
+        rtext_addf(&b, " · ");
+        rtext_addf(&b, _("declarations: %s"), pz_declarations_name(o->declarations));
+    }
+    if (o->tendido != PZ_TENDIDO_CHOICE) {
+        rtext_addf(&b, " · ");
+        rtext_addf(&b, _("tendido: %s"), pz_tendido_name(o->tendido));
+    }
     if (!o->wrap)
-        rtext_addf(&b, " · wrap: off");
-    if (o->odd_leftover != PZ_LEFTOVER_TABLE)
-        rtext_addf(&b, " · leftover: %s", pz_leftover_name(o->odd_leftover));
-    if (o->final_sweep != PZ_SWEEP_LAST_CAPTURER)
-        rtext_addf(&b, " · final sweep: %s", pz_sweep_name(o->final_sweep));
-    if (o->card_score != PZ_CARD_SCORE_DIFFERENCE)
-        rtext_addf(&b, " · card score: %s", pz_card_score_name(o->card_score));
+        rtext_addf(&b, " · %s", _("wrap: off"));
+    if (o->odd_leftover != PZ_LEFTOVER_TABLE) {
+        rtext_addf(&b, " · ");
+        rtext_addf(&b, _("leftover: %s"), pz_leftover_name(o->odd_leftover));
+    }
+    if (o->final_sweep != PZ_SWEEP_LAST_CAPTURER) {
+        rtext_addf(&b, " · ");
+        rtext_addf(&b, _("final sweep: %s"), pz_sweep_name(o->final_sweep));
+    }
+    if (o->card_score != PZ_CARD_SCORE_DIFFERENCE) {
+        rtext_addf(&b, " · ");
+        rtext_addf(&b, _("card score: %s"), pz_card_score_name(o->card_score));
+    }
 }

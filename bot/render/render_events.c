@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "i18n.h"
 #include "render_text.h"
 
 /* ------------------------------------------------------------------------ */
@@ -49,6 +50,19 @@ static void put_seat(rtext *b, const ev_ctx *c, int seat)
     rtext_addf(b, "%s", rtext_seat_name(c->names, seat, tmp));
 }
 
+/* The nick of seat (see rtext_seat_name). */
+static const char *seat_name(const ev_ctx *c, int seat, char tmp[16])
+{
+    return rtext_seat_name(c->names, seat, tmp);
+}
+
+/* The name of side into buf[RENDER_LINE_MAX / 2]. */
+static const char *side_name(const ev_ctx *c, int side, char *buf)
+{
+    render_side(c->g, c->names, side, buf, RENDER_LINE_MAX / 2);
+    return buf;
+}
+
 /* Appends " → total" (one player a side: their own) or " → SIDE total"
    (partners), the side's new total after a score. */
 static void put_total(rtext *b, const ev_ctx *c, int side, int total)
@@ -70,11 +84,11 @@ static int ev_deal(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     if (e->deal == 1) {
-        rtext_addf(&b, "New hand: deal 1 of %d, ", pz_get_deals_per_hand(c->g));
-        put_seat(&b, c, e->dealer);
-        rtext_addf(&b, " deals; hands sent privately");
+        char tmp[16];
+        rtext_addf(&b, _("New hand: deal 1 of %d, %s deals; hands sent privately"),
+                   pz_get_deals_per_hand(c->g), seat_name(c, e->dealer, tmp));
     } else { /* the hand's dealer and where hands go were told at its first deal */
-        rtext_addf(&b, "Deal %d of %d", e->deal, pz_get_deals_per_hand(c->g));
+        rtext_addf(&b, _("Deal %d of %d"), e->deal, pz_get_deals_per_hand(c->g));
     }
     rtext_line(c->out, &b);
     return 1;
@@ -89,8 +103,8 @@ static int ev_tendido(const ev_ctx *c, int i)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_seat(&b, c, e->seat);
-    rtext_addf(&b, " lays the tendido face up");
+    char tmp[16];
+    rtext_addf(&b, _("%s lays the tendido face up"), seat_name(c, e->seat, tmp));
     rtext_line(c->out, &b);
     return 1;
 }
@@ -145,25 +159,33 @@ static int ev_arranged(const ev_ctx *c, int i)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_seat(&b, c, e->seat);
-    rtext_addf(&b, " arranges ");
-    rtext_cards(&b, e->cards, e->ncards);
-    rtext_addf(&b, " %s: ", e->direction == PZ_LTR ? "left to right" : "right to left");
+    char tmp[16], row[40];
+    render_cards(e->cards, e->ncards, row, sizeof row);
+    if (e->direction == PZ_LTR)
+        rtext_addf(&b, _("%s arranges %s left to right: "), seat_name(c, e->seat, tmp), row);
+    else
+        rtext_addf(&b, _("%s arranges %s right to left: "), seat_name(c, e->seat, tmp), row);
     if (place != NULL) {
-        put_in_place(&b, e);
-        rtext_addf(&b, " in place +%d%s", place->points, sets != NULL ? ", " : "");
+        char in_place[40];
+        rtext p;
+        rtext_init(&p, in_place, sizeof in_place);
+        put_in_place(&p, e);
+        rtext_addf(&b, _("%s in place +%d"), in_place, place->points);
+        rtext_addf(&b, "%s", sets != NULL ? ", " : "");
     }
     if (sets != NULL)
-        rtext_addf(&b, "sets +%d", sets->points);
+        rtext_addf(&b, _("sets +%d"), sets->points);
     if (last != NULL)
         put_total(&b, c, last->side, last->total);
     else
-        rtext_addf(&b, "no points");
+        rtext_addf(&b, "%s", _("no points"));
     int got = place != NULL ? place->points : 0;
     int best = e->ncards == 4 ? best_place_points(e->cards) : 0;
-    if (best > got)
-        rtext_addf(&b, " (the best row would have scored %d)",
+    if (best > got) {
+        rtext_addf(&b, " ");
+        rtext_addf(&b, _("(the best row would have scored %d)"),
                    best + (sets != NULL ? sets->points : 0));
+    }
     rtext_line(c->out, &b);
     return 1 + (place != NULL) + (sets != NULL);
 }
@@ -185,16 +207,21 @@ static int ev_leftover(const ev_ctx *c, int i)
     rtext b;
     rtext_init(&b, line, sizeof line);
     if (ntable > 0) {
-        rtext_addf(&b, "the %d leftover card%s go%s face up to the table: ", ntable,
-                   ntable == 1 ? "" : "s", ntable == 1 ? "es" : "");
-        rtext_cards_sorted(&b, table, ntable);
+        char cards[RENDER_LINE_MAX / 2];
+        render_cards_sorted(table, ntable, cards, sizeof cards);
+        rtext_addf(&b,
+                   P_("the %d leftover card goes face up to the table: %s",
+                      "the %d leftover cards go face up to the table: %s", ntable),
+                   ntable, cards);
         rtext_line(c->out, &b);
         rtext_init(&b, line, sizeof line);
     }
     if (ntable == e->ncards)
         return 1;
-    rtext_addf(&b, "the %d leftover card%s dealt:", e->ncards - ntable,
-               e->ncards - ntable == 1 ? " is" : "s are");
+    rtext_addf(&b,
+               P_("the %d leftover card is dealt:", "the %d leftover cards are dealt:",
+                  e->ncards - ntable),
+               e->ncards - ntable);
     int players = pz_get_players(c->g);
     for (int k = 1, listed = 0; k <= players; k++) {
         int s = (e->dealer + k) % players;
@@ -204,7 +231,7 @@ static int ev_leftover(const ev_ctx *c, int i)
         put_seat(&b, c, s);
         rtext_addf(&b, " +%d", per_seat[s]);
     }
-    rtext_addf(&b, " (privately)");
+    rtext_addf(&b, " %s", _("(privately)"));
     rtext_line(c->out, &b);
     return 1;
 }
@@ -213,14 +240,16 @@ static int ev_leftover(const ev_ctx *c, int i)
 static int ev_declare(const ev_ctx *c, int i)
 {
     const pz_event *e = ev_at(c, i);
-    const char *what = e->holding == PZ_HOLD_RONDINE ? "a rondine"
-                       : e->holding == PZ_HOLD_FOUR  ? "four of a kind"
-                                                     : "a ronda";
-    char line[RENDER_LINE_MAX];
+    char line[RENDER_LINE_MAX], tmp[16];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_seat(&b, c, e->seat);
-    rtext_addf(&b, " declares %s", what);
+    const char *who = seat_name(c, e->seat, tmp);
+    if (e->holding == PZ_HOLD_RONDINE)
+        rtext_addf(&b, _("%s declares a rondine"), who);
+    else if (e->holding == PZ_HOLD_FOUR)
+        rtext_addf(&b, _("%s declares four of a kind"), who);
+    else
+        rtext_addf(&b, _("%s declares a ronda"), who);
     rtext_line(c->out, &b);
     return 1;
 }
@@ -239,22 +268,20 @@ static void put_porrazo(rtext *b, const ev_ctx *c, const pz_event *play, const p
     int r = pz_card_rank(play->card);
     bool counter =
         cap->ncards >= 2 && pz_card_rank(cap->cards[0]) == r && pz_card_rank(cap->cards[1]) == r;
-    char card[8];
+    char card[8], tmp[16], cards[RENDER_LINE_MAX / 2];
+    render_cards(cap->cards, cap->ncards, cards, sizeof cards);
+    rtext_addf(b, " ");
     if (counter) {
-        rtext_addf(b, " COUNTER PORRAZO! takes ");
-        put_seat(b, c, prev);
-        rtext_addf(b, "'s porrazo ");
-        rtext_cards(b, cap->cards, cap->ncards);
-        if (!settled)
-            rtext_addf(b, " (a fourth %s would be a san benito!)", rtext_rank_word(r));
+        rtext_addf(b, _("COUNTER PORRAZO! takes %s's porrazo %s"), seat_name(c, prev, tmp), cards);
+        if (!settled) {
+            rtext_addf(b, " ");
+            rtext_addf(b, _("(a fourth %s would be a san benito!)"), rtext_rank_word(r));
+        }
     } else {
         render_card(cap->ncards > 0 ? cap->cards[0] : PZ_NO_CARD, card);
-        rtext_addf(b, " PORRAZO on ");
-        put_seat(b, c, prev);
-        rtext_addf(b, "'s %s! takes ", card);
-        rtext_cards(b, cap->cards, cap->ncards);
+        rtext_addf(b, _("PORRAZO on %s's %s! takes %s"), seat_name(c, prev, tmp), card, cards);
         if (!settled)
-            rtext_addf(b, " (stands unless countered)");
+            rtext_addf(b, " %s", _("(stands unless countered)"));
     }
 }
 
@@ -269,12 +296,15 @@ static int ev_capture(const ev_ctx *c, int i, rtext *b)
         put_porrazo(b, c, play, cap, settled);
         return 2;
     }
-    rtext_addf(b, " takes ");
-    rtext_cards(b, cap->cards, cap->ncards);
+    char cards[RENDER_LINE_MAX / 2];
+    render_cards(cap->cards, cap->ncards, cards, sizeof cards);
+    rtext_addf(b, " ");
+    rtext_addf(b, _("takes %s"), cards);
     const pz_event *limpia = score_at(c, i + 2, PZ_REASON_LIMPIA, play->seat);
     if (limpia == NULL)
         return 2;
-    rtext_addf(b, ", limpia +%d", limpia->points);
+    rtext_addf(b, ", ");
+    rtext_addf(b, _("limpia +%d"), limpia->points);
     put_total(b, c, limpia->side, limpia->total);
     return 3;
 }
@@ -294,13 +324,15 @@ static int ev_play(const ev_ctx *c, int i)
     if (next != NULL && next->kind == PZ_EV_CAPTURE && next->seat == play->seat) {
         used = ev_capture(c, i, &b);
     } else if (next != NULL && next->kind == PZ_EV_SAN_BENITO) {
-        rtext_addf(&b, " SAN BENITO!! ");
-        rtext_side(&b, c->g, c->names, next->side);
-        rtext_addf(&b, " %s the game!", rtext_wins_word(c->g));
+        char side[RENDER_LINE_MAX / 2];
+        rtext_addf(&b, " ");
+        /* TRANSLATORS: the side, then "wins" or "win" */
+        rtext_addf(&b, _("SAN BENITO!! %s %s the game!"), side_name(c, next->side, side),
+                   rtext_wins_word(c->g));
         used = 2;
     } else if (play->mode == PZ_MODE_PLACE) {
         const pz_event *s = score_at(c, i + 1, PZ_REASON_IN_PLACE, play->seat);
-        rtext_addf(&b, " in place");
+        rtext_addf(&b, " %s", _("in place"));
         if (s != NULL) {
             rtext_addf(&b, " +%d", s->points);
             put_total(&b, c, s->side, s->total);
@@ -317,40 +349,50 @@ static void put_cards_score(rtext *b, const ev_ctx *c, int i)
     const pz_event *e = ev_at(c, i);
     const pz_event *end = ev_at(c, i + 1);
     bool has_piles = end != NULL && end->kind == PZ_EV_HAND_END;
-    rtext_addf(b, "cards won: ");
+    rtext_addf(b, "%s ", _("cards won:"));
     for (int s = 0; s < pz_get_sides(c->g); s++) {
         int pile = has_piles && s < end->nvalues ? end->values[s] : pz_get_pile(c->g, s);
         rtext_addf(b, "%s", s > 0 ? ", " : "");
         rtext_side(b, c->g, c->names, s);
         rtext_addf(b, " %d", pile);
     }
-    rtext_addf(b, ", so ");
-    rtext_side(b, c->g, c->names, e->side);
-    rtext_addf(b, " +%d%s", e->points,
-               pz_get_options(c->g)->card_score == PZ_CARD_SCORE_EXCESS26 ? " over 26" : "");
+    char side[RENDER_LINE_MAX / 2];
+    rtext_addf(b, ", ");
+    if (pz_get_options(c->g)->card_score == PZ_CARD_SCORE_EXCESS26)
+        rtext_addf(b, _("so %s +%d over 26"), side_name(c, e->side, side), e->points);
+    else
+        rtext_addf(b, _("so %s +%d"), side_name(c, e->side, side), e->points);
 }
 
-/* The phrase of a score reason in "NICK's ... scores": ronda, tendido, ... */
-static const char *score_phrase(pz_reason r)
+/* Appends the sentence of a score for reason r: the nick, the points. */
+static void put_score(rtext *b, pz_reason r, const char *who, int points)
 {
     switch (r) {
     case PZ_REASON_RONDA:
-        return "'s ronda scores";
+        rtext_addf(b, _("%s's ronda scores +%d"), who, points);
+        return;
     case PZ_REASON_RONDINE:
-        return "'s rondine scores";
+        rtext_addf(b, _("%s's rondine scores +%d"), who, points);
+        return;
     case PZ_REASON_FOUR:
-        return "'s four of a kind scores";
+        rtext_addf(b, _("%s's four of a kind scores +%d"), who, points);
+        return;
     case PZ_REASON_MISSED_DECLARATION:
-        return "'s claim is upheld (a missed declaration):";
+        rtext_addf(b, _("%s's claim is upheld (a missed declaration): +%d"), who, points);
+        return;
     case PZ_REASON_LIMPIA:
-        return " scores a limpia:";
+        rtext_addf(b, _("%s scores a limpia: +%d"), who, points);
+        return;
     case PZ_REASON_IN_PLACE:
-        return " scores in place:";
+        rtext_addf(b, _("%s scores in place: +%d"), who, points);
+        return;
     case PZ_REASON_TENDIDO_PLACE:
     case PZ_REASON_TENDIDO_SETS:
-        return "'s tendido scores";
+        rtext_addf(b, _("%s's tendido scores +%d"), who, points);
+        return;
     default:
-        return " scores";
+        rtext_addf(b, _("%s scores +%d"), who, points);
+        return;
     }
 }
 
@@ -367,17 +409,21 @@ static int ev_score(const ev_ctx *c, int i)
         put_cards_score(&b, c, i);
     } else if (e->reason == PZ_REASON_PORRAZO || e->reason == PZ_REASON_COUNTER_PORRAZO) {
         const pz_event *limpia = score_at(c, i + 1, PZ_REASON_LIMPIA, e->seat);
-        put_seat(&b, c, e->seat);
-        rtext_addf(&b, "'s %sporrazo stands: +%d",
-                   e->reason == PZ_REASON_COUNTER_PORRAZO ? "counter " : "", e->points);
+        char tmp[16];
+        if (e->reason == PZ_REASON_COUNTER_PORRAZO)
+            rtext_addf(&b, _("%s's counter porrazo stands: +%d"), seat_name(c, e->seat, tmp),
+                       e->points);
+        else
+            rtext_addf(&b, _("%s's porrazo stands: +%d"), seat_name(c, e->seat, tmp), e->points);
         if (limpia != NULL) {
-            rtext_addf(&b, ", +%d limpia", limpia->points);
+            rtext_addf(&b, ", ");
+            rtext_addf(&b, _("+%d limpia"), limpia->points);
             last = limpia;
             used = 2;
         }
     } else {
-        put_seat(&b, c, e->seat);
-        rtext_addf(&b, "%s +%d", score_phrase((pz_reason)e->reason), e->points);
+        char tmp[16];
+        put_score(&b, (pz_reason)e->reason, seat_name(c, e->seat, tmp), e->points);
     }
     put_total(&b, c, last->side, last->total);
     rtext_line(c->out, &b);
@@ -391,13 +437,13 @@ static int ev_sweep(const ev_ctx *c, int i)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
+    char side[RENDER_LINE_MAX / 2], cards[RENDER_LINE_MAX / 2];
+    render_cards_sorted(e->cards, e->ncards, cards, sizeof cards);
+    side_name(c, e->side, side);
     if (e->ncards == 1)
-        rtext_addf(&b, "the last card goes to ");
+        rtext_addf(&b, _("the last card goes to %s: %s"), side, cards);
     else
-        rtext_addf(&b, "the last %d cards go to ", e->ncards);
-    rtext_side(&b, c->g, c->names, e->side);
-    rtext_addf(&b, ": ");
-    rtext_cards_sorted(&b, e->cards, e->ncards);
+        rtext_addf(&b, _("the last %d cards go to %s: %s"), e->ncards, side, cards);
     rtext_line(c->out, &b);
     return 1;
 }
@@ -425,9 +471,11 @@ static int ev_hand_end(const ev_ctx *c, int i)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, "the hand is over (cards won: ");
-    put_side_values(&b, c, ev_at(c, i), -1);
-    rtext_addf(&b, ")");
+    char values[RENDER_LINE_MAX / 2];
+    rtext v;
+    rtext_init(&v, values, sizeof values);
+    put_side_values(&v, c, ev_at(c, i), -1);
+    rtext_addf(&b, _("the hand is over (cards won: %s)"), values);
     rtext_line(c->out, &b);
     return 1;
 }
@@ -439,19 +487,22 @@ static int ev_game_end(const ev_ctx *c, int i)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
+    char side[RENDER_LINE_MAX / 2], values[RENDER_LINE_MAX / 2];
+    rtext v;
+    rtext_init(&v, values, sizeof values);
     rtext_addf(&b, "\xF0\x9F\x8F\x86 ");
-    rtext_side(&b, c->g, c->names, e->side);
+    side_name(c, e->side, side);
+    const char *wins = rtext_wins_word(c->g);
     int own = e->side >= 0 && e->side < e->nvalues ? e->values[e->side] : 0;
+    /* TRANSLATORS: the winning side, then "wins" or "win" */
     if (e->reason == PZ_END_SAN_BENITO) {
-        rtext_addf(&b, " %s by san benito! (", rtext_wins_word(c->g));
-        put_side_values(&b, c, e, -1);
-        rtext_addf(&b, ")");
+        put_side_values(&v, c, e, -1);
+        rtext_addf(&b, _("%s %s by san benito! (%s)"), side, wins, values);
     } else if (e->nvalues == 2) {
-        rtext_addf(&b, " %s, %d to %d!", rtext_wins_word(c->g), own, e->values[1 - e->side]);
+        rtext_addf(&b, _("%s %s, %d to %d!"), side, wins, own, e->values[1 - e->side]);
     } else {
-        rtext_addf(&b, " %s with %d! (", rtext_wins_word(c->g), own);
-        put_side_values(&b, c, e, e->side);
-        rtext_addf(&b, ")");
+        put_side_values(&v, c, e, e->side);
+        rtext_addf(&b, _("%s %s with %d! (%s)"), side, wins, own, values);
     }
     rtext_line(c->out, &b);
     return 1;

@@ -10,29 +10,31 @@
  * which moves are legal or applying them (the engine, the host's
  * cmd/moves.c).
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "render_text.h"
 
 /* A score's reason in the players' words. */
 static const char *reason_word(int reason)
 {
     static const char *const words[] = {
-        [PZ_REASON_PORRAZO] = "porrazo",
-        [PZ_REASON_COUNTER_PORRAZO] = "counter porrazo",
-        [PZ_REASON_LIMPIA] = "limpia",
-        [PZ_REASON_IN_PLACE] = "in place",
-        [PZ_REASON_TENDIDO_PLACE] = "tendido in place",
-        [PZ_REASON_TENDIDO_SETS] = "tendido sets",
-        [PZ_REASON_RONDA] = "ronda",
-        [PZ_REASON_RONDINE] = "rondine",
-        [PZ_REASON_FOUR] = "four of a kind",
-        [PZ_REASON_MISSED_DECLARATION] = "missed declaration",
-        [PZ_REASON_CARDS] = "cards",
+        [PZ_REASON_PORRAZO] = N_("porrazo"),
+        [PZ_REASON_COUNTER_PORRAZO] = N_("counter porrazo"),
+        [PZ_REASON_LIMPIA] = N_("limpia"),
+        [PZ_REASON_IN_PLACE] = N_("in place"),
+        [PZ_REASON_TENDIDO_PLACE] = N_("tendido in place"),
+        [PZ_REASON_TENDIDO_SETS] = N_("tendido sets"),
+        [PZ_REASON_RONDA] = N_("ronda"),
+        [PZ_REASON_RONDINE] = N_("rondine"),
+        [PZ_REASON_FOUR] = N_("four of a kind"),
+        [PZ_REASON_MISSED_DECLARATION] = N_("missed declaration"),
+        [PZ_REASON_CARDS] = N_("cards"),
     };
     return reason >= 0 && (size_t)reason < sizeof words / sizeof words[0] && words[reason] != NULL
-               ? words[reason]
-               : "points";
+               ? _(words[reason])
+               : _("points");
 }
 
 /* Whether e belongs to what follows the move rather than to the move. */
@@ -56,7 +58,8 @@ static bool settled(const pz_events *ev, int from, int end, int seat)
 /* The mode a play was asked with, when the player must say it. */
 static const char *chosen_mode(const pz_action *a)
 {
-    return a->mode == PZ_MODE_CAPTURE ? " capture" : a->mode == PZ_MODE_PLACE ? " place" : "";
+    /* TRANSLATORS: the words of "play 4 capture" / "play 4 place" */
+    return a->mode == PZ_MODE_CAPTURE ? _(" capture") : a->mode == PZ_MODE_PLACE ? _(" place") : "";
 }
 
 void render_outcome(const pz_game *after, const render_names *names, const pz_action *a,
@@ -67,15 +70,15 @@ void render_outcome(const pz_game *after, const render_names *names, const pz_ac
     char card[8], tmp[16];
     switch (a->kind) {
     case PZ_ACT_TENDIDO:
-        rtext_addf(&b, "tendido %s", a->now ? "now" : "later");
+        rtext_addf(&b, "%s", a->now ? _("tendido now") : _("tendido later"));
         return;
     case PZ_ACT_ARRANGE:
-        rtext_addf(&b, "arrange best");
+        rtext_addf(&b, "%s", _("arrange best"));
         break;
     case PZ_ACT_DECLARE:
         break;
     case PZ_ACT_CLAIM:
-        rtext_addf(&b, "claim %s", rtext_seat_name(names, a->claimed, tmp));
+        rtext_addf(&b, _("claim %s"), rtext_seat_name(names, a->claimed, tmp));
         break;
     default:
         render_card(a->card, card);
@@ -91,24 +94,24 @@ void render_outcome(const pz_game *after, const render_names *names, const pz_ac
         switch (e->kind) {
         case PZ_EV_PLAY:
             if (e->mode == PZ_MODE_PLACE)
-                rtext_addf(&b, " in place");
+                rtext_addf(&b, " %s", _("in place"));
             else if (e->mode == PZ_MODE_LAY)
-                rtext_addf(&b, " lays");
+                rtext_addf(&b, " %s", _("lays"));
             break;
         case PZ_EV_CAPTURE:
-            rtext_addf(&b, " takes");
+            rtext_addf(&b, " %s", _("takes"));
             for (int k = 0; k < e->ncards; k++) {
                 render_card(e->cards[k], card);
                 rtext_whole(&b, " ", card);
             }
             if (e->pending && !settled(ev, i + 1, end, e->seat))
-                rtext_addf(&b, "%s porrazo pending", scores++ == 0 ? ":" : ",");
+                rtext_addf(&b, "%s %s", scores++ == 0 ? ":" : ",", _("porrazo pending"));
             break;
         case PZ_EV_DECLARE:
             rtext_addf(&b, "%s",
-                       e->holding == PZ_HOLD_RONDINE ? "rondine"
-                       : e->holding == PZ_HOLD_FOUR  ? "four of a kind"
-                                                     : "ronda");
+                       e->holding == PZ_HOLD_RONDINE ? _("rondine")
+                       : e->holding == PZ_HOLD_FOUR  ? _("four of a kind")
+                                                     : _("ronda"));
             break;
         case PZ_EV_ARRANGED:
             rtext_addf(&b, " +%d", e->points);
@@ -125,8 +128,7 @@ void render_outcome(const pz_game *after, const render_names *names, const pz_ac
             rtext_addf(&b, "%s san benito", scores++ == 0 ? ":" : ",");
             break;
         case PZ_EV_GAME_END:
-            rtext_addf(&b,
-                       e->side == side ? " \xE2\x80\x94 you win" : " \xE2\x80\x94 the game ends");
+            rtext_addf(&b, " \xE2\x80\x94 %s", e->side == side ? _("you win") : _("the game ends"));
             break;
         default:
             break;
@@ -138,12 +140,16 @@ void render_outcome(const pz_game *after, const render_names *names, const pz_ac
         const pz_event *e = &ev->ev[i];
         if (e->kind != PZ_EV_SCORE || e->side == side || (e->side < 0 && e->seat == a->seat))
             continue;
-        rtext_addf(&b, "%s", others++ == 0 ? " (then " : ", ");
+        char who[RENDER_LINE_MAX / 2];
         if (e->seat >= 0)
-            rtext_addf(&b, "%s", rtext_seat_name(names, e->seat, tmp));
+            snprintf(who, sizeof who, "%s", rtext_seat_name(names, e->seat, tmp));
         else
-            rtext_side(&b, after, names, e->side);
-        rtext_addf(&b, "'s %s +%d", reason_word(e->reason), e->points);
+            render_side(after, names, e->side, who, sizeof who);
+        rtext_addf(&b, "%s", others++ == 0 ? " (" : ", ");
+        /* TRANSLATORS: what a move settles for another player: "then bob's
+           porrazo +1" */
+        rtext_addf(&b, others == 1 ? _("then %s's %s +%d") : _("%s's %s +%d"), who,
+                   reason_word(e->reason), e->points);
     }
     if (others > 0)
         rtext_addf(&b, ")");

@@ -32,7 +32,10 @@ game's previous command. Every command is said in the channel.
 
 Scenarios: "1xP" one 2-player game, "2xP" two games at once (2 players
 and 4 partners), "4xP" four games at once (2 players, 3 players, 4
-partners "!new 4 partners", 8 players), for P = 5 and 2.5 s;
+partners "!new 4 partners", 8 players), for P = 5 and 2.5 s; "lang" a 2-
+and a 3-player game in an English channel and the same two in a Spanish
+one (lang_es) at once, P = 5 s, each Spanish game then printed beside its
+English twin;
 each runs until every game made --moves accepted moves (plays, tendido
 choices, arrangements) or --duration seconds passed, then waits for the
 bot to finish talking (at most --drain seconds).
@@ -112,17 +115,22 @@ def segments(text):
     return [s.strip() for s in text.split(" · ")]
 
 
+# The game's lines in English or Spanish (a room "lang_es", issue 20).
 _STATE_RX = [
     (re.compile(r"^(\S+) to play\b"), "play"),
     (re.compile(r"^(\S+) (?:\(dealer\) |deals and )chooses\b"), "tendido"),
     (re.compile(r"^(\S+) arranges the tendido"), "arrange"),
+    (re.compile(r"^juega (\S+)$"), "play"),
+    (re.compile(r"^(\S+) reparte y elige\b"), "tendido"),
+    (re.compile(r"^(\S+) ordena el tendido"), "arrange"),
 ]
-_TABLE_RX = re.compile(r"^[Tt]able:? ?(.*)$")
+_TABLE_RX = re.compile(r"^(?:[Tt]able|mesa):? ?(.*)$")
 _PLAY_RX = re.compile(r"^(\S+) (?:plays )?(" + CARD + r")(?![♣♦♥♠])")
-_DEAL_RX = re.compile(r"(?i)\bdeal (\d+) of (\d+)")
-_SCORE_RX = re.compile(r"(?i)^score\b|\(to \d+\)$|— to \d+$")
-_OVER_RX = re.compile(r"(?i)\bgame over\b|\U0001F3C6|\bwins? the game\b")
-_HAND_RX = re.compile(r"(?i)\bhand:? (" + CARD + r"(?: " + CARD + r")*)")
+_DEAL_RX = re.compile(r"(?i)\b(?:deal|reparto) (\d+) (?:of|de) (\d+)")
+_SCORE_RX = re.compile(r"(?i)^score\b|\((?:to|a) \d+\)$|— (?:to|gana quien llegue a) \d+$")
+_OVER_RX = re.compile(r"(?i)\bgame over\b|\U0001F3C6|\bwins? the game\b|fin de la partida|"
+                      r"\bganan? la partida\b")
+_HAND_RX = re.compile(r"(?i)\b(?:hand|mano):? (" + CARD + r"(?: " + CARD + r")*)")
 _BOARD_RX = re.compile(r"^(.+?)\s+\[[█░]+\] (\d+)$")
 _LOBBY_RX = re.compile(r"opens a Porrazo table|sits down|^Seats:|leaves the table|"
                        r"stands up|game is cancelled")
@@ -186,7 +194,7 @@ def parse_private(text):
     "(deal d of n)"), "hand" (a turn prompt's "hand ..." or "(your hand:
     ...)"), "choice" (capture or place?) or "other"; cards the hand (None
     when the line shows none); deal (d, n) or None."""
-    m = re.search(r"\(deal (\d+) of (\d+)\):\s*(.*)$", text)
+    m = re.search(r"\((?:deal|reparto) (\d+) (?:of|de) (\d+)\):\s*(.*)$", text)
     if m:
         first = m.group(3).split(" · ")[0]
         return "deal", cards_in(first), (int(m.group(1)), int(m.group(2)))
@@ -279,7 +287,8 @@ class Game:
         self.log = []
 
     def label(self):
-        return "%dp%s" % (self.n, " partners" if "partners" in self.options else "")
+        return "%dp%s%s" % (self.n, " partners" if "partners" in self.options else "",
+                             " es" if self.channel.endswith("es") else "")
 
     def say(self, nick, text, kind, **extra):
         t = time.monotonic()
@@ -434,18 +443,24 @@ class Game:
 
 
 def write_bot_config(path, server, channels):
-    """Only what must be said: the server, the nick, the channels. Pacing,
-    flood control and reminders stay at their defaults."""
+    """Only what must be said: the server, the nick, the channels (and the
+    Spanish ones, "lang_es": those of the games "...es"). Pacing, flood
+    control and reminders stay at their defaults."""
+    spanish = [c for c in channels if c.endswith("es")]
     with open(path, "w") as f:
         f.write("# written by tests/bench/irc_lines.py: defaults but the log level\n"
                 "[bot]\nlog_level = debug\n\n"
                 "[irc bench]\nhost = %s\nport = %d\ntls = false\nnick = %s\n"
                 "channels = %s\n" % (server.host, server.port, BOT_NICK, ", ".join(channels)))
+        if spanish:
+            f.write("lang_es = %s\n" % ", ".join(spanish))
     return path
 
 
+# "3es": a 3-player game in a Spanish channel (its name ends in "es").
 GAME_KINDS = {
     "2": (2, ""), "3": (3, ""), "4p": (4, "partners"), "8": (8, ""),
+    "2es": (2, ""), "3es": (3, ""),
 }
 
 
@@ -642,7 +657,7 @@ def deal_times(g):
         got = {}
         for (tp, nick, kind, text, is_deal) in g.priv:
             if tp > trigger and kind == "deal" and nick not in got \
-                    and re.search(r"\(deal %d of" % p.deal[0], text):
+                    and re.search(r"\((?:deal|reparto) %d (?:of|de)" % p.deal[0], text):
                 got[nick] = tp
         done = max([t] + list(got.values()))
         out.append(dict(deal=p.deal[0], seconds=round(done - trigger, 2),
@@ -768,7 +783,26 @@ SCENARIOS = {
     "1x5": (["2"], 5.0), "1x2.5": (["2"], 2.5),
     "2x5": (["2", "4p"], 5.0), "2x2.5": (["2", "4p"], 2.5),
     "4x5": (["2", "3", "4p", "8"], 5.0), "4x2.5": (["2", "3", "4p", "8"], 2.5),
+    # the same games side by side in an English and a Spanish channel
+    "lang": (["2", "2es", "3", "3es"], 5.0),
 }
+
+
+def print_languages(r):
+    """Each Spanish game beside its English twin of the same run: channel
+    lines per move and the lag's p95, with their ratios (issue 20: at most
+    1.05 lines per move, a p95 within 10%)."""
+    games = {f["game"]: f for f in r["per_game"]}
+    for name, es in sorted(games.items()):
+        en = games.get(name[:-3]) if name.endswith(" es") else None
+        if en is None or not es["channel_lines_per_play"] or not en["channel_lines_per_play"]:
+            continue
+        print("%s: Spanish %.3f lines/move, lag p95 %s s; English %.3f, %s s; ratio lines %.2f, "
+              "p95 %s" % (name[:-3], es["channel_lines_per_play"], fmt(es["lag_p95"]),
+                          en["channel_lines_per_play"], fmt(en["lag_p95"]),
+                          es["channel_lines_per_play"] / en["channel_lines_per_play"],
+                          fmt(es["lag_p95"] / en["lag_p95"] if es["lag_p95"] and en["lag_p95"]
+                              else None)))
 
 
 def main():
@@ -776,7 +810,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bot", default="build/bin/porrazo-bot")
     ap.add_argument("--scenario", default="all",
-                    help="1x5, 1x2.5, 2x5, 2x2.5, 4x5, 4x2.5, all, or smoke (one 2-player game, "
+                    help="1x5, 1x2.5, 2x5, 2x2.5, 4x5, 4x2.5, lang (2 and 3 players in an English "
+                         "and a Spanish channel at once), all, or smoke (one 2-player game, "
                          "a few moves at P=1 s); comma-separated")
     ap.add_argument("--moves", type=int, default=40, help="accepted moves per game (40)")
     ap.add_argument("--duration", type=float, default=600,
@@ -815,6 +850,8 @@ def main():
         print("# %s done in %.0f s (commands %.0f s, drain %.0f s)" % (
             name, r["wall_s"], r["play_s"], r["drain_s"]), file=sys.stderr, flush=True)
     print_table(results, per_game=args.games)
+    for r in results:
+        print_languages(r)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

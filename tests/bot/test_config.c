@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "i18n.h"
 
 #define SECRET "Zebra-7781-hunter"
 
@@ -476,6 +477,33 @@ static void test_load_takes_one_mebibyte_and_refuses_one_byte_more(void **state)
     free(c);
 }
 
+/* The language of a room: its network's lang_es / lang_en lists, the
+   network's language, the bot's; a language the bot has not is refused. */
+static void test_languages_per_bot_network_and_room(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\nlanguage = es\n"
+                "[irc libera]\n" IRC_MIN "language = en\nlang_es = #Mesa, #familia\n"
+                "[irc other]\n" IRC_MIN "lang_en = #porrazo\n"
+                "[matrix home]\nhomeserver = https://m.example.org\nuser = @b:example.org\n"
+                "access_token = t\nlang_en = !abc:example.org\n");
+    assert_int_equal(cfg_room_lang(c, "libera", "#mesa"), PZ_LANG_ES); /* IRC case */
+    assert_int_equal(cfg_room_lang(c, "libera", "#familia"), PZ_LANG_ES);
+    assert_int_equal(cfg_room_lang(c, "libera", "#porrazo"), PZ_LANG_EN);
+    assert_int_equal(cfg_room_lang(c, "libera", NULL), PZ_LANG_EN);
+    assert_int_equal(cfg_room_lang(c, "other", "#porrazo"), PZ_LANG_EN);
+    assert_int_equal(cfg_room_lang(c, "other", "#else"), PZ_LANG_ES); /* the bot's */
+    assert_int_equal(cfg_room_lang(c, "home", "!abc:example.org"), PZ_LANG_EN);
+    assert_int_equal(cfg_room_lang(c, "home", "!def:example.org"), PZ_LANG_ES);
+    assert_int_equal(cfg_room_lang(c, "console", "#console"), PZ_LANG_ES);
+    parse_ok(c, "");
+    assert_int_equal(cfg_room_lang(c, "console", "#console"), PZ_LANG_EN); /* the default */
+    free(c);
+    refused("[bot]\nlanguage = fr\n", 2, "must be en (English) or es (Spanish)", NULL);
+    refused("[irc libera]\n" IRC_MIN "lang_es = mesa\n", 5, "lang_es", NULL);
+}
+
 static void test_quotes_keep_blanks_a_leading_hash_and_escapes(void **state)
 {
     (void)state;
@@ -796,8 +824,7 @@ static void test_unknown_key_suggests_the_closest_known_key(void **state)
             "[irc libera] has no key chanels; did you mean channels?", why);
     refused("[bot]\nmax_game = 3\n", 2, "did you mean max_games?", NULL);
     refused("[bot]\nlog-level = 3\n", 2, "did you mean log_level?", NULL);
-    refused("[bot]\nfrobnicate = 3\n", 2,
-            "[bot] has no such key; porrazo.conf(5) lists", why);
+    refused("[bot]\nfrobnicate = 3\n", 2, "[bot] has no such key; porrazo.conf(5) lists", why);
     assert_null(strstr(why, "did you mean"));
     refused("[bot]\nhost = irc.example.org\n", 2, "host is a key of [irc NAME], not of [bot]",
             NULL);
@@ -1430,6 +1457,7 @@ int main(void)
         cmocka_unit_test(test_warnings_leave_the_file_valid),
         cmocka_unit_test(test_load_all_reports_a_missing_file_once),
         cmocka_unit_test(test_web_section_sets_its_keys_and_is_refused_when_wrong),
+        cmocka_unit_test(test_languages_per_bot_network_and_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

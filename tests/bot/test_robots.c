@@ -880,6 +880,51 @@ static void restart_host(table *t)
     assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
 }
 
+/* set lang: moderators only; the room's lines are Spanish from then on
+   (the reply to the change already), whatever language a command is typed
+   in, and after a restart; off gives the bot's back. */
+static void test_a_rooms_moderators_set_its_language(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    say(t, "ann", "!set lang es");
+    assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
+    say_mod(t, "mod", "!set lang es");
+    assert_int_equal(count(t, ROOM, "mod: #t: las líneas de la sala van en español"), 1);
+    /* a player's own language, privately or in the room (answered privately) */
+    say_in(t, NULL, "bob", "lang en", false);
+    assert_int_equal(count(t, "bob", "your private lines are in English from now on"), 1);
+    say_in(t, NULL, "bob", "lang", false);
+    assert_int_equal(count(t, "bob", "your private lines are in English; say lang es"), 1);
+    say(t, "cat", "!idioma klingon");
+    assert_int_equal(count(t, "cat", "klingon no es un idioma de aquí"), 1); /* the room's */
+    restart_host(t);
+    say_in(t, NULL, "bob", "lang", false); /* kept */
+    assert_int_equal(count(t, "bob", "your private lines are in English; say lang es"), 2);
+    say(t, "bob", "!reglas fin"); /* asked in the room, sent privately: bob's language */
+    assert_int_equal(count(t, "bob", "The first side to reach 61 points wins"), 1);
+    say(t, "ann", "!rules end"); /* ann chose none: the room's */
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 1);
+    say(t, "ann", "!new 2");
+    say(t, "bob", "!unirse"); /* typed in Spanish or English: the room's language */
+    say(t, "ann", "!start");
+    assert_int_equal(count(t, ROOM, "Mano nueva: reparto 1 de "), 1);
+    assert_int_equal(count(t, ROOM, "New hand"), 0);
+    say(t, "ann", "!reglas fin");
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 2);
+    say(t, "ann", "!rules end");
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 3);
+    say(t, "ann", "!settings");
+    assert_int_equal(count(t, ROOM, "language es ·"), 1);
+    say_mod(t, "mod", "!set idioma off");
+    assert_int_equal(count(t, ROOM, "the room's lines follow the bot's language again"), 1);
+    say(t, "ann", "!rules end");
+    assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 1);
+    say_mod(t, "mod", "!set lang klingon");
+    assert_int_equal(count(t, ROOM, "set lang es (Spanish), set lang en (English)"), 1);
+    close_table(t);
+}
+
 static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
 {
     (void)state;
@@ -893,8 +938,8 @@ static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
         count(t, ROOM, "mod: #t: commands start with . here · .settings lists them all"), 1);
     say(t, "ann", ".settings");
     assert_int_equal(count(t, ROOM,
-                           "prefix . (the room's) · colours on · hints on · moderators "
-                           "change them: .set options partners to 31"),
+                           "prefix . (the room's) · colours on · hints on · language en (the "
+                           "bot's) · moderators change them: .set options partners to 31"),
                      1);
     int before = t->nmsg;
     say(t, "ann", "!turn"); /* the bot's prefix is chat here now */
@@ -1045,6 +1090,7 @@ int main(void)
         cmocka_unit_test(test_games_lists_the_games_of_ids_tied_on_other_networks),
         cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
         cmocka_unit_test(test_a_rooms_moderators_set_its_own_command_prefix),
+        cmocka_unit_test(test_a_rooms_moderators_set_its_language),
         cmocka_unit_test(test_a_rooms_moderators_turn_its_colours_off),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
         cmocka_unit_test(test_a_full_table_is_dealt_after_its_countdown),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "command.h"
+#include "i18n.h"
 #include "render.h"
 
 /* The table's rows, as the tests read them. */

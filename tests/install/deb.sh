@@ -56,7 +56,7 @@ for f in usr/bin/porrazo-bot usr/bin/porrazo-replay etc/porrazo/porrazo.conf.exa
     usr/lib/systemd/system/porrazo-bot.service $doc/copyright $doc/changelog.gz \
     $doc/README.md $doc/FAIRNESS.md $doc/RULES.md $doc/REPLAY.md $doc/porrazo.conf.example \
     usr/share/man/man1/porrazo-bot.1.gz usr/share/man/man1/porrazo-replay.1.gz \
-    usr/share/man/man5/porrazo.conf.5.gz; do
+    usr/share/man/man5/porrazo.conf.5.gz usr/share/locale/es/LC_MESSAGES/porrazo-es.mo; do
     [ -f "$root/$f" ] || fail "the package lacks /$f"
 done
 ! find "$root" -path "$root/usr/etc*" | grep -q . || fail "the package has /usr/etc"

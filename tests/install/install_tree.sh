@@ -30,6 +30,7 @@ expected=(
     share/man/man1/porrazo-bot.1.gz
     share/man/man1/porrazo-replay.1.gz
     share/man/man5/porrazo.conf.5.gz
+    share/locale/es/LC_MESSAGES/porrazo-es.mo
 )
 got=$(cd "$root" && find . -type f -o -type l | sed 's|^\./||' | sort)
 want=$(printf "${prefix#/}/%s\n" "${expected[@]}" | sort)
@@ -43,6 +44,12 @@ done
     fail "installed porrazo-bot --version: $("$p/bin/porrazo-bot" --version)"
 echo '{"players": 2, "seed": 7}' | "$p/bin/porrazo-replay" - | tail -1 | grep -q '"event": *"state"' ||
     fail "installed porrazo-replay does not run a scenario"
+# The installed bot reads Spanish from share/locale beside it, on a host
+# with no locale but C.UTF-8 (bot/base/i18n.c).
+printf '[bot]\nlanguage = es\n' > "$scratch/es.conf"
+printf 'ann: !rules\n' | env -i LANG=C.UTF-8 "$p/bin/porrazo-bot" --console --config "$scratch/es.conf" \
+    --db "$scratch/es.db" 2>/dev/null | grep -q 'Porrazo: de 2 a 8 jugadores' ||
+    fail "the installed porrazo-bot does not read its Spanish catalogue"
 
 doc=$p/share/doc/porrazo-bot
 cmp "$src/LICENSE" "$doc/LICENSE" || fail "LICENSE differs"

@@ -8,6 +8,7 @@
 #include "hctx.h"
 #include "hgame.h"
 #include "hverbs.h"
+#include "i18n.h"
 
 #include "help.h"
 
@@ -31,7 +32,10 @@ void hv_rules(ctx *c, const cmd *k)
                        : k->room[0] != '\0'                        ? k->room
                                                                    : NULL;
     bool game = room != NULL && hg_load(c, room) > 0;
+    /* private lines: in the sender's own language (else the room's) */
+    pz_lang before = i18n_use(host_player_lang(c->h, c->network, c->m->sender, room));
     help_rules(k->name, game ? &c->set.opt : NULL, &lines);
+    i18n_use(before);
     send_text(c, &lines);
 }
 
@@ -49,9 +53,16 @@ void hv_rules(ctx *c, const cmd *k)
 void hv_help(ctx *c, const cmd *k)
 {
     render_lines lines = {0};
-    render_help(k->name, hc_prefix(c), &lines);
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
-    if (!in_room || !c->m->private_waits || lines.n == 0) {
+    /* all of it privately: in the sender's own language (else the room's);
+       else the room's, as the part said there */
+    bool private = !in_room || !c->m->private_waits;
+    pz_lang before = private
+                         ? i18n_use(host_player_lang(c->h, c->network, c->m->sender, c->m->room))
+                         : i18n_lang();
+    render_help(k->name, hc_prefix(c), &lines);
+    i18n_use(before);
+    if (private || lines.n == 0) {
         send_text(c, &lines);
         return;
     }

@@ -13,6 +13,7 @@
 #include "hctx.h"
 #include "hgame.h"
 #include "hverbs.h"
+#include "i18n.h"
 
 #define MOVES_LINE 360 /* bytes of one private line of moves, at most */
 
@@ -66,6 +67,8 @@ void hv_moves(ctx *c, const cmd *k)
     char line[MOVES_LINE] = "", one[RENDER_LINE_MAX];
     size_t len = 0;
     int listed = 0, lines = 0;
+    /* a private line: in the sender's own language (else the room's) */
+    pz_lang before = i18n_use(host_player_lang(c->h, c->network, c->m->sender, c->row.room));
     for (int i = 0; i < n && !c->failed; i++) {
         if (!shown(&acts[i], acts, n))
             continue;
@@ -94,12 +97,11 @@ void hv_moves(ctx *c, const cmd *k)
     }
     free(acts);
     free(ev);
-    if (c->failed)
-        return;
-    if (listed > 0) {
+    if (!c->failed && listed > 0)
         send_moves(c, line, lines > 0);
+    i18n_use(before);
+    if (c->failed || listed > 0)
         return;
-    }
     int actor = hg_actor(c->g);
     if (actor >= 0 && actor < c->nseats)
         hc_reply(c, "nothing for you to do now: it is %s's turn", c->seats[actor].nick);

@@ -14,8 +14,10 @@
 #include "hctx.h"
 #include "hgame.h"
 #include "hprefs.h"
+#include "hrooms.h"
 #include "hseats.h"
 #include "hverbs.h"
+#include "i18n.h"
 #include "text.h"
 #include "tz.h"
 
@@ -102,6 +104,44 @@ void hv_reminders(ctx *c, const cmd *k)
     retime(c);
     hc_reply(c, k->on ? "reminders on: a private line when your turn has waited a while"
                       : "reminders off: no private line when your turn waits (the deadline stays)");
+}
+
+/* lang [es|en|off]: the language of the sender's private lines, kept in
+   the kv (LANG_SCOPE) and in memory once the call commits (lang_map.c). */
+void hv_lang(ctx *c, const cmd *k)
+{
+    pz_lang l;
+    const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room : NULL;
+    if (k->name[0] == '\0' && !k->off) {
+        l = host_player_lang(c->h, c->network, c->m->sender, room);
+        hc_reply(c,
+                 l == PZ_LANG_ES
+                     ? N_("your private lines are in Spanish; say %slang en for English")
+                     : N_("your private lines are in English; say %slang es for Spanish"),
+                 hc_prompt_prefix(c));
+        return;
+    }
+    if (!k->off && !i18n_parse(k->name, &l)) {
+        hc_reply(c, N_("%s is not a language here: say %slang es (Spanish) or %slang en (English)"),
+                 k->name, hc_prompt_prefix(c), hc_prompt_prefix(c));
+        return;
+    }
+    prefs_set(c, LANG_SCOPE, k->off ? "" : i18n_code(l));
+    if (c->failed)
+        return;
+    c->lang_change.pending = true;
+    c->lang_change.lang = k->off ? -1 : (int)l;
+    /* told in the new language, which the in-memory copy learns only once
+       this commits */
+    pz_lang now = k->off ? host_room_lang(c->h, c->network, room) : l;
+    pz_lang before = i18n_use(now);
+    char text[300];
+    snprintf(text, sizeof text, "%s",
+             k->off              ? _("your private lines follow the room's language again")
+             : now == PZ_LANG_ES ? _("your private lines are in Spanish from now on")
+                                 : _("your private lines are in English from now on"));
+    i18n_use(before);
+    hc_say_private(c, c->m->sender, 0, "%s", text);
 }
 
 void hv_notices(ctx *c, const cmd *k)

@@ -83,6 +83,9 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
         n += (size_t)snprintf(value + n, sizeof value - n, "hints=off ");
     if (rs->web_off && n < sizeof value) /* web_keys.h's WEB_OFF_WORD: the pages read it */
         n += (size_t)snprintf(value + n, sizeof value - n, "web=off ");
+    if (rs->lang >= 0 && n < sizeof value)
+        n +=
+            (size_t)snprintf(value + n, sizeof value - n, "lang=%s ", i18n_code((pz_lang)rs->lang));
     if (rs->options[0] != '\0' && n < sizeof value)
         snprintf(value + n, sizeof value - n, "%s", rs->options);
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
@@ -95,6 +98,7 @@ static void room_save(ctx *c, const char *room, const room_settings *rs)
     snprintf(c->room_change.room, sizeof c->room_change.room, "%s", room);
     snprintf(c->room_change.prefix, sizeof c->room_change.prefix, "%s", rs->prefix);
     c->room_change.colours_off = rs->colours_off;
+    c->room_change.lang = rs->lang;
 }
 
 /* set prefix P|off: checked (told when refused), into rs. 0 or -1. */
@@ -144,16 +148,19 @@ void hv_settings(ctx *c, const cmd *k)
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
-    hc_reply(c,
-             "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-             "computer players %s%s · prefix %s%s · colours %s · hints %s · moderators change "
-             "them: %sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
-             "expert, %sset prefix ., %sset colours off, %sset hints off",
-             room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
-             rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
-             pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
-             rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
-             rs.hints_off ? "off" : "on", p, p, p, p, p, p, p);
+    hc_reply(
+        c,
+        "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
+        "computer players %s%s · prefix %s%s · colours %s · hints %s · language %s%s · "
+        "moderators change them: %sset options partners to 31, %sset deadline 24h, %sset away "
+        "3d, %sset level expert, %sset prefix ., %sset colours off, %sset lang es",
+        room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
+        rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
+        pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
+        rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
+        rs.hints_off ? "off" : "on",
+        i18n_code(rs.lang >= 0 ? (pz_lang)rs.lang : room_map_configured(c->h, c->network, room)),
+        rs.lang >= 0 ? "" : " (the bot's)", p, p, p, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -179,6 +186,29 @@ static int set_hints(ctx *c, const char *v, room_settings *rs)
         rs->hints_off = false;
     else {
         hc_reply(c, _("set hints on, or set hints off"));
+        return -1;
+    }
+    return 0;
+}
+
+/* "lang", or a word for it ("idioma"). */
+static bool is_lang_key(const char *key)
+{
+    return strcasecmp(key, "lang") == 0 || strcasecmp(key, "language") == 0 ||
+           strcasecmp(key, "idioma") == 0;
+}
+
+/* set lang es|en|off, into rs: 0, or -1 (told). */
+static int set_lang(ctx *c, const char *v, room_settings *rs)
+{
+    pz_lang l;
+    if (strcasecmp(v, "off") == 0 || strcasecmp(v, "none") == 0)
+        rs->lang = -1;
+    else if (i18n_parse(v, &l))
+        rs->lang = (int)l;
+    else {
+        hc_reply(c, N_("set lang es (Spanish), set lang en (English), or set lang off (the "
+                       "bot's)"));
         return -1;
     }
     return 0;
@@ -221,6 +251,12 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
         snprintf(what, sizeof what, "%s",
                  rs->web_off ? _("game pages off: no links, and the pages answer 404")
                              : _("game pages on"));
+    } else if (strcasecmp(key, "lang") == 0) {
+        pz_lang l = rs->lang >= 0 ? (pz_lang)rs->lang : room_map_configured(c->h, c->network, room);
+        snprintf(what, sizeof what, "%s",
+                 rs->lang < 0      ? _("the room's lines follow the bot's language again")
+                 : l == PZ_LANG_ES ? _("the room's lines are in Spanish")
+                                   : _("the room's lines are in English"));
     } else {
         snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
     }
@@ -267,13 +303,22 @@ void hv_set(ctx *c, const cmd *k)
     } else if (strcasecmp(k->name, "web") == 0 &&
                (strcasecmp(k->name2, "on") == 0 || strcasecmp(k->name2, "off") == 0)) {
         rs.web_off = strcasecmp(k->name2, "off") == 0;
+    } else if (is_lang_key(k->name)) {
+        if (set_lang(c, k->name2, &rs) != 0)
+            return;
     } else {
         hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
                     "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, "
-                    "set hints on|off, or set web on|off");
+                    "set hints on|off, set web on|off, or set lang es|en|off");
         return;
     }
     room_save(c, room, &rs);
-    if (!c->failed)
-        set_told(c, room, k->name, &rs);
+    if (c->failed)
+        return;
+    /* told in the room's new language, which the in-memory copy learns
+       once this commits */
+    pz_lang before =
+        i18n_use(rs.lang >= 0 ? (pz_lang)rs.lang : room_map_configured(c->h, c->network, room));
+    set_told(c, room, is_lang_key(k->name) ? "lang" : k->name, &rs);
+    i18n_use(before);
 }
