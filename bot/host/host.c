@@ -157,7 +157,7 @@ static void dispatch(ctx *c, const cmd *k)
     const struct verb_run *v = &VERBS[k->verb];
     cmd said;
     if ((v->flags & V_OWNER) && v->refuse != NULL && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, "%s", v->refuse);
+        hc_reply(c, "%s", _(v->refuse));
         return;
     }
     if (v->flags & V_GAME) {

@@ -38,13 +38,13 @@ static const struct verb_words {
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
 /* Argument words. */
-#define CAPTURE_WORDS "capture captura capturar take tomar"
-#define PLACE_WORDS "place put poner lugar in-place inplace"
-#define NOW_WORDS "now ahora ya"
-#define LATER_WORDS "later luego despues"
+#define CAPTURE_WORDS "capture captura capturar capturo take tomar llevar"
+#define PLACE_WORDS "place put poner pongo colocar coloco lugar in-place inplace en-su-lugar"
+#define NOW_WORDS "now ahora ya ahorita"
+#define LATER_WORDS "later luego despues mas-tarde"
 #define BEST_WORDS "best mejor"
-#define ON_WORDS "on yes si always siempre"
-#define OFF_WORDS "off no auto normal"
+#define ON_WORDS "on yes si always siempre prendido activado encendido"
+#define OFF_WORDS "off no auto normal apagado desactivado"
 #define LTR_WORDS "ltr l2r left izq izquierda left-to-right izquierda-a-derecha"
 #define RTL_WORDS "rtl r2l right der derecha right-to-left derecha-a-izquierda"
 
@@ -353,6 +353,8 @@ static cmd_result parse_tendido(const word *w, int n, cmd *c, reply *r)
         return cmd_fail(r, "tendido now or later? say %stendido now or %stendido later", r->p,
                         r->p);
     bool now = cmd_is_word(w[0], NOW_WORDS), later = cmd_is_word(w[0], LATER_WORDS);
+    if (n == 2 && cmd_is_word(w[0], "mas") && cmd_is_word(w[1], "tarde"))
+        n = 1, later = true; /* "más tarde" */
     if (n == 1 && (now || later)) {
         c->now = now;
         return CMD_OK;
@@ -457,7 +459,7 @@ static cmd_result parse_away(const word *w, int n, cmd *c, reply *r)
         c->off = true;
         return CMD_OK;
     }
-    if (n >= 1 && cmd_is_word(w[n - 1], "bot bots robot computer maquina")) {
+    if (n >= 1 && cmd_is_word(w[n - 1], "bot bots robot computer maquina computadora")) {
         c->robots = true;
         n--;
     }
@@ -648,20 +650,46 @@ static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
 /* ------------------------------------------------------------------------ */
 /* The line                                                                 */
 
-/* set KEY VALUE...: the key, and the value's words as typed. */
+/* The keys of set, each its English word first (what the host reads), then
+   the other words for it: c->name is the English word. */
+static const char *const SET_KEYS[] = {
+    "options opciones",
+    "deadline plazo tiempo limite",
+    "away ausente vacaciones ausencia",
+    "level nivel",
+    "prefix prefijo",
+    "colours colors colores color",
+    "lang idioma lengua language",
+};
+#define NSET_KEYS ((int)(sizeof SET_KEYS / sizeof SET_KEYS[0]))
+
+/* set KEY VALUE...: the key in English, and the value's words as typed
+   (one word of on/off or a level: the English word). */
 static cmd_result parse_set(const word *w, int n, cmd *c, reply *r)
 {
     word value = {"", 0};
     if (n >= 2)
         value = span(w, 1, n - 1);
     /* a prefix is punctuation, which split() trims from a word's end: "!!" */
-    if (n >= 2 && cmd_is_word(w[0], "prefix"))
+    if (n >= 2 && cmd_is_word(w[0], "prefix prefijo"))
         value.n += strcspn(value.s + value.n, " ");
     if (n < 2 || !is_name(w[0]) || !is_name(value))
         return cmd_fail(r, "set what? %sset deadline 24h, %sset level expert, or %sset prefix .",
                         r->p, r->p, r->p);
     copy_name(c->name, w[0]);
     copy_name(c->name2, value);
+    for (int i = 0; i < NSET_KEYS; i++)
+        if (cmd_is_word(w[0], SET_KEYS[i]))
+            (void)snprintf(c->name, sizeof c->name, "%.*s", (int)strcspn(SET_KEYS[i], " "),
+                           SET_KEYS[i]);
+    /* one value word in Spanish or English: the host's English word */
+    int level = n == 2 ? cmd_level_at(w[1]) : -1;
+    if (n == 2 && strcmp(c->name, "level") == 0 && level >= 0)
+        (void)snprintf(c->name2, sizeof c->name2, "%s", cmd_level_name(level));
+    else if (n == 2 && cmd_is_word(w[1], OFF_WORDS) && !cmd_is_word(w[1], "auto normal"))
+        (void)snprintf(c->name2, sizeof c->name2, "off");
+    else if (n == 2 && cmd_is_word(w[1], ON_WORDS))
+        (void)snprintf(c->name2, sizeof c->name2, "on");
     return CMD_OK;
 }
 

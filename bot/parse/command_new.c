@@ -19,8 +19,8 @@
 #include "text.h"
 
 /* The values of a boolean option. */
-#define TRUE_WORDS "true yes y on si 1"
-#define FALSE_WORDS "false no n off 0"
+#define TRUE_WORDS "true yes y on si 1 verdadero"
+#define FALSE_WORDS "false no n off 0 falso"
 
 /* `new`: R9 options by name and the words that say it. */
 static const struct option_key {
@@ -40,12 +40,15 @@ static const struct option_key {
 };
 #define NOPTION_KEYS ((int)(sizeof OPTION_KEYS / sizeof OPTION_KEYS[0]))
 #define PLAYERS_KEY "players jugadores seats"
-#define SHUFFLE_WORDS "shuffle shuffle_seats random shuffled barajar"
+#define SHUFFLE_WORDS "shuffle shuffle_seats random shuffled barajar revolver azar al-azar"
 #define TARGET_WORDS "to a hasta"
-#define NOWRAP_WORDS "nowrap no-wrap no_wrap"
+#define NOWRAP_WORDS "nowrap no-wrap no_wrap sinvuelta sin-vuelta"
 #define DECL_VALUES "manual silent auto"
-#define NEW_FILLER "game partida juego players jugadores one un una"
-#define ROBOT_WORDS "bot bots robot robots computer computers ai maquina maquinas cpu"
+#define SILENT_WORDS "silencioso silenciosas calladas"
+#define AUTO_WORDS "automatico automaticas"
+#define NEW_FILLER "game partida juego players jugadores one un una contra la el con vs"
+#define ROBOT_WORDS                                                                                \
+    "bot bots robot robots computer computers ai maquina maquinas cpu computadora computadoras"
 #define WORDS_MAX 8 /* words of a number, at most ("one hundred and twenty one") */
 #define NEW_TAKES                                                                                  \
     "new takes 2-8, partners, to 31, nowrap, manual, silent, auto, shuffle or NAME=VALUE"
@@ -74,6 +77,19 @@ static const char *level_word(int level)
 {
     static const char *const names[] = {"beginner", "greedy", "expert", "strong"};
     return level >= 0 && level < 4 ? names[level] : "strong";
+}
+
+/* The level a word names, and a level's English word: see command_int.h. */
+int cmd_level_at(word w)
+{
+    char f[CMD_WORD_MAX];
+    int n = text_fold(w.s, w.n, f, sizeof f);
+    return n > 0 ? level_of(f, (size_t)n) : -1;
+}
+
+const char *cmd_level_name(int level)
+{
+    return level_word(level);
 }
 
 /*
@@ -268,6 +284,10 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
         res = set_option(c, "wrap", true, (word){"false", 5}, r);
     else if (cmd_in_list(f, fn, DECL_VALUES))
         res = set_option(c, "declarations", false, w[i], r);
+    else if (cmd_in_list(f, fn, SILENT_WORDS))
+        res = set_option(c, "declarations", false, (word){"silent", 6}, r);
+    else if (cmd_in_list(f, fn, AUTO_WORDS))
+        res = set_option(c, "declarations", false, (word){"auto", 4}, r);
     else if (cmd_in_list(f, fn, "excess26"))
         res = set_option(c, "card_score", false, w[i], r);
     else if (cmd_in_list(f, fn, SHUFFLE_WORDS))

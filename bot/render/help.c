@@ -20,6 +20,7 @@
 
 #include "command.h"
 #include "help.h"
+#include "i18n.h"
 #include "render_text.h"
 #include "text.h"
 
@@ -198,7 +199,7 @@ static void help_list(const char *p, render_lines *out)
                 continue;
             if (k++ > 0)
                 rtext_addf(&b, " · ");
-            put_entry(&b, COMMANDS[i].list, p);
+            put_entry(&b, _(COMMANDS[i].list), p);
         }
     }
     rtext_line(out, &b);
@@ -227,11 +228,11 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_words(&b, c->usage, " | ", " | ", p);
-    rtext_addf(&b, " — %s.", c->what);
+    put_words(&b, _(c->usage), " | ", " | ", p);
+    rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, "Example: %s%s", p, c->example);
+    rtext_addf(&b, "Example: %s%s", p, _(c->example));
     if (c->words[0][0] != '\0') {
         rtext_addf(&b, " (also ");
         put_words(&b, c->words[0], " ", ", ", p);
