@@ -30,9 +30,17 @@ pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
 /* msgid in the current language (msgid itself when untranslated). */
-const char *i18n_text(const char *msgid);
+const char *i18n_text(const char *msgid)
+#if defined(__GNUC__)
+    __attribute__((format_arg(1)))
+#endif
+    ;
 /* one or many by n, in the current language's plural rule. */
-const char *i18n_plural(const char *one, const char *many, unsigned long n);
+const char *i18n_plural(const char *one, const char *many, unsigned long n)
+#if defined(__GNUC__)
+    __attribute__((format_arg(1), format_arg(2)))
+#endif
+    ;
 
 /* "en"/"es" (and "english", "español", "espanol", "ingles"...) to a
    language; false for anything else. i18n_code gives "en" or "es". */
