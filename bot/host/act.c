@@ -8,6 +8,7 @@
  *
  * Not here: reading players' moves (cmd/play.c), the clock (timers.c).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "hgame.h"
 #include "hprefs.h"
 #include "hseats.h"
+#include "text.h"
 
 /* ------------------------------------------------------------------------ */
 /* The action log                                                           */
@@ -549,12 +551,20 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
 
 /* Stops the loaded game: the room is told why (who), the operator's log
    by whom (by). */
-void hs_stop(ctx *c, const char *who, const char *by)
+void hs_stop(ctx *c, const char *by, const char *fmt, ...)
 {
     bool lobby = c->row.status == STORE_LOBBY;
+    char line[CMD_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        line[0] = '\0';
+    else if ((size_t)n >= sizeof line)
+        text_utf8_cut(line, strlen(line));
     c->row.status = STORE_STOPPED;
     hg_save(c);
-    hc_say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
-                hc_prefix(c));
+    hc_say_room(c, c->row.room, "%s", line);
     hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }
