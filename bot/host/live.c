@@ -296,7 +296,7 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, o
         expand_body(&since, h->body, lg, "");
         render_prompt(&v, lg->row.room, since.s, line, sizeof line);
         if (h->kind == 'R')
-            puts_(o, "Reminder: ");
+            puts_(o, _("Reminder: "));
     } else {
         render_hand(&v, lg->row.room, line, sizeof line);
     }

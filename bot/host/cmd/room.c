@@ -28,6 +28,13 @@
 #include "render.h"
 #include "text.h"
 
+/* A level's name as players of this line read it ("strong", "fuerte"). */
+static const char *level_shown(int level)
+{
+    static const char *const names[] = {N_("beginner"), N_("greedy"), N_("expert"), N_("strong")};
+    return level >= 0 && level < 4 ? _(names[level]) : pzai_level_name((pzai_level)level);
+}
+
 /* set options WORDS (as "new" takes them) | off: checked, then kept. */
 static int set_options(ctx *c, const char *words, room_settings *rs)
 {
@@ -55,7 +62,8 @@ static int set_options(ctx *c, const char *words, room_settings *rs)
                  k.option_name[i], k.option_value[i]);
     }
     if (k.players != 0 || k.robots || k.shuffle_seats) {
-        hc_reply(c, "set options takes the game's options only (e.g. partners, to 31, manual)");
+        hc_reply(c, "%s",
+                 _("set options takes the game's options only (e.g. partners, to 31, manual)"));
         return -1;
     }
     return 0;
@@ -101,7 +109,7 @@ static int set_prefix(ctx *c, const char *p, room_settings *rs)
         return 0;
     }
     if (why != NULL) {
-        hc_reply(c, "%s, such as . or ! or >> (say %sset prefix off for the bot's %s)", why,
+        hc_reply(c, _("%s, such as . or ! or >> (say %sset prefix off for the bot's %s)"), why,
                  hc_prompt_prefix(c), c->h->prefix);
         return -1;
     }
@@ -116,7 +124,7 @@ static const char *room_of(ctx *c, const cmd *k)
         return c->m->room;
     if (k->room[0] != '\0')
         return k->room;
-    hc_reply(c, "say it in the room, or name it: settings #friends");
+    hc_reply(c, "%s", _("say it in the room, or name it: settings #friends"));
     return NULL;
 }
 
@@ -126,7 +134,8 @@ void hv_settings(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     room_settings rs;
-    char deadline[32], away[32], opts[300] = "default options", why[PZ_WHY_MAX];
+    char deadline[32], away[32], opts[300], why[PZ_WHY_MAX], a[400], b[200], d[200];
+    snprintf(opts, sizeof opts, "%s", _("default options"));
     room_defaults(c, room, &rs);
     if (rs.deadline > 0)
         text_duration(rs.deadline, deadline, sizeof deadline);
@@ -139,16 +148,32 @@ void hv_settings(ctx *c, const cmd *k)
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
+    const char *dl = rs.deadline > 0 ? deadline : _("off");
+    const char *aw = rs.away_max > 0 ? away : _("as long as they say");
+    if (rs.own_deadline)
+        snprintf(a, sizeof a, _("new tables: %s, turn deadline %s"), opts, dl);
+    else
+        snprintf(a, sizeof a, _("new tables: %s, turn deadline %s (the bot's)"), opts, dl);
+    if (rs.own_away)
+        snprintf(b, sizeof b, _("away players are waited for %s"), aw);
+    else
+        snprintf(b, sizeof b, _("away players are waited for %s (the bot's)"), aw);
+    if (rs.own_level)
+        snprintf(d, sizeof d, _("computer players %s"), level_shown(rs.level));
+    else
+        snprintf(d, sizeof d, _("computer players %s (the bot's)"), level_shown(rs.level));
+    /* TRANSLATORS: the settings line, "ROOM · NEW TABLES · AWAY · COMPUTER PLAYERS ·
+       prefix . (the room's) · colours on · moderators change them: ..." */
     hc_reply(c,
-             "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-             "computer players %s%s · prefix %s%s · colours %s · moderators change them: %sset "
-             "options partners to 31, %sset deadline 24h, %sset away 3d, %sset level expert, "
-             "%sset prefix ., %sset colours off",
-             room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
-             rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
-             pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
-             rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
-             p, p, p, p, p, p);
+             rs.prefix[0] != '\0'
+                 ? _("%s · %s · %s · %s · prefix %s (the room's) · %s · moderators change them: "
+                     "%sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
+                     "expert, %sset prefix ., %sset colours off")
+                 : _("%s · %s · %s · %s · prefix %s (the bot's) · %s · moderators change them: "
+                     "%sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
+                     "expert, %sset prefix ., %sset colours off"),
+             room, a, b, d, p, rs.colours_off ? _("colours off") : _("colours on"), p, p, p, p, p,
+             p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -159,7 +184,7 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
     else if (strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
         rs->colours_off = false;
     else {
-        hc_reply(c, "set colours on, or set colours off");
+        hc_reply(c, "%s", _("set colours on, or set colours off"));
         return -1;
     }
     return 0;
@@ -169,37 +194,43 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
    (one line of the chat's budget for a change of one value). */
 static void set_told(ctx *c, const char *room, const char *key, const room_settings *rs)
 {
-    char what[400], v[300] = "default options", why[PZ_WHY_MAX];
+    char what[400], v[300], why[PZ_WHY_MAX];
+    snprintf(v, sizeof v, "%s", _("default options"));
     /* as saved by this call: the in-memory copy learns it once it commits */
     const char *p = rs->prefix[0] != '\0' ? rs->prefix : c->h->prefix;
     if (strcasecmp(key, "deadline") == 0) {
         if (rs->deadline > 0)
             text_duration(rs->deadline, v, sizeof v);
-        snprintf(what, sizeof what, "new tables have %s%s",
-                 rs->deadline > 0 ? "a turn deadline of " : "no turn deadline",
-                 rs->deadline > 0 ? v : "");
+        if (rs->deadline > 0)
+            snprintf(what, sizeof what, _("new tables have a turn deadline of %s"), v);
+        else
+            snprintf(what, sizeof what, "%s", _("new tables have no turn deadline"));
     } else if (strcasecmp(key, "away") == 0) {
         if (rs->away_max > 0)
             text_duration(rs->away_max, v, sizeof v);
-        snprintf(what, sizeof what, "a turn waits for an away player %s%s",
-                 rs->away_max > 0 ? "up to " : "as long as they say", rs->away_max > 0 ? v : "");
+        if (rs->away_max > 0)
+            snprintf(what, sizeof what, _("a turn waits for an away player up to %s"), v);
+        else
+            snprintf(what, sizeof what, "%s",
+                     _("a turn waits for an away player as long as they say"));
     } else if (strcasecmp(key, "options") == 0) {
         pz_options o;
         pz_options_default(&o);
         if (rs->options[0] != '\0' && room_options_apply(rs, &o, why, sizeof why) == 0)
             render_options(&o, v, sizeof v);
-        snprintf(what, sizeof what, "new tables: %s", v);
+        snprintf(what, sizeof what, _("new tables: %s"), v);
     } else if (strcasecmp(key, "level") == 0) {
-        snprintf(what, sizeof what, "computer players are %s",
-                 pzai_level_name((pzai_level)rs->level));
+        snprintf(what, sizeof what, _("computer players are %s"), level_shown(rs->level));
     } else if (strcasecmp(key, "prefix") == 0) {
-        snprintf(what, sizeof what, "commands start with %s here%s", p,
-                 rs->prefix[0] != '\0' ? "" : " (the bot's)");
+        snprintf(what, sizeof what,
+                 rs->prefix[0] != '\0' ? _("commands start with %s here")
+                                       : _("commands start with %s here (the bot's)"),
+                 p);
     } else {
-        snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
+        snprintf(what, sizeof what, "%s", rs->colours_off ? _("colours off") : _("colours on"));
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
-    hc_reply(c, "%s: %s · %ssettings lists them all", room, what, in_room ? p : "");
+    hc_reply(c, _("%s: %s · %ssettings lists them all"), room, what, in_room ? p : "");
 }
 
 void hv_set(ctx *c, const cmd *k)
@@ -208,7 +239,8 @@ void hv_set(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     if (!c->m->moderator && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, "only the room's moderators (or the bot's owners) may change its settings");
+        hc_reply(c, "%s",
+                 _("only the room's moderators (or the bot's owners) may change its settings"));
         return;
     }
     room_settings rs;
@@ -236,8 +268,9 @@ void hv_set(ctx *c, const cmd *k)
         if (set_colours(c, k->name2, &rs) != 0)
             return;
     } else {
-        hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                    "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off");
+        hc_reply(c, "%s",
+                 _("set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
+                   "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off"));
         return;
     }
     room_save(c, room, &rs);
