@@ -326,6 +326,20 @@ static const char *const SPANISH[][2] = {
     {"vincular no", "link off"},
     {"marcharse #porrazo", "part #porrazo"},
     {"jugadas", "moves"},
+    /* the examples of es-host.po's help */
+    {"nuevo 2 bot experto a 31", "new 2 bot expert to 31"},
+    {"jugar 7h", "play 7h"},
+    {"acomodar 2 4 3 7 izquierda", "arrange 2 4 3 7 left"},
+    {"plazo 10m", "deadline 10m"},
+    {"partidas", "games"},
+    {"zona America/Chicago", "tz America/Chicago"},
+    {"vacaciones 3d", "away 3d"},
+    {"poner plazo 24h", "set deadline 24h"},
+    {"poner colores no", "set colours off"},
+    {"notice sí", "notices on"},
+    {"estadísticas alice", "stats alice"},
+    {"avisos sí", "prompts on"},
+    {"recordatorios no", "reminders off"},
 };
 
 /* Whether two cards are the same card, as typed. */
@@ -446,6 +460,37 @@ static void test_every_spanish_argument_word_says_its_english_word(void **state)
     }
 }
 
+/*
+ * In Spanish (the catalogue's language once it is built): each row's
+ * example, its help list entry and each form of its usage, as help shows
+ * them, start with a word of the row's verb, and the example parses to it.
+ * With no catalogue the texts are the English ones, which hold too.
+ */
+static void test_the_help_in_spanish_names_words_the_parser_takes(void **state)
+{
+    (void)state;
+    char word[80];
+    cmd c;
+    pz_lang before = i18n_use(PZ_LANG_ES);
+    for (int i = 0; i < NROWS; i++) {
+        const char *texts[3] = {_(ROWS[i].example), _(ROWS[i].list), _(ROWS[i].usage)};
+        expect_verb(texts[0], false, ROWS[i].verb);
+        for (int t = 1; t < 3; t++)
+            for (const char *p = texts[t]; p != NULL;) {
+                size_t k = strcspn(p, " ");
+                /* help WORD names the verb WORD says */
+                assert_true(snprintf(word, sizeof word, "help %.*s", (int)k, p) < (int)sizeof word);
+                parse_ok(word, &c);
+                if (c.verb != CMD_HELP || strcmp(c.name, ROWS[i].name) != 0)
+                    fail_msg("'%s' does not name %s", word + 5, ROWS[i].name);
+                /* set's later forms are its keys ("deadline DURATION|off") */
+                p = t == 2 && ROWS[i].verb != CMD_SET ? strstr(p, " | ") : NULL;
+                p = p != NULL ? p + 3 : NULL;
+            }
+    }
+    i18n_use(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -457,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_every_word_parses_accented_and_in_capitals),
         cmocka_unit_test(test_spanish_lines_are_the_english_commands),
         cmocka_unit_test(test_every_spanish_argument_word_says_its_english_word),
+        cmocka_unit_test(test_the_help_in_spanish_names_words_the_parser_takes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
