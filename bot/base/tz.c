@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "i18n.h"
 #include "text.h"
 
 #define TZ_DEFAULT_DIR "/usr/share/zoneinfo"
@@ -154,28 +153,11 @@ static void local(int64_t t, const char *zone, struct tm *out)
     tzset();
 }
 
-/* The names of days and months in the language of the line (i18n.h), not
-   the process's LC_TIME: a Spanish reader gets "sáb 28 nov". */
-static const char *const WEEKDAYS[7] = {
-    /* TRANSLATORS: the days of the week, abbreviated as in "Sat 28 Nov 05:44" */
-    N_("Sun"), N_("Mon"), N_("Tue"), N_("Wed"), N_("Thu"), N_("Fri"), N_("Sat")};
-static const char *const MONTHS[12] = {
-    /* TRANSLATORS: the months, abbreviated as in "Sat 28 Nov 05:44" */
-    N_("Jan"), N_("Feb"), N_("Mar"), N_("Apr"), N_("May"), N_("Jun"),
-    N_("Jul"), N_("Aug"), N_("Sep"), N_("Oct"), N_("Nov"), N_("Dec")};
-
 void tz_format(int64_t t, const char *zone, bool with_date, char *out, size_t cap)
 {
     struct tm tm;
-    char clock[32];
     local(t, zone, &tm);
-    if (strftime(clock, sizeof clock, "%H:%M %Z", &tm) == 0)
-        clock[0] = '\0';
-    const char *day = _(WEEKDAYS[tm.tm_wday >= 0 && tm.tm_wday < 7 ? tm.tm_wday : 0]);
-    const char *month = _(MONTHS[tm.tm_mon >= 0 && tm.tm_mon < 12 ? tm.tm_mon : 0]);
-    int n = with_date ? snprintf(out, cap, "%s %02d %s %s", day, tm.tm_mday, month, clock)
-                      : snprintf(out, cap, "%s %s", day, clock);
-    if ((n < 0 || (size_t)n >= cap) && cap > 0)
+    if (strftime(out, cap, with_date ? "%a %d %b %H:%M %Z" : "%a %H:%M %Z", &tm) == 0 && cap > 0)
         out[0] = '\0';
 }
 

@@ -8,7 +8,6 @@
  *
  * Not here: reading players' moves (cmd/play.c), the clock (timers.c).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,6 @@
 #include "hgame.h"
 #include "hprefs.h"
 #include "hseats.h"
-#include "text.h"
 
 /* ------------------------------------------------------------------------ */
 /* The action log                                                           */
@@ -390,12 +388,13 @@ static void explain_place(ctx *c, const pz_action *a, const char *p)
         pz_card_rank(pend[0]) == rank)
         hc_reply(
             c,
-            _("%s answers the porrazo on the table, so it is not played in place: say %splay %s"),
+            N_("%s answers the porrazo on the table, so it is not played in place: say %splay %s"),
             card, p, card);
     else if (rank > 3)
-        hc_reply(c, _("only an A, 2, 3 or 4 is played in place: say %splay %s"), p, card);
+        hc_reply(c, N_("only an A, 2, 3 or 4 is played in place: say %splay %s"), p, card);
     else
-        hc_reply(c, _("%s is in place only as card number %d on the table, not now: say %splay %s"),
+        hc_reply(c,
+                 N_("%s is in place only as card number %d on the table, not now: say %splay %s"),
                  card, rank + 1, p, card);
 }
 
@@ -404,18 +403,17 @@ static void explain_claim(ctx *c, const char *why, const pz_action *a)
 {
     int t = a->claimed;
     if (t < 0 || t >= c->nseats)
-        hc_reply(c, "%s", _("nobody by that name plays here"));
+        hc_reply(c, N_("nobody by that name plays here"));
     else if (t == a->seat)
-        hc_reply(c, "%s", _("you cannot claim against yourself: claim against the other side"));
+        hc_reply(c, N_("you cannot claim against yourself: claim against the other side"));
     else if (pz_side_of(c->g, t) == pz_side_of(c->g, a->seat))
-        hc_reply(c, _("%s is your partner: claim against the other side"), c->seats[t].nick);
+        hc_reply(c, N_("%s is your partner: claim against the other side"), c->seats[t].nick);
     else if (strstr(why, "already claimed") != NULL)
-        hc_reply(c, _("%s's missed declaration was claimed already"), c->seats[t].nick);
+        hc_reply(c, N_("%s's missed declaration was claimed already"), c->seats[t].nick);
     else if (strstr(why, "did not miss") != NULL)
-        hc_reply(c, _("%s did not miss a declaration in the last deal"), c->seats[t].nick);
+        hc_reply(c, N_("%s did not miss a declaration in the last deal"), c->seats[t].nick);
     else
-        hc_reply(c, "%s",
-                 _("claims are made after a deal ends, before the next deal's first card"));
+        hc_reply(c, N_("claims are made after a deal ends, before the next deal's first card"));
 }
 
 /*
@@ -433,10 +431,10 @@ void hs_refuse_not_held(ctx *c, int seat, const char *card)
         return;
     if (c->m->room == NULL || c->m->room[0] == '\0') {
         render_cards(cards, pz_get_hand(c->g, seat, cards), hand, sizeof hand);
-        hc_reply(c, _("you hold no %s (your hand: %s)"), card, hand);
+        hc_reply(c, N_("you hold no %s (your hand: %s)"), card, hand);
         return;
     }
-    hc_reply(c, _("you hold no %s; your cards went to you privately"), card);
+    hc_reply(c, N_("you hold no %s; your cards went to you privately"), card);
     prompt_hand(c, seat);
 }
 
@@ -457,9 +455,9 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     switch (err) {
     case PZ_ENOT_YOUR_TURN:
         if (turn >= 0 && turn < c->nseats)
-            hc_reply(c, _("it is %s's turn, not yours"), c->seats[turn].nick);
+            hc_reply(c, N_("it is %s's turn, not yours"), c->seats[turn].nick);
         else
-            hc_reply(c, "%s", _("nobody is to play now"));
+            hc_reply(c, N_("nobody is to play now"));
         return;
     case PZ_ECARD_NOT_IN_HAND:
         render_card(a->card, card);
@@ -468,8 +466,8 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     case PZ_ECHOICE_REQUIRED:
         render_card(a->card, card);
         hc_reply(c,
-                 _("%s can capture or be played in place for %d points: say %splay %s capture, or "
-                   "%splay %s place"),
+                 N_("%s can capture or be played in place for %d points: say %splay %s capture, or "
+                    "%splay %s place"),
                  card, pz_card_rank(a->card) + 1, p, card, p, card);
         return;
     case PZ_ECANNOT_PLACE:
@@ -478,58 +476,57 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     case PZ_ENOT_DEALER:
         if (dealer >= 0 && dealer < c->nseats) {
             hc_reply(c,
-                     a->kind == PZ_ACT_TENDIDO ? _("only the dealer, %s, chooses the tendido")
-                                               : _("only the dealer, %s, arranges the tendido"),
+                     a->kind == PZ_ACT_TENDIDO ? N_("only the dealer, %s, chooses the tendido")
+                                               : N_("only the dealer, %s, arranges the tendido"),
                      c->seats[dealer].nick);
             return;
         }
         /* fall through */
     case PZ_EWRONG_PHASE:
         render_status(c->g, &names, status, sizeof status);
-        hc_reply(c, _("not now — %s"), status);
+        hc_reply(c, N_("not now — %s"), status);
         return;
     case PZ_EBAD_ARRANGEMENT:
         hs_tendido_pairs(c, text, sizeof text);
         hc_reply(
             c,
-            _("lay one pair of the tendido on the left and the other on the right, each pair in "
-              "either order; the pairs are %s (or say %sarrange best)"),
+            N_("lay one pair of the tendido on the left and the other on the right, each pair in "
+               "either order; the pairs are %s (or say %sarrange best)"),
             text, p);
         return;
     case PZ_ENOTHING_TO_DECLARE:
         if (pz_view_seat(c->g, a->seat, &v) == 0 && v.holding_declared)
-            hc_reply(c, "%s", _("you have declared already"));
+            hc_reply(c, N_("you have declared already"));
         else
-            hc_reply(c, "%s", _("you hold no ronda or rondine this deal: nothing to declare"));
+            hc_reply(c, N_("you hold no ronda or rondine this deal: nothing to declare"));
         return;
     case PZ_EDECLARATION_CLOSED:
-        hc_reply(c, "%s", _("too late: declarations closed with this deal's first card"));
+        hc_reply(c, N_("too late: declarations closed with this deal's first card"));
         return;
     case PZ_EBAD_CLAIM:
         explain_claim(c, why, a);
         return;
     case PZ_EGAME_OVER:
         render_side(c->g, &names, pz_get_winner(c->g), text, sizeof text);
-        hc_reply(c, _("the game is over: %s won"), text);
+        hc_reply(c, N_("the game is over: %s won"), text);
         return;
     case PZ_EINVALID_ACTION:
         if (a->kind == PZ_ACT_PLAY && a->mode == PZ_MODE_CAPTURE) {
             render_card(a->card, card);
-            hc_reply(c, _("%s captures nothing: there is no %s on the table; say %splay %s"), card,
+            hc_reply(c, N_("%s captures nothing: there is no %s on the table; say %splay %s"), card,
                      hs_rank_word(pz_card_rank(a->card)), p, card);
         } else if (a->kind == PZ_ACT_DECLARE) {
-            hc_reply(c, "%s",
-                     pz_get_options(c->g)->declarations == PZ_DECL_SILENT
-                         ? _("declarations are silent in this game: nothing to declare")
-                         : _("declarations are automatic in this game: nothing to declare"));
+            hc_reply(c, pz_get_options(c->g)->declarations == PZ_DECL_SILENT
+                            ? N_("declarations are silent in this game: nothing to declare")
+                            : N_("declarations are automatic in this game: nothing to declare"));
         } else if (a->kind == PZ_ACT_CLAIM) {
-            hc_reply(c, "%s", _("claims are made only in a game with manual declarations"));
+            hc_reply(c, N_("claims are made only in a game with manual declarations"));
         } else {
-            hc_reply(c, "%s", _("that is not a move you can make now"));
+            hc_reply(c, N_("that is not a move you can make now"));
         }
         return;
     default: /* options, documents, memory: not a player's doing */
-        hc_reply(c, "%s", _("something went wrong on my side: your move was not taken; try again"));
+        hc_reply(c, N_("something went wrong on my side: your move was not taken; try again"));
         return;
     }
 }
@@ -560,20 +557,10 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
 
 /* Stops the loaded game: the room is told why (who), the operator's log
    by whom (by). */
-void hs_stop(ctx *c, const char *by, const char *fmt, ...)
+void hs_stop(ctx *c, const char *by)
 {
     bool lobby = c->row.status == STORE_LOBBY;
-    char line[CMD_LINE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        line[0] = '\0';
-    else if ((size_t)n >= sizeof line)
-        text_utf8_cut(line, strlen(line));
     c->row.status = STORE_STOPPED;
     hg_save(c);
-    hc_say_room(c, c->row.room, "%s", line);
     hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }

@@ -68,7 +68,7 @@ static void ask_which_game(ctx *c, const rooms_found *f)
     }
     if (f->n > shown)
         snprintf(rooms + len, sizeof rooms - len, _(" and %d more"), f->n - shown);
-    hc_reply(c, _("you play in %s: say %s %s"), rooms, text_echo(c->m->text, c->m->len, echo),
+    hc_reply(c, N_("you play in %s: say %s %s"), rooms, text_echo(c->m->text, c->m->len, echo),
              f->room[0]);
 }
 
@@ -85,7 +85,7 @@ static int find_game(ctx *c, const cmd *k)
     if (room != NULL) {
         int found = hg_load(c, room);
         if (found == 0)
-            hc_reply(c, _("there is no game in %s: say %snew there to open one"), room,
+            hc_reply(c, N_("there is no game in %s: say %snew there to open one"), room,
                      host_room_prefix(c->h, c->network, room));
         return found > 0;
     }
@@ -96,7 +96,7 @@ static int find_game(ctx *c, const cmd *k)
         return 0;
     }
     if (f.n == 0) {
-        hc_reply(c, _("you are not in a game: say %snew or %sjoin in a channel"), hc_prefix(c),
+        hc_reply(c, N_("you are not in a game: say %snew or %sjoin in a channel"), hc_prefix(c),
                  hc_prefix(c));
         return 0;
     }
@@ -178,7 +178,7 @@ static void dispatch(ctx *c, const cmd *k)
     v->run(c, k);
     c->personal = false;
     if ((v->flags & V_PRIVATE) && c->m->room != NULL && c->m->room[0] != '\0')
-        hc_reply(c, "%s", _("I answered you privately")); /* a person's settings are theirs */
+        hc_reply(c, N_("I answered you privately")); /* a person's settings are theirs */
 }
 
 /* Commits or rolls back the call's transaction; 0 or the store_err. */
@@ -264,7 +264,7 @@ static void hint_prefix(ctx *c)
         hg_seat_of(c, c->m->sender) < 0)
         return;
     flood_hint_told(c->h, c->network, c->m->sender, c->m->room, c->now);
-    hc_reply(c, _("commands start with %s here — say %s%s"), hc_prefix(c), hc_prefix(c),
+    hc_reply(c, N_("commands start with %s here — say %s%s"), hc_prefix(c), hc_prefix(c),
              text_echo(c->m->text, c->m->len, echo));
 }
 

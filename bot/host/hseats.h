@@ -68,10 +68,10 @@ void hs_new_turn(ctx *c);
 const char *hs_rank_word(int rank);
 /* The tendido waiting to be arranged as "4♥ 2♣ and 3♦ 7♠" (its pairs). */
 void hs_tendido_pairs(const ctx *c, char *buf, size_t cap);
-/* Stops the loaded game: the room is told the line fmt makes (a whole
-   sentence, translated: "The game is abandoned (by vote). Say %snew for
-   another."), the operator's log by whom (by: "by ann (its creator)"). */
-void hs_stop(ctx *c, const char *by, const char *fmt, ...) HC_PRINTF(3, 4);
+/* Stops the loaded game, the operator's log told by whom (by: "by ann (its
+   creator)"). The caller has told the room why, in a whole sentence ("The
+   game is abandoned (by vote). Say !new for another."), in its language. */
+void hs_stop(ctx *c, const char *by);
 
 /* ---- absent.c: absent people, leaving mid-game, substitutes ---- */
 /* Whether a computer player plays seat: its own, or for an absent person. */

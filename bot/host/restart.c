@@ -26,10 +26,10 @@ static int announce_one(host *h, const store_due *d, int64_t now)
     live_header(&c, 'S', -1, head, sizeof head);
     if (c.row.status == STORE_PAUSED)
         hc_say_room(&c, c.row.room,
-                    _("%s%s is back: the game goes on (paused: say !resume to go on): %s"), head,
+                    N_("%s%s is back: the game goes on (paused: say !resume to go on): %s"), head,
                     h->bot_name, live_state_token());
     else
-        hc_say_room(&c, c.row.room, _("%s%s is back: the game goes on: %s"), head, h->bot_name,
+        hc_say_room(&c, c.row.room, N_("%s%s is back: the game goes on: %s"), head, h->bot_name,
                     live_state_token());
     if (c.row.status == STORE_PLAYING)
         prompt_if_quiet(&c); /* the room's line says whose turn it is */

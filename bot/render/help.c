@@ -232,7 +232,7 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, "Example: %s%s", p, _(c->example));
+    rtext_addf(&b, _("Example: %s%s"), p, _(c->example));
     if (c->words[0][0] != '\0') {
         rtext_addf(&b, " (also ");
         put_words(&b, c->words[0], " ", ", ", p);

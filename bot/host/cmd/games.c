@@ -98,12 +98,12 @@ static void my_games_list(ctx *c)
         return;
     }
     if (g.shown == 0 && ids.n > 1)
-        hc_say_private(c, c->m->sender, 0, "%s",
-                       _("you sit in no game, here or on the networks tied to you"));
+        hc_say_private(c, c->m->sender, 0,
+                       N_("you sit in no game, here or on the networks tied to you"));
     else if (g.shown == 0)
-        hc_say_private(c, c->m->sender, 0, _("you sit in no game on %s"), c->network);
+        hc_say_private(c, c->m->sender, 0, N_("you sit in no game on %s"), c->network);
     else if (g.more > 0)
-        hc_say_private(c, c->m->sender, 0, _("and %d more"), g.more);
+        hc_say_private(c, c->m->sender, 0, N_("and %d more"), g.more);
 }
 static const char *status_word(store_status s)
 {
@@ -207,11 +207,12 @@ void hv_games(ctx *c, const cmd *k)
     games_flush(&l);
     if (l.shown == 0)
         if (k->all)
-            hc_say_private(c, c->m->sender, 0, "%s", _("no game is open or under way"));
+            hc_say_private(c, c->m->sender, 0, N_("no game is open or under way"));
         else
-            hc_say_private(c, c->m->sender, 0, _("no game is open or under way on %s"), c->network);
+            hc_say_private(c, c->m->sender, 0, N_("no game is open or under way on %s"),
+                           c->network);
     else if (l.more > 0 || active > n)
         hc_say_private(c, c->m->sender, 0,
-                       _("%d more not shown (%d games open or under way in all)"),
+                       N_("%d more not shown (%d games open or under way in all)"),
                        l.more + (active > n ? active - n : 0), active);
 }

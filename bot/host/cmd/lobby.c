@@ -39,7 +39,7 @@ static bool refuse_unreachable(ctx *c)
 {
     if (c->m->unreachable == NULL)
         return false;
-    hc_reply(c, _("you cannot sit: %s"), c->m->unreachable);
+    hc_reply(c, N_("you cannot sit: %s"), c->m->unreachable);
     return true;
 }
 
@@ -74,7 +74,7 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
             return -1;
         }
     if (s->opt.target < CMD_TARGET_MIN || s->opt.target > CMD_TARGET_MAX) {
-        hc_reply(c, _("the target must be between %d and %d, not %d"), CMD_TARGET_MIN,
+        hc_reply(c, N_("the target must be between %d and %d, not %d"), CMD_TARGET_MIN,
                  CMD_TARGET_MAX, s->opt.target);
         return -1;
     }
@@ -92,16 +92,16 @@ void hv_new(ctx *c, const cmd *k)
 {
     const char *room = msg_room(c);
     if (room[0] == '\0') {
-        hc_reply(c, _("say %snew in the channel where you want to play"), hc_prefix(c));
+        hc_reply(c, N_("say %snew in the channel where you want to play"), hc_prefix(c));
         return;
     }
     int found = hg_load(c, room);
     if (found != 0) {
         if (found > 0 && c->row.status == STORE_LOBBY)
-            hc_reply(c, _("there is already a game here (waiting for players): say %sjoin to sit"),
+            hc_reply(c, N_("there is already a game here (waiting for players): say %sjoin to sit"),
                      say_prefix(c));
         else if (found > 0)
-            hc_reply(c, _("there is already a game here (under way): say %sscore to follow it"),
+            hc_reply(c, N_("there is already a game here (under way): say %sscore to follow it"),
                      say_prefix(c));
         return;
     }
@@ -112,7 +112,7 @@ void hv_new(ctx *c, const cmd *k)
         return;
     }
     if (active >= c->h->cfg.max_games) {
-        hc_reply(c, _("the bot is hosting its maximum of %d games: try again later"),
+        hc_reply(c, N_("the bot is hosting its maximum of %d games: try again later"),
                  c->h->cfg.max_games);
         return;
     }
@@ -149,15 +149,15 @@ void hv_new(ctx *c, const cmd *k)
     if (k->robots) /* the table fills at once: nobody joins, nobody starts it */
         hc_say_room(c, room,
                     c->set.max_players > 2
-                        ? _("%s opens a Porrazo table (%s) with computer players in the other "
-                            "seats. Game #%lld.")
-                        : _("%s opens a Porrazo table (%s) with a computer player in the other "
-                            "seat. Game #%lld."),
+                        ? N_("%s opens a Porrazo table (%s) with computer players in the other "
+                             "seats. Game #%lld.")
+                        : N_("%s opens a Porrazo table (%s) with a computer player in the other "
+                             "seat. Game #%lld."),
                     c->m->nick, what, id);
     else
         hc_say_room(c, room,
-                    _("%s opens a Porrazo table (%s). Say %sjoin to sit; %s says "
-                      "%sstart to deal. Game #%lld."),
+                    N_("%s opens a Porrazo table (%s). Say %sjoin to sit; %s says "
+                       "%sstart to deal. Game #%lld."),
                     c->m->nick, what, hc_prefix(c), c->m->nick, hc_prefix(c), id);
     hc_event(c, "opened by %s (%s); %s", c->m->nick, what, record);
     if (k->robots)
@@ -172,11 +172,11 @@ void hv_join(ctx *c, const cmd *k)
     if (!hc_in_lobby(c))
         return;
     if (hg_seat_of(c, c->m->sender) >= 0) {
-        hc_reply(c, _("you are already seated (%d of %d)"), c->nseats, c->set.max_players);
+        hc_reply(c, N_("you are already seated (%d of %d)"), c->nseats, c->set.max_players);
         return;
     }
     if (c->nseats >= c->set.max_players) {
-        hc_reply(c, _("the table is full (%d players)"), c->set.max_players);
+        hc_reply(c, N_("the table is full (%d players)"), c->set.max_players);
         return;
     }
     if (refuse_unreachable(c))
@@ -192,11 +192,11 @@ void hv_leave(ctx *c, const cmd *k)
         if (i >= 0 && hs_leave_confirmed(c))
             hs_leave_game(c, i, NULL);
         else
-            hc_reply(c, _("you are not playing in this game"));
+            hc_reply(c, N_("you are not playing in this game"));
         return;
     }
     if (i < 0) {
-        hc_reply(c, _("you are not seated at this table"));
+        hc_reply(c, N_("you are not seated at this table"));
         return;
     }
     hs_unseat(c, i);
@@ -206,13 +206,13 @@ void hv_kick(ctx *c, const cmd *k)
 {
     int i = hg_seat_named(c, k->name);
     if (i < 0) {
-        hc_reply(c, _("nobody called %s is seated here"), k->name);
+        hc_reply(c, N_("nobody called %s is seated here"), k->name);
         return;
     }
     if (c->row.status == STORE_LOBBY) {
         hs_unseat(c, i);
     } else if (hc_is_robot(c->seats[i].player)) {
-        hc_reply(c, _("%s is a computer player: a person may take its seat (%ssub NICK %s)"),
+        hc_reply(c, N_("%s is a computer player: a person may take its seat (%ssub NICK %s)"),
                  c->seats[i].nick, say_prefix(c), k->name);
     } else {
         hs_leave_game(c, i, c->m->nick);
@@ -242,9 +242,9 @@ void hv_options(ctx *c, const cmd *k)
     describe(c, what, sizeof what);
     text_duration(c->set.deadline, secs, sizeof secs);
     if (c->set.deadline > 0)
-        hc_reply(c, _("%s · turn deadline %s"), what, secs);
+        hc_reply(c, N_("%s · turn deadline %s"), what, secs);
     else
-        hc_reply(c, _("%s · no turn deadline"), what);
+        hc_reply(c, N_("%s · no turn deadline"), what);
 }
 
 void hv_deadline(ctx *c, const cmd *k)
@@ -254,8 +254,8 @@ void hv_deadline(ctx *c, const cmd *k)
     hg_save(c);
     text_duration(k->deadline_secs, secs, sizeof secs);
     if (k->deadline_secs == 0)
-        hc_say_room(c, c->row.room, "%s", _("No turn deadline: the game waits for every player."));
+        hc_say_room(c, c->row.room, N_("No turn deadline: the game waits for every player."));
     else
         hc_say_room(c, c->row.room,
-                    _("Turn deadline: %s; after that the bot plays a card for the player."), secs);
+                    N_("Turn deadline: %s; after that the bot plays a card for the player."), secs);
 }

@@ -85,7 +85,7 @@ static void ask_suits(ctx *c, const pz_card t[4], const cmd *k, int i)
     }
     /* TRANSLATORS: the last word of an example of the arrange command */
     const char *dir = !k->has_direction ? "" : k->direction == PZ_RTL ? _(" right") : _(" left");
-    hc_reply(c, _("the tendido has %s: say which %s goes where, e.g. %sarrange%s%s"), same,
+    hc_reply(c, N_("the tendido has %s: say which %s goes where, e.g. %sarrange%s%s"), same,
              hs_rank_word(rank), hc_prompt_prefix(c), example, dir);
 }
 
@@ -129,8 +129,8 @@ static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
                     some |= pz_card_rank(t[j]) == r->rank;
                 hs_tendido_pairs(c, pairs, sizeof pairs);
                 hc_reply(c,
-                         some ? _("the tendido has no other %s: its pairs are %s")
-                              : _("the tendido has no %s: its pairs are %s"),
+                         some ? N_("the tendido has no other %s: its pairs are %s")
+                              : N_("the tendido has no %s: its pairs are %s"),
                          hs_rank_word(r->rank), pairs);
                 return -1;
             }
@@ -149,17 +149,17 @@ static int mover_seat(ctx *c)
 {
     int seat = hg_seat_of(c, c->m->sender);
     if (c->row.status == STORE_LOBBY) {
-        hc_reply(c, _("the game has not started: %d seated; the creator says %sstart"), c->nseats,
+        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
                  hc_prefix(c));
         return -1;
     }
     if (c->row.status == STORE_PAUSED) {
-        hc_reply(c, _("the game is paused: say %sresume (a majority of players must agree)"),
+        hc_reply(c, N_("the game is paused: say %sresume (a majority of players must agree)"),
                  hc_prefix(c));
         return -1;
     }
     if (seat < 0)
-        hc_reply(c, "%s", _("you are not playing in this game"));
+        hc_reply(c, N_("you are not playing in this game"));
     return seat;
 }
 
@@ -198,7 +198,7 @@ void hv_move(ctx *c, const cmd *k)
     case CMD_CLAIM: {
         int target = hg_seat_named(c, k->name);
         if (target < 0) {
-            hc_reply(c, _("nobody called %s plays here"), k->name);
+            hc_reply(c, N_("nobody called %s plays here"), k->name);
             return;
         }
         a = pz_act_claim(seat, target);
@@ -220,7 +220,7 @@ void hv_info(ctx *c, const cmd *k)
     render_lines lines = {0};
     char head[48];
     if (c->g == NULL) {
-        hc_reply(c, _("the game has not started: %d seated; the creator says %sstart"), c->nseats,
+        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
                  hc_prefix(c));
         return;
     }
@@ -229,7 +229,7 @@ void hv_info(ctx *c, const cmd *k)
     case CMD_HAND: {
         int seat = hg_seat_of(c, c->m->sender);
         if (seat < 0) {
-            hc_reply(c, "%s", _("you are not playing in this game"));
+            hc_reply(c, N_("you are not playing in this game"));
             return;
         }
         prompt_hand(c, seat); /* always privately, wherever it was asked */
@@ -279,12 +279,12 @@ static bool vote(ctx *c, unsigned *votes, int seat, cmd_verb verb)
         return true;
     const char *nick = c->seats[seat].nick;
     if (verb == CMD_STOP)
-        hc_say_room(c, c->row.room, _("%s votes to abandon the game (%d of %d needed)."), nick,
+        hc_say_room(c, c->row.room, N_("%s votes to abandon the game (%d of %d needed)."), nick,
                     have, need);
     else if (verb == CMD_PAUSE)
-        hc_say_room(c, c->row.room, _("%s votes to pause (%d of %d needed)."), nick, have, need);
+        hc_say_room(c, c->row.room, N_("%s votes to pause (%d of %d needed)."), nick, have, need);
     else
-        hc_say_room(c, c->row.room, _("%s votes to resume (%d of %d needed)."), nick, have, need);
+        hc_say_room(c, c->row.room, N_("%s votes to resume (%d of %d needed)."), nick, have, need);
     hg_save(c);
     return false;
 }
@@ -301,46 +301,54 @@ void hv_vote(ctx *c, const cmd *k)
         char by[STORE_ID_MAX + 48];
         snprintf(by, sizeof by, "by %s (%s)", c->m->nick, role);
         const char *p = hc_prefix(c);
+        const char *room = c->row.room;
         if (c->row.status == STORE_LOBBY)
-            hs_stop(c, by, _("The game is abandoned (the table is closed). Say %snew for another."),
-                    p);
+            hc_say_room(c, room,
+                        N_("The game is abandoned (the table is closed). Say %snew for another."),
+                        p);
         else if (creator)
-            hs_stop(c, by,
-                    _("The game is abandoned (stopped by its creator). Say %snew for another."), p);
+            hc_say_room(
+                c, room,
+                N_("The game is abandoned (stopped by its creator). Say %snew for another."), p);
         else if (c->m->moderator)
-            hs_stop(c, by,
-                    _("The game is abandoned (stopped by a moderator of the room). Say %snew for "
-                      "another."),
-                    p);
+            hc_say_room(c, room,
+                        N_("The game is abandoned (stopped by a moderator of the room). Say %snew "
+                           "for another."),
+                        p);
         else
-            hs_stop(c, by, _("The game is abandoned (stopped by an owner). Say %snew for another."),
-                    p);
+            hc_say_room(c, room,
+                        N_("The game is abandoned (stopped by an owner). Say %snew for another."),
+                        p);
+        hs_stop(c, by);
         return;
     }
     if (seat < 0) {
-        hc_reply(c, "%s", _("only the players can do that"));
+        hc_reply(c, N_("only the players can do that"));
         return;
     }
     if (c->row.status == STORE_LOBBY) {
-        hc_reply(c, "%s", _("the game has not started"));
+        hc_reply(c, N_("the game has not started"));
         return;
     }
     if (k->verb == CMD_STOP) {
-        if (vote(c, &c->set.stop_votes, seat, CMD_STOP))
-            hs_stop(c, "by the players' vote",
-                    _("The game is abandoned (by vote). Say %snew for another."), hc_prefix(c));
+        if (vote(c, &c->set.stop_votes, seat, CMD_STOP)) {
+            hc_say_room(c, c->row.room,
+                        N_("The game is abandoned (by vote). Say %snew for another."),
+                        hc_prefix(c));
+            hs_stop(c, "by the players' vote");
+        }
     } else if (k->verb == CMD_PAUSE) {
         if (c->row.status == STORE_PAUSED) {
-            hc_reply(c, "%s", _("the game is already paused"));
+            hc_reply(c, N_("the game is already paused"));
         } else if (vote(c, &c->set.pause_votes, seat, CMD_PAUSE)) {
             c->row.status = STORE_PAUSED;
             c->set.pause_votes = c->set.resume_votes = 0;
             hg_save(c);
-            hc_say_room(c, c->row.room, _("The game is paused. Say %sresume to go on."),
+            hc_say_room(c, c->row.room, N_("The game is paused. Say %sresume to go on."),
                         hc_prefix(c));
         }
     } else if (c->row.status != STORE_PAUSED) {
-        hc_reply(c, "%s", _("the game is not paused"));
+        hc_reply(c, N_("the game is not paused"));
     } else if (vote(c, &c->set.resume_votes, seat, CMD_RESUME)) {
         char head[48];
         c->row.status = STORE_PLAYING;
@@ -348,7 +356,7 @@ void hv_vote(ctx *c, const cmd *k)
         hs_new_turn(c);
         hg_save(c);
         live_header(c, 'S', -1, head, sizeof head);
-        hc_say_room(c, c->row.room, _("%sThe game goes on: %s"), head, live_state_token());
+        hc_say_room(c, c->row.room, N_("%sThe game goes on: %s"), head, live_state_token());
         prompt_actor(c);
     }
 }

@@ -35,7 +35,7 @@ void hv_removebot(ctx *c, const cmd *k)
     if (k->name[0] != '\0') {
         seat = robot_named(c, k->name);
         if (seat >= 0 && !hc_is_robot(c->seats[seat].player)) {
-            hc_reply(c, _("%s is a person: only a computer player can be removed this way"),
+            hc_reply(c, N_("%s is a person: only a computer player can be removed this way"),
                      c->seats[seat].nick);
             return;
         }
@@ -45,9 +45,9 @@ void hv_removebot(ctx *c, const cmd *k)
                 seat = s; /* the last one seated */
     }
     if (seat < 0 && k->name[0] != '\0')
-        hc_reply(c, _("no computer player called %s is seated here"), k->name);
+        hc_reply(c, N_("no computer player called %s is seated here"), k->name);
     else if (seat < 0)
-        hc_reply(c, "%s", _("no computer player is seated here"));
+        hc_reply(c, N_("no computer player is seated here"));
     if (seat < 0)
         return;
     hs_unseat(c, seat);

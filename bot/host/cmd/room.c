@@ -62,8 +62,7 @@ static int set_options(ctx *c, const char *words, room_settings *rs)
                  k.option_name[i], k.option_value[i]);
     }
     if (k.players != 0 || k.robots || k.shuffle_seats) {
-        hc_reply(c, "%s",
-                 _("set options takes the game's options only (e.g. partners, to 31, manual)"));
+        hc_reply(c, N_("set options takes the game's options only (e.g. partners, to 31, manual)"));
         return -1;
     }
     return 0;
@@ -109,7 +108,7 @@ static int set_prefix(ctx *c, const char *p, room_settings *rs)
         return 0;
     }
     if (why != NULL) {
-        hc_reply(c, _("%s, such as . or ! or >> (say %sset prefix off for the bot's %s)"), why,
+        hc_reply(c, N_("%s, such as . or ! or >> (say %sset prefix off for the bot's %s)"), why,
                  hc_prompt_prefix(c), c->h->prefix);
         return -1;
     }
@@ -124,7 +123,7 @@ static const char *room_of(ctx *c, const cmd *k)
         return c->m->room;
     if (k->room[0] != '\0')
         return k->room;
-    hc_reply(c, "%s", _("say it in the room, or name it: settings #friends"));
+    hc_reply(c, N_("say it in the room, or name it: settings #friends"));
     return NULL;
 }
 
@@ -164,16 +163,16 @@ void hv_settings(ctx *c, const cmd *k)
         snprintf(d, sizeof d, _("computer players %s (the bot's)"), level_shown(rs.level));
     /* TRANSLATORS: the settings line, "ROOM · NEW TABLES · AWAY · COMPUTER PLAYERS ·
        prefix . (the room's) · colours on · moderators change them: ..." */
-    hc_reply(c,
-             rs.prefix[0] != '\0'
-                 ? _("%s · %s · %s · %s · prefix %s (the room's) · %s · moderators change them: "
-                     "%sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
-                     "expert, %sset prefix ., %sset colours off")
-                 : _("%s · %s · %s · %s · prefix %s (the bot's) · %s · moderators change them: "
-                     "%sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
-                     "expert, %sset prefix ., %sset colours off"),
-             room, a, b, d, p, rs.colours_off ? _("colours off") : _("colours on"), p, p, p, p, p,
-             p);
+    hc_reply(
+        c,
+        rs.prefix[0] != '\0'
+            ? N_("%s · %s · %s · %s · prefix %s (the room's) · %s · moderators change them: "
+                 "%sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
+                 "expert, %sset prefix ., %sset colours off")
+            : N_("%s · %s · %s · %s · prefix %s (the bot's) · %s · moderators change them: "
+                 "%sset options partners to 31, %sset deadline 24h, %sset away 3d, %sset level "
+                 "expert, %sset prefix ., %sset colours off"),
+        room, a, b, d, p, rs.colours_off ? N_("colours off") : N_("colours on"), p, p, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -184,7 +183,7 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
     else if (strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
         rs->colours_off = false;
     else {
-        hc_reply(c, "%s", _("set colours on, or set colours off"));
+        hc_reply(c, N_("set colours on, or set colours off"));
         return -1;
     }
     return 0;
@@ -230,7 +229,7 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
         snprintf(what, sizeof what, "%s", rs->colours_off ? _("colours off") : _("colours on"));
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
-    hc_reply(c, _("%s: %s · %ssettings lists them all"), room, what, in_room ? p : "");
+    hc_reply(c, N_("%s: %s · %ssettings lists them all"), room, what, in_room ? p : "");
 }
 
 void hv_set(ctx *c, const cmd *k)
@@ -239,8 +238,7 @@ void hv_set(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     if (!c->m->moderator && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, "%s",
-                 _("only the room's moderators (or the bot's owners) may change its settings"));
+        hc_reply(c, N_("only the room's moderators (or the bot's owners) may change its settings"));
         return;
     }
     room_settings rs;
@@ -268,9 +266,8 @@ void hv_set(ctx *c, const cmd *k)
         if (set_colours(c, k->name2, &rs) != 0)
             return;
     } else {
-        hc_reply(c, "%s",
-                 _("set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                   "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off"));
+        hc_reply(c, N_("set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
+                       "beginner|greedy|expert|strong, set prefix .|off, or set colours on|off"));
         return;
     }
     room_save(c, room, &rs);

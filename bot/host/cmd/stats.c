@@ -26,9 +26,9 @@ void hv_stats(ctx *c, const cmd *k)
     }
     if (s.games == 0) {
         if (room != NULL)
-            hc_reply(c, _("%s has no finished games in %s yet"), shown, room);
+            hc_reply(c, N_("%s has no finished games in %s yet"), shown, room);
         else
-            hc_reply(c, _("%s has no finished games yet"), shown);
+            hc_reply(c, N_("%s has no finished games yet"), shown);
         return;
     }
     char w[6][40], with[64] = "";
@@ -44,10 +44,10 @@ void hv_stats(ctx *c, const cmd *k)
     snprintf(w[4], sizeof w[4], P_("%d limpia", "%d limpias", limpias), s.limpias);
     snprintf(w[5], sizeof w[5], P_("%d san benito", "%d san benitos", benitos), s.san_benitos);
     if (room != NULL)
-        hc_reply(c, _("%s in %s: %s%s, %s, %s, %s, %s, %s"), shown, room, w[0], with, w[1], w[2],
+        hc_reply(c, N_("%s in %s: %s%s, %s, %s, %s, %s, %s"), shown, room, w[0], with, w[1], w[2],
                  w[3], w[4], w[5]);
     else
-        hc_reply(c, _("%s: %s%s, %s, %s, %s, %s, %s"), shown, w[0], with, w[1], w[2], w[3], w[4],
+        hc_reply(c, N_("%s: %s%s, %s, %s, %s, %s, %s"), shown, w[0], with, w[1], w[2], w[3], w[4],
                  w[5]);
 }
 
@@ -66,13 +66,13 @@ void hv_top(ctx *c, const cmd *k)
     }
     if (n == 0) {
         if (k->robots && room != NULL)
-            hc_reply(c, _("no finished games of computer players in %s yet"), room);
+            hc_reply(c, N_("no finished games of computer players in %s yet"), room);
         else if (k->robots)
-            hc_reply(c, "%s", _("no finished games of computer players yet"));
+            hc_reply(c, N_("no finished games of computer players yet"));
         else if (room != NULL)
-            hc_reply(c, _("no finished games in %s yet"), room);
+            hc_reply(c, N_("no finished games in %s yet"), room);
         else
-            hc_reply(c, "%s", _("no finished games yet"));
+            hc_reply(c, N_("no finished games yet"));
         return;
     }
     char line[800];
