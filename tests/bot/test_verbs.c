@@ -329,7 +329,7 @@ static const char *const SPANISH[][2] = {
     /* the examples of es-host.po's help */
     {"nuevo 2 bot experto a 31", "new 2 bot expert to 31"},
     {"jugar 7h", "play 7h"},
-    {"acomodar 2 4 3 7 izquierda", "arrange 2 4 3 7 left"},
+    {"ordenar 2 4 3 7 izquierda", "arrange 2 4 3 7 left"},
     {"plazo 10m", "deadline 10m"},
     {"partidas", "games"},
     {"zona America/Chicago", "tz America/Chicago"},
