@@ -39,13 +39,30 @@ static const struct option_key {
     {"partnerships", "partnerships partnership partners teams parejas equipos", true, "true"},
 };
 #define NOPTION_KEYS ((int)(sizeof OPTION_KEYS / sizeof OPTION_KEYS[0]))
+
+/* `new`: the Spanish words of the options' values, as the engine's words. */
+static const struct option_value {
+    const char *name, *value, *words;
+} OPTION_VALUES[] = {
+    {"declarations", "manual", "a-mano amano cantadas"},
+    {"declarations", "silent", "silencioso silenciosas calladas"},
+    {"declarations", "auto", "automatico automaticas"},
+    {"tendido", "last", "ultimo ultima"},
+    {"tendido", "choice", "eleccion elegir escoger"},
+    {"odd_leftover", "deal", "reparto repartir"},
+    {"odd_leftover", "table", "mesa"},
+    {"final_sweep", "dealer", "repartidor reparte"},
+    {"final_sweep", "last_capturer", "ultimo ultima"},
+    {"card_score", "difference", "diferencia"},
+    {"card_score", "excess26", "exceso26"},
+};
+#define NOPTION_VALUES ((int)(sizeof OPTION_VALUES / sizeof OPTION_VALUES[0]))
 #define PLAYERS_KEY "players jugadores seats"
 #define SHUFFLE_WORDS "shuffle shuffle_seats random shuffled barajar revolver azar al-azar"
 #define TARGET_WORDS "to a hasta"
 #define NOWRAP_WORDS "nowrap no-wrap no_wrap sinvuelta sin-vuelta"
-#define DECL_VALUES "manual silent auto"
-#define SILENT_WORDS "silencioso silenciosas calladas"
-#define AUTO_WORDS "automatico automaticas"
+#define DECL_VALUES                                                                                \
+    "manual silent auto a-mano silencioso silenciosas calladas automatico automaticas"
 #define NEW_FILLER "game partida juego players jugadores one un una contra la el con vs"
 #define ROBOT_WORDS                                                                                \
     "bot bots robot robots computer computers ai maquina maquinas cpu computadora computadoras"
@@ -110,6 +127,12 @@ static cmd_result set_option(cmd *c, const char *name, bool boolean, word value,
         memcpy(f, "true", 5);
     else if (boolean && cmd_in_list(f, (size_t)n, FALSE_WORDS))
         memcpy(f, "false", 6);
+    for (i = 0; i < NOPTION_VALUES; i++)
+        if (strcmp(OPTION_VALUES[i].name, name) == 0 &&
+            cmd_in_list(f, (size_t)n, OPTION_VALUES[i].words)) {
+            snprintf(f, sizeof f, "%s", OPTION_VALUES[i].value);
+            break;
+        }
     n = (int)strlen(f);
     for (i = 0; i < c->noptions && strcmp(c->option_name[i], name) != 0; i++)
         ;
@@ -283,12 +306,8 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
     else if (cmd_in_list(f, fn, NOWRAP_WORDS))
         res = set_option(c, "wrap", true, (word){"false", 5}, r);
     else if (cmd_in_list(f, fn, DECL_VALUES))
-        res = set_option(c, "declarations", false, w[i], r);
-    else if (cmd_in_list(f, fn, SILENT_WORDS))
-        res = set_option(c, "declarations", false, (word){"silent", 6}, r);
-    else if (cmd_in_list(f, fn, AUTO_WORDS))
-        res = set_option(c, "declarations", false, (word){"auto", 4}, r);
-    else if (cmd_in_list(f, fn, "excess26"))
+        res = set_option(c, "declarations", false, w[i], r); /* Spanish: OPTION_VALUES */
+    else if (cmd_in_list(f, fn, "excess26 exceso26"))
         res = set_option(c, "card_score", false, w[i], r);
     else if (cmd_in_list(f, fn, SHUFFLE_WORDS))
         c->shuffle_seats = true;

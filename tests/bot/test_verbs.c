@@ -429,6 +429,17 @@ static const struct {
     {"new 2 bot %s", "expert", "experto avanzado difícil"},
     {"new 2 partners=%s", "yes", "sí verdadero"},
     {"new 2 partners=%s", "no", "falso"},
+    {"new 2 declarations=%s", "manual", "a-mano"},
+    {"new 2 %s", "manual", "a-mano"},
+    {"new 2 declaraciones=%s", "silent", "silencioso calladas"},
+    {"new 2 tendido=%s", "last", "último última"},
+    {"new 2 tendido %s", "choice", "elección escoger"},
+    {"new 2 sobrantes=%s", "deal", "reparto"},
+    {"new 2 leftover %s", "table", "mesa"},
+    {"new 2 barrida=%s", "dealer", "repartidor"},
+    {"new 2 final_sweep=%s", "last_capturer", "último"},
+    {"new 2 cartas=%s", "difference", "diferencia"},
+    {"new 2 %s", "excess26", "exceso26"},
 };
 
 /* Writes template with its "%s" replaced by word into out (cap bytes). */
