@@ -26,8 +26,8 @@ static int announce_one(host *h, const store_due *d, int64_t now)
     live_header(&c, 'S', -1, head, sizeof head);
     if (c.row.status == STORE_PAUSED)
         hc_say_room(&c, c.row.room,
-                    N_("%s%s is back: the game goes on (paused: say !resume to go on): %s"), head,
-                    h->bot_name, live_state_token());
+                    N_("%s%s is back: the game goes on (paused: say %sresume to go on): %s"), head,
+                    h->bot_name, hc_prefix(&c), live_state_token());
     else
         hc_say_room(&c, c.row.room, N_("%s%s is back: the game goes on: %s"), head, h->bot_name,
                     live_state_token());
