@@ -147,6 +147,7 @@ void hv_settings(ctx *c, const cmd *k)
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
+    /* TRANSLATORS: a turn deadline that is off, as in "turn deadline off" */
     const char *dl = rs.deadline > 0 ? deadline : _("off");
     const char *aw = rs.away_max > 0 ? away : _("as long as they say");
     if (rs.own_deadline)
