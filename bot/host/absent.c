@@ -53,10 +53,11 @@ void absent_missed(ctx *c, int seat)
     if (after <= 0 || n < after || (c->set.away & (1u << seat)) != 0)
         return;
     c->set.away |= 1u << seat;
-    hc_say_room(c, c->row.room,
-                "%s has missed %d turns in a row: a computer player plays for them until they are "
-                "back (%sback)",
-                c->seats[seat].nick, n, hc_prefix(c));
+    hc_say_room(
+        c, c->row.room,
+        N_("%s has missed %d turns in a row: a computer player plays for them until they are "
+           "back (%sback)"),
+        c->seats[seat].nick, n, hc_prefix(c));
     hc_event(c, "%s is away after %d missed turns: a computer player plays for them",
              c->seats[seat].nick, n);
 }
@@ -85,5 +86,5 @@ void absent_acted(ctx *c, int seat)
     if ((c->set.away & (1u << seat)) == 0)
         return;
     c->set.away &= ~(1u << seat);
-    hc_say_room(c, c->row.room, "%s is back and plays again", c->seats[seat].nick);
+    hc_say_room(c, c->row.room, N_("%s is back and plays again"), c->seats[seat].nick);
 }

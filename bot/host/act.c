@@ -267,12 +267,13 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
     int actor = seat_of_action(a);
     char head[48], text[1000];
     if (forced != NULL && actor >= 0 && c->m != NULL) /* an owner's skip */
-        render_add(&seg, "%s skips %s's turn, %s plays for them", c->m->nick, names.nick[actor],
+        render_add(&seg, _("%s skips %s's turn, %s plays for them"), c->m->nick, names.nick[actor],
                    c->h->bot_name);
     else if (forced != NULL && actor >= 0)
-        render_add(&seg, "%s's time ran out, %s plays for them", names.nick[actor], c->h->bot_name);
+        render_add(&seg, _("%s's time ran out, %s plays for them"), names.nick[actor],
+                   c->h->bot_name);
     if (a != NULL && a->kind == PZ_ACT_TENDIDO && !a->now && actor >= 0)
-        render_add(&seg, "%s keeps the tendido for later", names.nick[actor]);
+        render_add(&seg, _("%s keeps the tendido for later"), names.nick[actor]);
     bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
     bool hand_end = has_event(ev, PZ_EV_HAND_END);
     int deal = first_event(ev, PZ_EV_DEAL);
@@ -286,7 +287,7 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
         memcpy(part.ev, ev->ev, (size_t)deal * sizeof part.ev[0]);
         render_events(c->g, &names, &part, &seg);
         render_score_line(c->g, &names, score, sizeof score);
-        render_add(&seg, "score: %s", score);
+        render_add(&seg, _("score: %s"), score);
         join_segments(&seg, text, sizeof text);
         part.n = ev->n - deal;
         memcpy(part.ev, ev->ev + deal, (size_t)part.n * sizeof part.ev[0]);
@@ -405,12 +406,13 @@ void hs_tendido_pairs(const ctx *c, char *buf, size_t cap)
     pz_card t[4];
     char a[100], b[100];
     if (pz_get_tendido(c->g, t) != 4) {
-        snprintf(buf, cap, "not on the table");
+        snprintf(buf, cap, "%s", _("not on the table"));
         return;
     }
     render_cards(t, 2, a, sizeof a);
     render_cards(t + 2, 2, b, sizeof b);
-    snprintf(buf, cap, "%s and %s", a, b);
+    /* TRANSLATORS: the tendido's two pairs, "4♥ 2♣ and 3♦ 7♠" */
+    snprintf(buf, cap, _("%s and %s"), a, b);
 }
 
 /* A refused play of a card that cannot be played in place (mode place). */
@@ -422,13 +424,15 @@ static void explain_place(ctx *c, const pz_action *a, const char *p)
     render_card(a->card, card);
     if (pz_get_pending(c->g, &seat) != PZ_PENDING_NONE && pz_get_pending_cards(c->g, pend) > 0 &&
         pz_card_rank(pend[0]) == rank)
-        hc_reply(c,
-                 "%s answers the porrazo on the table, so it is not played in place: say %splay %s",
-                 card, p, card);
+        hc_reply(
+            c,
+            N_("%s answers the porrazo on the table, so it is not played in place: say %splay %s"),
+            card, p, card);
     else if (rank > 3)
-        hc_reply(c, "only an A, 2, 3 or 4 is played in place: say %splay %s", p, card);
+        hc_reply(c, N_("only an A, 2, 3 or 4 is played in place: say %splay %s"), p, card);
     else
-        hc_reply(c, "%s is in place only as card number %d on the table, not now: say %splay %s",
+        hc_reply(c,
+                 N_("%s is in place only as card number %d on the table, not now: say %splay %s"),
                  card, rank + 1, p, card);
 }
 
@@ -437,17 +441,17 @@ static void explain_claim(ctx *c, const char *why, const pz_action *a)
 {
     int t = a->claimed;
     if (t < 0 || t >= c->nseats)
-        hc_reply(c, "nobody by that name plays here");
+        hc_reply(c, N_("nobody by that name plays here"));
     else if (t == a->seat)
-        hc_reply(c, "you cannot claim against yourself: claim against the other side");
+        hc_reply(c, N_("you cannot claim against yourself: claim against the other side"));
     else if (pz_side_of(c->g, t) == pz_side_of(c->g, a->seat))
-        hc_reply(c, "%s is your partner: claim against the other side", c->seats[t].nick);
+        hc_reply(c, N_("%s is your partner: claim against the other side"), c->seats[t].nick);
     else if (strstr(why, "already claimed") != NULL)
-        hc_reply(c, "%s's missed declaration was claimed already", c->seats[t].nick);
+        hc_reply(c, N_("%s's missed declaration was claimed already"), c->seats[t].nick);
     else if (strstr(why, "did not miss") != NULL)
-        hc_reply(c, "%s did not miss a declaration in the last deal", c->seats[t].nick);
+        hc_reply(c, N_("%s did not miss a declaration in the last deal"), c->seats[t].nick);
     else
-        hc_reply(c, "claims are made after a deal ends, before the next deal's first card");
+        hc_reply(c, N_("claims are made after a deal ends, before the next deal's first card"));
 }
 
 /*
@@ -465,10 +469,10 @@ void hs_refuse_not_held(ctx *c, int seat, const char *card)
         return;
     if (c->m->room == NULL || c->m->room[0] == '\0') {
         render_cards(cards, pz_get_hand(c->g, seat, cards), hand, sizeof hand);
-        hc_reply(c, "you hold no %s (your hand: %s)", card, hand);
+        hc_reply(c, N_("you hold no %s (your hand: %s)"), card, hand);
         return;
     }
-    hc_reply(c, "you hold no %s; your cards went to you privately", card);
+    hc_reply(c, N_("you hold no %s; your cards went to you privately"), card);
     prompt_hand(c, seat);
 }
 
@@ -489,9 +493,9 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     switch (err) {
     case PZ_ENOT_YOUR_TURN:
         if (turn >= 0 && turn < c->nseats)
-            hc_reply(c, "it is %s's turn, not yours", c->seats[turn].nick);
+            hc_reply(c, N_("it is %s's turn, not yours"), c->seats[turn].nick);
         else
-            hc_reply(c, "nobody is to play now");
+            hc_reply(c, N_("nobody is to play now"));
         return;
     case PZ_ECARD_NOT_IN_HAND:
         render_card(a->card, card);
@@ -500,8 +504,8 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     case PZ_ECHOICE_REQUIRED:
         render_card(a->card, card);
         hc_reply(c,
-                 "%s can capture or be played in place for %d points: say %splay %s capture, or "
-                 "%splay %s place",
+                 N_("%s can capture or be played in place for %d points: say %splay %s capture, or "
+                    "%splay %s place"),
                  card, pz_card_rank(a->card) + 1, p, card, p, card);
         return;
     case PZ_ECANNOT_PLACE:
@@ -509,54 +513,58 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
         return;
     case PZ_ENOT_DEALER:
         if (dealer >= 0 && dealer < c->nseats) {
-            hc_reply(c, "only the dealer, %s, %s the tendido", c->seats[dealer].nick,
-                     a->kind == PZ_ACT_TENDIDO ? "chooses" : "arranges");
+            hc_reply(c,
+                     a->kind == PZ_ACT_TENDIDO ? N_("only the dealer, %s, chooses the tendido")
+                                               : N_("only the dealer, %s, arranges the tendido"),
+                     c->seats[dealer].nick);
             return;
         }
         /* fall through */
     case PZ_EWRONG_PHASE:
         render_status(c->g, &names, status, sizeof status);
-        hc_reply(c, "not now — %s", status);
+        hc_reply(c, N_("not now — %s"), status);
         return;
     case PZ_EBAD_ARRANGEMENT:
         hs_tendido_pairs(c, text, sizeof text);
-        hc_reply(c,
-                 "lay one pair of the tendido on the left and the other on the right, each pair in "
-                 "either order; the pairs are %s (or say %sarrange best)",
-                 text, p);
+        hc_reply(
+            c,
+            N_("lay one pair of the tendido on the left and the other on the right, each pair in "
+               "either order; the pairs are %s (or say %sarrange best)"),
+            text, p);
         return;
     case PZ_ENOTHING_TO_DECLARE:
         if (pz_view_seat(c->g, a->seat, &v) == 0 && v.holding_declared)
-            hc_reply(c, "you have declared already");
+            hc_reply(c, N_("you have declared already"));
         else
-            hc_reply(c, "you hold no ronda or rondine this deal: nothing to declare");
+            hc_reply(c, N_("you hold no ronda or rondine this deal: nothing to declare"));
         return;
     case PZ_EDECLARATION_CLOSED:
-        hc_reply(c, "too late: declarations closed with this deal's first card");
+        hc_reply(c, N_("too late: declarations closed with this deal's first card"));
         return;
     case PZ_EBAD_CLAIM:
         explain_claim(c, why, a);
         return;
     case PZ_EGAME_OVER:
         render_side(c->g, &names, pz_get_winner(c->g), text, sizeof text);
-        hc_reply(c, "the game is over: %s won", text);
+        hc_reply(c, N_("the game is over: %s won"), text);
         return;
     case PZ_EINVALID_ACTION:
         if (a->kind == PZ_ACT_PLAY && a->mode == PZ_MODE_CAPTURE) {
             render_card(a->card, card);
-            hc_reply(c, "%s captures nothing: there is no %s on the table; say %splay %s", card,
+            hc_reply(c, N_("%s captures nothing: there is no %s on the table; say %splay %s"), card,
                      hs_rank_word(pz_card_rank(a->card)), p, card);
         } else if (a->kind == PZ_ACT_DECLARE) {
-            hc_reply(c, "declarations are %s in this game: nothing to declare",
-                     pz_get_options(c->g)->declarations == PZ_DECL_SILENT ? "silent" : "automatic");
+            hc_reply(c, pz_get_options(c->g)->declarations == PZ_DECL_SILENT
+                            ? N_("declarations are silent in this game: nothing to declare")
+                            : N_("declarations are automatic in this game: nothing to declare"));
         } else if (a->kind == PZ_ACT_CLAIM) {
-            hc_reply(c, "claims are made only in a game with manual declarations");
+            hc_reply(c, N_("claims are made only in a game with manual declarations"));
         } else {
-            hc_reply(c, "that is not a move you can make now");
+            hc_reply(c, N_("that is not a move you can make now"));
         }
         return;
     default: /* options, documents, memory: not a player's doing */
-        hc_reply(c, "something went wrong on my side: your move was not taken; try again");
+        hc_reply(c, N_("something went wrong on my side: your move was not taken; try again"));
         return;
     }
 }
@@ -605,13 +613,11 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
 
 /* Stops the loaded game: the room is told why (who), the operator's log
    by whom (by). */
-void hs_stop(ctx *c, const char *who, const char *by)
+void hs_stop(ctx *c, const char *by)
 {
     bool lobby = c->row.status == STORE_LOBBY;
     c->row.status = STORE_STOPPED;
     hg_save(c);
     learn_forget(c); /* a hand's judged plays, never reviewed now */
-    hc_say_room(c, c->row.room, "The game is abandoned (%s). Say %snew for another.", who,
-                hc_prefix(c));
     hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }

@@ -42,9 +42,10 @@ static void tick_game(ctx *c, const char *room)
     if (c->row.status == STORE_LOBBY && expiry > 0 && c->now >= c->row.turn_since + expiry) {
         char idle[32];
         text_duration(expiry, idle, sizeof idle);
-        char why[64];
-        snprintf(why, sizeof why, "nobody joined for %s", idle);
-        hs_stop(c, why, "as it expired");
+        hc_say_room(c, c->row.room,
+                    N_("The game is abandoned (nobody joined for %s). Say %snew for another."),
+                    idle, hc_prefix(c));
+        hs_stop(c, "as it expired");
         return;
     }
     if (c->row.status != STORE_PLAYING || c->g == NULL) {

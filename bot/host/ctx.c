@@ -221,7 +221,7 @@ bool hc_in_lobby(ctx *c)
 {
     if (c->row.status == STORE_LOBBY)
         return true;
-    hc_reply(c, "the game in %s has started already", c->row.room);
+    hc_reply(c, N_("the game in %s has started already"), c->row.room);
     return false;
 }
 
@@ -231,7 +231,7 @@ bool hc_may_manage(ctx *c)
     if (strcmp(c->row.creator, c->m->sender) == 0 || c->m->moderator ||
         hc_is_owner(c, c->m->sender))
         return true;
-    hc_reply(c, "only the table's creator can do that");
+    hc_reply(c, N_("only the table's creator can do that"));
     return false;
 }
 

@@ -147,13 +147,13 @@ int host_export(store *st, int64_t game, char **out, char *why, size_t why_len)
     store_seat seats[PZ_MAX_PLAYERS];
     int n = 0;
     if (store_game_get(st, game, &g) != 0) {
-        snprintf(why, why_len, "no game %lld in this database", (long long)game);
+        snprintf(why, why_len, _("no game %lld in this database"), (long long)game);
         return -1;
     }
     int bad = settings_parse(&s, g.settings) != 0 ||
               store_seats_get(st, game, seats, PZ_MAX_PLAYERS, &n) != 0 || g.state == NULL;
     if (bad) {
-        snprintf(why, why_len, "game %lld never started or cannot be read", (long long)game);
+        snprintf(why, why_len, _("game %lld never started or cannot be read"), (long long)game);
         store_game_fini(&g);
         return -1;
     }
@@ -198,7 +198,7 @@ int host_export(store *st, int64_t game, char **out, char *why, size_t why_len)
     store_game_fini(&g);
     if (b.failed) {
         free(b.s);
-        snprintf(why, why_len, "cannot read the actions of game %lld", (long long)game);
+        snprintf(why, why_len, _("cannot read the actions of game %lld"), (long long)game);
         return -1;
     }
     *out = b.s;

@@ -20,6 +20,7 @@
 #endif
 
 #include "hhost.h"
+#include "i18n.h"
 
 #if defined(__GNUC__)
 #define HC_PRINTF(f, a) __attribute__((format(printf, f, a)))

@@ -59,15 +59,16 @@ static void ask_which_game(ctx *c, const rooms_found *f)
     size_t len = 0;
     rooms[0] = '\0';
     for (int i = 0; i < shown; i++) {
-        const char *sep = i == 0 ? "" : i == shown - 1 && f->n == shown ? " and " : ", ";
+        /* TRANSLATORS: between the last two rooms of a list, "#a, #b and #c" */
+        const char *sep = i == 0 ? "" : i == shown - 1 && f->n == shown ? _(" and ") : ", ";
         int n = snprintf(rooms + len, sizeof rooms - len, "%s%s", sep, f->room[i]);
         if (n < 0 || (size_t)n >= sizeof rooms - len)
             break;
         len += (size_t)n;
     }
     if (f->n > shown)
-        snprintf(rooms + len, sizeof rooms - len, " and %d more", f->n - shown);
-    hc_reply(c, "you play in %s: say %s %s", rooms, text_echo(c->m->text, c->m->len, echo),
+        snprintf(rooms + len, sizeof rooms - len, _(" and %d more"), f->n - shown);
+    hc_reply(c, N_("you play in %s: say %s %s"), rooms, text_echo(c->m->text, c->m->len, echo),
              f->room[0]);
 }
 
@@ -84,7 +85,7 @@ static int find_game(ctx *c, const cmd *k)
     if (room != NULL) {
         int found = hg_load(c, room);
         if (found == 0)
-            hc_reply(c, "there is no game in %s: say %snew there to open one", room,
+            hc_reply(c, N_("there is no game in %s: say %snew there to open one"), room,
                      host_room_prefix(c->h, c->network, room));
         return found > 0;
     }
@@ -95,7 +96,7 @@ static int find_game(ctx *c, const cmd *k)
         return 0;
     }
     if (f.n == 0) {
-        hc_reply(c, "you are not in a game: say %snew or %sjoin in a channel", hc_prefix(c),
+        hc_reply(c, N_("you are not in a game: say %snew or %sjoin in a channel"), hc_prefix(c),
                  hc_prefix(c));
         return 0;
     }
@@ -157,7 +158,7 @@ static void dispatch(ctx *c, const cmd *k)
     const struct verb_run *v = &VERBS[k->verb];
     cmd said;
     if ((v->flags & V_OWNER) && v->refuse != NULL && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, "%s", v->refuse);
+        hc_reply(c, "%s", _(v->refuse));
         return;
     }
     if (v->flags & V_GAME) {
@@ -179,7 +180,7 @@ static void dispatch(ctx *c, const cmd *k)
     c->personal = false;
     i18n_use(before);
     if ((v->flags & V_PRIVATE) && c->m->room != NULL && c->m->room[0] != '\0')
-        hc_reply(c, "I answered you privately"); /* a person's settings are theirs */
+        hc_reply(c, N_("I answered you privately")); /* a person's settings are theirs */
 }
 
 /* Commits or rolls back the call's transaction; 0 or the store_err. */
@@ -221,11 +222,11 @@ static void fault_reply(host *h, const host_msg *m, int err, int64_t now)
     if (q == NULL || !flood_fault_reply_ok(h, m->network, m->sender, now))
         return;
     const char *what =
-        m->retried ? "I can't save right now; I will take your command as soon as I can."
+        m->retried ? _("I can't save right now; I will take your command as soon as I can.")
         : store_err_transient(err)
-            ? "I can't save right now: your command was not taken; try again in a minute."
-            : "I can't save this game's record: your command was not taken. The operator is "
-              "told.";
+            ? _("I can't save right now: your command was not taken; try again in a minute.")
+            : _("I can't save this game's record: your command was not taken. The operator is "
+                "told.");
     char text[600];
     if (m->room != NULL && m->room[0] != '\0') {
         snprintf(text, sizeof text, "%s: %s", m->nick != NULL ? m->nick : m->sender, what);
@@ -241,7 +242,7 @@ static int tell_flooder(host *h, const host_msg *m, int64_t now)
     int secs = h->cfg.flood_ignore_secs > 0 ? h->cfg.flood_ignore_secs : 60;
     char text[300];
     snprintf(text, sizeof text,
-             "You are sending commands faster than I can answer: I will ignore you for %d s.",
+             _("You are sending commands faster than I can answer: I will ignore you for %d s."),
              secs);
     int err = store_outbox_add(h->st, m->network, m->sender, STORE_MSG_PRIVATE, 0, text, now, NULL);
     if (err != 0) {
@@ -269,7 +270,7 @@ static void hint_prefix(ctx *c)
         hg_seat_of(c, c->m->sender) < 0)
         return;
     flood_hint_told(c->h, c->network, c->m->sender, c->m->room, c->now);
-    hc_reply(c, "commands start with %s here — say %s%s", hc_prefix(c), hc_prefix(c),
+    hc_reply(c, N_("commands start with %s here — say %s%s"), hc_prefix(c), hc_prefix(c),
              text_echo(c->m->text, c->m->len, echo));
 }
 

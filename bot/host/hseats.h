@@ -29,10 +29,10 @@ void hs_deal(ctx *c);
 /* Says who sits where (and the teams, once dealt) in the game's room. */
 void hs_say_seats(ctx *c);
 
-/* A person leaves a game under way (why: "leaves", "is removed by bob"):
-   a computer player takes the seat (the sender's own: theirs to take back,
-   hs_take_back); with no person left the game stops. */
-void hs_leave_game(ctx *c, int seat, const char *why);
+/* A person leaves a game under way (remover NULL), or is removed by the
+   nick remover: a computer player takes the seat (the sender's own: theirs
+   to take back, hs_take_back); with no person left the game stops. */
+void hs_leave_game(ctx *c, int seat, const char *remover);
 /* leave in a game under way asks once: true when the sender confirms (a
    second leave within two minutes, kept in the store); else asked. */
 bool hs_leave_confirmed(ctx *c);
@@ -68,9 +68,10 @@ void hs_new_turn(ctx *c);
 const char *hs_rank_word(int rank);
 /* The tendido waiting to be arranged as "4♥ 2♣ and 3♦ 7♠" (its pairs). */
 void hs_tendido_pairs(const ctx *c, char *buf, size_t cap);
-/* Stops the loaded game: the room is told why (who), the operator's log
-   by whom (by: "by ann (its creator)"). */
-void hs_stop(ctx *c, const char *who, const char *by);
+/* Stops the loaded game, the operator's log told by whom (by: "by ann (its
+   creator)"). The caller has told the room why, in a whole sentence ("The
+   game is abandoned (by vote). Say !new for another."), in its language. */
+void hs_stop(ctx *c, const char *by);
 
 /* ---- absent.c: absent people, leaving mid-game, substitutes ---- */
 /* Whether a computer player plays seat: its own, or for an absent person. */

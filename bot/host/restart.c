@@ -26,9 +26,13 @@ static int announce_one(host *h, const store_due *d, int64_t now)
     char head[48];
     pz_lang before = i18n_use(host_room_lang(h, d->network, d->room));
     live_header(&c, 'S', -1, head, sizeof head);
-    hc_say_room(&c, c.row.room, "%s%s is back: the game goes on%s: %s", head, h->bot_name,
-                c.row.status == STORE_PAUSED ? " (paused: say !resume to go on)" : "",
-                live_state_token());
+    if (c.row.status == STORE_PAUSED)
+        hc_say_room(&c, c.row.room,
+                    N_("%s%s is back: the game goes on (paused: say %sresume to go on): %s"), head,
+                    h->bot_name, hc_prefix(&c), live_state_token());
+    else
+        hc_say_room(&c, c.row.room, N_("%s%s is back: the game goes on: %s"), head, h->bot_name,
+                    live_state_token());
     if (c.row.status == STORE_PLAYING)
         prompt_if_quiet(&c); /* the room's line says whose turn it is */
     i18n_use(before);

@@ -60,10 +60,14 @@ static int free_number(const ctx *c)
 
 void robot_identity(const ctx *c, int level, char *id, size_t id_cap, char *nick, size_t nick_cap)
 {
+    /* the level in the nick as the room reads it ("Robot 1 (fuerte)"); the
+       id keeps the engine's word */
+    static const char *const shown[] = {N_("beginner"), N_("greedy"), N_("expert"), N_("strong")};
     int k = free_number(c);
     const char *name = pzai_level_name((pzai_level)level);
     snprintf(id, id_cap, "%s%s#%d", ROBOT_ID, name, k);
-    snprintf(nick, nick_cap, "Robot %d (%s)", k, name);
+    snprintf(nick, nick_cap, "Robot %d (%s)", k,
+             level >= 0 && level < (int)(sizeof shown / sizeof shown[0]) ? _(shown[level]) : name);
 }
 
 int robot_named(const ctx *c, const char *name)

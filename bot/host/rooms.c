@@ -33,10 +33,10 @@ const char *room_prefix_refused(const char *p)
 {
     size_t n = strlen(p);
     if (n == 0 || n > ROOM_PREFIX_MAX)
-        return "a prefix is 1 to 3 characters";
+        return _("a prefix is 1 to 3 characters");
     for (size_t i = 0; i < n; i++)
         if (p[i] <= ' ' || p[i] >= 0x7F || isalnum((unsigned char)p[i]))
-            return "a prefix is punctuation only: no letters, digits or spaces";
+            return _("a prefix is punctuation only: no letters, digits or spaces");
     return NULL;
 }
 

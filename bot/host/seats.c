@@ -57,8 +57,8 @@ void hs_add(ctx *c, const char *player, const char *nick)
         text_duration(countdown, secs, sizeof secs);
         c->set.start_at = c->now + countdown;
         hc_say_room(c, c->row.room,
-                    "The table is full: the cards are dealt in %s (say %sleave to get up)", secs,
-                    hc_prefix(c));
+                    N_("The table is full: the cards are dealt in %s (say %sleave to get up)"),
+                    secs, hc_prefix(c));
     }
     hg_save(c);
     /* an event line of the game: joins waiting to be sent go out as one
@@ -68,12 +68,12 @@ void hs_add(ctx *c, const char *player, const char *nick)
     if (c->nseats == c->set.max_players && countdown <= 0) {
         /* the hands go first (priority 1): this seat is read before them,
            as a plain line (the deal's line that follows tells the state) */
-        hc_say_room_first(c, c->row.room, "%s sits down (%d of %d)", nick, c->nseats,
+        hc_say_room_first(c, c->row.room, N_("%s sits down (%d of %d)"), nick, c->nseats,
                           c->set.max_players);
         hs_deal(c);
         return;
     }
-    hc_say_room(c, c->row.room, "%s%s sits down (%d of %d)", head, nick, c->nseats,
+    hc_say_room(c, c->row.room, N_("%s%s sits down (%d of %d)"), head, nick, c->nseats,
                 c->set.max_players);
 }
 
@@ -100,7 +100,7 @@ void hs_unseat(ctx *c, int i)
         c->row.status = STORE_STOPPED;
         hs_write_seats(c);
         hg_save(c);
-        hc_say_room(c, c->row.room, "%s leaves; the table is closed.", nick);
+        hc_say_room(c, c->row.room, N_("%s leaves; the table is closed."), nick);
         hc_event(c, "abandoned: %s left and %s", nick,
                  c->nseats == 0 ? "nobody is seated" : "only computer players are seated");
         return;
@@ -108,10 +108,10 @@ void hs_unseat(ctx *c, int i)
     if (hg_seat_of(c, c->row.creator) < 0) { /* the creator left: the next person runs it */
         snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[person].player);
         hg_save(c);
-        hc_say_room(c, c->row.room, "%s leaves; %s now runs the table (%d seated).", nick,
+        hc_say_room(c, c->row.room, N_("%s leaves; %s now runs the table (%d seated)."), nick,
                     c->seats[person].nick, c->nseats);
     } else {
-        hc_say_room(c, c->row.room, "%s leaves the table (%d seated).", nick, c->nseats);
+        hc_say_room(c, c->row.room, N_("%s leaves the table (%d seated)."), nick, c->nseats);
     }
     hs_write_seats(c);
 }
@@ -139,11 +139,11 @@ void hs_deal(ctx *c)
 {
     char why[PZ_WHY_MAX];
     if (c->nseats < 2) {
-        hc_reply(c, "Porrazo needs at least 2 players: wait for someone to join");
+        hc_reply(c, N_("Porrazo needs at least 2 players: wait for someone to join"));
         return;
     }
     if (pz_options_check(&c->set.opt, c->nseats, why, sizeof why) != 0) {
-        hc_reply(c, "cannot start with %d players: %s", c->nseats, why);
+        hc_reply(c, N_("cannot start with %d players: %s"), c->nseats, why);
         return;
     }
     uint64_t seed;
@@ -160,7 +160,7 @@ void hs_deal(ctx *c)
     c->set.dealer = s.dealer;
     pz_events ev = {0};
     if (pz_new(&c->g, &s, &ev, why, sizeof why) != 0) {
-        hc_reply(c, "cannot start: %s", why);
+        hc_reply(c, N_("cannot start: %s"), why);
         return;
     }
     c->row.seed = seed;
@@ -188,11 +188,12 @@ void hs_say_seats(ctx *c)
 static void say_seats(ctx *c, bool link)
 {
     char line[900];
-    int len = snprintf(line, sizeof line, "%s:", c->row.status == STORE_LOBBY ? "Seated" : "Seats");
+    int len = snprintf(line, sizeof line, "%s",
+                       c->row.status == STORE_LOBBY ? _("Seated:") : _("Seats:"));
     bool teams = c->set.opt.partnerships && c->row.status != STORE_LOBBY;
     for (int i = 0; i < c->nseats && len > 0 && (size_t)len < sizeof line; i++) {
         if (teams)
-            len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (team %c)", i + 1,
+            len += snprintf(line + len, sizeof line - (size_t)len, _(" %d. %s (team %c)"), i + 1,
                             c->seats[i].nick, 'A' + i % (c->nseats / 2));
         else
             len +=
@@ -226,7 +227,7 @@ static bool any_person(const ctx *c)
  * person left it themselves (the sender): then they may take it back
  * (hs_take_back), and the room is told how.
  */
-static void to_computer(ctx *c, int seat, const char *why)
+static void to_computer(ctx *c, int seat, const char *remover)
 {
     char old[STORE_ID_MAX], id[STORE_ID_MAX], nick[STORE_ID_MAX], key[STORE_ID_MAX + 24],
         value[STORE_ID_MAX + 8];
@@ -257,22 +258,40 @@ static void to_computer(ctx *c, int seat, const char *why)
                 snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[s].player);
                 break;
             }
-    if (own && any_person(c)) /* else the game stops: nothing to come back to */
+    if (own && any_person(c) && remover == NULL) /* else the game stops: nothing to come back to */
         hc_say_room(c, c->row.room,
-                    "%s %s; %s takes the seat and the game goes on (%s may take it back: %sjoin)",
-                    old, why, nick, old, hc_prefix(c));
-    else
-        hc_say_room(c, c->row.room, "%s %s; %s takes the seat and the game goes on", old, why,
+                    N_("%s leaves; %s takes the seat and the game goes on (%s may take it "
+                       "back: %sjoin)"),
+                    old, nick, old, hc_prefix(c));
+    else if (own && any_person(c))
+        hc_say_room(c, c->row.room,
+                    N_("%s is removed by %s; %s takes the seat and the game goes on (%s may "
+                       "take it back: %sjoin)"),
+                    old, remover, nick, old, hc_prefix(c));
+    else if (remover == NULL)
+        hc_say_room(c, c->row.room, N_("%s leaves; %s takes the seat and the game goes on"), old,
                     nick);
-    hc_event(c, "%s %s; %s took the seat", old, why, nick);
+    else
+        hc_say_room(c, c->row.room,
+                    N_("%s is removed by %s; %s takes the seat and the game goes on"), old, remover,
+                    nick);
+    if (remover == NULL)
+        hc_event(c, "%s leaves; %s took the seat", old, nick);
+    else
+        hc_event(c, "%s is removed by %s; %s took the seat", old, remover, nick);
     hg_save(c);
 }
 
-void hs_leave_game(ctx *c, int seat, const char *why)
+void hs_leave_game(ctx *c, int seat, const char *remover)
 {
-    to_computer(c, seat, why);
-    if (!c->failed && !any_person(c))
-        hs_stop(c, "nobody but computer players is left", "as the last person left");
+    to_computer(c, seat, remover);
+    if (!c->failed && !any_person(c)) {
+        hc_say_room(c, c->row.room,
+                    N_("The game is abandoned (nobody but computer players is left). Say %snew "
+                       "for another."),
+                    hc_prefix(c));
+        hs_stop(c, "as the last person left");
+    }
 }
 
 /* The pending offer of the loaded game: its seat and nick, or -1. */
@@ -311,9 +330,9 @@ static void new_since(ctx *c, int seat, const char *old)
     char text[2 * STORE_ID_MAX + 24];
     int err = recent_load(c, &rec);
     if (err == 0) {
-        int n = snprintf(text, sizeof text, "%s takes %s's seat", c->m->nick, old);
+        int n = snprintf(text, sizeof text, _("%s takes %s's seat"), c->m->nick, old);
         if (n < 0 || (size_t)n >= sizeof text) /* cannot happen: sized for two ids */
-            snprintf(text, sizeof text, "a new player takes the seat");
+            snprintf(text, sizeof text, "%s", _("a new player takes the seat"));
         recent_add(&rec, seat, text);
         recent_touch(&rec, seat, c->now);
         err = recent_save(c, &rec);
@@ -329,7 +348,7 @@ bool hs_take_offer(ctx *c)
     if (seat < 0 || strcasecmp(nick, c->m->nick) != 0 || hg_seat_of(c, c->m->sender) >= 0)
         return false;
     if (c->m->unreachable != NULL) {
-        hc_reply(c, "you cannot sit: %s", c->m->unreachable);
+        hc_reply(c, N_("you cannot sit: %s"), c->m->unreachable);
         return true;
     }
     char old[STORE_ID_MAX];
@@ -344,7 +363,7 @@ bool hs_take_offer(ctx *c)
     }
     hs_offer(c, -1, "");
     /* before the hand (priority 1), so the room knows why it is sent */
-    hc_say_room_first(c, c->row.room, "%s takes %s's seat", c->m->nick, old);
+    hc_say_room_first(c, c->row.room, N_("%s takes %s's seat"), c->m->nick, old);
     hc_event(c, "%s took %s's seat", c->m->nick, old);
     new_since(c, seat, old);
     prompt_hand(c, seat);
@@ -380,8 +399,8 @@ bool hs_leave_confirmed(ctx *c)
         return true;
     text_duration(LEAVE_CONFIRM_SECS, mins, sizeof mins);
     hc_reply(c,
-             "a computer player would take your seat for the rest of the game: say %sleave again "
-             "within %s to confirm (you could come back with %sjoin)",
+             N_("a computer player would take your seat for the rest of the game: say %sleave "
+                "again within %s to confirm (you could come back with %sjoin)"),
              hc_prefix(c), mins, hc_prefix(c));
     return false;
 }
@@ -413,13 +432,13 @@ bool hs_take_back(ctx *c)
         return false;
     if (strcmp(c->seats[seat].player, robot) != 0) {
         hc_reply(c,
-                 "your seat went to %s: only a player may offer you theirs (%ssub %s), or wait "
-                 "for the next game",
+                 N_("your seat went to %s: only a player may offer you theirs (%ssub %s), or "
+                    "wait for the next game"),
                  c->seats[seat].nick, hc_prefix(c), c->m->nick);
         return true;
     }
     if (c->m->unreachable != NULL) {
-        hc_reply(c, "you cannot sit: %s", c->m->unreachable);
+        hc_reply(c, N_("you cannot sit: %s"), c->m->unreachable);
         return true;
     }
     snprintf(old, sizeof old, "%s", c->seats[seat].nick);
@@ -433,7 +452,7 @@ bool hs_take_back(ctx *c)
         hc_failed(c, err);
         return true;
     }
-    hc_say_room(c, c->row.room, "%s takes their seat back from %s", c->m->nick, old);
+    hc_say_room(c, c->row.room, N_("%s takes their seat back from %s"), c->m->nick, old);
     hc_event(c, "%s took their seat back from %s", c->m->nick, old);
     if (c->g != NULL && hg_actor(c->g) == seat && c->row.status == STORE_PLAYING) {
         hs_new_turn(c); /* their turn: their clock starts now, the prompt has the hand */

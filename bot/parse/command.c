@@ -39,13 +39,13 @@ static const struct verb_words {
 #define NVERBS ((int)(sizeof VERBS / sizeof VERBS[0]))
 
 /* Argument words. */
-#define CAPTURE_WORDS "capture captura capturar take tomar"
-#define PLACE_WORDS "place put poner lugar in-place inplace"
-#define NOW_WORDS "now ahora ya"
-#define LATER_WORDS "later luego despues"
+#define CAPTURE_WORDS "capture captura capturar capturo take tomar llevar"
+#define PLACE_WORDS "place put poner pongo colocar coloco lugar in-place inplace en-su-lugar"
+#define NOW_WORDS "now ahora ya ahorita"
+#define LATER_WORDS "later luego despues mas-tarde"
 #define BEST_WORDS "best mejor"
-#define ON_WORDS "on yes si always siempre"
-#define OFF_WORDS "off no auto normal"
+#define ON_WORDS "on yes si always siempre prendido activado encendido"
+#define OFF_WORDS "off no auto normal apagado desactivado"
 #define LTR_WORDS "ltr l2r left izq izquierda left-to-right izquierda-a-derecha"
 #define RTL_WORDS "rtl r2l right der derecha right-to-left derecha-a-izquierda"
 
@@ -87,7 +87,7 @@ cmd_result cmd_fail(reply *r, const char *fmt, ...)
     va_end(ap);
     if (n < 0) {
         /* a fixed ASCII line: cut to the cap, it stays valid */
-        (void)snprintf(r->s, r->cap, "%s", "say help for the commands");
+        (void)snprintf(r->s, r->cap, "%s", _("say help for the commands"));
     } else if ((size_t)n >= r->cap) {
         text_utf8_cut(r->s, strlen(r->s));
     }
@@ -233,7 +233,7 @@ static int card_at(const word *w, int n, int i, cmd_card *card)
 static cmd_result bad_card(word w, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
-    return cmd_fail(r, "'%s' is not a card: try 7, 7h, 7♥ or king", cmd_quote(w, q));
+    return cmd_fail(r, _("'%s' is not a card: try 7, 7h, 7♥ or king"), cmd_quote(w, q));
 }
 
 /* The verb w says, or -1. */
@@ -283,9 +283,10 @@ static cmd_result unknown_verb(word w, reply *r)
     if (w.n > 0 && w.s[0] >= '0' && w.s[0] <= '9')
         return bad_card(w, r);
     if (suggest(w, best))
-        return cmd_fail(r, "unknown command '%s' — did you mean %s%s? Try %shelp.", cmd_quote(w, q),
-                        r->p, best, r->p);
-    return cmd_fail(r, "unknown command '%s': say %shelp for the commands", cmd_quote(w, q), r->p);
+        return cmd_fail(r, _("unknown command '%s' — did you mean %s%s? Try %shelp."),
+                        cmd_quote(w, q), r->p, best, r->p);
+    return cmd_fail(r, _("unknown command '%s': say %shelp for the commands"), cmd_quote(w, q),
+                    r->p);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -325,24 +326,24 @@ static cmd_result parse_play(const word *w, int n, cmd *c, reply *r)
         cmd_card card;
         if ((k = mode_at(w, n, i, &mode)) > 0) {
             if (c->mode != PZ_MODE_ANY && c->mode != mode)
-                return cmd_fail(r, "say capture or place, not both");
+                return cmd_fail(r, "%s", _("say capture or place, not both"));
             c->mode = mode;
         } else if ((k = card_at(w, n, i, &card)) > 0) {
             if (first >= 0)
-                return cmd_fail(r, "play one card at a time, e.g. %splay 7h", r->p);
+                return cmd_fail(r, _("play one card at a time, e.g. %splay 7h"), r->p);
             first = i;
             c->card = card;
         } else if (first >= 0 && cmd_is_word(w[i], "of de")) {
             return bad_card(span(w, first, i + 1 < n ? i + 1 : i), r);
         } else if (first >= 0) {
-            return cmd_fail(r, "play takes a card, then capture or place if you like: not '%s'",
+            return cmd_fail(r, _("play takes a card, then capture or place if you like: not '%s'"),
                             cmd_quote(w[i], q));
         } else {
             return bad_card(w[i], r);
         }
     }
     if (first < 0)
-        return cmd_fail(r, "play what? e.g. %splay 7h", r->p);
+        return cmd_fail(r, _("play what? e.g. %splay 7h"), r->p);
     return CMD_OK;
 }
 
@@ -351,14 +352,16 @@ static cmd_result parse_tendido(const word *w, int n, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
     if (n == 0)
-        return cmd_fail(r, "tendido now or later? say %stendido now or %stendido later", r->p,
+        return cmd_fail(r, _("tendido now or later? say %stendido now or %stendido later"), r->p,
                         r->p);
     bool now = cmd_is_word(w[0], NOW_WORDS), later = cmd_is_word(w[0], LATER_WORDS);
+    if (n == 2 && cmd_is_word(w[0], "mas") && cmd_is_word(w[1], "tarde"))
+        n = 1, later = true; /* "más tarde" */
     if (n == 1 && (now || later)) {
         c->now = now;
         return CMD_OK;
     }
-    return cmd_fail(r, "say %stendido now or %stendido later, not '%s'", r->p, r->p,
+    return cmd_fail(r, _("say %stendido now or %stendido later, not '%s'"), r->p, r->p,
                     cmd_quote(now || later ? span(w, 1, n - 1) : w[0], q));
 }
 
@@ -385,8 +388,8 @@ static cmd_result parse_arrange(const word *w, int n, cmd *c, reply *r)
     int ncards = 0;
     if (n == 0)
         return cmd_fail(r,
-                        "arrange how? say %sarrange best, or the row of four: %sarrange 4 2 3 7 "
-                        "left (or right)",
+                        _("arrange how? say %sarrange best, or the row of four: %sarrange 4 2 3 7 "
+                          "left (or right)"),
                         r->p, r->p);
     for (int i = 0, k = 1; i < n; i += k) {
         pz_direction d;
@@ -396,22 +399,23 @@ static cmd_result parse_arrange(const word *w, int n, cmd *c, reply *r)
             c->best = true;
         } else if (direction_of(w[i], &d)) {
             if (c->has_direction && c->direction != d)
-                return cmd_fail(r, "count from the left or from the right, not both");
+                return cmd_fail(r, "%s", _("count from the left or from the right, not both"));
             c->has_direction = true;
             c->direction = d;
         } else if ((k = card_at(w, n, i, &card)) > 0) {
             if (ncards == 4)
-                return cmd_fail(r, "arrange takes four cards, not more");
+                return cmd_fail(r, "%s", _("arrange takes four cards, not more"));
             c->row[ncards++] = card;
         } else {
             return bad_card(w[i], r);
         }
     }
     if (c->best && (ncards > 0 || c->has_direction))
-        return cmd_fail(r, "say %sarrange best alone, or the row of four: %sarrange 4 2 3 7 left",
+        return cmd_fail(r,
+                        _("say %sarrange best alone, or the row of four: %sarrange 4 2 3 7 left"),
                         r->p, r->p);
     if (!c->best && ncards != 4)
-        return cmd_fail(r, "arrange takes four cards, not %d: e.g. %sarrange 4h 2c 3d 7s left",
+        return cmd_fail(r, _("arrange takes four cards, not %d: e.g. %sarrange 4h 2c 3d 7s left"),
                         ncards, r->p);
     return CMD_OK;
 }
@@ -424,11 +428,11 @@ static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
     if (n == 0 && c->verb == CMD_STATS)
         return CMD_OK;
     if (n == 0)
-        return cmd_fail(r, "%s whom? e.g. %s%s bob", name, r->p, name);
+        return cmd_fail(r, _("%s whom? e.g. %s%s bob"), name, r->p, name);
     if (n > 1)
-        return cmd_fail(r, "%s takes one nick, e.g. %s%s bob", name, r->p, name);
+        return cmd_fail(r, _("%s takes one nick, e.g. %s%s bob"), name, r->p, name);
     if (!is_name(w[0]))
-        return cmd_fail(r, "'%s' is not a nick", cmd_quote(w[0], q));
+        return cmd_fail(r, _("'%s' is not a nick"), cmd_quote(w[0], q));
     copy_name(c->name, w[0]);
     return CMD_OK;
 }
@@ -444,8 +448,10 @@ static cmd_result parse_clock_word(const word *w, int n, cmd *c, reply *r)
         return CMD_OK;
     }
     if (n != 1 || !is_name(w[0]))
-        return cmd_fail(r, "%s takes one word: e.g. %s%s %s", name, r->p, name,
-                        c->verb == CMD_TZ ? "Europe/Madrid" : "23:00-08:00 (or off)");
+        return c->verb == CMD_TZ
+                   ? cmd_fail(r, _("%s takes one word: e.g. %s%s Europe/Madrid"), name, r->p, name)
+                   : cmd_fail(r, _("%s takes one word: e.g. %s%s 23:00-08:00 (or off)"), name, r->p,
+                              name);
     copy_name(c->name, w[0]);
     return CMD_OK;
 }
@@ -473,15 +479,15 @@ static cmd_result parse_away(const word *w, int n, cmd *c, reply *r)
         c->off = true;
         return CMD_OK;
     }
-    if (n >= 1 && cmd_is_word(w[n - 1], "bot bots robot computer maquina")) {
+    if (n >= 1 && cmd_is_word(w[n - 1], "bot bots robot computer maquina computadora")) {
         c->robots = true;
         n--;
     }
     word all = n > 0 ? span(w, 0, n - 1) : (word){"", 0};
     if (n == 0 || cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0 || c->deadline_secs <= 0)
         return cmd_fail(r,
-                        "away how long? e.g. %saway 3d (your games wait), %saway 3d bot (a "
-                        "computer player plays for you), %saway off; not '%s'",
+                        _("away how long? e.g. %saway 3d (your games wait), %saway 3d bot (a "
+                          "computer player plays for you), %saway off; not '%s'"),
                         r->p, r->p, r->p, cmd_quote(all, q));
     return CMD_OK;
 }
@@ -492,12 +498,12 @@ static cmd_result parse_sub(const word *w, int n, cmd *c, reply *r)
     char q[TEXT_QUOTE_MAX];
     if (n < 1 || n > 2)
         return cmd_fail(r,
-                        "sub whom? e.g. %ssub bob (bob takes your seat), or %ssub bob "
-                        "ROBOT (the creator gives bob a computer player's seat)",
+                        _("sub whom? e.g. %ssub bob (bob takes your seat), or %ssub bob "
+                          "ROBOT (the creator gives bob a computer player's seat)"),
                         r->p, r->p);
     for (int i = 0; i < n; i++)
         if (!is_name(w[i]))
-            return cmd_fail(r, "'%s' is not a nick", cmd_quote(w[i], q));
+            return cmd_fail(r, _("'%s' is not a nick"), cmd_quote(w[i], q));
     copy_name(c->name, w[0]);
     if (n == 2)
         copy_name(c->name2, w[1]);
@@ -527,10 +533,10 @@ static cmd_result parse_topic(const word *w, int n, const char *prefix, cmd *c, 
     for (int i = 0; i < n; i++) {
         int k = text_fold(w[i].s, w[i].n, f, sizeof f);
         if (k < 0 || memchr(f, TEXT_BAD_BYTE, (size_t)k) != NULL)
-            return cmd_fail(r, "'%s' is not a topic: say just %s%s", cmd_quote(w[i], q), r->p,
+            return cmd_fail(r, _("'%s' is not a topic: say just %s%s"), cmd_quote(w[i], q), r->p,
                             name);
         if (o + (o > 0) + (size_t)k >= CMD_NAME_MAX)
-            return cmd_fail(r, "that topic is too long: say just %s%s", r->p, name);
+            return cmd_fail(r, _("that topic is too long: say just %s%s"), r->p, name);
         if (o > 0)
             c->name[o++] = ' ';
         memcpy(c->name + o, f, (size_t)k + 1);
@@ -545,7 +551,7 @@ static cmd_result parse_declare(const word *w, int n, reply *r)
     char q[TEXT_QUOTE_MAX];
     for (int i = 0; i < n; i++)
         if (verb_of(w[i]) != CMD_DECLARE)
-            return cmd_fail(r, "say just %sronda, or %sdeclare: not '%s'", r->p, r->p,
+            return cmd_fail(r, _("say just %sronda, or %sdeclare: not '%s'"), r->p, r->p,
                             cmd_quote(w[i], q));
     return CMD_OK;
 }
@@ -555,12 +561,12 @@ static cmd_result parse_deadline(const word *w, int n, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
     if (n == 0)
-        return cmd_fail(r, "deadline off, or how long? e.g. %sdeadline 10m", r->p);
+        return cmd_fail(r, _("deadline off, or how long? e.g. %sdeadline 10m"), r->p);
     word all = span(w, 0, n - 1);
     if (cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0)
         return cmd_fail(r,
-                        "'%s' is not a time: say %sdeadline off, or e.g. %sdeadline 90s, 10m or "
-                        "1h30m",
+                        _("'%s' is not a time: say %sdeadline off, or e.g. %sdeadline 90s, 10m or "
+                          "1h30m"),
                         cmd_quote(all, q), r->p, r->p);
     return CMD_OK;
 }
@@ -572,9 +578,9 @@ static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
     if (n == 0 && c->room[0] != '\0')
         return CMD_OK;
     if (n != 1)
-        return cmd_fail(r, "purge one queue: %spurge #channel or %spurge NICK", r->p, r->p);
+        return cmd_fail(r, _("purge one queue: %spurge #channel or %spurge NICK"), r->p, r->p);
     if (!is_name(w[0]))
-        return cmd_fail(r, "'%s' is not a channel or a nick", cmd_quote(w[0], q));
+        return cmd_fail(r, _("'%s' is not a channel or a nick"), cmd_quote(w[0], q));
     copy_name(c->name, w[0]);
     return CMD_OK;
 }
@@ -588,7 +594,7 @@ static cmd_result parse_games(const word *w, int n, cmd *c, reply *r)
         c->all = true;
         return CMD_OK;
     }
-    return cmd_fail(r, "say %sgames (this network's) or %sgames all", r->p, r->p);
+    return cmd_fail(r, _("say %sgames (this network's) or %sgames all"), r->p, r->p);
 }
 
 /* link | link off | link CODE (the code as typed, in lower case) */
@@ -601,7 +607,7 @@ static cmd_result parse_link(const word *w, int n, cmd *c, reply *r)
         return CMD_OK;
     }
     if (n != 1 || !is_name(w[0]) || w[0].n > 32)
-        return cmd_fail(r, "say %slink for a code, then link CODE on your other network", r->p);
+        return cmd_fail(r, _("say %slink for a code, then link CODE on your other network"), r->p);
     copy_name(c->name, w[0]);
     for (char *p = c->name; *p != '\0'; p++)
         if (*p >= 'A' && *p <= 'Z')
@@ -631,7 +637,7 @@ static cmd_result parse_game_id(const word *w, int n, cmd *c, reply *r)
         for (; i < num.n && num.s[i] >= '0' && num.s[i] <= '9'; i++)
             id = id * 10 + (num.s[i] - '0');
     if (num.n == 0 || i != num.n || id <= 0)
-        return cmd_fail(r, "%s which game? its number, e.g. %s%s 12 (%sgames lists them)", name,
+        return cmd_fail(r, _("%s which game? its number, e.g. %s%s 12 (%sgames lists them)"), name,
                         r->p, name, r->p);
     if (n == 0)
         c->room[0] = '\0'; /* "#12" was the game, not a room */
@@ -651,38 +657,64 @@ static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
         return CMD_OK;
     }
     if (c->verb == CMD_REMINDERS)
-        return cmd_fail(r, "say %sreminders on or %sreminders off", r->p, r->p);
+        return cmd_fail(r, _("say %sreminders on or %sreminders off"), r->p, r->p);
     if (c->verb == CMD_REVIEW)
         return cmd_fail(r,
                         _("say %sreview on (the points you left on the table, after each "
                           "hand) or %sreview off"),
                         r->p, r->p);
     if (c->verb == CMD_NOTICES)
-        return cmd_fail(r, "say %snotices on (private lines as NOTICE) or %snotices off", r->p,
+        return cmd_fail(r, _("say %snotices on (private lines as NOTICE) or %snotices off"), r->p,
                         r->p);
     return cmd_fail(r,
-                    "say %sprompts on (a private message at each of your turns) or %sprompts "
-                    "off (only when you have been away a while)",
+                    _("say %sprompts on (a private message at each of your turns) or %sprompts "
+                      "off (only when you have been away a while)"),
                     r->p, r->p);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The line                                                                 */
 
-/* set KEY VALUE...: the key, and the value's words as typed. */
+/* The keys of set, each its English word first (what the host reads), then
+   the other words for it: c->name is the English word. */
+static const char *const SET_KEYS[] = {
+    "options opciones",
+    "deadline plazo tiempo limite",
+    "away ausente vacaciones ausencia",
+    "level nivel",
+    "prefix prefijo",
+    "colours colors colores color",
+    "lang idioma lengua language",
+};
+#define NSET_KEYS ((int)(sizeof SET_KEYS / sizeof SET_KEYS[0]))
+
+/* set KEY VALUE...: the key in English, and the value's words as typed
+   (one word of on/off or a level: the English word). */
 static cmd_result parse_set(const word *w, int n, cmd *c, reply *r)
 {
     word value = {"", 0};
     if (n >= 2)
         value = span(w, 1, n - 1);
     /* a prefix is punctuation, which split() trims from a word's end: "!!" */
-    if (n >= 2 && cmd_is_word(w[0], "prefix"))
+    if (n >= 2 && cmd_is_word(w[0], "prefix prefijo"))
         value.n += strcspn(value.s + value.n, " ");
     if (n < 2 || !is_name(w[0]) || !is_name(value))
-        return cmd_fail(r, "set what? %sset deadline 24h, %sset level expert, or %sset prefix .",
+        return cmd_fail(r, _("set what? %sset deadline 24h, %sset level expert, or %sset prefix ."),
                         r->p, r->p, r->p);
     copy_name(c->name, w[0]);
     copy_name(c->name2, value);
+    for (int i = 0; i < NSET_KEYS; i++)
+        if (cmd_is_word(w[0], SET_KEYS[i]))
+            (void)snprintf(c->name, sizeof c->name, "%.*s", (int)strcspn(SET_KEYS[i], " "),
+                           SET_KEYS[i]);
+    /* one value word in Spanish or English: the host's English word */
+    int level = n == 2 ? cmd_level_at(w[1]) : -1;
+    if (n == 2 && strcmp(c->name, "level") == 0 && level >= 0)
+        (void)snprintf(c->name2, sizeof c->name2, "%s", cmd_level_name(level));
+    else if (n == 2 && cmd_is_word(w[1], OFF_WORDS) && !cmd_is_word(w[1], "auto normal"))
+        (void)snprintf(c->name2, sizeof c->name2, "off");
+    else if (n == 2 && cmd_is_word(w[1], ON_WORDS))
+        (void)snprintf(c->name2, sizeof c->name2, "on");
     return CMD_OK;
 }
 
@@ -746,8 +778,9 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);
     default:
-        return n == 0 ? CMD_OK
-                      : cmd_fail(r, "%s takes nothing after it: say just %s%s", name, r->p, name);
+        return n == 0
+                   ? CMD_OK
+                   : cmd_fail(r, _("%s takes nothing after it: say just %s%s"), name, r->p, name);
     }
 }
 
@@ -787,10 +820,10 @@ cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *
     if (body == NULL)
         return CMD_IGNORED;
     if (len > CMD_LINE_MAX)
-        return cmd_fail(&r, "that line is too long: %d bytes at most", CMD_LINE_MAX);
+        return cmd_fail(&r, _("that line is too long: %d bytes at most"), CMD_LINE_MAX);
     int n = split(body, w);
     if (n == 0)
-        return in_channel ? CMD_IGNORED : cmd_fail(&r, "say help for the commands");
+        return in_channel ? CMD_IGNORED : cmd_fail(&r, "%s", _("say help for the commands"));
     cmd_init(&c);
     if (n > 1 && is_room(w[n - 1]))
         copy_name(c.room, w[--n]);

@@ -37,7 +37,8 @@ typedef enum cmd_verb {
 /* The computer players' levels as cmd.level says them (porrazo_ai.h's
    order): -1 when none was said. */
 #define CMD_LEVEL_WORDS                                                                            \
-    "beginner principiante novato easy facil, greedy codicioso normal medium, expert experto "     \
+    "beginner principiante novato easy facil, greedy codicioso normal medium intermedio, "         \
+    "expert experto avanzado "                                                                     \
     "hard dificil, strong fuerte mcts hardest"
 
 /*

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include "command.h"
+#include "i18n.h"
 
 #define CMD_WORD_MAX 64 /* bytes of a folded word, NUL included; longer never matches */
 
@@ -80,6 +81,10 @@ int cmd_number_at(const word *w, int n, int *value);
 cmd_result cmd_parse_new(const word *w, int n, cmd *c, reply *r);
 /* addbot [N] [level], in either order: into c->count and c->level. */
 cmd_result cmd_parse_addbot(const word *w, int n, cmd *c, reply *r);
+/* The level (0..3) the word w names (CMD_LEVEL_WORDS, English or Spanish),
+   or -1; and a level's English word ("strong"), which the host reads. */
+int cmd_level_at(word w);
+const char *cmd_level_name(int level);
 /* top [bots]: c->robots for the computer players' table. */
 cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r);
 

@@ -19,8 +19,8 @@
 #include "text.h"
 
 /* The values of a boolean option. */
-#define TRUE_WORDS "true yes y on si 1"
-#define FALSE_WORDS "false no n off 0"
+#define TRUE_WORDS "true yes y on si 1 verdadero"
+#define FALSE_WORDS "false no n off 0 falso"
 
 /* `new`: R9 options by name and the words that say it. */
 static const struct option_key {
@@ -39,16 +39,36 @@ static const struct option_key {
     {"partnerships", "partnerships partnership partners teams parejas equipos", true, "true"},
 };
 #define NOPTION_KEYS ((int)(sizeof OPTION_KEYS / sizeof OPTION_KEYS[0]))
+
+/* `new`: the Spanish words of the options' values, as the engine's words. */
+static const struct option_value {
+    const char *name, *value, *words;
+} OPTION_VALUES[] = {
+    {"declarations", "manual", "a-mano amano cantadas"},
+    {"declarations", "silent", "silencioso silenciosas calladas"},
+    {"declarations", "auto", "automatico automaticas"},
+    {"tendido", "last", "ultimo ultima"},
+    {"tendido", "choice", "eleccion elegir escoger"},
+    {"odd_leftover", "deal", "reparto repartir"},
+    {"odd_leftover", "table", "mesa"},
+    {"final_sweep", "dealer", "repartidor reparte"},
+    {"final_sweep", "last_capturer", "ultimo ultima"},
+    {"card_score", "difference", "diferencia"},
+    {"card_score", "excess26", "exceso26"},
+};
+#define NOPTION_VALUES ((int)(sizeof OPTION_VALUES / sizeof OPTION_VALUES[0]))
 #define PLAYERS_KEY "players jugadores seats"
-#define SHUFFLE_WORDS "shuffle shuffle_seats random shuffled barajar"
+#define SHUFFLE_WORDS "shuffle shuffle_seats random shuffled barajar revolver azar al-azar"
 #define TARGET_WORDS "to a hasta"
-#define NOWRAP_WORDS "nowrap no-wrap no_wrap"
-#define DECL_VALUES "manual silent auto"
-#define NEW_FILLER "game partida juego players jugadores one un una"
-#define ROBOT_WORDS "bot bots robot robots computer computers ai maquina maquinas cpu"
+#define NOWRAP_WORDS "nowrap no-wrap no_wrap sinvuelta sin-vuelta"
+#define DECL_VALUES                                                                                \
+    "manual silent auto a-mano silencioso silenciosas calladas automatico automaticas"
+#define NEW_FILLER "game partida juego players jugadores one un una contra la el con vs"
+#define ROBOT_WORDS                                                                                \
+    "bot bots robot robots computer computers ai maquina maquinas cpu computadora computadoras"
 #define WORDS_MAX 8 /* words of a number, at most ("one hundred and twenty one") */
 #define NEW_TAKES                                                                                  \
-    "new takes 2-8, partners, to 31, nowrap, manual, silent, auto, shuffle or NAME=VALUE"
+    N_("new takes 2-8, partners, to 31, nowrap, manual, silent, auto, shuffle or NAME=VALUE")
 
 /* The level (0..3) that the folded word f[0..n) names (CMD_LEVEL_WORDS), or -1. */
 static int level_of(const char *f, size_t n)
@@ -76,6 +96,19 @@ static const char *level_word(int level)
     return level >= 0 && level < 4 ? names[level] : "strong";
 }
 
+/* The level a word names, and a level's English word: see command_int.h. */
+int cmd_level_at(word w)
+{
+    char f[CMD_WORD_MAX];
+    int n = text_fold(w.s, w.n, f, sizeof f);
+    return n > 0 ? level_of(f, (size_t)n) : -1;
+}
+
+const char *cmd_level_name(int level)
+{
+    return level_word(level);
+}
+
 /*
  * Records the option name=value in c, replacing an earlier value of the
  * same name. The value is folded; for a boolean option yes/no/on/off/si
@@ -89,16 +122,22 @@ static cmd_result set_option(cmd *c, const char *name, bool boolean, word value,
         if (f[i] < 0x21 || f[i] > 0x7E)
             break;
     if (n <= 0 || i < n || n >= (int)sizeof c->option_value[0])
-        return cmd_fail(r, "'%s' is not a value for %s", cmd_quote(value, q), name);
+        return cmd_fail(r, _("'%s' is not a value for %s"), cmd_quote(value, q), name);
     if (boolean && cmd_in_list(f, (size_t)n, TRUE_WORDS))
         memcpy(f, "true", 5);
     else if (boolean && cmd_in_list(f, (size_t)n, FALSE_WORDS))
         memcpy(f, "false", 6);
+    for (i = 0; i < NOPTION_VALUES; i++)
+        if (strcmp(OPTION_VALUES[i].name, name) == 0 &&
+            cmd_in_list(f, (size_t)n, OPTION_VALUES[i].words)) {
+            snprintf(f, sizeof f, "%s", OPTION_VALUES[i].value);
+            break;
+        }
     n = (int)strlen(f);
     for (i = 0; i < c->noptions && strcmp(c->option_name[i], name) != 0; i++)
         ;
     if (i == CMD_OPTIONS_MAX)
-        return cmd_fail(r, "too many options: %s", NEW_TAKES);
+        return cmd_fail(r, _("too many options: %s"), _(NEW_TAKES));
     c->noptions += i == c->noptions;
     memcpy(c->option_name[i], name, strlen(name) + 1); /* R9 names are short */
     memcpy(c->option_value[i], f, (size_t)n + 1);
@@ -121,16 +160,16 @@ static int set_players(cmd *c, const word *w, int n, reply *r)
     char q[TEXT_QUOTE_MAX];
     int v = 0, k = cmd_number_at(w, n, &v);
     if (k == 0) {
-        cmd_fail(r, "'%s' is not a player count: say 2 to 8", cmd_quote(w[0], q));
+        cmd_fail(r, _("'%s' is not a player count: say 2 to 8"), cmd_quote(w[0], q));
         return -1;
     }
     if ((v < PZ_MIN_PLAYERS || v > PZ_MAX_PLAYERS) && v >= CMD_TARGET_MIN && v <= CMD_TARGET_MAX) {
-        cmd_fail(r, "a game has 2 to 8 players, not %s (for a target, say %snew to %s)",
+        cmd_fail(r, _("a game has 2 to 8 players, not %s (for a target, say %snew to %s)"),
                  cmd_quote(words_span(w, k), q), r->p, q);
         return -1;
     }
     if (v < PZ_MIN_PLAYERS || v > PZ_MAX_PLAYERS) {
-        cmd_fail(r, "a game has 2 to 8 players, not %s", cmd_quote(words_span(w, k), q));
+        cmd_fail(r, _("a game has 2 to 8 players, not %s"), cmd_quote(words_span(w, k), q));
         return -1;
     }
     c->players = v;
@@ -147,13 +186,13 @@ static int set_target(cmd *c, const word *w, int n, reply *r)
     char q[TEXT_QUOTE_MAX], digits[16];
     int v = 0, k = cmd_number_at(w, n, &v);
     if (k == 0) {
-        cmd_fail(r, "'%s' is not a value for target: say a number from %d to %d",
+        cmd_fail(r, _("'%s' is not a value for target: say a number from %d to %d"),
                  cmd_quote(w[0], q), CMD_TARGET_MIN, CMD_TARGET_MAX);
         return -1;
     }
     if (v < CMD_TARGET_MIN || v > CMD_TARGET_MAX) {
-        cmd_fail(r, "the target must be between %d and %d, not %s", CMD_TARGET_MIN, CMD_TARGET_MAX,
-                 cmd_quote(words_span(w, k), q));
+        cmd_fail(r, _("the target must be between %d and %d, not %s"), CMD_TARGET_MIN,
+                 CMD_TARGET_MAX, cmd_quote(words_span(w, k), q));
         return -1;
     }
     snprintf(digits, sizeof digits, "%d", v);
@@ -172,7 +211,7 @@ static int assigned_number(const word *w, int n, word value, cmd *c, reply *r,
     word v[WORDS_MAX];
     int m = n < WORDS_MAX ? n : WORDS_MAX;
     if (value.n == 0) {
-        cmd_fail(r, "'' is not a value for %s", set == set_target ? "target" : "players");
+        cmd_fail(r, _("'' is not a value for %s"), set == set_target ? "target" : "players");
         return -1;
     }
     v[0] = value;
@@ -212,12 +251,12 @@ static int new_assignment(cmd *c, const word *w, int nw, const char *eq, reply *
             c->shuffle_seats = cmd_is_word(value, TRUE_WORDS);
             return 1;
         }
-        cmd_fail(r, "shuffle takes yes or no, not '%s'", cmd_quote(value, q));
+        cmd_fail(r, _("shuffle takes yes or no, not '%s'"), cmd_quote(value, q));
         return -1;
     }
     cmd_fail(r,
-             "'%s' is not an option: try target, wrap, declarations, tendido, "
-             "odd_leftover, final_sweep, card_score or partnerships",
+             _("'%s' is not an option: try target, wrap, declarations, tendido, "
+               "odd_leftover, final_sweep, card_score or partnerships"),
              cmd_quote(key.n > 0 ? key : w[0], q));
     return -1;
 }
@@ -233,7 +272,7 @@ static int new_valued(const word *w, int n, int i, int key, cmd *c, reply *r)
     char q[TEXT_QUOTE_MAX];
     const struct option_key *o = &OPTION_KEYS[key >= 0 ? key : 0];
     if (i + 1 >= n) {
-        cmd_fail(r, "%s what? e.g. %snew %s=%s", cmd_quote(w[i], q), r->p, o->name, o->example);
+        cmd_fail(r, _("%s what? e.g. %snew %s=%s"), cmd_quote(w[i], q), r->p, o->name, o->example);
         return -1;
     }
     if (strcmp(o->name, "target") == 0) {
@@ -267,8 +306,8 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
     else if (cmd_in_list(f, fn, NOWRAP_WORDS))
         res = set_option(c, "wrap", true, (word){"false", 5}, r);
     else if (cmd_in_list(f, fn, DECL_VALUES))
-        res = set_option(c, "declarations", false, w[i], r);
-    else if (cmd_in_list(f, fn, "excess26"))
+        res = set_option(c, "declarations", false, w[i], r); /* Spanish: OPTION_VALUES */
+    else if (cmd_in_list(f, fn, "excess26 exceso26"))
         res = set_option(c, "card_score", false, w[i], r);
     else if (cmd_in_list(f, fn, SHUFFLE_WORDS))
         c->shuffle_seats = true;
@@ -279,7 +318,10 @@ static int new_word(const word *w, int n, int i, cmd *c, reply *r)
     else if (level_of(f, fn) >= 0)
         c->level = level_of(f, fn);
     else if (!cmd_in_list(f, fn, NEW_FILLER))
-        res = cmd_fail(r, NEW_TAKES ", not '%s'", cmd_quote(w[i], q));
+        res = cmd_fail(r,
+                       _("new takes 2-8, partners, to 31, nowrap, manual, silent, auto, shuffle or "
+                         "NAME=VALUE, not '%s'"),
+                       cmd_quote(w[i], q));
     return res == CMD_OK ? 1 : -1;
 }
 
@@ -295,7 +337,7 @@ cmd_result cmd_parse_new(const word *w, int n, cmd *c, reply *r)
             c->players = 3;
     }
     if (c->level >= 0 && !c->robots)
-        return cmd_fail(r, "a level is for computer players: say %snew 2 bot %s", r->p,
+        return cmd_fail(r, _("a level is for computer players: say %snew 2 bot %s"), r->p,
                         level_word(c->level));
     if (c->robots && c->players == 0)
         c->players = 2; /* "new bot": one person against one computer player */
@@ -319,8 +361,8 @@ cmd_result cmd_parse_addbot(const word *w, int n, cmd *c, reply *r)
             c->count = count;
         else
             return cmd_fail(r,
-                            "addbot takes how many (1-7) and a level (beginner, greedy, expert, "
-                            "strong), not '%s': e.g. %saddbot 2 expert",
+                            _("addbot takes how many (1-7) and a level (beginner, greedy, expert, "
+                              "strong), not '%s': e.g. %saddbot 2 expert"),
                             cmd_quote(w[i], q), r->p);
     }
     if (c->count == 0)
@@ -338,7 +380,7 @@ cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r)
     }
     if (n == 0)
         return CMD_OK;
-    return cmd_fail(r,
-                    "top takes nothing after it but bots: say just %stop, or %stop bots, not '%s'",
-                    r->p, r->p, cmd_quote(w[0], q));
+    return cmd_fail(
+        r, _("top takes nothing after it but bots: say just %stop, or %stop bots, not '%s'"), r->p,
+        r->p, cmd_quote(w[0], q));
 }

@@ -50,7 +50,7 @@ static const char *const SUIT_WORDS[PZ_SUITS] = {
 };
 
 /* Durations: words that say none, and the units (days to seconds). */
-#define OFF_WORDS "off none 0 no never nunca ninguno"
+#define OFF_WORDS "off none 0 no never nunca ninguno apagado sin"
 static const char *const UNIT_WORDS[4] = {
     "d day days dia dias",
     "h hr hrs hour hours hora horas",

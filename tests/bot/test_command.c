@@ -294,7 +294,12 @@ static void test_an_unknown_verb_suggests_the_closest_verb(void **state)
     expect_error("!hepl", true, "did you mean !help?");
     expect_error("!jion", true, "did you mean !join?");
     expect_error("!optoins", true, "did you mean !options?");
-    expect_error("!estadistica", true, "did you mean !estadisticas?");
+    expect_error("!estadistcas", true, "did you mean !estadisticas?");
+    /* a near-miss of a Spanish word is answered with the Spanish word */
+    expect_error("!jugr 7h", true, "did you mean !jugar?");
+    expect_error("!ayda", true, "did you mean !ayuda?");
+    expect_error("!empesar", true, "did you mean !empezar?");
+    expect_error("!regresr", true, "did you mean !regresar?");
     expect_error("!xyzzy", true, "unknown command 'xyzzy': say !help for the commands");
     expect_error("qqqqqq", false, "unknown command 'qqqqqq': say help");
     expect_error("plya", false, "unknown command 'plya' — did you mean play? Try help.");

@@ -184,6 +184,324 @@ static void test_the_words_help_used_to_advertise_are_the_verbs_it_says(void **s
     }
 }
 
+/* Parses text in private; fails unless it is a command, which it writes. */
+static void parse_ok(const char *text, cmd *c)
+{
+    char err[CMD_ERROR_MAX] = "";
+    memset(c, 0, sizeof *c);
+    if (cmd_parse(text, strlen(text), false, "!", c, err, sizeof err) != CMD_OK)
+        fail_msg("'%s' is not a command: %s", text, err);
+}
+
+/*
+ * A word of the table with its n-th vowel accented (or its n-th 'n' as
+ * ñ, or upper case for n == -1): false when it has no n-th such letter.
+ */
+static bool accented(const char *w, int n, char *out, size_t cap)
+{
+    static const char *const plain = "aeioun", *const marked[] = {"á", "é", "í", "ó", "ú", "ñ"};
+    size_t o = 0;
+    bool done = false;
+    for (const char *p = w; *p != '\0' && o + 4 < cap; p++) {
+        const char *v = strchr(plain, *p);
+        if (n == -1) {
+            out[o++] = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+            done = true;
+        } else if (v != NULL && *p != '\0' && n-- == 0) {
+            const char *m = marked[v - plain];
+            memcpy(out + o, m, strlen(m));
+            o += strlen(m);
+            done = true;
+        } else {
+            out[o++] = *p;
+        }
+    }
+    out[o] = '\0';
+    return done;
+}
+
+static void test_every_word_parses_accented_and_in_capitals(void **state)
+{
+    (void)state;
+    char words[WORDS_MAX][64], word[96], line[200];
+    for (int i = 0; i < NROWS; i++) {
+        int n = words_of(&ROWS[i], words);
+        for (int w = 0; w < n; w++)
+            for (int k = -1; accented(words[w], k, word, sizeof word); k++) {
+                example_with(&ROWS[i], word, line, sizeof line);
+                expect_verb(line, false, ROWS[i].verb);
+            }
+    }
+}
+
+/* Spanish lines and the English ones they say: every verb, its arguments. */
+static const char *const SPANISH[][2] = {
+    {"nuevo dos contra la máquina difícil a treinta y uno", "new 2 bot expert to 31"},
+    {"nueva partida 3 parejas sinvuelta silenciosas", "new 3 partners nowrap silent"},
+    {"crear 4 revolver automáticas", "new 4 shuffle auto"},
+    {"abrir 2 computadora fácil", "new 2 bot beginner"},
+    {"unirse", "join"},
+    {"sentarme", "join"},
+    {"salir", "leave"},
+    {"irme", "leave"},
+    {"empezar", "start"},
+    {"arrancar", "start"},
+    {"echar bob", "kick bob"},
+    {"expulsar bob", "kick bob"},
+    {"jugar 7 de corazones", "play 7h"},
+    {"tirar rey de picas capturar", "play king of spades capture"},
+    {"juega 4♦ colocar", "play 4d place"},
+    {"jugar 4d en su lugar", "play 4d place"},
+    {"tira As", "play As"},
+    {"jugar as de tréboles", "play ace of clubs"},
+    {"mano", "hand"},
+    {"mesa", "table"},
+    {"puntos", "score"},
+    {"puntaje", "score"},
+    {"turno", "turn"},
+    {"tendido ahora", "tendido now"},
+    {"tendido ahorita", "tendido now"},
+    {"tender después", "tendido later"},
+    {"tendido despues", "tendido later"},
+    {"tendido más tarde", "tendido later"},
+    {"acomodar mejor", "arrange best"},
+    {"ordenar 2 4 3 7 izquierda", "arrange 2 4 3 7 left"},
+    {"arreglar 10 5 A 4 derecha", "arrange 10 5 A 4 right"},
+    {"ronda", "declare"},
+    {"cantar rondín", "declare"},
+    {"reclamar bob", "claim bob"},
+    {"pausa", "pause"},
+    {"pausar", "pause"},
+    {"seguir", "resume"},
+    {"parar", "stop"},
+    {"terminar", "stop"},
+    {"opciones", "options"},
+    {"reglas porrazo", "rules porrazo"},
+    {"ayuda jugar", "help play"},
+    {"ayuda", "help"},
+    {"estadísticas alice", "stats alice"},
+    {"mejores", "top"},
+    {"mejores máquinas", "top bots"},
+    {"jugadores", "players"},
+    {"quién", "players"},
+    {"plazo 10 minutos", "deadline 10m"},
+    {"tiempo nunca", "deadline off"},
+    {"límite 1 hora", "deadline 1h"},
+    {"purgar #porrazo", "purge #porrazo"},
+    {"avisos sí", "prompts on"},
+    {"avisos apagado", "prompts off"},
+    {"partidas todas", "games all"},
+    {"juegos", "games"},
+    {"exportar 12", "export 12"},
+    {"fparar 12", "fstop 12"},
+    {"fsacar bob", "fleave bob"},
+    {"saltar", "skip"},
+    {"pasar", "skip"},
+    {"agregarbot 2 fuerte", "addbot 2 strong"},
+    {"añadirbot", "addbot"},
+    {"robot 3 principiante", "addbot 3 beginner"},
+    {"quitarbot 2", "removebot 2"},
+    {"volver", "back"},
+    {"regresar", "back"},
+    {"sustituir bob", "sub bob"},
+    {"reemplazar dan bob", "sub dan bob"},
+    {"zona America/Chicago", "tz America/Chicago"},
+    {"silencio 23:00-08:00", "quiet 23:00-08:00"},
+    {"silencio no", "quiet off"},
+    {"vacaciones 3 días", "away 3d"},
+    {"ausente 3d computadora", "away 3d bot"},
+    {"vacaciones apagado", "away off"},
+    {"ajustar plazo 24h", "set deadline 24h"},
+    {"configurar nivel experto", "set level expert"},
+    {"ajustar colores no", "set colours off"},
+    {"ajustar prefijo apagado", "set prefix off"},
+    {"ajustar opciones no", "set options off"},
+    {"ajustar ausente 3d", "set away 3d"},
+    {"ajustes", "settings"},
+    {"configuración", "settings"},
+    {"recordatorios no", "reminders off"},
+    {"recordatorios sí", "reminders on"},
+    {"notificaciones sí", "notices on"},
+    {"vincular", "link"},
+    {"vincular no", "link off"},
+    {"marcharse #porrazo", "part #porrazo"},
+    {"jugadas", "moves"},
+    /* the examples of es-host.po's help */
+    {"nuevo 2 bot experto a 31", "new 2 bot expert to 31"},
+    {"jugar 7h", "play 7h"},
+    {"ordenar 2 4 3 7 izquierda", "arrange 2 4 3 7 left"},
+    {"plazo 10m", "deadline 10m"},
+    {"partidas", "games"},
+    {"zona America/Chicago", "tz America/Chicago"},
+    {"vacaciones 3d", "away 3d"},
+    {"poner plazo 24h", "set deadline 24h"},
+    {"poner colores no", "set colours off"},
+    {"notice sí", "notices on"},
+    {"estadísticas alice", "stats alice"},
+    {"avisos sí", "prompts on"},
+    {"recordatorios no", "reminders off"},
+};
+
+/* Whether two cards are the same card, as typed. */
+static bool same_card(cmd_card a, cmd_card b)
+{
+    return a.rank == b.rank && a.suit == b.suit && a.spanish_as == b.spanish_as;
+}
+
+/* Whether two commands say the same, field by field (not their padding). */
+static bool same_cmd(const cmd *a, const cmd *b)
+{
+    bool same = a->verb == b->verb && strcmp(a->room, b->room) == 0 &&
+                same_card(a->card, b->card) && a->mode == b->mode && a->now == b->now &&
+                a->on == b->on && a->best == b->best && a->has_direction == b->has_direction &&
+                a->direction == b->direction && strcmp(a->name, b->name) == 0 &&
+                strcmp(a->name2, b->name2) == 0 && a->players == b->players &&
+                a->shuffle_seats == b->shuffle_seats && a->noptions == b->noptions &&
+                a->deadline_secs == b->deadline_secs && a->all == b->all && a->game == b->game &&
+                a->robots == b->robots && a->level == b->level && a->count == b->count &&
+                a->off == b->off;
+    for (int i = 0; i < 4; i++)
+        same = same && same_card(a->row[i], b->row[i]);
+    for (int i = 0; same && i < a->noptions; i++)
+        same = strcmp(a->option_name[i], b->option_name[i]) == 0 &&
+               strcmp(a->option_value[i], b->option_value[i]) == 0;
+    return same;
+}
+
+static void test_spanish_lines_are_the_english_commands(void **state)
+{
+    (void)state;
+    bool seen[CMD_NVERBS] = {false};
+    for (size_t i = 0; i < sizeof SPANISH / sizeof SPANISH[0]; i++) {
+        cmd es, en;
+        parse_ok(SPANISH[i][0], &es);
+        parse_ok(SPANISH[i][1], &en);
+        if (!same_cmd(&es, &en))
+            fail_msg("'%s' is not '%s' (%s, %s; '%s' '%s' / '%s' '%s')", SPANISH[i][0],
+                     SPANISH[i][1], cmd_verb_name(es.verb), cmd_verb_name(en.verb), es.name,
+                     es.name2, en.name, en.name2);
+        seen[es.verb] = true;
+    }
+    for (int v = 0; v < CMD_NVERBS; v++)
+        if (!seen[v])
+            fail_msg("no Spanish line says %s", cmd_verb_name((cmd_verb)v));
+}
+
+/* Each Spanish argument word, in a line of its verb, says its English word. */
+static const struct {
+    const char *line; /* %s: the word */
+    const char *english;
+    const char *spanish; /* space-separated */
+} ARGUMENTS[] = {
+    {"play 7h %s", "capture", "captura capturar capturo tomar llevar"},
+    {"play 7h %s", "place", "poner pongo colocar coloco lugar en-su-lugar"},
+    {"tendido %s", "now", "ahora ya ahorita"},
+    {"tendido %s", "later", "luego después despues mas-tarde"},
+    {"arrange %s", "best", "mejor"},
+    {"arrange 2 4 3 7 %s", "left", "izq izquierda izquierda-a-derecha"},
+    {"arrange 2 4 3 7 %s", "right", "der derecha derecha-a-izquierda"},
+    {"prompts %s", "on", "sí si siempre prendido activado encendido"},
+    {"reminders %s", "off", "no apagado desactivado"},
+    {"games %s", "all", "todas todos"},
+    {"top %s", "bots", "máquina máquinas computadora computadoras robots"},
+    {"addbot %s", "beginner", "principiante novato fácil"},
+    {"addbot %s", "greedy", "codicioso intermedio"},
+    {"addbot %s", "expert", "experto avanzado difícil"},
+    {"addbot %s", "strong", "fuerte"},
+    {"deadline %s", "off", "nunca ninguno apagado"},
+    {"deadline 10 %s", "minutes", "minuto minutos"},
+    {"deadline 2 %s", "hours", "hora horas"},
+    {"away 3 %s", "days", "día días"},
+    {"away 3d %s", "bot", "máquina computadora"},
+    {"set %s 24h", "deadline", "plazo tiempo límite"},
+    {"set %s expert", "level", "nivel"},
+    {"set level %s", "strong", "fuerte"},
+    {"set %s on", "colours", "colores color"},
+    {"set colours %s", "off", "no apagado"},
+    {"set %s 3d", "away", "ausente vacaciones ausencia"},
+    {"set %s partners", "options", "opciones"},
+    {"set %s .", "prefix", "prefijo"},
+    {"new 2 %s", "partners", "parejas equipos"},
+    {"new 2 %s", "shuffle", "barajar revolver azar al-azar"},
+    {"new 2 %s", "nowrap", "sinvuelta sin-vuelta"},
+    {"new 2 %s", "silent", "silenciosas silencioso"},
+    {"new 2 %s", "auto", "automático automáticas"},
+    {"new 2 bot %s", "expert", "experto avanzado difícil"},
+    {"new 2 partners=%s", "yes", "sí verdadero"},
+    {"new 2 partners=%s", "no", "falso"},
+    {"new 2 declarations=%s", "manual", "a-mano"},
+    {"new 2 %s", "manual", "a-mano"},
+    {"new 2 declaraciones=%s", "silent", "silencioso calladas"},
+    {"new 2 tendido=%s", "last", "último última"},
+    {"new 2 tendido %s", "choice", "elección escoger"},
+    {"new 2 sobrantes=%s", "deal", "reparto"},
+    {"new 2 leftover %s", "table", "mesa"},
+    {"new 2 barrida=%s", "dealer", "repartidor"},
+    {"new 2 final_sweep=%s", "last_capturer", "último"},
+    {"new 2 cartas=%s", "difference", "diferencia"},
+    {"new 2 %s", "excess26", "exceso26"},
+};
+
+/* Writes template with its "%s" replaced by word into out (cap bytes). */
+static void fill(const char *template, const char *word, char *out, size_t cap)
+{
+    const char *at = strstr(template, "%s");
+    assert_non_null(at);
+    int n = snprintf(out, cap, "%.*s%s%s", (int)(at - template), template, word, at + 2);
+    assert_true(n > 0 && (size_t)n < cap);
+}
+
+static void test_every_spanish_argument_word_says_its_english_word(void **state)
+{
+    (void)state;
+    char line[120], word[64];
+    for (size_t i = 0; i < sizeof ARGUMENTS / sizeof ARGUMENTS[0]; i++) {
+        cmd es, en;
+        fill(ARGUMENTS[i].line, ARGUMENTS[i].english, line, sizeof line);
+        parse_ok(line, &en);
+        for (const char *p = ARGUMENTS[i].spanish; *p != '\0';) {
+            size_t k = strcspn(p, " ");
+            assert_true(snprintf(word, sizeof word, "%.*s", (int)k, p) < (int)sizeof word);
+            fill(ARGUMENTS[i].line, word, line, sizeof line);
+            parse_ok(line, &es);
+            if (!same_cmd(&es, &en))
+                fail_msg("'%s' does not say %s", line, ARGUMENTS[i].english);
+            p += k + strspn(p + k, " ");
+        }
+    }
+}
+
+/*
+ * In Spanish (the catalogue's language once it is built): each row's
+ * example, its help list entry and each form of its usage, as help shows
+ * them, start with a word of the row's verb, and the example parses to it.
+ * With no catalogue the texts are the English ones, which hold too.
+ */
+static void test_the_help_in_spanish_names_words_the_parser_takes(void **state)
+{
+    (void)state;
+    char word[80];
+    cmd c;
+    pz_lang before = i18n_use(PZ_LANG_ES);
+    for (int i = 0; i < NROWS; i++) {
+        const char *texts[3] = {_(ROWS[i].example), _(ROWS[i].list), _(ROWS[i].usage)};
+        expect_verb(texts[0], false, ROWS[i].verb);
+        for (int t = 1; t < 3; t++)
+            for (const char *p = texts[t]; p != NULL;) {
+                size_t k = strcspn(p, " ");
+                /* help WORD names the verb WORD says */
+                assert_true(snprintf(word, sizeof word, "help %.*s", (int)k, p) < (int)sizeof word);
+                parse_ok(word, &c);
+                if (c.verb != CMD_HELP || strcmp(c.name, ROWS[i].name) != 0)
+                    fail_msg("'%s' does not name %s", word + 5, ROWS[i].name);
+                /* set's later forms are its keys ("deadline DURATION|off") */
+                p = t == 2 && ROWS[i].verb != CMD_SET ? strstr(p, " | ") : NULL;
+                p = p != NULL ? p + 3 : NULL;
+            }
+    }
+    i18n_use(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -192,6 +510,10 @@ int main(void)
         cmocka_unit_test(test_the_help_list_shows_every_verb_by_a_word_the_parser_takes),
         cmocka_unit_test(test_help_answers_every_word_with_its_rows_usage),
         cmocka_unit_test(test_the_words_help_used_to_advertise_are_the_verbs_it_says),
+        cmocka_unit_test(test_every_word_parses_accented_and_in_capitals),
+        cmocka_unit_test(test_spanish_lines_are_the_english_commands),
+        cmocka_unit_test(test_every_spanish_argument_word_says_its_english_word),
+        cmocka_unit_test(test_the_help_in_spanish_names_words_the_parser_takes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

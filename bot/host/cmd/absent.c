@@ -20,26 +20,26 @@ void hv_back(ctx *c, const cmd *k)
     int seat = hg_seat_of(c, c->m->sender);
     if (seat < 0) {
         if (!hs_take_back(c)) /* a person who left takes their seat back */
-            hc_reply(c, "you are not playing in this game");
+            hc_reply(c, N_("you are not playing in this game"));
         return;
     }
     bool was_away = absent_back(c, seat);
     hg_save(c);
     if (!was_away)
-        hc_reply(c, "you are playing already: nobody plays for you");
+        hc_reply(c, N_("you are playing already: nobody plays for you"));
 }
 
 void hv_sub(ctx *c, const cmd *k)
 {
     if (c->row.status != STORE_PLAYING && c->row.status != STORE_PAUSED) {
-        hc_reply(c, "there is no game under way here: say %sjoin to sit", hc_prefix(c));
+        hc_reply(c, N_("there is no game under way here: say %sjoin to sit"), hc_prefix(c));
         return;
     }
     int mine = hg_seat_of(c, c->m->sender), seat = mine;
     if (k->name2[0] != '\0') { /* sub NICK SEAT: a seat a computer player holds */
         seat = robot_named(c, k->name2);
         if (seat < 0) {
-            hc_reply(c, "nobody called %s plays here", k->name2);
+            hc_reply(c, N_("nobody called %s plays here"), k->name2);
             return;
         }
         /* another's seat: the table's creator, a moderator or an owner
@@ -47,15 +47,15 @@ void hv_sub(ctx *c, const cmd *k)
         if (seat != mine && !hc_may_manage(c))
             return;
     } else if (seat < 0) {
-        hc_reply(c, "you are not playing here: the creator may say %ssub %s 1 (Robot 1's seat)",
+        hc_reply(c, N_("you are not playing here: the creator may say %ssub %s 1 (Robot 1's seat)"),
                  hc_prefix(c), k->name);
         return;
     }
     if (hg_seat_named(c, k->name) >= 0) {
-        hc_reply(c, "%s plays here already", k->name);
+        hc_reply(c, N_("%s plays here already"), k->name);
         return;
     }
     hs_offer(c, seat, k->name);
-    hc_say_room(c, c->row.room, "%s's seat is offered to %s: %s, say %sjoin to take it",
+    hc_say_room(c, c->row.room, N_("%s's seat is offered to %s: %s, say %sjoin to take it"),
                 c->seats[seat].nick, k->name, k->name, hc_prefix(c));
 }

@@ -81,7 +81,8 @@ void hv_export(ctx *c, const cmd *k)
 {
     char *json = NULL, why[STORE_WHY_MAX];
     if (host_export(c->h->st, k->game, &json, why, sizeof why) != 0) {
-        hc_say_private(c, c->m->sender, 0, "no record of game #%lld: %s", (long long)k->game, why);
+        hc_say_private(c, c->m->sender, 0, N_("no record of game #%lld: %s"), (long long)k->game,
+                       why);
         return;
     }
     const char *dir = c->h->cfg.export_dir;
@@ -89,13 +90,13 @@ void hv_export(ctx *c, const cmd *k)
     if (dir != NULL && dir[0] != '\0') {
         if (write_record(dir, k->game, json, path, sizeof path) == 0)
             hc_say_private(c, c->m->sender, 0,
-                           "game #%lld's record (a porrazo-replay scenario, %zu bytes) is in %s, "
-                           "readable by the bot's user only",
+                           N_("game #%lld's record (a porrazo-replay scenario, %zu bytes) is "
+                              "in %s, readable by the bot's user only"),
                            (long long)k->game, strlen(json), path);
         else
             hc_say_private(c, c->m->sender, 0,
-                           "cannot write game #%lld's record in %s (%s): the operator can run "
-                           "porrazo-bot --export %lld",
+                           N_("cannot write game #%lld's record in %s (%s): the operator "
+                              "can run porrazo-bot --export %lld"),
                            (long long)k->game, dir, strerror(errno), (long long)k->game);
     } else {
         send_record_lines(c, json);
@@ -129,7 +130,10 @@ void hv_purge(ctx *c, const cmd *k)
         }
         total += n;
     }
-    hc_reply(c, "purged %d queued message%s to %s", total, total == 1 ? "" : "s", target);
+    hc_reply(c,
+             P_("purged %d queued message to %s", "purged %d queued messages to %s",
+                (unsigned long)total),
+             total, target);
 }
 
 /*
@@ -149,10 +153,10 @@ static void part_answer(ctx *c, const char *text)
 {
     if (matrix_words(c) && c->m->room != NULL && c->m->room[0] != '\0') {
         c->bounded = true;
-        hc_say_room(c, c->m->room, "%s", text);
+        hc_say_room(c, c->m->room, "%s", _(text));
         c->bounded = false;
     } else {
-        hc_reply(c, "%s", text);
+        hc_reply(c, "%s", _(text));
     }
 }
 
@@ -165,8 +169,8 @@ void hv_part(ctx *c, const cmd *k)
 {
     bool mx = matrix_words(c);
     if (!hc_is_owner(c, c->m->sender)) {
-        part_answer(c, mx ? "Only an operator of the bot can make it leave a room."
-                          : "Only an operator of the bot can make it leave a channel.");
+        part_answer(c, mx ? N_("Only an operator of the bot can make it leave a room.")
+                          : N_("Only an operator of the bot can make it leave a channel."));
         return;
     }
     const char *room = k->room[0] != '\0'                            ? k->room
@@ -174,8 +178,8 @@ void hv_part(ctx *c, const cmd *k)
                                                                      : NULL;
     if (room == NULL || c->h->cfg.leave_room == NULL ||
         c->h->cfg.leave_room(c->h->cfg.leave_arg, c->network, room, c->m->nick) != 0)
-        part_answer(c,
-                    mx ? "Say which room: part !room:server" : "Say which channel: part #channel");
+        part_answer(c, mx ? N_("Say which room: part !room:server")
+                          : N_("Say which channel: part #channel"));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -186,7 +190,7 @@ void hv_fstop(ctx *c, const cmd *k)
     store_game row;
     int err = store_game_get(c->h->st, k->game, &row);
     if (err == STORE_NOT_FOUND) {
-        hc_reply(c, "there is no game #%lld", (long long)k->game);
+        hc_reply(c, N_("there is no game #%lld"), (long long)k->game);
         return;
     }
     if (err != 0) {
@@ -200,7 +204,7 @@ void hv_fstop(ctx *c, const cmd *k)
     snprintf(room, sizeof room, "%s", row.room);
     store_game_fini(&row);
     if (!active) {
-        hc_reply(c, "game #%lld in %s is over already", (long long)k->game, room);
+        hc_reply(c, N_("game #%lld in %s is over already"), (long long)k->game, room);
         return;
     }
     /* The game's own network: its room is told there. */
@@ -209,12 +213,15 @@ void hv_fstop(ctx *c, const cmd *k)
     if (hg_load(c, room) > 0 && c->row.id == k->game) {
         char by[STORE_ID_MAX + 32];
         snprintf(by, sizeof by, "by %s (an owner, fstop)", c->m->nick);
-        hs_stop(c, "stopped by an owner", by);
+        hc_say_room(c, c->row.room,
+                    N_("The game is abandoned (stopped by an owner). Say %snew for another."),
+                    hc_prefix(c));
+        hs_stop(c, by);
     }
     hg_unload(c);
     c->network = here;
     if (!c->failed)
-        hc_reply(c, "game #%lld in %s %s is stopped", (long long)k->game, network, room);
+        hc_reply(c, N_("game #%lld in %s %s is stopped"), (long long)k->game, network, room);
 }
 
 /* Loads the game of the room an owner's command is about (where it was
@@ -226,12 +233,13 @@ static const char *load_room_game(ctx *c, const cmd *k)
                        : k->room[0] != '\0'                        ? k->room
                                                                    : NULL;
     if (room == NULL) {
-        hc_reply(c, "which room? say it there, or name it: %s #channel", cmd_verb_name(k->verb));
+        hc_reply(c, N_("which room? say it there, or name it: %s #channel"),
+                 cmd_verb_name(k->verb));
         return NULL;
     }
     if (hg_load(c, room) <= 0) {
         if (!c->failed)
-            hc_reply(c, "there is no game in %s", room);
+            hc_reply(c, N_("there is no game in %s"), room);
         return NULL;
     }
     return room;
@@ -244,21 +252,23 @@ void hv_fleave(ctx *c, const cmd *k)
         return;
     int seat = hg_seat_named(c, k->name);
     if (seat < 0) {
-        hc_reply(c, "nobody called %s sits at the table in %s", k->name, room);
+        hc_reply(c, N_("nobody called %s sits at the table in %s"), k->name, room);
         return;
     }
     if (c->row.status == STORE_LOBBY) {
         hs_unseat(c, seat); /* an owner may manage any table */
         return;
     }
-    char nick[STORE_ID_MAX], by[2 * STORE_ID_MAX + 48], who[STORE_ID_MAX + 48];
+    char nick[STORE_ID_MAX], by[2 * STORE_ID_MAX + 48];
     snprintf(nick, sizeof nick, "%s", c->seats[seat].nick);
     snprintf(by, sizeof by, "by %s (an owner, fleave %s)", c->m->nick, nick);
-    snprintf(who, sizeof who, "an owner took %s out", nick);
-    hs_stop(c, who, by);
+    hc_say_room(c, c->row.room,
+                N_("The game is abandoned (an owner took %s out). Say %snew for another."), nick,
+                hc_prefix(c));
+    hs_stop(c, by);
     hc_reply(c,
-             "the game in %s was under way, and a player cannot leave a game in progress: it "
-             "is stopped",
+             N_("the game in %s was under way, and a player cannot leave a game in progress: it "
+                "is stopped"),
              room);
 }
 
@@ -268,14 +278,17 @@ void hv_skip(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     if (c->row.status != STORE_PLAYING || c->g == NULL) {
-        hc_reply(c, "the game in %s is %s: there is no turn to play", room,
-                 c->row.status == STORE_LOBBY ? "not dealt yet" : "paused");
+        hc_reply(c,
+                 c->row.status == STORE_LOBBY
+                     ? N_("the game in %s is not dealt yet: there is no turn to play")
+                     : N_("the game in %s is paused: there is no turn to play"),
+                 room);
         return;
     }
     int actor = hg_actor(c->g);
     pz_action a;
     if (actor < 0 || actor >= c->nseats || robot_choose(c, actor, &a) != 0) {
-        hc_reply(c, "there is no turn to play in %s now", room);
+        hc_reply(c, N_("there is no turn to play in %s now"), room);
         return;
     }
     hs_act(c, &a, c->seats[actor].nick); /* announced as played for them; saves the game */

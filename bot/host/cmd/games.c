@@ -46,22 +46,30 @@ static int one_game(void *arg, int64_t id, const char *room)
     if (hg_load(&c, room) > 0 && c.row.id == id) {
         char line[400], state[200] = "", when[64];
         if (c.row.status == STORE_LOBBY) {
-            snprintf(state, sizeof state, "open table, %d of %d seated", c.nseats,
+            snprintf(state, sizeof state, _("open table, %d of %d seated"), c.nseats,
                      c.set.max_players);
         } else if (c.g != NULL) {
             int actor = hg_actor(c.g);
-            const char *who = actor >= 0 && actor < c.nseats ? c.seats[actor].nick : "nobody";
-            bool mine =
-                actor >= 0 && actor < c.nseats && strcmp(c.seats[actor].player, g->player) == 0;
-            snprintf(state, sizeof state, "%s%s", mine ? "your turn" : who, mine ? "" : " to play");
-            if (c.set.deadline > 0 && actor >= 0 && c.row.status == STORE_PLAYING) {
+            bool someone = actor >= 0 && actor < c.nseats;
+            bool mine = someone && strcmp(c.seats[actor].player, g->player) == 0;
+            bool due = c.set.deadline > 0 && actor >= 0 && c.row.status == STORE_PLAYING;
+            if (due) {
                 int64_t at = prefs_deadline(&c, actor, c.row.turn_since, c.set.deadline);
                 tz_format(at, g->p.tz, true, when, sizeof when);
-                size_t n = strlen(state);
-                snprintf(state + n, sizeof state - n, ", deadline %s", when);
             }
             if (c.row.status == STORE_PAUSED)
-                snprintf(state, sizeof state, "paused");
+                snprintf(state, sizeof state, "%s", _("paused"));
+            else if (mine && due)
+                snprintf(state, sizeof state, _("your turn, deadline %s"), when);
+            else if (mine)
+                snprintf(state, sizeof state, "%s", _("your turn"));
+            else if (someone && due)
+                snprintf(state, sizeof state, _("%s to play, deadline %s"), c.seats[actor].nick,
+                         when);
+            else if (someone)
+                snprintf(state, sizeof state, _("%s to play"), c.seats[actor].nick);
+            else
+                snprintf(state, sizeof state, "%s", _("nobody to play"));
         }
         snprintf(line, sizeof line, "#%lld %s%s%s: %s", (long long)id, g->several ? g->network : "",
                  g->several ? " " : "", room, state);
@@ -91,15 +99,15 @@ static void my_games_list(ctx *c)
     }
     if (g.shown == 0 && ids.n > 1)
         hc_say_private(c, c->m->sender, 0,
-                       "you sit in no game, here or on the networks tied to you");
+                       N_("you sit in no game, here or on the networks tied to you"));
     else if (g.shown == 0)
-        hc_say_private(c, c->m->sender, 0, "you sit in no game on %s", c->network);
+        hc_say_private(c, c->m->sender, 0, N_("you sit in no game on %s"), c->network);
     else if (g.more > 0)
-        hc_say_private(c, c->m->sender, 0, "and %d more", g.more);
+        hc_say_private(c, c->m->sender, 0, N_("and %d more"), g.more);
 }
 static const char *status_word(store_status s)
 {
-    return s == STORE_LOBBY ? "open table" : s == STORE_PAUSED ? "paused" : "under way";
+    return s == STORE_LOBBY ? _("open table") : s == STORE_PAUSED ? _("paused") : _("under way");
 }
 
 /* Writes game id's entry: "#12 libera #porrazo, under way: ann, bob; ann
@@ -129,7 +137,7 @@ static int game_entry(ctx *c, int64_t id, char *out, size_t cap)
         len = k < 0 ? cap : len + (size_t)k;
     }
     if (g.status == STORE_PLAYING && turn >= 0 && turn < n && len < cap)
-        snprintf(out + len, cap - len, "; %s to play", seats[turn].nick);
+        snprintf(out + len, cap - len, _("; %s to play"), seats[turn].nick);
     store_game_fini(&g);
     return 0;
 }
@@ -198,9 +206,13 @@ void hv_games(ctx *c, const cmd *k)
     }
     games_flush(&l);
     if (l.shown == 0)
-        hc_say_private(c, c->m->sender, 0, "no game is open or under way%s%s", k->all ? "" : " on ",
-                       k->all ? "" : c->network);
+        if (k->all)
+            hc_say_private(c, c->m->sender, 0, N_("no game is open or under way"));
+        else
+            hc_say_private(c, c->m->sender, 0, N_("no game is open or under way on %s"),
+                           c->network);
     else if (l.more > 0 || active > n)
-        hc_say_private(c, c->m->sender, 0, "%d more not shown (%d games open or under way in all)",
+        hc_say_private(c, c->m->sender, 0,
+                       N_("%d more not shown (%d games open or under way in all)"),
                        l.more + (active > n ? active - n : 0), active);
 }

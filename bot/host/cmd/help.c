@@ -71,7 +71,7 @@ void hv_help(ctx *c, const cmd *k)
             hc_say_room(c, c->m->room, "%s", lines.line[i]);
         return;
     }
-    hc_say_room(c, c->m->room, "%s \xE2\x80\x94 the rest in our direct room", lines.line[0]);
+    hc_say_room(c, c->m->room, N_("%s \xE2\x80\x94 the rest in our direct room"), lines.line[0]);
     render_lines rest = {0};
     for (int i = 1; i < lines.n; i++)
         render_add(&rest, "%s", lines.line[i]);

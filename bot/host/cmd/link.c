@@ -64,7 +64,8 @@ static void link_names(const link_ids *g, char *out, size_t cap)
     size_t used = 0;
     out[0] = '\0';
     for (int i = 1; i < g->n && used < cap; i++) {
-        int w = snprintf(out + used, cap - used, "%s%s on %s", i > 1 ? ", " : "", g->nick[i],
+        /* TRANSLATORS: an id and its network, "ann on irc" */
+        int w = snprintf(out + used, cap - used, _("%s%s on %s"), i > 1 ? ", " : "", g->nick[i],
                          g->network[i]);
         if (w < 0)
             break;
@@ -79,7 +80,7 @@ static void link_offer(ctx *c)
     char code[LINK_CODE_LEN + 1], me[LINK_ID_LEN], value[LINK_ID_LEN + STORE_ID_MAX + 32],
         old[LINK_CODE_LEN + 1];
     if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
-        hc_reply(c, "no code can be made just now: try again in a moment");
+        hc_reply(c, N_("no code can be made just now: try again in a moment"));
         return;
     }
     for (int i = 0; i < LINK_CODE_LEN; i++)
@@ -102,8 +103,8 @@ static void link_offer(ctx *c)
         return;
     }
     hc_say_private(c, c->m->sender, 0,
-                   "to see your games on another network here too, say link %s to me there, "
-                   "privately, within %d minutes (this code is yours alone: keep it private)",
+                   N_("to see your games on another network here too, say link %s to me there, "
+                      "privately, within %d minutes (this code is yours alone: keep it private)"),
                    code, LINK_CODE_SECS / 60);
 }
 
@@ -122,14 +123,14 @@ static void link_claim(ctx *c, const char *code)
     if (end == NULL || *end != ' ' || link_split(end + 1, strlen(end + 1), owner) != 0 ||
         expires < c->now) {
         hc_reply(c,
-                 "%s is not a code I gave, or it is more than %d minutes old: say %slink on "
-                 "your other network for a new one",
+                 N_("%s is not a code I gave, or it is more than %d minutes old: say %slink on "
+                    "your other network for a new one"),
                  code, LINK_CODE_SECS / 60, hc_prompt_prefix(c));
         return;
     }
     const char *net = owner[0], *who = owner[1];
     if (strcmp(net, c->network) == 0 && strcmp(who, c->m->sender) == 0) {
-        hc_reply(c, "that code is for your other network: say link %s to me there", code);
+        hc_reply(c, N_("that code is for your other network: say link %s to me there"), code);
         return;
     }
     link_ids a, b;
@@ -146,7 +147,8 @@ static void link_claim(ctx *c, const char *code)
         if (known)
             continue;
         if (a.n == LINK_MAX) {
-            hc_reply(c, "at most %d ids can be tied together: say %slink off on one of them first",
+            hc_reply(c,
+                     N_("at most %d ids can be tied together: say %slink off on one of them first"),
                      LINK_MAX, hc_prompt_prefix(c));
             return;
         }
@@ -168,8 +170,8 @@ static void link_claim(ctx *c, const char *code)
         return;
     }
     link_names(&b, names, sizeof names);
-    hc_reply(c, "tied to %s: games lists them all, from any of them; %slink off unties you", names,
-             hc_prompt_prefix(c));
+    hc_reply(c, N_("tied to %s: games lists them all, from any of them; %slink off unties you"),
+             names, hc_prompt_prefix(c));
 }
 
 /* "link off": the sender leaves their group. */
@@ -182,7 +184,7 @@ static void link_off(ctx *c)
         return;
     }
     if (g.n <= 1) {
-        hc_reply(c, "your id here is tied to no other");
+        hc_reply(c, N_("your id here is tied to no other"));
         return;
     }
     link_ids alone = g, rest = g;
@@ -197,7 +199,7 @@ static void link_off(ctx *c)
         hc_failed(c, err);
         return;
     }
-    hc_reply(c, "your id here is tied to no other now");
+    hc_reply(c, N_("your id here is tied to no other now"));
 }
 
 void hv_link(ctx *c, const cmd *k)
@@ -219,7 +221,7 @@ void hv_link(ctx *c, const cmd *k)
     }
     if (g.n > 1) {
         link_names(&g, names, sizeof names);
-        hc_say_private(c, c->m->sender, 0, "your id here is tied to %s", names);
+        hc_say_private(c, c->m->sender, 0, N_("your id here is tied to %s"), names);
     }
     link_offer(c);
 }

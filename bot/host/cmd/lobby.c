@@ -41,7 +41,7 @@ static bool refuse_unreachable(ctx *c)
 {
     if (c->m->unreachable == NULL)
         return false;
-    hc_reply(c, "you cannot sit: %s", c->m->unreachable);
+    hc_reply(c, N_("you cannot sit: %s"), c->m->unreachable);
     return true;
 }
 
@@ -50,8 +50,11 @@ static void describe(const ctx *c, char *buf, size_t cap)
 {
     char opts[300];
     render_options(&c->set.opt, opts, sizeof opts);
-    snprintf(buf, cap, "up to %d players · %s%s", c->set.max_players, opts,
-             c->set.shuffle ? " · seats drawn at random" : "");
+    if (c->set.shuffle)
+        snprintf(buf, cap, _("up to %d players · %s · seats drawn at random"), c->set.max_players,
+                 opts);
+    else
+        snprintf(buf, cap, _("up to %d players · %s"), c->set.max_players, opts);
 }
 
 /* Applies the option words of `new` to s; replies and returns -1 on error. */
@@ -73,8 +76,8 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
             return -1;
         }
     if (s->opt.target < CMD_TARGET_MIN || s->opt.target > CMD_TARGET_MAX) {
-        hc_reply(c, "the target must be between %d and %d, not %d", CMD_TARGET_MIN, CMD_TARGET_MAX,
-                 s->opt.target);
+        hc_reply(c, N_("the target must be between %d and %d, not %d"), CMD_TARGET_MIN,
+                 CMD_TARGET_MAX, s->opt.target);
         return -1;
     }
     if (s->opt.partnerships && k->players == 0)
@@ -91,16 +94,17 @@ void hv_new(ctx *c, const cmd *k)
 {
     const char *room = msg_room(c);
     if (room[0] == '\0') {
-        hc_reply(c, "say %snew in the channel where you want to play", hc_prefix(c));
+        hc_reply(c, N_("say %snew in the channel where you want to play"), hc_prefix(c));
         return;
     }
     int found = hg_load(c, room);
     if (found != 0) {
-        if (found > 0)
-            hc_reply(c, "there is already a game here (%s): say %s%s",
-                     c->row.status == STORE_LOBBY ? "waiting for players" : "under way",
-                     say_prefix(c),
-                     c->row.status == STORE_LOBBY ? "join to sit" : "score to follow it");
+        if (found > 0 && c->row.status == STORE_LOBBY)
+            hc_reply(c, N_("there is already a game here (waiting for players): say %sjoin to sit"),
+                     say_prefix(c));
+        else if (found > 0)
+            hc_reply(c, N_("there is already a game here (under way): say %sscore to follow it"),
+                     say_prefix(c));
         return;
     }
     int active = 0;
@@ -110,7 +114,7 @@ void hv_new(ctx *c, const cmd *k)
         return;
     }
     if (active >= c->h->cfg.max_games) {
-        hc_reply(c, "the bot is hosting its maximum of %d games: try again later",
+        hc_reply(c, N_("the bot is hosting its maximum of %d games: try again later"),
                  c->h->cfg.max_games);
         return;
     }
@@ -147,19 +151,22 @@ void hv_new(ctx *c, const cmd *k)
     long long id = (long long)c->row.id;
     if (k->practice)
         hc_say_room(c, room,
-                    _("%s opens a practice table (%s) against computer players: their moves "
-                      "are explained to %s privately, and the game counts in no stats. Game "
-                      "#%lld."),
+                    N_("%s opens a practice table (%s) against computer players: their moves "
+                       "are explained to %s privately, and the game counts in no stats. Game "
+                       "#%lld."),
                     c->m->nick, what, c->m->nick, id);
     else if (k->robots) /* the table fills at once: nobody joins, nobody starts it */
-        hc_say_room(c, room, "%s opens a Porrazo table (%s) with %s. Game #%lld.", c->m->nick, what,
-                    c->set.max_players > 2 ? "computer players in the other seats"
-                                           : "a computer player in the other seat",
-                    id);
+        hc_say_room(c, room,
+                    c->set.max_players > 2
+                        ? N_("%s opens a Porrazo table (%s) with computer players in the other "
+                             "seats. Game #%lld.")
+                        : N_("%s opens a Porrazo table (%s) with a computer player in the other "
+                             "seat. Game #%lld."),
+                    c->m->nick, what, id);
     else
         hc_say_room(c, room,
-                    "%s opens a Porrazo table (%s). Say %sjoin to sit; %s says %sstart to deal. "
-                    "Game #%lld.",
+                    N_("%s opens a Porrazo table (%s). Say %sjoin to sit; %s says "
+                       "%sstart to deal. Game #%lld."),
                     c->m->nick, what, hc_prefix(c), c->m->nick, hc_prefix(c), id);
     pz_lang before = i18n_use(PZ_LANG_EN); /* the operator's log is English */
     describe(c, what, sizeof what);
@@ -177,11 +184,11 @@ void hv_join(ctx *c, const cmd *k)
     if (!hc_in_lobby(c))
         return;
     if (hg_seat_of(c, c->m->sender) >= 0) {
-        hc_reply(c, "you are already seated (%d of %d)", c->nseats, c->set.max_players);
+        hc_reply(c, N_("you are already seated (%d of %d)"), c->nseats, c->set.max_players);
         return;
     }
     if (c->nseats >= c->set.max_players) {
-        hc_reply(c, "the table is full (%d players)", c->set.max_players);
+        hc_reply(c, N_("the table is full (%d players)"), c->set.max_players);
         return;
     }
     if (refuse_unreachable(c))
@@ -195,13 +202,13 @@ void hv_leave(ctx *c, const cmd *k)
     int i = hg_seat_of(c, c->m->sender);
     if (c->row.status != STORE_LOBBY) {
         if (i >= 0 && hs_leave_confirmed(c))
-            hs_leave_game(c, i, "leaves");
+            hs_leave_game(c, i, NULL);
         else
-            hc_reply(c, "you are not playing in this game");
+            hc_reply(c, N_("you are not playing in this game"));
         return;
     }
     if (i < 0) {
-        hc_reply(c, "you are not seated at this table");
+        hc_reply(c, N_("you are not seated at this table"));
         return;
     }
     hs_unseat(c, i);
@@ -211,18 +218,16 @@ void hv_kick(ctx *c, const cmd *k)
 {
     int i = hg_seat_named(c, k->name);
     if (i < 0) {
-        hc_reply(c, "nobody called %s is seated here", k->name);
+        hc_reply(c, N_("nobody called %s is seated here"), k->name);
         return;
     }
     if (c->row.status == STORE_LOBBY) {
         hs_unseat(c, i);
     } else if (hc_is_robot(c->seats[i].player)) {
-        hc_reply(c, "%s is a computer player: a person may take its seat (%ssub NICK %s)",
+        hc_reply(c, N_("%s is a computer player: a person may take its seat (%ssub NICK %s)"),
                  c->seats[i].nick, say_prefix(c), k->name);
     } else {
-        char why[STORE_ID_MAX + 24];
-        snprintf(why, sizeof why, "is removed by %s", c->m->nick);
-        hs_leave_game(c, i, why);
+        hs_leave_game(c, i, c->m->nick);
     }
 }
 
@@ -249,9 +254,9 @@ void hv_options(ctx *c, const cmd *k)
     describe(c, what, sizeof what);
     text_duration(c->set.deadline, secs, sizeof secs);
     if (c->set.deadline > 0)
-        hc_reply(c, "%s · turn deadline %s", what, secs);
+        hc_reply(c, N_("%s · turn deadline %s"), what, secs);
     else
-        hc_reply(c, "%s · no turn deadline", what);
+        hc_reply(c, N_("%s · no turn deadline"), what);
 }
 
 void hv_deadline(ctx *c, const cmd *k)
@@ -261,8 +266,8 @@ void hv_deadline(ctx *c, const cmd *k)
     hg_save(c);
     text_duration(k->deadline_secs, secs, sizeof secs);
     if (k->deadline_secs == 0)
-        hc_say_room(c, c->row.room, "No turn deadline: the game waits for every player.");
+        hc_say_room(c, c->row.room, N_("No turn deadline: the game waits for every player."));
     else
         hc_say_room(c, c->row.room,
-                    "Turn deadline: %s; after that the bot plays a card for the player.", secs);
+                    N_("Turn deadline: %s; after that the bot plays a card for the player."), secs);
 }

@@ -37,21 +37,22 @@ static bool shown(const pz_action *a, const pz_action *all, int n)
 /* Sends line to the sender privately, headed by the game's room. */
 static void send_moves(ctx *c, const char *line, bool more)
 {
-    hc_say_private(c, c->m->sender, 0, "Your moves in %s%s: %s", c->row.room, more ? " (more)" : "",
-                   line);
+    hc_say_private(c, c->m->sender, 0,
+                   more ? N_("Your moves in %s (more): %s") : N_("Your moves in %s: %s"),
+                   c->row.room, line);
 }
 
 void hv_moves(ctx *c, const cmd *k)
 {
     (void)k;
     if (c->g == NULL) {
-        hc_reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
+        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
                  hc_prefix(c));
         return;
     }
     int seat = hg_seat_of(c, c->m->sender);
     if (seat < 0) {
-        hc_reply(c, "you are not playing in this game");
+        hc_reply(c, N_("you are not playing in this game"));
         return;
     }
     pz_action *acts = malloc(PZ_LEGAL_MAX * sizeof *acts);
@@ -104,7 +105,7 @@ void hv_moves(ctx *c, const cmd *k)
         return;
     int actor = hg_actor(c->g);
     if (actor >= 0 && actor < c->nseats)
-        hc_reply(c, "nothing for you to do now: it is %s's turn", c->seats[actor].nick);
+        hc_reply(c, N_("nothing for you to do now: it is %s's turn"), c->seats[actor].nick);
     else
-        hc_reply(c, "nothing for you to do now");
+        hc_reply(c, N_("nothing for you to do now"));
 }

@@ -83,11 +83,10 @@ static void ask_suits(ctx *c, const pz_card t[4], const cmd *k, int i)
         if (w > 0 && (size_t)w < sizeof example - len)
             len += (size_t)w;
     }
-    hc_reply(c, "the tendido has %s: say which %s goes where, e.g. %sarrange%s%s", same,
-             hs_rank_word(rank), hc_prompt_prefix(c), example,
-             !k->has_direction        ? ""
-             : k->direction == PZ_RTL ? " right"
-                                      : " left");
+    /* TRANSLATORS: the last word of an example of the arrange command */
+    const char *dir = !k->has_direction ? "" : k->direction == PZ_RTL ? _(" right") : _(" left");
+    hc_reply(c, N_("the tendido has %s: say which %s goes where, e.g. %sarrange%s%s"), same,
+             hs_rank_word(rank), hc_prompt_prefix(c), example, dir);
 }
 
 /*
@@ -129,7 +128,9 @@ static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
                 for (int j = 0; j < 4; j++)
                     some |= pz_card_rank(t[j]) == r->rank;
                 hs_tendido_pairs(c, pairs, sizeof pairs);
-                hc_reply(c, "the tendido has no %s%s: its pairs are %s", some ? "other " : "",
+                hc_reply(c,
+                         some ? N_("the tendido has no other %s: its pairs are %s")
+                              : N_("the tendido has no %s: its pairs are %s"),
                          hs_rank_word(r->rank), pairs);
                 return -1;
             }
@@ -148,17 +149,17 @@ static int mover_seat(ctx *c)
 {
     int seat = hg_seat_of(c, c->m->sender);
     if (c->row.status == STORE_LOBBY) {
-        hc_reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
+        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
                  hc_prefix(c));
         return -1;
     }
     if (c->row.status == STORE_PAUSED) {
-        hc_reply(c, "the game is paused: say %sresume (a majority of players must agree)",
+        hc_reply(c, N_("the game is paused: say %sresume (a majority of players must agree)"),
                  hc_prefix(c));
         return -1;
     }
     if (seat < 0)
-        hc_reply(c, "you are not playing in this game");
+        hc_reply(c, N_("you are not playing in this game"));
     return seat;
 }
 
@@ -197,7 +198,7 @@ void hv_move(ctx *c, const cmd *k)
     case CMD_CLAIM: {
         int target = hg_seat_named(c, k->name);
         if (target < 0) {
-            hc_reply(c, "nobody called %s plays here", k->name);
+            hc_reply(c, N_("nobody called %s plays here"), k->name);
             return;
         }
         a = pz_act_claim(seat, target);
@@ -219,7 +220,7 @@ void hv_info(ctx *c, const cmd *k)
     render_lines lines = {0};
     char head[48];
     if (c->g == NULL) {
-        hc_reply(c, "the game has not started: %d seated; the creator says %sstart", c->nseats,
+        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
                  hc_prefix(c));
         return;
     }
@@ -228,7 +229,7 @@ void hv_info(ctx *c, const cmd *k)
     case CMD_HAND: {
         int seat = hg_seat_of(c, c->m->sender);
         if (seat < 0) {
-            hc_reply(c, "you are not playing in this game");
+            hc_reply(c, N_("you are not playing in this game"));
             return;
         }
         prompt_hand(c, seat); /* always privately, wherever it was asked */
@@ -268,15 +269,22 @@ static int count_votes(unsigned votes)
     return n;
 }
 
-/* Records seat's vote; true when a majority of the seats agrees. */
-static bool vote(ctx *c, unsigned *votes, int seat, const char *what)
+/* Records seat's vote for the verb (stop, pause, resume); true when a
+   majority of the seats agrees. */
+static bool vote(ctx *c, unsigned *votes, int seat, cmd_verb verb)
 {
     *votes |= 1u << seat;
     int have = count_votes(*votes), need = c->nseats / 2 + 1;
     if (have >= need)
         return true;
-    hc_say_room(c, c->row.room, "%s votes to %s (%d of %d needed).", c->seats[seat].nick, what,
-                have, need);
+    const char *nick = c->seats[seat].nick;
+    if (verb == CMD_STOP)
+        hc_say_room(c, c->row.room, N_("%s votes to abandon the game (%d of %d needed)."), nick,
+                    have, need);
+    else if (verb == CMD_PAUSE)
+        hc_say_room(c, c->row.room, N_("%s votes to pause (%d of %d needed)."), nick, have, need);
+    else
+        hc_say_room(c, c->row.room, N_("%s votes to resume (%d of %d needed)."), nick, have, need);
     hg_save(c);
     return false;
 }
@@ -292,41 +300,63 @@ void hv_vote(ctx *c, const cmd *k)
                                              : "an owner";
         char by[STORE_ID_MAX + 48];
         snprintf(by, sizeof by, "by %s (%s)", c->m->nick, role);
-        char why[64];
-        snprintf(why, sizeof why, "stopped by %s", role);
-        hs_stop(c, c->row.status == STORE_LOBBY ? "the table is closed" : why, by);
+        const char *p = hc_prefix(c);
+        const char *room = c->row.room;
+        if (c->row.status == STORE_LOBBY)
+            hc_say_room(c, room,
+                        N_("The game is abandoned (the table is closed). Say %snew for another."),
+                        p);
+        else if (creator)
+            hc_say_room(
+                c, room,
+                N_("The game is abandoned (stopped by its creator). Say %snew for another."), p);
+        else if (c->m->moderator)
+            hc_say_room(c, room,
+                        N_("The game is abandoned (stopped by a moderator of the room). Say %snew "
+                           "for another."),
+                        p);
+        else
+            hc_say_room(c, room,
+                        N_("The game is abandoned (stopped by an owner). Say %snew for another."),
+                        p);
+        hs_stop(c, by);
         return;
     }
     if (seat < 0) {
-        hc_reply(c, "only the players can do that");
+        hc_reply(c, N_("only the players can do that"));
         return;
     }
     if (c->row.status == STORE_LOBBY) {
-        hc_reply(c, "the game has not started");
+        hc_reply(c, N_("the game has not started"));
         return;
     }
     if (k->verb == CMD_STOP) {
-        if (vote(c, &c->set.stop_votes, seat, "abandon the game"))
-            hs_stop(c, "by vote", "by the players' vote");
+        if (vote(c, &c->set.stop_votes, seat, CMD_STOP)) {
+            hc_say_room(c, c->row.room,
+                        N_("The game is abandoned (by vote). Say %snew for another."),
+                        hc_prefix(c));
+            hs_stop(c, "by the players' vote");
+        }
     } else if (k->verb == CMD_PAUSE) {
         if (c->row.status == STORE_PAUSED) {
-            hc_reply(c, "the game is already paused");
-        } else if (vote(c, &c->set.pause_votes, seat, "pause")) {
+            hc_reply(c, N_("the game is already paused"));
+        } else if (vote(c, &c->set.pause_votes, seat, CMD_PAUSE)) {
             c->row.status = STORE_PAUSED;
             c->set.pause_votes = c->set.resume_votes = 0;
             hg_save(c);
-            hc_say_room(c, c->row.room, "The game is paused. Say %sresume to go on.", hc_prefix(c));
+            hc_say_room(c, c->row.room, N_("The game is paused. Say %sresume to go on."),
+                        hc_prefix(c));
         }
     } else if (c->row.status != STORE_PAUSED) {
-        hc_reply(c, "the game is not paused");
-    } else if (vote(c, &c->set.resume_votes, seat, "resume")) {
+        hc_reply(c, N_("the game is not paused"));
+    } else if (vote(c, &c->set.resume_votes, seat, CMD_RESUME)) {
         char head[48];
         c->row.status = STORE_PLAYING;
         c->set.pause_votes = c->set.resume_votes = 0;
         hs_new_turn(c);
         hg_save(c);
         live_header(c, 'S', -1, head, sizeof head);
-        hc_say_room(c, c->row.room, "%sThe game goes on: %s", head, live_state_token());
+        hc_say_room(c, c->row.room, N_("%sThe game goes on: %s"), head, live_state_token());
         prompt_actor(c);
     }
 }

@@ -50,28 +50,30 @@ void hv_tz(ctx *c, const cmd *k)
     prefs_load(c, c->m->sender, &p);
     if (k->name[0] == '\0' && !k->off) {
         tz_format(c->now, p.tz, false, when, sizeof when);
-        hc_reply(c, "your time zone is %s (it is %s there); say %stz Europe/Madrid to change it",
+        hc_reply(c,
+                 N_("your time zone is %s (it is %s there); say %stz Europe/Madrid to change it"),
                  p.tz[0] != '\0' ? p.tz : "UTC", when, hc_prefix(c));
         return;
     }
     if (k->off) {
         prefs_set(c, TZ_SCOPE, "");
         retime(c);
-        hc_reply(c, "your times are shown in UTC again");
+        hc_reply(c, N_("your times are shown in UTC again"));
         return;
     }
     if (tz_check(k->name, canon, sizeof canon, hint, sizeof hint) != 0) {
         if (hint[0] != '\0')
-            hc_reply(c, "%s is not a time zone: did you mean %s?", k->name, hint);
+            hc_reply(c, N_("%s is not a time zone: did you mean %s?"), k->name, hint);
         else
-            hc_reply(c, "%s is not a time zone: say a region and city, e.g. %stz America/Chicago",
+            hc_reply(c,
+                     N_("%s is not a time zone: say a region and city, e.g. %stz America/Chicago"),
                      k->name, hc_prefix(c));
         return;
     }
     prefs_set(c, TZ_SCOPE, canon);
     retime(c);
     tz_format(c->now, canon, false, when, sizeof when);
-    hc_reply(c, "your time zone is %s: it is %s there", canon, when);
+    hc_reply(c, N_("your time zone is %s: it is %s there"), canon, when);
 }
 
 void hv_quiet(ctx *c, const cmd *k)
@@ -83,27 +85,35 @@ void hv_quiet(ctx *c, const cmd *k)
     if (k->off) {
         prefs_set(c, QUIET_SCOPE, "");
         retime(c);
-        hc_reply(c, "no quiet hours: reminders come at any time");
+        hc_reply(c, N_("no quiet hours: reminders come at any time"));
         return;
     }
     if (tz_quiet_parse(k->name, &q) != 0) {
-        hc_reply(c, "quiet hours are two times of day: e.g. %squiet 23:00-08:00, or %squiet off",
+        hc_reply(c,
+                 N_("quiet hours are two times of day: e.g. %squiet 23:00-08:00, or %squiet off"),
                  hc_prefix(c), hc_prefix(c));
         return;
     }
     tz_quiet_format(&q, shown, sizeof shown);
     prefs_set(c, QUIET_SCOPE, shown);
     retime(c);
-    hc_reply(c, "quiet %s %s every day: no reminders then, and your turn deadlines stop", shown,
-             p.tz[0] != '\0' ? p.tz : "UTC (say tz ZONE for yours)");
+    if (p.tz[0] != '\0')
+        hc_reply(c, N_("quiet %s %s every day: no reminders then, and your turn deadlines stop"),
+                 shown, p.tz);
+    else
+        hc_reply(c,
+                 N_("quiet %s UTC (say tz ZONE for yours) every day: no reminders then, and your "
+                    "turn deadlines stop"),
+                 shown);
 }
 
 void hv_reminders(ctx *c, const cmd *k)
 {
     prefs_set(c, REMINDERS_SCOPE, k->on ? "" : "off");
     retime(c);
-    hc_reply(c, k->on ? "reminders on: a private line when your turn has waited a while"
-                      : "reminders off: no private line when your turn waits (the deadline stays)");
+    hc_reply(
+        c, k->on ? N_("reminders on: a private line when your turn has waited a while")
+                 : N_("reminders off: no private line when your turn waits (the deadline stays)"));
 }
 
 /* lang [es|en|off]: the language of the sender's private lines, kept in
@@ -147,8 +157,8 @@ void hv_lang(ctx *c, const cmd *k)
 void hv_notices(ctx *c, const cmd *k)
 {
     prefs_set(c, HOST_NOTICE_SCOPE, k->on ? "on" : "");
-    hc_reply(c, k->on ? "your private lines come as NOTICE from now on (on IRC)"
-                      : "your private lines come as private messages (PRIVMSG)");
+    hc_reply(c, k->on ? N_("your private lines come as NOTICE from now on (on IRC)")
+                      : N_("your private lines come as private messages (PRIVMSG)"));
 }
 
 void hv_away(ctx *c, const cmd *k)
@@ -159,7 +169,7 @@ void hv_away(ctx *c, const cmd *k)
     if (k->off) {
         prefs_set(c, AWAY_SCOPE, "");
         retime(c);
-        hc_reply(c, "welcome back: your games count on you again");
+        hc_reply(c, N_("welcome back: your games count on you again"));
         return;
     }
     int64_t at = c->now + k->deadline_secs;
@@ -168,28 +178,36 @@ void hv_away(ctx *c, const cmd *k)
     retime(c);
     tz_format(at, p.tz, true, until, sizeof until);
     if (k->robots) {
-        hc_reply(c, "away until %s: a computer player plays for you meanwhile (%saway off ends it)",
-                 until, hc_prefix(c));
+        hc_reply(
+            c, N_("away until %s: a computer player plays for you meanwhile (%saway off ends it)"),
+            until, hc_prefix(c));
         return;
     }
     text_duration(c->h->cfg.away_max_secs, how, sizeof how);
-    hc_reply(c, "away until %s: your games wait for you (at most %s a turn), with no reminders",
-             until, c->h->cfg.away_max_secs > 0 ? how : "as long as you are away");
+    if (c->h->cfg.away_max_secs > 0)
+        hc_reply(
+            c, N_("away until %s: your games wait for you (at most %s a turn), with no reminders"),
+            until, how);
+    else
+        hc_reply(c,
+                 N_("away until %s: your games wait for you (at most as long as you are away a "
+                    "turn), with no reminders"),
+                 until);
 }
 
 void hv_prompts(ctx *c, const cmd *k)
 {
     int rc = prompt_choose(c, k->on);
     if (rc == 1)
-        hc_reply(c, "your name is too long for me to keep that");
+        hc_reply(c, N_("your name is too long for me to keep that"));
     if (rc != 0)
         return;
     int quiet = c->h->cfg.prompt_quiet_secs;
     if (k->on || quiet <= 0)
-        hc_reply(c, "you get a private message at each of your turns");
+        hc_reply(c, N_("you get a private message at each of your turns"));
     else
         hc_reply(c,
-                 "you get a private message at your turn only when you have not played for "
-                 "%d min; the room's line says whose turn it is",
+                 N_("you get a private message at your turn only when you have not played for "
+                    "%d min; the room's line says whose turn it is"),
                  (quiet + 59) / 60);
 }

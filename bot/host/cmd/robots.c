@@ -18,7 +18,10 @@ void hv_addbot(ctx *c, const cmd *k)
 {
     int room = c->set.max_players - c->nseats;
     if (k->count > room) {
-        hc_reply(c, "the table has %d free seat%s, not %d", room, room == 1 ? "" : "s", k->count);
+        hc_reply(c,
+                 P_("the table has %d free seat, not %d", "the table has %d free seats, not %d",
+                    (unsigned long)room),
+                 room, k->count);
         return;
     }
     pzai_level lv = k->level >= 0 ? (pzai_level)k->level : (pzai_level)room_level(c);
@@ -32,7 +35,7 @@ void hv_removebot(ctx *c, const cmd *k)
     if (k->name[0] != '\0') {
         seat = robot_named(c, k->name);
         if (seat >= 0 && !hc_is_robot(c->seats[seat].player)) {
-            hc_reply(c, "%s is a person: only a computer player can be removed this way",
+            hc_reply(c, N_("%s is a person: only a computer player can be removed this way"),
                      c->seats[seat].nick);
             return;
         }
@@ -42,9 +45,9 @@ void hv_removebot(ctx *c, const cmd *k)
                 seat = s; /* the last one seated */
     }
     if (seat < 0 && k->name[0] != '\0')
-        hc_reply(c, "no computer player called %s is seated here", k->name);
+        hc_reply(c, N_("no computer player called %s is seated here"), k->name);
     else if (seat < 0)
-        hc_reply(c, "no computer player is seated here");
+        hc_reply(c, N_("no computer player is seated here"));
     if (seat < 0)
         return;
     hs_unseat(c, seat);

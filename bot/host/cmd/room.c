@@ -29,6 +29,13 @@
 #include "render.h"
 #include "text.h"
 
+/* A level's name as players of this line read it ("strong", "fuerte"). */
+static const char *level_shown(int level)
+{
+    static const char *const names[] = {N_("beginner"), N_("greedy"), N_("expert"), N_("strong")};
+    return level >= 0 && level < 4 ? _(names[level]) : pzai_level_name((pzai_level)level);
+}
+
 /* set options WORDS (as "new" takes them) | off: checked, then kept. */
 static int set_options(ctx *c, const char *words, room_settings *rs)
 {
@@ -56,7 +63,7 @@ static int set_options(ctx *c, const char *words, room_settings *rs)
                  k.option_name[i], k.option_value[i]);
     }
     if (k.players != 0 || k.robots || k.shuffle_seats) {
-        hc_reply(c, "set options takes the game's options only (e.g. partners, to 31, manual)");
+        hc_reply(c, N_("set options takes the game's options only (e.g. partners, to 31, manual)"));
         return -1;
     }
     return 0;
@@ -110,7 +117,7 @@ static int set_prefix(ctx *c, const char *p, room_settings *rs)
         return 0;
     }
     if (why != NULL) {
-        hc_reply(c, "%s, such as . or ! or >> (say %sset prefix off for the bot's %s)", why,
+        hc_reply(c, N_("%s, such as . or ! or >> (say %sset prefix off for the bot's %s)"), why,
                  hc_prompt_prefix(c), c->h->prefix);
         return -1;
     }
@@ -125,7 +132,7 @@ static const char *room_of(ctx *c, const cmd *k)
         return c->m->room;
     if (k->room[0] != '\0')
         return k->room;
-    hc_reply(c, "say it in the room, or name it: settings #friends");
+    hc_reply(c, N_("say it in the room, or name it: settings #friends"));
     return NULL;
 }
 
@@ -135,7 +142,8 @@ void hv_settings(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     room_settings rs;
-    char deadline[32], away[32], opts[300] = "default options", why[PZ_WHY_MAX];
+    char deadline[32], away[32], opts[300], why[PZ_WHY_MAX], a[400], b[200], d[200], e[80];
+    snprintf(opts, sizeof opts, "%s", _("default options"));
     room_defaults(c, room, &rs);
     if (rs.deadline > 0)
         text_duration(rs.deadline, deadline, sizeof deadline);
@@ -148,19 +156,40 @@ void hv_settings(ctx *c, const cmd *k)
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
-    hc_reply(
-        c,
-        "%s · new tables: %s, turn deadline %s%s · away players are waited for %s%s · "
-        "computer players %s%s · prefix %s%s · colours %s · hints %s · language %s%s · "
-        "moderators change them: %sset options partners to 31, %sset deadline 24h, %sset away "
-        "3d, %sset level expert, %sset prefix ., %sset colours off, %sset lang es",
-        room, opts, rs.deadline > 0 ? deadline : "off", rs.own_deadline ? "" : " (the bot's)",
-        rs.away_max > 0 ? away : "as long as they say", rs.own_away ? "" : " (the bot's)",
-        pzai_level_name((pzai_level)rs.level), rs.own_level ? "" : " (the bot's)", p,
-        rs.prefix[0] != '\0' ? " (the room's)" : " (the bot's)", rs.colours_off ? "off" : "on",
-        rs.hints_off ? "off" : "on",
-        i18n_code(rs.lang >= 0 ? (pz_lang)rs.lang : room_map_configured(c->h, c->network, room)),
-        rs.lang >= 0 ? "" : " (the bot's)", p, p, p, p, p, p, p);
+    /* TRANSLATORS: a turn deadline that is off, as in "turn deadline off" */
+    const char *dl = rs.deadline > 0 ? deadline : _("off");
+    const char *aw = rs.away_max > 0 ? away : _("as long as they say");
+    if (rs.own_deadline)
+        snprintf(a, sizeof a, _("new tables: %s, turn deadline %s"), opts, dl);
+    else
+        snprintf(a, sizeof a, _("new tables: %s, turn deadline %s (the bot's)"), opts, dl);
+    if (rs.own_away)
+        snprintf(b, sizeof b, _("away players are waited for %s"), aw);
+    else
+        snprintf(b, sizeof b, _("away players are waited for %s (the bot's)"), aw);
+    if (rs.own_level)
+        snprintf(d, sizeof d, _("computer players %s"), level_shown(rs.level));
+    else
+        snprintf(d, sizeof d, _("computer players %s (the bot's)"), level_shown(rs.level));
+    pz_lang l = rs.lang >= 0 ? (pz_lang)rs.lang : room_map_configured(c->h, c->network, room);
+    const char *lang = l == PZ_LANG_ES ? _("Spanish") : _("English");
+    if (rs.lang >= 0)
+        snprintf(e, sizeof e, _("language %s"), lang);
+    else
+        snprintf(e, sizeof e, _("language %s (the bot's)"), lang);
+    /* TRANSLATORS: the settings line, "ROOM · NEW TABLES · AWAY · COMPUTER PLAYERS ·
+       prefix . (the room's) · colours on · hints on · pages on · LANGUAGE · moderators change them: ..." */
+    hc_reply(c,
+             rs.prefix[0] != '\0'
+                 ? N_("%s · %s · %s · %s · prefix %s (the room's) · %s · %s · %s · %s · moderators "
+                      "change them: %sset options partners to 31, %sset deadline 24h, %sset "
+                      "lang es (%shelp set)")
+                 : N_("%s · %s · %s · %s · prefix %s (the bot's) · %s · %s · %s · %s · moderators "
+                      "change them: %sset options partners to 31, %sset deadline 24h, %sset "
+                      "lang es (%shelp set)"),
+             room, a, b, d, p, rs.colours_off ? _("colours off") : _("colours on"),
+             rs.hints_off ? _("hints off") : _("hints on"),
+             rs.web_off ? _("pages off") : _("pages on"), e, p, p, p, p);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -171,7 +200,7 @@ static int set_colours(ctx *c, const char *v, room_settings *rs)
     else if (strcasecmp(v, "on") == 0 || strcasecmp(v, "yes") == 0)
         rs->colours_off = false;
     else {
-        hc_reply(c, "set colours on, or set colours off");
+        hc_reply(c, N_("set colours on, or set colours off"));
         return -1;
     }
     return 0;
@@ -218,32 +247,38 @@ static int set_lang(ctx *c, const char *v, room_settings *rs)
    (one line of the chat's budget for a change of one value). */
 static void set_told(ctx *c, const char *room, const char *key, const room_settings *rs)
 {
-    char what[400], v[300] = "default options", why[PZ_WHY_MAX];
+    char what[400], v[300], why[PZ_WHY_MAX];
+    snprintf(v, sizeof v, "%s", _("default options"));
     /* as saved by this call: the in-memory copy learns it once it commits */
     const char *p = rs->prefix[0] != '\0' ? rs->prefix : c->h->prefix;
     if (strcasecmp(key, "deadline") == 0) {
         if (rs->deadline > 0)
             text_duration(rs->deadline, v, sizeof v);
-        snprintf(what, sizeof what, "new tables have %s%s",
-                 rs->deadline > 0 ? "a turn deadline of " : "no turn deadline",
-                 rs->deadline > 0 ? v : "");
+        if (rs->deadline > 0)
+            snprintf(what, sizeof what, _("new tables have a turn deadline of %s"), v);
+        else
+            snprintf(what, sizeof what, "%s", _("new tables have no turn deadline"));
     } else if (strcasecmp(key, "away") == 0) {
         if (rs->away_max > 0)
             text_duration(rs->away_max, v, sizeof v);
-        snprintf(what, sizeof what, "a turn waits for an away player %s%s",
-                 rs->away_max > 0 ? "up to " : "as long as they say", rs->away_max > 0 ? v : "");
+        if (rs->away_max > 0)
+            snprintf(what, sizeof what, _("a turn waits for an away player up to %s"), v);
+        else
+            snprintf(what, sizeof what, "%s",
+                     _("a turn waits for an away player as long as they say"));
     } else if (strcasecmp(key, "options") == 0) {
         pz_options o;
         pz_options_default(&o);
         if (rs->options[0] != '\0' && room_options_apply(rs, &o, why, sizeof why) == 0)
             render_options(&o, v, sizeof v);
-        snprintf(what, sizeof what, "new tables: %s", v);
+        snprintf(what, sizeof what, _("new tables: %s"), v);
     } else if (strcasecmp(key, "level") == 0) {
-        snprintf(what, sizeof what, "computer players are %s",
-                 pzai_level_name((pzai_level)rs->level));
+        snprintf(what, sizeof what, _("computer players are %s"), level_shown(rs->level));
     } else if (strcasecmp(key, "prefix") == 0) {
-        snprintf(what, sizeof what, "commands start with %s here%s", p,
-                 rs->prefix[0] != '\0' ? "" : " (the bot's)");
+        snprintf(what, sizeof what,
+                 rs->prefix[0] != '\0' ? _("commands start with %s here")
+                                       : _("commands start with %s here (the bot's)"),
+                 p);
     } else if (strcasecmp(key, "hints") == 0) {
         snprintf(what, sizeof what, "%s",
                  rs->hints_off ? _("no hints here") : _("players may ask for hints here"));
@@ -258,10 +293,10 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
                  : l == PZ_LANG_ES ? _("the room's lines are in Spanish")
                                    : _("the room's lines are in English"));
     } else {
-        snprintf(what, sizeof what, "colours %s", rs->colours_off ? "off" : "on");
+        snprintf(what, sizeof what, "%s", rs->colours_off ? _("colours off") : _("colours on"));
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
-    hc_reply(c, "%s: %s · %ssettings lists them all", room, what, in_room ? p : "");
+    hc_reply(c, N_("%s: %s · %ssettings lists them all"), room, what, in_room ? p : "");
 }
 
 void hv_set(ctx *c, const cmd *k)
@@ -270,7 +305,7 @@ void hv_set(ctx *c, const cmd *k)
     if (room == NULL)
         return;
     if (!c->m->moderator && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, "only the room's moderators (or the bot's owners) may change its settings");
+        hc_reply(c, N_("only the room's moderators (or the bot's owners) may change its settings"));
         return;
     }
     room_settings rs;
@@ -307,9 +342,9 @@ void hv_set(ctx *c, const cmd *k)
         if (set_lang(c, k->name2, &rs) != 0)
             return;
     } else {
-        hc_reply(c, "set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
-                    "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, "
-                    "set hints on|off, set web on|off, or set lang es|en|off");
+        hc_reply(c, N_("set options WORDS|off, set deadline 24h|off, set away 3d|off, set level "
+                       "beginner|greedy|expert|strong, set prefix .|off, set colours on|off, set "
+                       "hints on|off, set web on|off, or set lang es|en|off"));
         return;
     }
     room_save(c, room, &rs);

@@ -12,12 +12,6 @@
 #include "i18n.h"
 
 /* "1 game", "2 games": n and the word for it, into buf. */
-static const char *counted(int n, const char *one, const char *many, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "%d %s", n, n == 1 ? one : many);
-    return buf;
-}
-
 void hv_stats(ctx *c, const cmd *k)
 {
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
@@ -32,23 +26,34 @@ void hv_stats(ctx *c, const cmd *k)
         return;
     }
     if (s.games == 0) {
-        hc_reply(c, "%s has no finished games%s%s yet", shown, room ? " in " : "",
-                 room ? room : "");
+        if (room != NULL)
+            hc_reply(c, N_("%s has no finished games in %s yet"), shown, room);
+        else
+            hc_reply(c, N_("%s has no finished games yet"), shown);
         return;
     }
     char w[6][40], with[64] = "", hints[64] = "";
     if (s.robot_games > 0)
-        snprintf(with, sizeof with, " (%d with computer players)", s.robot_games);
+        snprintf(with, sizeof with, _(" (%d with computer players)"), s.robot_games);
     if (s.hints > 0)
-        snprintf(hints, sizeof hints, P_(", %d hint asked for", ", %d hints asked for", s.hints),
+        snprintf(hints, sizeof hints, P_(", %d hint asked for", ", %d hints asked for",
+                                         (unsigned long)s.hints),
                  s.hints);
-    hc_reply(c, "%s%s%s: %s%s, %s, %s, %s, %s, %s%s", shown, room ? " in " : "", room ? room : "",
-             counted(s.games, "game", "games", w[0], sizeof w[0]), with,
-             counted(s.wins, "win", "wins", w[1], sizeof w[1]),
-             counted(s.points, "point", "points", w[2], sizeof w[2]),
-             counted(s.porrazos, "porrazo", "porrazos", w[3], sizeof w[3]),
-             counted(s.limpias, "limpia", "limpias", w[4], sizeof w[4]),
-             counted(s.san_benitos, "san benito", "san benitos", w[5], sizeof w[5]), hints);
+    unsigned long games = (unsigned long)s.games, wins = (unsigned long)s.wins,
+                  points = (unsigned long)s.points, porrazos = (unsigned long)s.porrazos,
+                  limpias = (unsigned long)s.limpias, benitos = (unsigned long)s.san_benitos;
+    snprintf(w[0], sizeof w[0], P_("%d game", "%d games", games), s.games);
+    snprintf(w[1], sizeof w[1], P_("%d win", "%d wins", wins), s.wins);
+    snprintf(w[2], sizeof w[2], P_("%d point", "%d points", points), s.points);
+    snprintf(w[3], sizeof w[3], P_("%d porrazo", "%d porrazos", porrazos), s.porrazos);
+    snprintf(w[4], sizeof w[4], P_("%d limpia", "%d limpias", limpias), s.limpias);
+    snprintf(w[5], sizeof w[5], P_("%d san benito", "%d san benitos", benitos), s.san_benitos);
+    if (room != NULL)
+        hc_reply(c, N_("%s in %s: %s%s, %s, %s, %s, %s, %s%s"), shown, room, w[0], with, w[1],
+                 w[2], w[3], w[4], w[5], hints);
+    else
+        hc_reply(c, N_("%s: %s%s, %s, %s, %s, %s, %s%s"), shown, w[0], with, w[1], w[2], w[3],
+                 w[4], w[5], hints);
 }
 
 void hv_top(ctx *c, const cmd *k)
@@ -65,18 +70,30 @@ void hv_top(ctx *c, const cmd *k)
         return;
     }
     if (n == 0) {
-        hc_reply(c, "no finished games%s%s%s yet", k->robots ? " of computer players" : "",
-                 room ? " in " : "", room ? room : "");
+        if (k->robots && room != NULL)
+            hc_reply(c, N_("no finished games of computer players in %s yet"), room);
+        else if (k->robots)
+            hc_reply(c, N_("no finished games of computer players yet"));
+        else if (room != NULL)
+            hc_reply(c, N_("no finished games in %s yet"), room);
+        else
+            hc_reply(c, N_("no finished games yet"));
         return;
     }
     char line[800];
-    int len = snprintf(line, sizeof line, "Top%s%s%s:", k->robots ? " computer players" : "",
-                       room ? " in " : "", room ? room : "");
+    int len = k->robots && room != NULL
+                  ? snprintf(line, sizeof line, _("Top computer players in %s:"), room)
+              : k->robots    ? snprintf(line, sizeof line, "%s", _("Top computer players:"))
+              : room != NULL ? snprintf(line, sizeof line, _("Top in %s:"), room)
+                             : snprintf(line, sizeof line, "%s", _("Top:"));
     for (int i = 0; i < n && len > 0 && (size_t)len < sizeof line; i++) {
         char wins[40], points[40];
-        len += snprintf(line + len, sizeof line - (size_t)len, " %d. %s (%s, %s)", i + 1,
-                        top[i].nick, counted(top[i].wins, "win", "wins", wins, sizeof wins),
-                        counted(top[i].points, "point", "points", points, sizeof points));
+        snprintf(wins, sizeof wins, P_("%d win", "%d wins", (unsigned long)top[i].wins),
+                 top[i].wins);
+        snprintf(points, sizeof points, P_("%d point", "%d points", (unsigned long)top[i].points),
+                 top[i].points);
+        len += snprintf(line + len, sizeof line - (size_t)len, _(" %d. %s (%s, %s)"), i + 1,
+                        top[i].nick, wins, points);
     }
     hc_reply(c, "%s", line);
 }
