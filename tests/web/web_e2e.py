@@ -15,8 +15,9 @@ whole game through the console.
   web_e2e.py BOT REPLAY browser OUTDIR
       Debian's chromium headless (selenium, chromium-driver): the live page
       updates within 2 s of a move, the finished page draws one chart point
-      per deal, no JavaScript error is logged, no nick became markup; a
-      screenshot of each is kept in OUTDIR.
+      per deal and every hand's seed "verified" (the live one only seals),
+      no JavaScript error is logged, no nick became markup; a screenshot of
+      each is kept in OUTDIR.
 """
 import json
 import os
@@ -414,6 +415,11 @@ def browser(bot_exe, replay_exe, outdir):
                     time.sleep(0.05)
                 worst = max(worst, time.monotonic() - t0)
             driver.save_screenshot(os.path.join(outdir, "web_live.png"))
+            # Under way: the hands' seals, no seed, no check.
+            check(driver.find_elements(By.CSS_SELECTOR, "#fairness li code") and
+                  not driver.find_elements(By.CSS_SELECTOR, "#fairness table"),
+                  "the live page's fair deals: %s" % [
+                      e.text for e in driver.find_elements(By.ID, "fairness")])
             step = 6
             while not g.table.over:
                 line = g.table.next_line(step)
@@ -429,6 +435,11 @@ def browser(bot_exe, replay_exe, outdir):
                       "side %d: %d chart points for %d deals" % (s, points, deals))
             check(driver.find_elements(By.CSS_SELECTOR, "span.card.red[aria-label]"),
                   "no red card with a spoken name")
+            # Ended: every hand's seed, checked by the server.
+            checks = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#fairness tbody tr")]
+            hands = len(driver.find_elements(By.CSS_SELECTOR, "#record h3"))
+            check(len(checks) == hands > 1 and all(c.endswith("verified") for c in checks),
+                  "the finished page's fair deals, %d hands: %s" % (hands, checks))
             driver.save_screenshot(os.path.join(outdir, "web_finished.png"))
             driver.get(g.room_url)
             check(driver.find_elements(By.CSS_SELECTOR, "table.standings"), "no standings")
