@@ -331,13 +331,13 @@ def leak(bot_exe, replay_exe, outdir):
         limits(g)
         rc, rest, err = g.bot.close()
         check(rc == 0, "porrazo-bot exited %d: %s" % (rc, err))
-        tampered(bot_exe, g, tmp, fair)
+        tampered(bot_exe, replay_exe, g, tmp, fair)
         check(seals >= moves, "seals checked on %d pages for %d moves" % (seals, moves))
         print("leak: %d moves, %d pages and JSON fetched, none with a held card, a seed or the "
               "salt; %d hands verified, a changed seed found" % (moves, fetched, len(fair["hands"])))
 
 
-def tampered(bot_exe, g, tmp, fair):
+def tampered(bot_exe, replay_exe, g, tmp, fair):
     """A copy of the finished game's database with hand 1's seed changed:
     its page says "does not match" for that hand and only for it."""
     copy = os.path.join(tmp, "tampered.db")
@@ -367,6 +367,12 @@ def tampered(bot_exe, g, tmp, fair):
     finally:
         rc, rest, err = bot.close()
     check(rc == 0, "porrazo-bot on the copy exited %d: %s" % (rc, err))
+    record = os.path.join(tmp, "tampered.json")
+    with open(record, "w") as f:
+        subprocess.run([bot_exe, "--export", "1", "--db", copy], check=True, stdout=f)
+    r = subprocess.run([replay_exe, "--verify", record], capture_output=True, text=True)
+    check(r.returncode == 1 and "hand 1: its commitment" in r.stdout + r.stderr,
+          "--verify on the tampered record: %d %s%s" % (r.returncode, r.stdout, r.stderr))
 
 
 def browser(bot_exe, replay_exe, outdir):
