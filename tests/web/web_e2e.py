@@ -276,6 +276,10 @@ def leak(bot_exe, replay_exe, outdir):
             check(f.search(page), "the finished page does not show %s" % what)
         check(all("<code>%s</code>" % h["commit"] in page for h in fair["hands"]),
               "the finished page does not show every commitment")
+        said = re.findall(r"pack sealed ([0-9a-f]{12})", "\n".join(g.table.transcript))
+        check(said == [h["commit"][:12] for h in fair["hands"]],
+              "the room read seals %s, the record's commitments start %s" %
+              (said, [h["commit"][:12] for h in fair["hands"]]))
         check("porrazo-replay --verify" in page and "FAIRNESS.md" in page,
               "the finished page does not say how to check it")
         check(page.count('class="pt s0"') == page.count("<h4>") > 1,
