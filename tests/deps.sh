@@ -1,6 +1,6 @@
-# tests/deps.sh — sourced by tests/check and bot/play: installs the Debian
-# packages the project needs when any is missing (apt-get, as root or
-# through sudo). Usage: pz_install_packages PACKAGE...
+# tests/deps.sh — sourced by bot/play, tests/check and the benchmarks: the
+# Debian packages the project needs, and pz_install_packages PACKAGE...,
+# which installs those missing (apt-get, as root or through sudo).
 pz_install_packages() {
     local missing=() p sudo=""
     for p in "$@"; do
@@ -15,17 +15,29 @@ pz_install_packages() {
         "${missing[@]}" >&2
 }
 
-# What building and testing porrazo needs (systemd, man-db, groff-base,
-# dpkg-dev, lintian and binutils for tests/install/: systemd-analyze, man,
-# groff, dpkg-shlibdeps, Debian's package checker, readelf;
-# inspircd and atheme-services for tests/irc/test_irc_services.py;
+# Three lists, so each command installs only what it uses:
+#
+# PZ_BUILD_PACKAGES: building and running the bot (bot/play installs these
+# alone): the compiler and CMake, the libraries it links (json-c, SQLite,
+# libircclient, OpenSSL, libcurl, libmicrohttpd for the game pages), python3
+# and ngircd for bot/play's local IRC server, tzdata for the time zones
+# players choose with "tz", gettext for the translations' catalogues.
+PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libsqlite3-dev
+    libircclient-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev ngircd tzdata gettext)
+
+# PZ_TEST_PACKAGES: what the tests need besides (tests/check installs both
+# lists): cmocka for the unit tests (without it the build has no tests);
+# openssl, the certificates of the TLS tests (tests/irc/ircd.py); systemd,
+# man-db, groff-base, dpkg-dev, lintian and binutils for tests/install/
+# (systemd-analyze, man, groff, dpkg-shlibdeps, Debian's package checker,
+# readelf); inspircd and atheme-services for tests/irc/test_irc_services.py;
 # python3-matrix-nio, a real Matrix client, for tests/matrix/test_mx_nio.py;
-# tzdata, the time zones players choose with "tz"; libmicrohttpd-dev for the game
-# pages (bot/web), chromium, chromium-driver and python3-selenium for
-# tests/web/web_e2e.py, wrk, nginx-light and apache2-utils for tests/bench/web_bench.py; gettext, the catalogues
-# of bot/po: xgettext, msgfmt, msgcat, msgmerge).
-PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
-    libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl
-    systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio tzdata
-    libmicrohttpd-dev chromium chromium-driver python3-selenium wrk nginx-light apache2-utils
-    gettext)
+# chromium, chromium-driver and python3-selenium for tests/web/web_e2e.py.
+PZ_TEST_PACKAGES=(libcmocka-dev openssl systemd man-db groff-base dpkg-dev lintian binutils
+    inspircd atheme-services python3-matrix-nio chromium chromium-driver python3-selenium)
+
+# PZ_BENCH_PACKAGES: the web benchmark's tools (tests/bench/web_bench.py:
+# wrk, nginx serving the same page as a file, curl to save it). Neither
+# bot/play nor tests/check installs them; the benchmark names what is
+# missing and how to install it.
+PZ_BENCH_PACKAGES=(wrk nginx-light curl)

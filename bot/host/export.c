@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commit.h"
 #include "hctx.h"
-#include "hfair.h"
 #include "hgame.h"
 
 /* A growing string; on failure it stays failed and NULL-safe. */
@@ -58,13 +58,14 @@ typedef struct fair {
     bool revealed; /* seeds and salt shown: the game is over, or never sealed */
     char salt[STORE_SALT_HEX + 1];
     int n, cap;
-    uint64_t *seed; /* seed[k]: hand k + 1's */
-    int next_hands; /* next_hand actions written so far */
+    uint64_t *seed;                       /* seed[k]: hand k + 1's */
+    char (*digest)[STORE_DIGEST_HEX + 1]; /* its commitment as sealed, or "" */
+    int next_hands;                       /* next_hand actions written so far */
     sbuf *b;
 } fair;
 
 /* Keeps a hand's seed (store_hand_each's callback). */
-static int add_seed(void *arg, int hand, uint64_t seed)
+static int add_seed(void *arg, int hand, uint64_t seed, const char *digest)
 {
     fair *f = arg;
     if (hand != f->n + 1)
@@ -75,8 +76,13 @@ static int add_seed(void *arg, int hand, uint64_t seed)
         if (v == NULL)
             return -1;
         f->seed = v;
+        char(*d)[STORE_DIGEST_HEX + 1] = realloc(f->digest, (size_t)cap * sizeof *d);
+        if (d == NULL)
+            return -1;
+        f->digest = d;
         f->cap = cap;
     }
+    snprintf(f->digest[f->n], sizeof f->digest[f->n], "%s", digest);
     f->seed[f->n++] = seed;
     return 0;
 }
@@ -117,8 +123,9 @@ static int add_action(void *arg, int seq, const char *json)
     return 0;
 }
 
-/* The record's "fairness": each hand's commitment, and once revealed the
-   salt and the seeds. */
+/* The record's "fairness": each hand's commitment as it was sealed (one
+   sealed before commitments were kept: computed from its seed), and once
+   revealed the salt and the seeds. */
 static void add_fairness(sbuf *b, const fair *f)
 {
     sb_add(b, ",\n  \"fairness\": {\"version\": 1, \"revealed\": %s",
@@ -127,8 +134,10 @@ static void add_fairness(sbuf *b, const fair *f)
         sb_add(b, ", \"salt\": \"%s\"", f->salt);
     sb_add(b, ", \"hands\": [");
     for (int k = 0; k < f->n; k++) {
-        char digest[HF_COMMIT_HEX + 1];
-        if (hf_commit(f->seed[k], f->salt, digest) != 0) {
+        char digest[PZF_COMMIT_HEX + 1];
+        if (f->digest[k][0] != '\0')
+            snprintf(digest, sizeof digest, "%s", f->digest[k]);
+        else if (pzf_commit(f->seed[k], f->salt, digest) != 0) {
             b->failed = true;
             return;
         }
@@ -195,6 +204,7 @@ int host_export(store *st, int64_t game, char **out, char *why, size_t why_len)
         add_fairness(&b, &f);
     sb_add(&b, "\n}\n");
     free(f.seed);
+    free(f.digest);
     store_game_fini(&g);
     if (b.failed) {
         free(b.s);

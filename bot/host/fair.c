@@ -14,28 +14,13 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include <openssl/evp.h>
-
+#include "commit.h"
 #include "hctx.h"
 #include "hfair.h"
 #include "i18n.h"
 
 /* Draws again at most this often when a sealed seed was dealt before. */
 #define FRESH_TRIES 4
-
-int hf_commit(uint64_t seed, const char *salt, char out[HF_COMMIT_HEX + 1])
-{
-    char text[80];
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    int n = snprintf(text, sizeof text, "porrazo-commit-v1:%" PRIu64 ":%s", seed, salt);
-    if (n < 0 || (size_t)n >= sizeof text ||
-        EVP_Digest(text, (size_t)n, md, &len, EVP_sha256(), NULL) != 1 || len != 32)
-        return -1;
-    for (unsigned i = 0; i < len; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    return 0;
-}
 
 /* One SplitMix64 step: the fixed seed's derived salt and seeds. */
 static uint64_t mix(uint64_t *x)
@@ -52,24 +37,22 @@ static int os_random(void *v, size_t n)
     return getrandom(v, n, 0) == (ssize_t)n ? 0 : -1;
 }
 
-/* c->seal from the commitment of seed under salt; -1 if it cannot. */
-static int set_seal(ctx *c, uint64_t seed, const char *salt)
+/* c->seal: the start of a hand's commitment, for its first line. */
+static void set_seal(ctx *c, const char *digest)
 {
-    char digest[HF_COMMIT_HEX + 1];
-    if (hf_commit(seed, salt, digest) != 0)
-        return -1;
-    snprintf(c->seal, sizeof c->seal, "%.*s", HF_SEAL_HEX, digest);
-    return 0;
+    snprintf(c->seal, sizeof c->seal, "%.*s", PZF_SEAL_HEX, digest);
 }
 
 /*
- * Records hand's seed: with fixed seeds the one derived from the game's
- * first seed, else a fresh one from the system (drawn again if the store
- * says it was dealt before). 0 and *seed, 1 when the system's random
- * source failed, or a store_err.
+ * Records hand's seed and its commitment under salt: with fixed seeds the
+ * seed derived from the game's first seed, else a fresh one from the
+ * system (drawn again if the store says it was dealt before); sets
+ * c->seal. 0 and *seed, 1 when the system's random source failed, -1 when
+ * the commitment cannot be computed, or a store_err.
  */
-static int record_seed(ctx *c, int hand, uint64_t first, uint64_t *seed)
+static int record_seed(ctx *c, int hand, uint64_t first, const char *salt, uint64_t *seed)
 {
+    char digest[PZF_COMMIT_HEX + 1];
     int err = 1;
     for (int i = 0; i < FRESH_TRIES; i++) {
         uint64_t s = first;
@@ -80,9 +63,12 @@ static int record_seed(ctx *c, int hand, uint64_t first, uint64_t *seed)
         } else if (os_random(&s, sizeof s) != 0) {
             return 1;
         }
-        err = store_hand_add(c->h->st, c->row.id, hand, s);
+        if (pzf_commit(s, salt, digest) != 0)
+            return -1;
+        err = store_hand_add(c->h->st, c->row.id, hand, s, digest);
         if (err == 0) {
             *seed = s;
+            set_seal(c, digest);
             return 0;
         }
         if (err != STORE_CONFLICT || c->h->cfg.fixed_seed)
@@ -112,13 +98,13 @@ int hf_first_hand(ctx *c, uint64_t *seed)
         snprintf(salt + 2 * i, 3, "%02x", raw[i]);
     int err = store_fair_start(c->h->st, c->row.id, salt, sealed);
     if (err == 0)
-        err = record_seed(c, 1, c->h->cfg.seed, seed);
+        err = record_seed(c, 1, c->h->cfg.seed, salt, seed);
     if (err == 1) {
         hc_reply(c, _("the system's random source failed: try again"));
         return -1;
     }
-    if (err != 0 || set_seal(c, *seed, salt) != 0) {
-        hc_failed(c, err != 0 ? err : -1);
+    if (err != 0) {
+        hc_failed(c, err);
         return -1;
     }
     return 0;
@@ -131,8 +117,9 @@ typedef struct hands_seen {
 } hands_seen;
 
 /* Counts the recorded hands (store_hand_each's callback). */
-static int count_hand(void *arg, int hand, uint64_t seed)
+static int count_hand(void *arg, int hand, uint64_t seed, const char *digest)
 {
+    (void)digest;
     hands_seen *h = arg;
     h->n++;
     if (hand == 1)
@@ -153,9 +140,7 @@ int hf_next_hand(ctx *c, uint64_t *seed)
     if (err == 0 && seen.n == 0)
         err = -1; /* a salt without a first hand: cannot be */
     if (err == 0)
-        err = record_seed(c, seen.n + 1, seen.first, seed);
-    if (err == 0 && set_seal(c, *seed, salt) != 0)
-        err = -1;
+        err = record_seed(c, seen.n + 1, seen.first, salt, seed);
     if (err != 0) {
         hc_failed(c, err == 1 ? -1 : err);
         return -1;

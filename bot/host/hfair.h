@@ -14,15 +14,7 @@
 
 #include "hhost.h"
 
-#define HF_COMMIT_HEX 64 /* a commitment: SHA-256 as lowercase hex */
-#define HF_SEAL_HEX 12   /* the part of it the room reads */
-
-/*
- * Writes the commitment of seed under salt into out (HF_COMMIT_HEX digits
- * and NUL): SHA-256 of the ASCII text "porrazo-commit-v1:SEED:SALT", SEED
- * in decimal, SALT as stored (lowercase hex). 0, or -1 if OpenSSL fails.
- */
-int hf_commit(uint64_t seed, const char *salt, char out[HF_COMMIT_HEX + 1]);
+/* The commitment itself: engine/fair (pzf_commit). */
 
 /*
  * Starts the fair deals of c's game (c->row.id): draws its salt and the

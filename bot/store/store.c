@@ -133,6 +133,10 @@ static const char *const MIGRATIONS[] = {
     /* 6 -> 7: the hints a player asked for (issue 22), per game and summed. */
     "ALTER TABLE tally ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE stats ADD COLUMN hints INTEGER NOT NULL DEFAULT 0;",
+    /* 7 -> 8: each hand's commitment as it was sealed (the room read its
+       start), so a seed changed afterwards no longer matches it: the game's
+       page checks one against the other. NULL: sealed before this column. */
+    "ALTER TABLE hand_seeds ADD COLUMN digest TEXT;",
 };
 
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
@@ -519,7 +523,7 @@ int store_open(store **out, const char *path, char *why, size_t why_len)
     }
     s->lock_fd = -1;
     store__format(s->shown, sizeof s->shown, "%s", shown); /* cut whole at a character */
-    memcpy(s->pending, note, sizeof s->pending); /* for store_set_alert */
+    memcpy(s->pending, note, sizeof s->pending);           /* for store_set_alert */
     if ((s->path = strdup(path)) == NULL || store__files_init(s) != 0) {
         store__format(why, why_len, "cannot open %s: out of memory", shown);
         store_close(s);

@@ -20,7 +20,7 @@
 
 #include "msg_kind.h"
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 #define STORE_ID_MAX 128  /* network, room, player ids, nicks: bytes incl. NUL */
 #define STORE_WHY_MAX 256 /* a message buffer of this size holds any error */
 
@@ -174,7 +174,8 @@ int store_game_count_active(store *s, int *n);
 
 /* ---- Fair deals (FAIRNESS.md) ------------------------------------------ */
 
-#define STORE_SALT_HEX 32 /* a game's salt: 16 bytes as lowercase hex digits */
+#define STORE_SALT_HEX 32   /* a game's salt: 16 bytes as lowercase hex digits */
+#define STORE_DIGEST_HEX 64 /* a hand's commitment: SHA-256 as lowercase hex digits */
 
 /* Starts the fair-deal record of game as its first hand is dealt: its salt
    (STORE_SALT_HEX lowercase hex digits) and whether its seeds stay secret
@@ -184,16 +185,18 @@ int store_fair_start(store *s, int64_t game, const char *salt, bool sealed);
 /* game's salt and sealed flag; STORE_NOT_FOUND for a game from before fair
    deals (its seed is the only one and nothing is sealed). */
 int store_fair_get(store *s, int64_t game, char salt[STORE_SALT_HEX + 1], bool *sealed);
-/* Records seed as the seed of game's hand (1-based). 0; STORE_CONFLICT when
-   the hand has a seed already, or when game is sealed and seed was dealt
-   in a sealed game of this file before (the caller draws another); else a
-   store_err. Nothing is written on error. */
-int store_hand_add(store *s, int64_t game, int hand, uint64_t seed);
-/* Calls fn(arg, hand, seed) for each recorded hand of game in order (none
-   for a game without them). The seeds are read before the first call.
-   Stops at fn's first non-0 return and returns it; else 0 or a store_err. */
-int store_hand_each(store *s, int64_t game, int (*fn)(void *arg, int hand, uint64_t seed),
-                    void *arg);
+/* Records seed as the seed of game's hand (1-based) and digest as its
+   commitment (STORE_DIGEST_HEX lowercase hex digits). 0; STORE_CONFLICT
+   when the hand has a seed already, or when game is sealed and seed was
+   dealt in a sealed game of this file before (the caller draws another);
+   else a store_err. Nothing is written on error. */
+int store_hand_add(store *s, int64_t game, int hand, uint64_t seed, const char *digest);
+/* Calls fn(arg, hand, seed, digest) for each recorded hand of game in order
+   (none for a game without them); digest is "" for a hand sealed before
+   commitments were kept. The hands are read before the first call. Stops
+   at fn's first non-0 return and returns it; else 0 or a store_err. */
+int store_hand_each(store *s, int64_t game,
+                    int (*fn)(void *arg, int hand, uint64_t seed, const char *digest), void *arg);
 
 /* ---- The clock's index ----------------------------------------------- */
 

@@ -4,7 +4,8 @@
  * hand. A sealed seed is dealt once in a file: the unique index on sealed
  * seeds refuses a second, and the host draws again.
  *
- * Not here: drawing seeds or computing commitments (the host's fair.c).
+ * Not here: drawing seeds or computing commitments (the host's fair.c,
+ * engine/fair): a commitment is kept as given.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -15,14 +16,20 @@
 
 #include "store_int.h"
 
+/* true if text is exactly len lowercase hex digits. */
+static bool is_hex(const char *text, size_t len)
+{
+    size_t n = strnlen(text, len + 1);
+    for (size_t i = 0; i < n; i++)
+        if (!((text[i] >= '0' && text[i] <= '9') || (text[i] >= 'a' && text[i] <= 'f')))
+            return false;
+    return n == len;
+}
+
 /* 0 if salt is exactly STORE_SALT_HEX lowercase hex digits. */
 static int check_salt(store *s, const char *salt)
 {
-    size_t n = strnlen(salt, STORE_SALT_HEX + 1);
-    for (size_t i = 0; i < n; i++)
-        if (!((salt[i] >= '0' && salt[i] <= '9') || (salt[i] >= 'a' && salt[i] <= 'f')))
-            n = 0;
-    if (n != STORE_SALT_HEX)
+    if (!is_hex(salt, STORE_SALT_HEX))
         return store__say(s, STORE_ERROR, "a salt is %d lowercase hex digits", STORE_SALT_HEX);
     return 0;
 }
@@ -68,17 +75,20 @@ int store_fair_get(store *s, int64_t game, char salt[STORE_SALT_HEX + 1], bool *
     return rc;
 }
 
-int store_hand_add(store *s, int64_t game, int hand, uint64_t seed)
+int store_hand_add(store *s, int64_t game, int hand, uint64_t seed, const char *digest)
 {
     char text[24];
     snprintf(text, sizeof text, "%" PRIu64, seed); /* at most 20 digits */
+    if (!is_hex(digest, STORE_DIGEST_HEX))
+        return store__say(s, STORE_ERROR, "a commitment is %d lowercase hex digits",
+                          STORE_DIGEST_HEX);
     int rc = store__op_begin(s);
     if (rc != 0)
         return rc;
     rc = store__run(s, ST_HAND_ADD,
-                    "INSERT INTO hand_seeds (game_id, hand, seed, sealed) "
-                    "SELECT ?1, ?2, ?3, sealed FROM fair WHERE game_id = ?1",
-                    "idt", game, hand, text);
+                    "INSERT INTO hand_seeds (game_id, hand, seed, sealed, digest) "
+                    "SELECT ?1, ?2, ?3, sealed, ?4 FROM fair WHERE game_id = ?1",
+                    "idtt", game, hand, text, digest);
     if (rc == 0 && sqlite3_changes(s->db) == 0)
         rc = store__say(s, STORE_NOT_FOUND, "game %" PRId64 " has no salt", game);
     else if (rc == STORE_CONFLICT)
@@ -91,9 +101,10 @@ int store_hand_add(store *s, int64_t game, int hand, uint64_t seed)
 typedef struct hand_seed {
     int hand;
     uint64_t seed;
+    char digest[STORE_DIGEST_HEX + 1]; /* "" when not kept */
 } hand_seed;
 
-/* Reads a row (hand, seed) into *row. */
+/* Reads a row (hand, seed, digest) into *row. */
 static int read_hand(store *s, sqlite3_stmt *st, void *row)
 {
     hand_seed *h = row;
@@ -108,11 +119,16 @@ static int read_hand(store *s, sqlite3_stmt *st, void *row)
     if (text[0] < '0' || text[0] > '9' || *end != '\0' || errno == ERANGE)
         return store__say(s, STORE_CORRUPT, "a hand's seed is not a number: \"%s\"", text);
     h->seed = (uint64_t)v;
+    h->digest[0] = '\0';
+    if (sqlite3_column_type(st, 2) != SQLITE_NULL &&
+        (store__text(s, st, 2, h->digest, sizeof h->digest) != 0 ||
+         !is_hex(h->digest, STORE_DIGEST_HEX)))
+        return store__say(s, STORE_CORRUPT, "hand %d's commitment is damaged", h->hand);
     return 0;
 }
 
-int store_hand_each(store *s, int64_t game, int (*fn)(void *arg, int hand, uint64_t seed),
-                    void *arg)
+int store_hand_each(store *s, int64_t game,
+                    int (*fn)(void *arg, int hand, uint64_t seed, const char *digest), void *arg)
 {
     sqlite3_stmt *st = NULL;
     int n = 0;
@@ -122,12 +138,13 @@ int store_hand_each(store *s, int64_t game, int (*fn)(void *arg, int hand, uint6
     if (all == NULL)
         return store__say(s, STORE_ERROR, "out of memory");
     int rc = store__prepare(
-        s, ST_HAND_EACH, "SELECT hand, seed FROM hand_seeds WHERE game_id = ?1 ORDER BY hand", &st);
+        s, ST_HAND_EACH,
+        "SELECT hand, seed, digest FROM hand_seeds WHERE game_id = ?1 ORDER BY hand", &st);
     if (rc == 0)
         rc = store__bind(s, st, "i", game);
     rc = store__rows(s, st, rc, read_hand, all, sizeof *all, HANDS_MAX, &n);
     for (int i = 0; rc == 0 && i < n; i++)
-        rc = fn(arg, all[i].hand, all[i].seed);
+        rc = fn(arg, all[i].hand, all[i].seed, all[i].digest);
     free(all);
     return rc;
 }

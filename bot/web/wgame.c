@@ -229,26 +229,34 @@ static void read_settings(wgame *w)
 typedef struct act_walk {
     replay *r;
     int seq;
-    uint64_t *seed; /* seed[k]: hand k + 1's (fair deals, FAIRNESS.md) */
-    int nseeds, cap;
     int next_hands; /* next_hand actions applied so far */
 } act_walk;
 
-/* Keeps a hand's seed (store_hand_each's callback), in order. */
-static int keep_seed(void *arg, int hand, uint64_t seed)
+/* Keeps a hand's seed and commitment (store_hand_each's callback), in
+   order, with the server's check of one against the other. */
+static int keep_hand(void *arg, int hand, uint64_t seed, const char *digest)
 {
-    act_walk *aw = arg;
-    if (hand != aw->nseeds + 1)
+    wgame *w = arg;
+    if (hand != w->nhands + 1)
         return -1; /* a gap in the hands: the replay would deal wrong */
-    if (aw->nseeds == aw->cap) {
-        int cap = aw->cap ? 2 * aw->cap : 16;
-        uint64_t *more = realloc(aw->seed, (size_t)cap * sizeof *more);
+    if (w->nhands == w->nhands_cap) {
+        int cap = w->nhands_cap ? 2 * w->nhands_cap : 16;
+        wg_hand *more = realloc(w->fair_hand, (size_t)cap * sizeof *more);
         if (more == NULL)
             return -1;
-        aw->seed = more;
-        aw->cap = cap;
+        w->fair_hand = more;
+        w->nhands_cap = cap;
     }
-    aw->seed[aw->nseeds++] = seed;
+    wg_hand *h = &w->fair_hand[w->nhands++];
+    h->seed = seed;
+    if (pzf_commit(seed, w->salt, h->commit) != 0)
+        return -1;
+    h->checked = digest[0] != '\0';
+    /* hand 1 was dealt from the game's seed: the seed shown must be it */
+    h->verified =
+        (!h->checked || strcmp(h->commit, digest) == 0) && (hand != 1 || seed == w->row.seed);
+    if (h->checked)
+        snprintf(h->commit, sizeof h->commit, "%s", digest); /* what was sealed */
     return 0;
 }
 
@@ -265,10 +273,10 @@ static int on_action(void *arg, int seq, const char *json)
     }
     ev->n = 0;
     pz_card pack[PZ_CARDS];
-    if (a.kind == PZ_ACT_NEXT_HAND && ++aw->next_hands < aw->nseeds) {
+    if (a.kind == PZ_ACT_NEXT_HAND && ++aw->next_hands < r->w->nhands) {
         /* dealt from a seed of its own, as the host dealt it (act.c);
            a game from before fair deals has none */
-        pz_shuffle(aw->seed[aw->next_hands], pack);
+        pz_shuffle(r->w->fair_hand[aw->next_hands].seed, pack);
         a = pz_act_next_hand(pack);
     }
     int rc = pz_apply(r->w->g, &a, ev, why, sizeof why);
@@ -309,10 +317,15 @@ int wg_load(store *st, int64_t id, wgame *w)
     take_events(&r, ev);
     free(ev);
     act_walk aw = {.r = &r};
-    int rc = store_hand_each(st, id, keep_seed, &aw);
+    bool sealed = false;
+    int rc = store_fair_get(st, id, w->salt, &sealed);
+    w->fair = rc == 0;
+    if (rc == STORE_NOT_FOUND) /* from before fair deals */
+        rc = 0;
+    if (rc == 0 && w->fair)
+        rc = store_hand_each(st, id, keep_hand, w);
     if (rc == 0)
         rc = store_action_each(st, id, on_action, &aw);
-    free(aw.seed);
     if (rc != 0 || r.failed) {
         wg_free(w);
         return -1;
@@ -332,5 +345,6 @@ void wg_free(wgame *w)
     pz_free(w->g);
     free(w->line);
     free(w->point);
+    free(w->fair_hand);
     memset(w, 0, sizeof *w);
 }

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 
+#include "commit.h"
 #include "porrazo.h"
 #include "render.h"
 #include "store.h"
@@ -38,6 +39,16 @@ typedef struct wg_point {
     int score[PZ_MAX_SIDES];
 } wg_point;
 
+/* A hand's fair deal (FAIRNESS.md). Its seed is a secret until the game
+   ends: only wpage_game.c's revealed part may show it. */
+typedef struct wg_hand {
+    uint64_t seed;
+    char commit[PZF_COMMIT_HEX + 1]; /* as sealed; computed from the seed if not kept */
+    bool checked;                    /* the commitment was kept: the check means something */
+    bool verified; /* SHA-256 of seed and salt is the kept commitment (and hand 1's
+                      seed is the game's first) */
+} wg_hand;
+
 typedef struct wgame {
     store_game row;
     int nseats;
@@ -54,6 +65,10 @@ typedef struct wgame {
     int hand; /* the hand now (1-based) */
     int actions;
     bool ended; /* finished or stopped: everything may be shown */
+    bool fair;  /* dealt fairly: salt and hands below (else from before fair deals) */
+    char salt[STORE_SALT_HEX + 1];
+    int nhands, nhands_cap;
+    wg_hand *fair_hand; /* fair_hand[k]: hand k + 1's */
 } wgame;
 
 /* Loads and replays game id (past its lobby) from st. 0, or -1 (no such

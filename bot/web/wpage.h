@@ -40,6 +40,15 @@ void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path);
    hand's record). */
 void wp_game_json_live(wbuf *b, const wgame *w);
 
+/* ---- wpage_fair.c ---- */
+/* The game's fair deals: each hand's seal while it is under way; once it
+   has ended the commitments, seeds and salt with the server's check of
+   each hand. Nothing for a game from before fair deals. */
+void wp_fairness(wbuf *b, const wgame *w);
+/* The same for the JSON of a game under way: ",\n  \"fairness\": {...}"
+   with the seals only. */
+void wp_fairness_json_live(wbuf *b, const wgame *w);
+
 /* ---- wpage_room.c ---- */
 /* The room's page and JSON: its games and standings. rtok: its token. */
 int wp_room(wbuf *b, store *st, const char *network, const char *room, const char *rtok, bool json);

@@ -203,6 +203,7 @@ void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path)
     wb_raw(b, "</header>");
     chart(b, w);
     now(b, w);
+    wp_fairness(b, w);
     record(b, w);
     wp_foot(b);
 }
@@ -265,5 +266,7 @@ void wp_game_json_live(wbuf *b, const wgame *w)
         wb_raw(b, "\"}");
         first = false;
     }
-    wb_raw(b, "\n  ]\n}\n");
+    wb_raw(b, "\n  ]");
+    wp_fairness_json_live(b, w);
+    wb_raw(b, "\n}\n");
 }

@@ -21,6 +21,7 @@ static const char CSS[] =
     "table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;"
     "border-bottom:1px solid #ddd}.won{font-weight:700}"
     "ol.plays{padding-left:1.6em}.note{color:#555;font-size:.9em}"
+    ".fair code{word-break:break-all}.fair .ok{color:#070}.fair .bad{color:#c00;font-weight:700}"
     "@media (prefers-color-scheme:dark){body{background:#111;color:#eee}"
     ".card.red{color:#f66}pre.board{background:#222}.chart .lbl,.chart .legend{fill:#ccc}"
     ".chart .axis{stroke:#ccc}a{color:#8cf}}\n";

@@ -19,13 +19,11 @@
 #include <string.h>
 
 #include <json-c/json.h>
-#include <openssl/evp.h>
 
+#include "commit.h"
 #include "porrazo.h"
 #include "scenario.h"
 #include "values.h"
-
-#define COMMIT_HEX 64
 
 /* What went wrong: a PZR_VERIFY_* code and its line. */
 typedef struct vmsg {
@@ -56,21 +54,6 @@ static bool is_hex(const char *s, size_t max, bool exact)
     return true;
 }
 
-/* The commitment of seed under salt into out (64 hex digits); 0 or -1. */
-static int commitment(uint64_t seed, const char *salt, char out[COMMIT_HEX + 1])
-{
-    char text[200];
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    int n = snprintf(text, sizeof text, "porrazo-commit-v1:%" PRIu64 ":%s", seed, salt);
-    if (n < 0 || (size_t)n >= sizeof text ||
-        EVP_Digest(text, (size_t)n, md, &len, EVP_sha256(), NULL) != 1 || len != 32)
-        return -1;
-    for (unsigned i = 0; i < len; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    return 0;
-}
-
 /* The string member key of o, or NULL. */
 static const char *str_of(json_object *o, const char *key)
 {
@@ -87,12 +70,12 @@ static const char *str_of(json_object *o, const char *key)
 static int check_hand(vmsg *v, json_object *h, int k, const char *salt, uint64_t *seed)
 {
     json_object *x = NULL;
-    char want[COMMIT_HEX + 1];
+    char want[PZF_COMMIT_HEX + 1];
     const char *commit = str_of(h, "commit");
     if (!json_object_is_type(h, json_type_object) || !json_object_object_get_ex(h, "hand", &x) ||
         !json_object_is_type(x, json_type_int) || json_object_get_int64(x) != k)
         return say(v, PZR_VERIFY_MALFORMED, "fairness.hands[%d] is not hand %d's entry", k - 1, k);
-    if (commit == NULL || !is_hex(commit, COMMIT_HEX, true))
+    if (commit == NULL || !is_hex(commit, PZF_COMMIT_HEX, true))
         return say(v, PZR_VERIFY_MALFORMED, "hand %d: \"commit\" is not 64 lowercase hex digits",
                    k);
     if (!json_object_object_get_ex(h, "seed", &x) || !json_object_is_type(x, json_type_int) ||
@@ -100,7 +83,7 @@ static int check_hand(vmsg *v, json_object *h, int k, const char *salt, uint64_t
         return say(v, PZR_VERIFY_MALFORMED, "hand %d: no \"seed\" from 0 to %" PRIu64, k,
                    UINT64_MAX);
     *seed = json_object_get_uint64(x);
-    if (commitment(*seed, salt, want) != 0)
+    if (pzf_commit(*seed, salt, want) != 0)
         return say(v, PZR_VERIFY_FAILURE, "OpenSSL's SHA-256 failed");
     if (strcmp(want, commit) != 0)
         return say(v, PZR_VERIFY_MISMATCH,

@@ -161,9 +161,12 @@ def main():
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--connections", type=int, default=10)
     a = ap.parse_args()
-    for tool in ("wrk", "nginx"):
-        if shutil.which(tool) is None and not os.path.exists("/usr/sbin/" + tool):
-            sys.exit("web_bench: %s is missing (tests/deps.sh installs it)" % tool)
+    # its own tools, which neither bot/play nor tests/check installs
+    missing = [pkg for tool, pkg in (("wrk", "wrk"), ("nginx", "nginx-light"), ("curl", "curl"))
+               if shutil.which(tool) is None and not os.path.exists("/usr/sbin/" + tool)]
+    if missing:
+        sys.exit("web_bench: needs %s: sudo apt-get install %s (tests/deps.sh: "
+                 "PZ_BENCH_PACKAGES)" % (", ".join(missing), " ".join(missing)))
     os.environ["PATH"] += ":/usr/sbin"
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "bench.db")

@@ -658,11 +658,12 @@ typedef struct seeds_t {
     char text[256];
 } seeds_t;
 
-static int seed_fn(void *arg, int hand, uint64_t seed)
+static int seed_fn(void *arg, int hand, uint64_t seed, const char *digest)
 {
     seeds_t *l = arg;
     size_t len = strlen(l->text);
-    snprintf(l->text + len, sizeof l->text - len, "%d:%llu;", hand, (unsigned long long)seed);
+    snprintf(l->text + len, sizeof l->text - len, "%d:%llu:%.4s;", hand, (unsigned long long)seed,
+             digest);
     l->n++;
     return 0;
 }
@@ -679,12 +680,16 @@ static void test_a_sealed_seed_is_dealt_once_and_hands_read_back_in_order(void *
     assert_int_equal(store_game_insert(s, &d), 0);
     char salt[STORE_SALT_HEX + 1];
     bool sealed = true;
+    /* the commitments are kept as given: any 64 lowercase hex digits */
+    const char D1[] = "1111111111111111111111111111111111111111111111111111111111111111",
+               D2[] = "abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
+               D3[] = "3333333333333333333333333333333333333333333333333333333333333333";
     /* A game from before fair deals has none, and takes no seed. */
     assert_int_equal(store_fair_get(s, a.id, salt, &sealed), STORE_NOT_FOUND);
-    assert_int_equal(store_hand_add(s, a.id, 1, 7), STORE_NOT_FOUND);
+    assert_int_equal(store_hand_add(s, a.id, 1, 7, D1), STORE_NOT_FOUND);
     /* A start that failed is started again: its salt and seeds are replaced. */
     assert_int_equal(store_fair_start(s, a.id, "22222222222222222222222222222222", false), 0);
-    assert_int_equal(store_hand_add(s, a.id, 1, 42), 0);
+    assert_int_equal(store_hand_add(s, a.id, 1, 42, D1), 0);
     assert_int_equal(store_fair_start(s, a.id, "0123456789abcdef0123456789abcdef", true), 0);
     assert_int_equal(store_fair_get(s, a.id, salt, &sealed), 0);
     assert_string_equal(salt, "0123456789abcdef0123456789abcdef");
@@ -697,19 +702,30 @@ static void test_a_sealed_seed_is_dealt_once_and_hands_read_back_in_order(void *
     assert_int_equal(store_fair_get(s, c.id, salt, &sealed), 0);
     assert_string_equal(salt, "00000000000000000000000000000000");
     assert_false(sealed);
-    assert_int_equal(store_hand_add(s, a.id, 1, UINT64_MAX), 0);
-    assert_int_equal(store_hand_add(s, a.id, 2, 42), 0);
-    assert_int_equal(store_hand_add(s, a.id, 2, 43), STORE_CONFLICT); /* hand 2 has one */
+    assert_int_equal(store_hand_add(s, a.id, 1, UINT64_MAX, D1), 0);
+    assert_int_equal(store_hand_add(s, a.id, 2, 42, D2), 0);
+    assert_int_equal(store_hand_add(s, a.id, 2, 43, D2), STORE_CONFLICT); /* hand 2 has one */
     /* Sealed: a seed dealt by any sealed game is refused, in this one too. */
-    assert_int_equal(store_hand_add(s, a.id, 3, 42), STORE_CONFLICT);
-    assert_int_equal(store_hand_add(s, b.id, 1, 42), STORE_CONFLICT);
-    assert_int_equal(store_hand_add(s, b.id, 1, 41), 0);
+    assert_int_equal(store_hand_add(s, a.id, 3, 42, D3), STORE_CONFLICT);
+    assert_int_equal(store_hand_add(s, b.id, 1, 42, D1), STORE_CONFLICT);
+    assert_int_equal(store_hand_add(s, b.id, 1, 41, D1), 0);
     /* Fixed seeds (tests, demos) are not sealed and may repeat. */
-    assert_int_equal(store_hand_add(s, c.id, 1, 42), 0);
-    assert_int_equal(store_hand_add(s, d.id, 1, 42), 0);
+    assert_int_equal(store_hand_add(s, c.id, 1, 42, D1), 0);
+    assert_int_equal(store_hand_add(s, d.id, 1, 42, D1), 0);
     seeds_t l = {0};
     assert_int_equal(store_hand_each(s, a.id, seed_fn, &l), 0);
-    assert_string_equal(l.text, "1:18446744073709551615;2:42;");
+    assert_string_equal(l.text, "1:18446744073709551615:1111;2:42:abcd;");
+    /* a commitment that is not 64 lowercase hex digits is refused */
+    assert_int_equal(
+        store_hand_add(s, c.id, 2, 5,
+                       "ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef0123456789"),
+        STORE_ERROR);
+    assert_int_equal(store_hand_add(s, c.id, 2, 5, "abc"), STORE_ERROR);
+    /* a hand sealed before commitments were kept reads back without one */
+    raw_sql(f->path, "UPDATE hand_seeds SET digest = NULL WHERE hand = 2");
+    l = (seeds_t){0};
+    assert_int_equal(store_hand_each(s, a.id, seed_fn, &l), 0);
+    assert_string_equal(l.text, "1:18446744073709551615:1111;2:42:;");
     store_close(s);
 }
 
@@ -899,8 +915,7 @@ static void test_stats_tally_counts_only_when_the_game_finishes(void **state)
     for (int i = 0; i < 3; i++)
         assert_int_equal(store_game_insert(s, &g[i]), 0);
     int64_t won = g[0].id, stopped = g[1].id, going = g[2].id;
-    store_stats pts = {
-        .player = "alice", .nick = "Alice", .points = 2, .porrazos = 1, .hints = 3};
+    store_stats pts = {.player = "alice", .nick = "Alice", .points = 2, .porrazos = 1, .hints = 3};
     store_stats bob = {.player = "bob", .nick = "bob", .points = 13};
     assert_int_equal(store_stats_tally(s, won, &pts), 0);
     assert_int_equal(store_stats_tally(s, won, &pts), 0);

@@ -3,7 +3,9 @@
  * and JSON against hostile names (markup, quotes, bidi controls, broken
  * UTF-8), hex for player ids in paths, cards marked up with their spoken
  * names, the SVG chart (a dot per point and series, the target line, the
- * names escaped) and the action log's JSON read back into actions.
+ * names escaped), the action log's JSON read back into actions, and the
+ * fair deals' block: seals only while under way, seeds, salt and the
+ * server's checks once ended (FAIRNESS.md's own example commitment).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -203,6 +205,60 @@ static void test_action_json(void **state)
     assert_int_equal(wg_parse_action("{\"seat\":0,\"arrange\":[\"AC\"]}", &a), -1);
 }
 
+/* FAIRNESS.md's example: seed 11 under this salt seals 847e357ca8ab... */
+#define SALT "675d38cbf780a539b478da0c2b62aff6"
+#define COMMIT_11 "847e357ca8ab23e4a88a11e3ed1691325af33682e7d442592978308980fb58eb"
+
+static void test_fair_deals_block(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    wgame w = {0};
+    wg_hand hand[3] = {{.seed = 11, .checked = true, .verified = true},
+                       {.seed = UINT64_MAX, .checked = true, .verified = true},
+                       {.seed = 987654321987, .checked = false, .verified = true}};
+    char commit[PZF_COMMIT_HEX + 1];
+    assert_int_equal(pzf_commit(11, SALT, commit), 0);
+    assert_string_equal(commit, COMMIT_11);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pzf_commit(hand[k].seed, SALT, hand[k].commit), 0);
+    snprintf(w.salt, sizeof w.salt, "%s", SALT);
+    w.fair_hand = hand;
+    w.nhands = 3;
+    /* from before fair deals: nothing */
+    wp_fairness(&b, &w);
+    wp_fairness_json_live(&b, &w);
+    assert_true(b.s == NULL || b.s[0] == '\0');
+    /* under way: each hand's seal, never a seed, the salt or a whole commitment */
+    w.fair = true;
+    wp_fairness(&b, &w);
+    wp_fairness_json_live(&b, &w);
+    assert_non_null(strstr(b.s, "Hand 1: pack sealed <code>847e357ca8ab</code>"));
+    assert_non_null(strstr(b.s, "{\"hand\": 1, \"seal\": \"847e357ca8ab\"}"));
+    assert_int_equal(count(b.s, "pack sealed <code>"), 3);
+    assert_null(strstr(b.s, SALT));
+    assert_null(strstr(b.s, COMMIT_11));
+    assert_null(strstr(b.s, "18446744073709551615"));
+    assert_null(strstr(b.s, "987654321987"));
+    assert_null(strstr(b.s, "seed\""));
+    assert_null(strstr(b.s, "verified"));
+    wb_free(&b);
+    /* ended: all of it, with the server's check where the commitment was kept */
+    w.ended = true;
+    hand[1].verified = false;
+    wp_fairness(&b, &w);
+    assert_non_null(strstr(b.s, "<code>" SALT "</code>"));
+    assert_non_null(strstr(b.s, "<td>1</td><td><code>" COMMIT_11 "</code></td><td><code>11</code>"
+                                "</td><td class=\"ok\">verified</td>"));
+    assert_non_null(strstr(b.s, "<code>18446744073709551615</code></td><td class=\"bad\">does "
+                                "not match</td>"));
+    assert_non_null(strstr(b.s, "<code>987654321987</code></td><td></td>"));
+    assert_int_equal(count(b.s, ">verified<"), 1);
+    assert_non_null(strstr(b.s, "porrazo-replay --verify"));
+    assert_null(strstr(b.s, "pack sealed"));
+    wb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_cards_marked_up),
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_action_json),
+        cmocka_unit_test(test_fair_deals_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,17 +7,23 @@ whole game through the console.
       After every move, every page and JSON of the game, its room and its
       players is fetched: none may name a card that any player holds then
       (the truth: the game exported and replayed by porrazo-replay, not the
-      page's own code). Hostile nicks show as text. set web off: 404s.
+      page's own code), nor any hand's seed or the game's salt (FAIRNESS.md:
+      secrets until the end; the page shows each hand's seal). Once it has
+      ended the page shows every seed and the salt, each hand "verified";
+      a copy of the database with a hand's seed changed shows "does not
+      match" there. Hostile nicks show as text. set web off: 404s.
   web_e2e.py BOT REPLAY browser OUTDIR
       Debian's chromium headless (selenium, chromium-driver): the live page
       updates within 2 s of a move, the finished page draws one chart point
-      per deal, no JavaScript error is logged, no nick became markup; a
-      screenshot of each is kept in OUTDIR.
+      per deal and every hand's seed "verified" (the live one only seals),
+      no JavaScript error is logged, no nick became markup; a screenshot of
+      each is kept in OUTDIR.
 """
 import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -83,13 +89,27 @@ def render(code):
 
 
 def held_cards(bot_exe, replay_exe, db):
-    """Every card in a hand now, from the game's export replayed."""
+    """Every card in a hand now, from the game's export replayed, the state,
+    and the export's "fairness" (a game of --seed is never sealed: its
+    export shows the seeds and the salt even under way, the page must not)."""
     scenario = subprocess.run([bot_exe, "--export", "1", "--db", db], check=True,
                               capture_output=True, text=True).stdout
     out = subprocess.run([replay_exe, "-"], input=scenario, check=True, capture_output=True,
                          text=True).stdout.splitlines()
     state = json.loads(out[-1])
-    return [c for hand in state["hands"] for c in hand], state
+    return [c for hand in state["hands"] for c in hand], state, json.loads(scenario)["fairness"]
+
+
+def secret_forms(fair):
+    """The game's salt and each hand's seed as a page could show them."""
+    return [("the salt", re.compile(fair["salt"]))] + [
+        ("hand %d's seed" % h["hand"], re.compile(r"(?<![0-9A-Za-z])%d(?![0-9A-Za-z])" % h["seed"]))
+        for h in fair["hands"]]
+
+
+def fair_cells(page):
+    """The server's check of each hand on a finished game's page, in order."""
+    return re.findall(r'<td class="(?:ok|bad)">([^<]*)</td>', page)
 
 
 class Game:
@@ -194,7 +214,7 @@ def leak(bot_exe, replay_exe, outdir):
     players = ["ann"] + HOSTILE
     with tempfile.TemporaryDirectory() as tmp:
         g = Game(bot_exe, tmp, players, seed=2301)
-        fetched = moves = seen_public = 0
+        fetched = moves = seen_public = seals = 0
         step = 0
         while not g.table.over:
             line = g.table.next_line(step)
@@ -202,22 +222,32 @@ def leak(bot_exe, replay_exe, outdir):
             g.table.need_capture = False
             g.send(line)
             step += 1
-            held, state = held_cards(bot_exe, replay_exe, g.db)
+            held, state, fair = held_cards(bot_exe, replay_exe, g.db)
             if state.get("phase") == "game_over":
                 break
-            forms = [(c, f) for c in held for f in card_forms(c)]
+            forms = [(c + ", held by a player,", f) for c in held for f in card_forms(c)]
+            forms += secret_forms(fair)
             public = [f for c in state["table"] for f in card_forms(c)]
             for url in g.urls():
                 status, body = fetch(url)
                 check(status == 200, "%s answered %d" % (url, status))
                 for c, f in forms:
-                    check(not f.search(body), "%s names %s, held by a player, after move %d (%s)"
+                    check(not f.search(body), "%s names %s after move %d (%s)"
                           % (url, c, step, line))
                 # the same search finds the cards that lie on the table
                 seen_public += sum(1 for f in public if f.search(body))
                 fetched += 1
+                if url == g.game_url:  # each hand dealt so far: its seal, as the room read it
+                    for h in fair["hands"]:
+                        check("Hand %d: pack sealed <code>%s</code>" % (h["hand"], h["commit"][:12])
+                              in body, "the page shows no seal of hand %d" % h["hand"])
+                        seals += 1
                 if url == g.game_url + ".json":  # the page's replay is the engine's game
                     doc = json.loads(body)
+                    check([h["seal"] for h in doc["fairness"]["hands"]] ==
+                          [h["commit"][:12] for h in fair["hands"]] and
+                          not doc["fairness"]["revealed"], "the live JSON's seals: %s" %
+                          doc["fairness"])
                     check(doc["scores"] == state["scores"], "scores %s, the engine's %s" %
                           (doc["scores"], state["scores"]))
                     check(sorted(doc["table"]) == sorted(render(c) for c in state["table"]),
@@ -238,6 +268,20 @@ def leak(bot_exe, replay_exe, outdir):
         check(status == 200 and json.loads(doc) == json.loads(export),
               "the finished game's JSON is not its export")
         status, page = fetch(g.game_url)
+        # The end reveals every seed and the salt, each hand checked by the server.
+        fair = json.loads(export)["fairness"]
+        check(fair_cells(page) == ["verified"] * len(fair["hands"]) and len(fair["hands"]) > 1,
+              "the finished page's checks: %s for %d hands" % (fair_cells(page), len(fair["hands"])))
+        for what, f in secret_forms(fair):
+            check(f.search(page), "the finished page does not show %s" % what)
+        check(all("<code>%s</code>" % h["commit"] in page for h in fair["hands"]),
+              "the finished page does not show every commitment")
+        said = re.findall(r"pack sealed ([0-9a-f]{12})", "\n".join(g.table.transcript))
+        check(said == [h["commit"][:12] for h in fair["hands"]],
+              "the room read seals %s, the record's commitments start %s" %
+              (said, [h["commit"][:12] for h in fair["hands"]]))
+        check("porrazo-replay --verify" in page and "FAIRNESS.md" in page,
+              "the finished page does not say how to check it")
         check(page.count('class="pt s0"') == page.count("<h4>") > 1,
               "one chart point per deal: %d points, %d deals" %
               (page.count('class="pt s0"'), page.count("<h4>")))
@@ -291,7 +335,48 @@ def leak(bot_exe, replay_exe, outdir):
         limits(g)
         rc, rest, err = g.bot.close()
         check(rc == 0, "porrazo-bot exited %d: %s" % (rc, err))
-        print("leak: %d moves, %d pages and JSON fetched, none with a held card" % (moves, fetched))
+        tampered(bot_exe, replay_exe, g, tmp, fair)
+        check(seals >= moves, "seals checked on %d pages for %d moves" % (seals, moves))
+        print("leak: %d moves, %d pages and JSON fetched, none with a held card, a seed or the "
+              "salt; %d hands verified, a changed seed found" % (moves, fetched, len(fair["hands"])))
+
+
+def tampered(bot_exe, replay_exe, g, tmp, fair):
+    """A copy of the finished game's database with hand 1's seed changed:
+    its page says "does not match" for that hand and only for it."""
+    copy = os.path.join(tmp, "tampered.db")
+    with sqlite3.connect(g.db) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    with sqlite3.connect(copy) as db:
+        n = db.execute("UPDATE hand_seeds SET seed = ? WHERE game_id = 1 AND hand = 1",
+                       (str(fair["hands"][0]["seed"] ^ 1),)).rowcount
+    check(n == 1, "no seed of hand 1 to change")
+    port = free_port()
+    conf = os.path.join(tmp, "tampered.conf")
+    with open(conf, "w") as f:
+        f.write("[web]\nlisten = 127.0.0.1:%d\n" % port)
+    bot = WebBot(bot_exe, copy, 1, conf)
+    try:
+        url = "http://127.0.0.1:%d%s" % (port, g.game_url.split(str(g.port), 1)[1])
+        status = page = None
+        for _ in range(50):  # the pages start with the bot
+            try:
+                status, page = fetch(url)
+                break
+            except OSError:
+                time.sleep(0.1)
+        check(status == 200, "the tampered copy's page answered %d" % status)
+        want = ["does not match"] + ["verified"] * (len(fair["hands"]) - 1)
+        check(fair_cells(page) == want, "the tampered copy's checks: %s" % fair_cells(page))
+    finally:
+        rc, rest, err = bot.close()
+    check(rc == 0, "porrazo-bot on the copy exited %d: %s" % (rc, err))
+    record = os.path.join(tmp, "tampered.json")
+    with open(record, "w") as f:
+        subprocess.run([bot_exe, "--export", "1", "--db", copy], check=True, stdout=f)
+    r = subprocess.run([replay_exe, "--verify", record], capture_output=True, text=True)
+    check(r.returncode == 1 and "hand 1: its commitment" in r.stdout + r.stderr,
+          "--verify on the tampered record: %d %s%s" % (r.returncode, r.stdout, r.stderr))
 
 
 def browser(bot_exe, replay_exe, outdir):
@@ -340,6 +425,11 @@ def browser(bot_exe, replay_exe, outdir):
                     time.sleep(0.05)
                 worst = max(worst, time.monotonic() - t0)
             driver.save_screenshot(os.path.join(outdir, "web_live.png"))
+            # Under way: the hands' seals, no seed, no check.
+            check(driver.find_elements(By.CSS_SELECTOR, "#fairness li code") and
+                  not driver.find_elements(By.CSS_SELECTOR, "#fairness table"),
+                  "the live page's fair deals: %s" % [
+                      e.text for e in driver.find_elements(By.ID, "fairness")])
             step = 6
             while not g.table.over:
                 line = g.table.next_line(step)
@@ -355,6 +445,11 @@ def browser(bot_exe, replay_exe, outdir):
                       "side %d: %d chart points for %d deals" % (s, points, deals))
             check(driver.find_elements(By.CSS_SELECTOR, "span.card.red[aria-label]"),
                   "no red card with a spoken name")
+            # Ended: every hand's seed, checked by the server.
+            checks = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#fairness tbody tr")]
+            hands = len(driver.find_elements(By.CSS_SELECTOR, "#record h3"))
+            check(len(checks) == hands > 1 and all(c.endswith("verified") for c in checks),
+                  "the finished page's fair deals, %d hands: %s" % (hands, checks))
             driver.save_screenshot(os.path.join(outdir, "web_finished.png"))
             driver.get(g.room_url)
             check(driver.find_elements(By.CSS_SELECTOR, "table.standings"), "no standings")

@@ -75,7 +75,7 @@ for b in $BOTS; do
     case $b in
         eggdrop) want+=(eggdrop) ;;
         limnoria) want+=(limnoria) ;;
-        porrazo) want+=("${PZ_BUILD_PACKAGES[@]}") ;;
+        porrazo) want+=("${PZ_BUILD_PACKAGES[@]}" libcmocka-dev) ;; # porrazo-bench is under tests/
         *) die "unknown bot '$b' (eggdrop, limnoria, porrazo)" ;;
     esac
 done
