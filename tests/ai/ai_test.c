@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ai_test.h"
+#include "game.h" /* at_redeal_hidden re-deals the hidden cards of a real game */
 
 /* Documented in ai_test.h. */
 uint64_t at_next(uint64_t *rng)
@@ -154,4 +155,55 @@ int at_save_public(const pz_game *g, char *doc)
         blank_member(doc, "pending_last_rank", "0");
     }
     return (int)strlen(doc);
+}
+
+/* True when a and b are the same action (the fields their kind uses). */
+bool at_same_action(const pz_action *a, const pz_action *b)
+{
+    if (a->kind != b->kind || a->seat != b->seat)
+        return false;
+    switch (a->kind) {
+    case PZ_ACT_PLAY:
+        return a->card == b->card && a->mode == b->mode;
+    case PZ_ACT_TENDIDO:
+        return a->now == b->now;
+    case PZ_ACT_ARRANGE:
+        return a->best == b->best &&
+               (a->best || (memcmp(a->row, b->row, 4) == 0 && a->direction == b->direction));
+    case PZ_ACT_CLAIM:
+        return a->claimed == b->claimed;
+    default:
+        return true;
+    }
+}
+
+/* A copy of g with the cards seat cannot see re-dealt at random among the
+   places that hold them (other hands, the stock; its own hand while hidden). */
+pz_game *at_redeal_hidden(const pz_game *g, int seat, uint64_t *rng)
+{
+    pz_game *h = pz_clone(g);
+    assert_non_null(h);
+    bool own_hidden = h->phase == PZ_PHASE_TENDIDO_CHOICE && seat == h->dealer;
+    pz_card pool[PZ_CARDS];
+    int n = 0;
+    for (int s = 0; s < h->players; s++)
+        if (s != seat || own_hidden)
+            for (int i = 0; i < h->nhand[s]; i++)
+                pool[n++] = h->hand[s][i];
+    for (int i = 0; i < h->nstock; i++)
+        pool[n++] = h->stock[i];
+    for (int i = n - 1; i > 0; i--) {
+        int j = at_below(rng, i + 1);
+        pz_card t = pool[i];
+        pool[i] = pool[j];
+        pool[j] = t;
+    }
+    n = 0;
+    for (int s = 0; s < h->players; s++)
+        if (s != seat || own_hidden)
+            for (int i = 0; i < h->nhand[s]; i++)
+                h->hand[s][i] = pool[n++];
+    for (int i = 0; i < h->nstock; i++)
+        h->stock[i] = pool[n++];
+    return h;
 }

@@ -46,4 +46,12 @@ bool at_random_steps(pz_game *g, uint64_t *rng, int max);
  */
 int at_save_public(const pz_game *g, char *doc);
 
+/* True when a and b are the same action (the fields their kind uses). */
+bool at_same_action(const pz_action *a, const pz_action *b);
+
+/* A copy of g with the cards seat cannot see re-dealt at random among the
+   places that hold them (other hands, the stock; its own hand while hidden):
+   what a seat decides must not change (the leak tests). */
+pz_game *at_redeal_hidden(const pz_game *g, int seat, uint64_t *rng);
+
 #endif /* AI_TEST_H */

@@ -31,59 +31,8 @@
 
 static const pzai_budget BUDGET = {STRONG_ITERATIONS, NULL, NULL};
 
-/* True when a and b are the same action (the fields their kind uses). */
-static bool same_action(const pz_action *a, const pz_action *b)
-{
-    if (a->kind != b->kind || a->seat != b->seat)
-        return false;
-    switch (a->kind) {
-    case PZ_ACT_PLAY:
-        return a->card == b->card && a->mode == b->mode;
-    case PZ_ACT_TENDIDO:
-        return a->now == b->now;
-    case PZ_ACT_ARRANGE:
-        return a->best == b->best &&
-               (a->best || (memcmp(a->row, b->row, 4) == 0 && a->direction == b->direction));
-    case PZ_ACT_CLAIM:
-        return a->claimed == b->claimed;
-    default:
-        return true;
-    }
-}
-
 /* ------------------------------------------------------------------------ */
 /* The leak test                                                            */
-
-/* A copy of g with the cards seat cannot see re-dealt at random among the
-   places that hold them (other hands, the stock; its own hand while hidden). */
-static pz_game *redeal_hidden(const pz_game *g, int seat, uint64_t *rng)
-{
-    pz_game *h = pz_clone(g);
-    assert_non_null(h);
-    bool own_hidden = h->phase == PZ_PHASE_TENDIDO_CHOICE && seat == h->dealer;
-    pz_card pool[PZ_CARDS];
-    int n = 0;
-    for (int s = 0; s < h->players; s++)
-        if (s != seat || own_hidden)
-            for (int i = 0; i < h->nhand[s]; i++)
-                pool[n++] = h->hand[s][i];
-    for (int i = 0; i < h->nstock; i++)
-        pool[n++] = h->stock[i];
-    for (int i = n - 1; i > 0; i--) {
-        int j = at_below(rng, i + 1);
-        pz_card t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
-    n = 0;
-    for (int s = 0; s < h->players; s++)
-        if (s != seat || own_hidden)
-            for (int i = 0; i < h->nhand[s]; i++)
-                h->hand[s][i] = pool[n++];
-    for (int i = 0; i < h->nstock; i++)
-        h->stock[i] = pool[n++];
-    return h;
-}
 
 static void test_no_level_decides_on_cards_its_seat_cannot_see(void **state)
 {
@@ -100,7 +49,7 @@ static void test_no_level_decides_on_cards_its_seat_cannot_see(void **state)
         }
         int turn = pz_get_turn(g);
         int seat = turn >= 0 && at_below(&rng, 4) != 0 ? turn : at_below(&rng, g->players);
-        pz_game *h = redeal_hidden(g, seat, &rng);
+        pz_game *h = at_redeal_hidden(g, seat, &rng);
         pz_view v1, v2;
         pz_record r1, r2;
         assert_int_equal(pz_view_seat(g, seat, &v1), 0);
@@ -121,7 +70,7 @@ static void test_no_level_decides_on_cards_its_seat_cannot_see(void **state)
             compared++;
             if (rc1 == 1) {
                 acted++;
-                if (!same_action(&a1, &a2))
+                if (!at_same_action(&a1, &a2))
                     fail_msg("level %s decided differently on re-dealt hidden cards",
                              pzai_level_name((pzai_level)level));
                 pz_game *k = pz_clone(g);
@@ -380,7 +329,7 @@ static void test_the_same_seed_gives_the_same_action(void **state)
                 memset(&b, 0, sizeof b);
                 assert_int_equal(pzai_decide(&v, &r, (pzai_level)level, 77, &BUDGET, &a), 1);
                 assert_int_equal(pzai_decide(&v, &r, (pzai_level)level, 77, &BUDGET, &b), 1);
-                assert_true(same_action(&a, &b));
+                assert_true(at_same_action(&a, &b));
             }
         }
         pz_free(g);

@@ -31,57 +31,6 @@
 
 static const pzai_budget BUDGET = {STRONG_ITERATIONS, NULL, NULL};
 
-/* True when a and b are the same action (the fields their kind uses). */
-static bool same_action(const pz_action *a, const pz_action *b)
-{
-    if (a->kind != b->kind || a->seat != b->seat)
-        return false;
-    switch (a->kind) {
-    case PZ_ACT_PLAY:
-        return a->card == b->card && a->mode == b->mode;
-    case PZ_ACT_TENDIDO:
-        return a->now == b->now;
-    case PZ_ACT_ARRANGE:
-        return a->best == b->best &&
-               (a->best || (memcmp(a->row, b->row, 4) == 0 && a->direction == b->direction));
-    case PZ_ACT_CLAIM:
-        return a->claimed == b->claimed;
-    default:
-        return true;
-    }
-}
-
-/* A copy of g with the cards seat cannot see re-dealt at random among the
-   places that hold them (other hands, the stock; its own hand while hidden). */
-static pz_game *redeal_hidden(const pz_game *g, int seat, uint64_t *rng)
-{
-    pz_game *h = pz_clone(g);
-    assert_non_null(h);
-    bool own_hidden = h->phase == PZ_PHASE_TENDIDO_CHOICE && seat == h->dealer;
-    pz_card pool[PZ_CARDS];
-    int n = 0;
-    for (int s = 0; s < h->players; s++)
-        if (s != seat || own_hidden)
-            for (int i = 0; i < h->nhand[s]; i++)
-                pool[n++] = h->hand[s][i];
-    for (int i = 0; i < h->nstock; i++)
-        pool[n++] = h->stock[i];
-    for (int i = n - 1; i > 0; i--) {
-        int j = at_below(rng, i + 1);
-        pz_card t = pool[i];
-        pool[i] = pool[j];
-        pool[j] = t;
-    }
-    n = 0;
-    for (int s = 0; s < h->players; s++)
-        if (s != seat || own_hidden)
-            for (int i = 0; i < h->nhand[s]; i++)
-                h->hand[s][i] = pool[n++];
-    for (int i = 0; i < h->nstock; i++)
-        h->stock[i] = pool[n++];
-    return h;
-}
-
 /* Whether e belongs to what follows move a: the next deal, the tendido,
    the hand's end, a declaration not a's own, a holding scored. */
 static bool past_the_move(const pz_event *e, const pz_action *a)
@@ -183,7 +132,7 @@ static void test_every_hint_is_legal_and_the_strong_level_choice(void **state)
             assert_true(rc == 0 || rc == 1);
             if (rc == 0)
                 continue;
-            if (!same_action(&hint, &strong))
+            if (!at_same_action(&hint, &strong))
                 fail_msg("the hint differs from the strong level's decision (kind %d)", hint.kind);
             pz_game *k = pz_clone(g);
             char msg[PZ_WHY_MAX] = "";
@@ -237,7 +186,7 @@ static void test_no_hint_depends_on_cards_its_seat_cannot_see(void **state)
         }
         int turn = pz_get_turn(g);
         int seat = turn >= 0 && at_below(&rng, 4) != 0 ? turn : at_below(&rng, g->players);
-        pz_game *h = redeal_hidden(g, seat, &rng);
+        pz_game *h = at_redeal_hidden(g, seat, &rng);
         pz_view v1, v2;
         pz_record r1, r2;
         assert_int_equal(pz_view_seat(g, seat, &v1), 0);
@@ -255,7 +204,7 @@ static void test_no_hint_depends_on_cards_its_seat_cannot_see(void **state)
         int rc2 = pzai_hint(&v2, &r2, seed, &BUDGET, &a2, &w2);
         assert_int_equal(rc1, rc2);
         if (rc1 == 1) {
-            if (!same_action(&a1, &a2))
+            if (!at_same_action(&a1, &a2))
                 fail_msg("a hint changed with the hidden cards re-dealt");
             assert_memory_equal(&w1, &w2, sizeof w1); /* and its figures did not */
             /* and the figures of another move of the seat neither */
