@@ -669,28 +669,32 @@ static bool room_listed(const char *room, size_t width, const char *list, int n)
     return false;
 }
 
+/* A network's language for room: its lang_es or lang_en list (entries
+   width bytes apart), else its language, else fallback. */
+static int network_lang(const char *language, size_t width, const char *es, int nes, const char *en,
+                        int nen, const char *room, int fallback)
+{
+    if (room_listed(room, width, es, nes))
+        return PZ_LANG_ES;
+    if (room_listed(room, width, en, nen))
+        return PZ_LANG_EN;
+    return language[0] != '\0' ? lang_word(language) : fallback;
+}
+
 int cfg_room_lang(const cfg *c, const char *network, const char *room)
 {
     int fallback = lang_word(c->bot.language);
     for (int i = 0; network != NULL && i < c->nirc; i++) {
         const cfg_irc *n = &c->irc[i];
-        if (strcmp(n->name, network) != 0)
-            continue;
-        if (room_listed(room, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es))
-            return PZ_LANG_ES;
-        if (room_listed(room, sizeof n->lang_en[0], n->lang_en[0], n->nlang_en))
-            return PZ_LANG_EN;
-        return n->language[0] != '\0' ? lang_word(n->language) : fallback;
+        if (strcmp(n->name, network) == 0)
+            return network_lang(n->language, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es,
+                                n->lang_en[0], n->nlang_en, room, fallback);
     }
     for (int i = 0; network != NULL && i < c->nmatrix; i++) {
         const cfg_matrix *n = &c->matrix[i];
-        if (strcmp(n->name, network) != 0)
-            continue;
-        if (room_listed(room, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es))
-            return PZ_LANG_ES;
-        if (room_listed(room, sizeof n->lang_en[0], n->lang_en[0], n->nlang_en))
-            return PZ_LANG_EN;
-        return n->language[0] != '\0' ? lang_word(n->language) : fallback;
+        if (strcmp(n->name, network) == 0)
+            return network_lang(n->language, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es,
+                                n->lang_en[0], n->nlang_en, room, fallback);
     }
     return fallback;
 }
