@@ -12,13 +12,6 @@
 #include "wpage.h"
 #include "wsvg.h"
 
-static const char *status_word(store_status s)
-{
-    static const char *const WORD[] = {N_("open for players"), N_("under way"), N_("paused"),
-                                       N_("finished"), N_("stopped")};
-    return _(WORD[s >= STORE_LOBBY && s <= STORE_STOPPED ? s : STORE_STOPPED]);
-}
-
 static int point_value(void *arg, int s, int i)
 {
     const wgame *w = arg;
@@ -168,7 +161,7 @@ void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path)
     wb_raw(b, "<header><h1>");
     wb_html(b, title);
     wb_raw(b, "</h1><p>");
-    wb_html(b, status_word(w->row.status));
+    wb_html(b, wp_status_word(w->row.status));
     if (room_path != NULL) {
         wb_raw(b, " · <a href=\"");
         wb_html(b, room_path);
