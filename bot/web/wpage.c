@@ -55,7 +55,8 @@ void wp_date(int64_t t, char *buf, size_t cap)
     }
     /* TRANSLATORS: a game's date on its room's page: the day, the month
        abbreviated (as in the chat's dates) and the year, "28 Nov 2026" */
-    snprintf(buf, cap, _("%d %s %d"), tm.tm_mday, C_("month", MONTH[tm.tm_mon]), tm.tm_year + 1900);
+    snprintf(buf, cap, C_("date", "%d %s %d"), tm.tm_mday, C_("month", MONTH[tm.tm_mon]),
+             tm.tm_year + 1900);
 }
 
 static const char *const RANK_NAME[PZ_RANKS] = {

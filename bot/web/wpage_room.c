@@ -130,7 +130,8 @@ int wp_room(wbuf *b, store *st, const char *network, const char *room, const cha
         wb_printf(b,
                   "<h2>%s</h2><table class=\"games\"><tr><th>%s</th><th>%s</th><th>%s</th>"
                   "<th>%s</th></tr>",
-                  _("Games"), _("date"), _("game"), _("players"), _("status"));
+                  _("Games"), C_("column", "date"), C_("column", "game"), C_("column", "players"),
+                  C_("column", "status"));
     }
     for (int i = 0; i < l->n; i++)
         game_row(b, st, &l->g[i], json, i == 0);
@@ -140,7 +141,9 @@ int wp_room(wbuf *b, store *st, const char *network, const char *room, const cha
         wb_printf(b,
                   "</table><h2>%s</h2><table class=\"standings\"><tr><th>%s</th><th>%s</th>"
                   "<th>%s</th><th>%s</th><th>%s</th></tr>",
-                  _("Standings"), _("player"), _("games"), _("wins"), _("points"), _("porrazos"));
+                  /* TRANSLATORS: the headings of the tables of games and standings */
+                  _("Standings"), C_("column", "player"), C_("column", "games"),
+                  C_("column", "wins"), C_("column", "points"), C_("column", "porrazos"));
     for (int i = 0; i < ntop; i++) {
         const store_stats *s = &top[i];
         if (json) {
@@ -245,8 +248,9 @@ int wp_player(wbuf *b, store *st, const char *network, const char *room, const c
     wb_html(b, title);
     wb_printf(b, "</h1><p><a href=\"/r/%s\">%s</a></p><p>", rtok, _("the room's games"));
     wb_printf(b,
-              _("%d games, %d won, %.1f points a game on average, %d porrazos, "
-                "%d limpias."),
+              P_("%d game, %d won, %.1f points a game on average, %d porrazos, %d limpias.",
+                 "%d games, %d won, %.1f points a game on average, %d porrazos, %d limpias.",
+                 (unsigned long)s.games),
               s.games, s.wins, avg, s.porrazos, s.limpias);
     wb_raw(b, "</p>");
     if (r->n > 0) {
@@ -264,7 +268,8 @@ int wp_player(wbuf *b, store *st, const char *network, const char *room, const c
     wb_printf(b,
               "<h2>%s</h2><table class=\"games\"><tr><th>%s</th><th>%s</th><th>%s</th>"
               "<th>%s</th></tr>",
-              _("Games"), _("date"), _("game"), _("players"), _("status"));
+              _("Games"), C_("column", "date"), C_("column", "game"), C_("column", "players"),
+              C_("column", "status"));
     for (int i = 0; i < l->n; i++)
         game_row(b, st, &l->g[i], false, false);
     wb_raw(b, "</table>");
