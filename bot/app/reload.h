@@ -9,7 +9,8 @@
  * connection or a game: the bot's settings (owners, prefix, name, reminders, prompts, deadlines of
  * new games, flood and backlog bounds, the log level, the database's size
  * cap) and each IRC network's channels, colours and pacing
- * (irc_net_reconfigure). What needs a new connection or a new process (a
+ * (irc_net_reconfigure), and the rooms' languages the game pages use.
+ * What needs a new connection or a new process (a
  * network added, a Matrix section changed, the database's path,
  * an IRC link's server, nicks, passwords) waits for a restart, and the log
  * names it. Not here: parsing (config.c), signals (main.c).

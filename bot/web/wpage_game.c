@@ -55,9 +55,11 @@ static void now(wbuf *b, const wgame *w)
     pz_view v;
     render_names names = wg_names(w);
     char line[RENDER_LINE_MAX];
-    /* the version the live script compares with the server's (/v) */
-    wb_printf(b, "<section id=\"now\" data-version=\"%d.%d\"><h2>%s</h2>", w->actions,
-              (int)w->row.status, w->ended ? _("The end") : _("The table now"));
+    /* the version the live script compares with the server's (/v): a move,
+       a pause or the room's language changes it */
+    wb_printf(b, "<section id=\"now\" data-version=\"%d.%d.%s\"><h2>%s</h2>", w->actions,
+              (int)w->row.status, i18n_code(i18n_lang()),
+              w->ended ? _("The end") : _("The table now"));
     if (pz_view_seat(w->g, 0, &v) == 0 && !w->ended) {
         int n = pz_get_table(w->g, cards);
         wb_printf(b, "<p class=\"table\">%s ", _("On the table:"));

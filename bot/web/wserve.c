@@ -179,7 +179,7 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
     if (!on || store_action_count(w->st, id, &actions) != 0)
         return 404;
     if (version) {
-        wb_printf(b, "%d.%d\n", actions, status);
+        wb_printf(b, "%d.%d.%s\n", actions, status, i18n_code(lang));
         *type = "text/plain; charset=utf-8";
         return 200;
     }

@@ -551,6 +551,8 @@ def lang(bot_exe, replay_exe, outdir):
         check(doc_es["now"] != doc_en["now"], "the JSON's line stayed %r" % doc_en["now"])
         for key in ("status", "table", "scores", "to_act", "deals", "fairness"):
             check(doc_es[key] == doc_en[key], "the JSON's %s changed with the language" % key)
+        check(fetch(g.game_url + "/v")[1].strip().endswith(".es"),
+              "the live version does not change with the language: a live page keeps English")
         check(not_found(g) == missing, "the 404 changed with a room's language")
         check('<html lang="en">' in missing and "No such page." in missing,
               "the 404 is not in the bot's language")
