@@ -14,7 +14,8 @@ whole game through the console.
       match" there. Hostile nicks show as text. set web off: 404s.
   web_e2e.py BOT REPLAY browser OUTDIR
       Debian's chromium headless (selenium, chromium-driver): the live page
-      updates within 2 s of a move, the finished page draws one chart point
+      updates within 2 s of a move and of set lang es/en (its language too),
+      the finished page draws one chart point
       per deal and every hand's seed "verified" (the live one only seals),
       no JavaScript error is logged, no nick became markup; a screenshot of
       each is kept in OUTDIR.
@@ -434,6 +435,24 @@ def browser(bot_exe, replay_exe, outdir):
                     time.sleep(0.05)
                 worst = max(worst, time.monotonic() - t0)
             driver.save_screenshot(os.path.join(outdir, "web_live.png"))
+            # The room turns Spanish: the live page follows within 2 s, and back.
+            for cmd, code, words in (("!set lang es", "es", "La mesa ahora"),
+                                     ("!set lang en", "en", "The table now")):
+                t0 = time.monotonic()
+                g.send("ann: " + cmd)
+                while True:
+                    try:
+                        now = driver.find_element(By.ID, "now").text
+                        lang = driver.execute_script("return document.documentElement.lang")
+                    except Exception:
+                        now = lang = ""  # the page is being swapped
+                    if words in now and lang == code:
+                        break
+                    check(time.monotonic() - t0 < 2.0,
+                          "the live page did not turn %s within 2 s of %s" % (code, cmd))
+                    time.sleep(0.05)
+                if code == "es":
+                    driver.save_screenshot(os.path.join(outdir, "web_live_es.png"))
             # Under way: the hands' seals, no seed, no check.
             check(driver.find_elements(By.CSS_SELECTOR, "#fairness li code") and
                   not driver.find_elements(By.CSS_SELECTOR, "#fairness table"),
