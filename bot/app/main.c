@@ -595,7 +595,11 @@ int main(int argc, char **argv)
     /* The game pages, on their own thread with a read-only connection. */
     web *pages = NULL;
     if (c.web.listen[0] != '\0') {
-        if (web_start(&pages, c.bot.database, c.web.listen, NULL, why, sizeof why) != 0) {
+        if (web_start(&pages, c.bot.database, c.web.listen, NULL, NULL, why, sizeof why) != 0 ||
+            reload_web_langs(&c, pages) != 0) {
+            if (pages != NULL)
+                snprintf(why, sizeof why, "out of memory");
+            web_stop(pages);
             fprintf(stderr, "porrazo-bot: %s\n", why);
             host_free(h);
             store_close(st);
@@ -627,7 +631,7 @@ int main(int argc, char **argv)
         console_run(h, console_q, STDIN_FILENO, stdout, c.bot.name, &stop_requested) != 0)
         r = 1, fprintf(stderr, "porrazo-bot: cannot read or write the terminal\n");
     else if (!a.console) {
-        reload_target rt = {a.config, a.db != NULL, &c, h, &hc, st, NULL, 0};
+        reload_target rt = {a.config, a.db != NULL, &c, h, &hc, st, NULL, 0, pages};
         r = run_networks(&c, h, st, export_dir,
                          a.has_seed ? a.seed : (uint64_t)time(NULL) ^ (uint64_t)getpid(),
                          a.config != NULL ? &rt : NULL);

@@ -5,11 +5,12 @@
  * refused, every error is logged and the running configuration stays. So
  * is a file that a start would refuse (no network section), an empty one,
  * and one that lacks a running network's section (a file written
- * half-way; a network is removed with a restart). A valid file is applied without dropping a connection or a game: the
- * bot's settings (owners, prefix, name, reminders, prompts, deadlines of
+ * half-way; a network is removed with a restart). A valid file is applied without dropping a
+ * connection or a game: the bot's settings (owners, prefix, name, reminders, prompts, deadlines of
  * new games, flood and backlog bounds, the log level, the database's size
  * cap) and each IRC network's channels, colours and pacing
- * (irc_net_reconfigure). What needs a new connection or a new process (a
+ * (irc_net_reconfigure), and the rooms' languages the game pages use.
+ * What needs a new connection or a new process (a
  * network added, a Matrix section changed, the database's path,
  * an IRC link's server, nicks, passwords) waits for a restart, and the log
  * names it. Not here: parsing (config.c), signals (main.c).
@@ -22,6 +23,7 @@
 #include "irc.h"
 #include "mx.h"
 #include "store.h"
+#include "web.h"
 
 /* What a reload changes: the live configuration and what runs from it. */
 typedef struct reload_target {
@@ -33,6 +35,7 @@ typedef struct reload_target {
     store *store;      /* takes the new size cap */
     irc_net **irc;     /* the running IRC networks, in live->irc order */
     int nirc;
+    web *pages; /* the game pages, NULL when off: take the rooms' languages */
 } reload_target;
 
 /*
@@ -43,5 +46,9 @@ int reload_config(reload_target *t);
 
 /* Fills the host settings that come from the [bot] section of c. */
 void reload_host_settings(const cfg *c, host_config *hc);
+
+/* Gives the game pages c's languages of the rooms (cfg_room_lang's lists,
+   networks' and bot's), copied: the pages' thread never reads c. 0 or -1. */
+int reload_web_langs(const cfg *c, web *pages);
 
 #endif /* PZ_RELOAD_H */

@@ -15,6 +15,11 @@
  * 404, which says nothing about which ids exist. GET and HEAD only; no
  * cookies; a strict Content-Security-Policy; limits on connections (in
  * all and per address), on a request's size and on its time. Prefix web_.
+ *
+ * A room's pages (its games', its players') are in the room's language: its
+ * own "set lang" (the room's settings in the store), else the
+ * configuration's (web_langs: the room's list, its network's, the bot's).
+ * The 404 and the front page, which name no room, are in the bot's.
  */
 #ifndef PZ_WEB_H
 #define PZ_WEB_H
@@ -29,13 +34,29 @@ typedef struct web_limits {
     unsigned timeout_secs; /* an idle connection is closed after (0: 10) */
 } web_limits;
 
+/* The configuration's language of a room that set none of its own. */
+typedef struct web_lang_rule {
+    char network[32];
+    char room[256]; /* ASCII case ignored; "": the network's default */
+    int lang;       /* a pz_lang (i18n.h) */
+} web_lang_rule;
+
+typedef struct web_langs {
+    int fallback; /* the bot's language: a pz_lang */
+    int n;
+    const web_lang_rule *rule; /* rooms' rules before their network's; copied */
+} web_langs;
+
 /*
  * Opens db_path read-only and serves the pages on listen ("127.0.0.1:8090",
  * "[::1]:8090"; port 0: any free port, see web_port) from a thread of its
- * own. limits NULL: the defaults. 0 and *out, or -1 with why.
+ * own. limits NULL: the defaults; langs as web_set_langs. 0 and *out, or -1 with why.
  */
 int web_start(web **out, const char *db_path, const char *listen, const web_limits *limits,
-              char *why, size_t why_len);
+              const web_langs *langs, char *why, size_t why_len);
+/* The configuration's languages again (a reload): the next page has them.
+   langs NULL: English everywhere. 0, or -1 out of memory (the old stay). */
+int web_set_langs(web *w, const web_langs *langs);
 /* The port the pages are served on. */
 int web_port(const web *w);
 /* Stops serving (waits for the thread) and closes the database. NULL ok. */

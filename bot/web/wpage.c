@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n.h"
 #include "render.h"
@@ -31,6 +32,31 @@ void wp_head(wbuf *b, const char *title, const char *live)
 void wp_foot(wbuf *b)
 {
     wb_raw(b, "</main></body></html>\n");
+}
+
+const char *wp_status_word(store_status s)
+{
+    static const char *const WORD[] = {N_("open for players"), N_("under way"), N_("paused"),
+                                       N_("finished"), N_("stopped")};
+    return _(WORD[s >= STORE_LOBBY && s <= STORE_STOPPED ? s : STORE_STOPPED]);
+}
+
+void wp_date(int64_t t, char *buf, size_t cap)
+{
+    static const char *const MONTH[12] = {
+        NC_("month", "Jan"), NC_("month", "Feb"), NC_("month", "Mar"), NC_("month", "Apr"),
+        NC_("month", "May"), NC_("month", "Jun"), NC_("month", "Jul"), NC_("month", "Aug"),
+        NC_("month", "Sep"), NC_("month", "Oct"), NC_("month", "Nov"), NC_("month", "Dec")};
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (gmtime_r(&tt, &tm) == NULL || tm.tm_mon < 0 || tm.tm_mon > 11) {
+        snprintf(buf, cap, "?");
+        return;
+    }
+    /* TRANSLATORS: a game's date on its room's page: the day, the month
+       abbreviated (as in the chat's dates) and the year, "28 Nov 2026" */
+    snprintf(buf, cap, C_("date", "%d %s %d"), tm.tm_mday, C_("month", MONTH[tm.tm_mon]),
+             tm.tm_year + 1900);
 }
 
 static const char *const RANK_NAME[PZ_RANKS] = {

@@ -32,6 +32,11 @@ void wp_card(wbuf *b, pz_card c);
 /* The spoken name of c ("seven of hearts") into buf. */
 void wp_card_name(pz_card c, char *buf, size_t cap);
 
+/* What a game's status is called on its pages ("under way"). */
+const char *wp_status_word(store_status s);
+/* The day t (unix seconds, UTC) as "28 Nov 2026", in the thread's language. */
+void wp_date(int64_t t, char *buf, size_t cap);
+
 /* ---- wpage_game.c ---- */
 /* The game's page at path ("/g/ID-TOKEN"); room_path: the room's page or NULL. */
 void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path);

@@ -12,13 +12,6 @@
 #include "wpage.h"
 #include "wsvg.h"
 
-static const char *status_word(store_status s)
-{
-    static const char *const WORD[] = {N_("open for players"), N_("under way"), N_("paused"),
-                                       N_("finished"), N_("stopped")};
-    return _(WORD[s >= STORE_LOBBY && s <= STORE_STOPPED ? s : STORE_STOPPED]);
-}
-
 static int point_value(void *arg, int s, int i)
 {
     const wgame *w = arg;
@@ -62,9 +55,11 @@ static void now(wbuf *b, const wgame *w)
     pz_view v;
     render_names names = wg_names(w);
     char line[RENDER_LINE_MAX];
-    /* the version the live script compares with the server's (/v) */
-    wb_printf(b, "<section id=\"now\" data-version=\"%d.%d\"><h2>%s</h2>", w->actions,
-              (int)w->row.status, w->ended ? _("The end") : _("The table now"));
+    /* the version the live script compares with the server's (/v): a move,
+       a pause or the room's language changes it */
+    wb_printf(b, "<section id=\"now\" data-version=\"%d.%d.%s\"><h2>%s</h2>", w->actions,
+              (int)w->row.status, i18n_code(i18n_lang()),
+              w->ended ? _("The end") : _("The table now"));
     if (pz_view_seat(w->g, 0, &v) == 0 && !w->ended) {
         int n = pz_get_table(w->g, cards);
         wb_printf(b, "<p class=\"table\">%s ", _("On the table:"));
@@ -168,7 +163,7 @@ void wp_game(wbuf *b, const wgame *w, const char *path, const char *room_path)
     wb_raw(b, "<header><h1>");
     wb_html(b, title);
     wb_raw(b, "</h1><p>");
-    wb_html(b, status_word(w->row.status));
+    wb_html(b, wp_status_word(w->row.status));
     if (room_path != NULL) {
         wb_raw(b, " · <a href=\"");
         wb_html(b, room_path);

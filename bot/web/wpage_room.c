@@ -47,6 +47,7 @@ static void game_path(store *st, int64_t id, char *path, size_t cap)
         path[0] = '\0';
 }
 
+/* The JSON's date: "2026-11-28" (UTC), the same in every language. */
 static void date_of(int64_t t, char *buf, size_t cap)
 {
     time_t tt = (time_t)t;
@@ -58,7 +59,7 @@ static void date_of(int64_t t, char *buf, size_t cap)
 /* One game's row: date, link, players, status. */
 static void game_row(wbuf *b, store *st, const store_game_brief *g, bool json, bool first)
 {
-    char path[96], date[16];
+    char path[96], date[64];
     store_seat seat[PZ_MAX_PLAYERS];
     int n = 0;
     game_path(st, g->id, path, sizeof path);
@@ -80,7 +81,10 @@ static void game_row(wbuf *b, store *st, const store_game_brief *g, bool json, b
         wb_raw(b, "]}");
         return;
     }
-    wb_printf(b, "<tr><td>%s</td><td>", date);
+    wp_date(g->created, date, sizeof date);
+    wb_raw(b, "<tr><td>");
+    wb_html(b, date);
+    wb_raw(b, "</td><td>");
     if (path[0] != '\0') {
         wb_raw(b, "<a href=\"");
         wb_html(b, path);
@@ -95,7 +99,9 @@ static void game_row(wbuf *b, store *st, const store_game_brief *g, bool json, b
         wb_html(b, seat[i].nick);
         wb_raw(b, "</bdi>");
     }
-    wb_printf(b, "</td><td>%s</td></tr>", status_code(g->status));
+    wb_raw(b, "</td><td>");
+    wb_html(b, wp_status_word(g->status));
+    wb_raw(b, "</td></tr>");
 }
 
 int wp_room(wbuf *b, store *st, const char *network, const char *room, const char *rtok, bool json)
@@ -124,7 +130,8 @@ int wp_room(wbuf *b, store *st, const char *network, const char *room, const cha
         wb_printf(b,
                   "<h2>%s</h2><table class=\"games\"><tr><th>%s</th><th>%s</th><th>%s</th>"
                   "<th>%s</th></tr>",
-                  _("Games"), _("date"), _("game"), _("players"), _("status"));
+                  _("Games"), C_("column", "date"), C_("column", "game"), C_("column", "players"),
+                  C_("column", "status"));
     }
     for (int i = 0; i < l->n; i++)
         game_row(b, st, &l->g[i], json, i == 0);
@@ -134,7 +141,9 @@ int wp_room(wbuf *b, store *st, const char *network, const char *room, const cha
         wb_printf(b,
                   "</table><h2>%s</h2><table class=\"standings\"><tr><th>%s</th><th>%s</th>"
                   "<th>%s</th><th>%s</th><th>%s</th></tr>",
-                  _("Standings"), _("player"), _("games"), _("wins"), _("points"), _("porrazos"));
+                  /* TRANSLATORS: the headings of the tables of games and standings */
+                  _("Standings"), C_("column", "player"), C_("column", "games"),
+                  C_("column", "wins"), C_("column", "points"), C_("column", "porrazos"));
     for (int i = 0; i < ntop; i++) {
         const store_stats *s = &top[i];
         if (json) {
@@ -239,8 +248,9 @@ int wp_player(wbuf *b, store *st, const char *network, const char *room, const c
     wb_html(b, title);
     wb_printf(b, "</h1><p><a href=\"/r/%s\">%s</a></p><p>", rtok, _("the room's games"));
     wb_printf(b,
-              _("%d games, %d won, %.1f points a game on average, %d porrazos, "
-                "%d limpias."),
+              P_("%d game, %d won, %.1f points a game on average, %d porrazos, %d limpias.",
+                 "%d games, %d won, %.1f points a game on average, %d porrazos, %d limpias.",
+                 (unsigned long)s.games),
               s.games, s.wins, avg, s.porrazos, s.limpias);
     wb_raw(b, "</p>");
     if (r->n > 0) {
@@ -258,7 +268,8 @@ int wp_player(wbuf *b, store *st, const char *network, const char *room, const c
     wb_printf(b,
               "<h2>%s</h2><table class=\"games\"><tr><th>%s</th><th>%s</th><th>%s</th>"
               "<th>%s</th></tr>",
-              _("Games"), _("date"), _("game"), _("players"), _("status"));
+              _("Games"), C_("column", "date"), C_("column", "game"), C_("column", "players"),
+              C_("column", "status"));
     for (int i = 0; i < l->n; i++)
         game_row(b, st, &l->g[i], false, false);
     wb_raw(b, "</table>");

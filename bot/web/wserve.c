@@ -6,10 +6,12 @@
  */
 #include <arpa/inet.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -39,6 +41,7 @@ typedef struct cached {
     int64_t id;
     int kind; /* 0 page, 1 JSON */
     int actions, status;
+    pz_lang lang;
     char *body;
     size_t len;
     const char *type;
@@ -51,17 +54,14 @@ struct web {
     int port;
     cached cache[CACHE_SLOTS];
     uint64_t clock;
-    bool niced; /* the pages' thread yields to the game loop */
+    bool niced;                 /* the pages' thread yields to the game loop */
+    pthread_mutex_t langs_lock; /* the loop's thread sets langs at a reload */
+    web_langs langs;            /* rule: malloc'd copy */
 };
 
 static const char CSP[] = "default-src 'none'; script-src 'self'; style-src 'self'; "
                           "img-src 'self'; connect-src 'self'; base-uri 'none'; "
                           "form-action 'none'; frame-ancestors 'none'";
-
-static const char NOT_FOUND[] = "<!doctype html>\n<html><head><meta charset=\"utf-8\">"
-                                "<meta name=\"viewport\" content=\"width=device-width, "
-                                "initial-scale=1\"><title>Not found</title></head>"
-                                "<body><p>No such page.</p></body></html>\n";
 
 static const char HTML[] = "text/html; charset=utf-8";
 static const char JSON[] = "application/json; charset=utf-8";
@@ -87,26 +87,50 @@ static bool is_token(const char *s, size_t n)
     return true;
 }
 
-/* Whether the room (key "network\x1froom") has its pages on. */
-static bool room_on(store *st, const char *key)
+/* The configuration's language of room on network (web_langs). */
+static pz_lang configured_lang(web *w, const char *network, const char *room)
 {
-    char words[512];
-    if (store_kv_get(st, WEB_ROOM_SCOPE, key, words, sizeof words) != 0)
-        return true;
-    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
-        size_t len = strcspn(p, " ");
-        if (len == strlen(WEB_OFF_WORD) && strncmp(p, WEB_OFF_WORD, len) == 0)
-            return false;
-        p += len;
+    int lang = -1;
+    pthread_mutex_lock(&w->langs_lock);
+    for (int i = 0; i < w->langs.n && lang < 0; i++) {
+        const web_lang_rule *r = &w->langs.rule[i];
+        if (strcmp(r->network, network) == 0 &&
+            (r->room[0] == '\0' || strcasecmp(r->room, room) == 0))
+            lang = r->lang;
     }
-    return true;
+    if (lang < 0)
+        lang = w->langs.fallback;
+    pthread_mutex_unlock(&w->langs_lock);
+    return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
 }
 
-static bool game_room_on(store *st, const wgame *w)
+/* The room's settings (the host's words, "web=off lang=es ..."): whether
+   its pages are on, and its language into *lang (its own, else the
+   configuration's). */
+static bool room_read(web *w, const char *network, const char *room, pz_lang *lang)
 {
-    char key[2 * STORE_ID_MAX + 2];
-    snprintf(key, sizeof key, "%s\x1f%s", w->row.network, w->row.room);
-    return room_on(st, key);
+    char key[2 * STORE_ID_MAX + 2], words[512];
+    bool on = true;
+    int own = -1;
+    snprintf(key, sizeof key, "%s\x1f%s", network, room);
+    if (store_kv_get(w->st, WEB_ROOM_SCOPE, key, words, sizeof words) != 0)
+        words[0] = '\0';
+    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
+        size_t len = strcspn(p, " ");
+        char v[16];
+        if (len == strlen(WEB_OFF_WORD) && strncmp(p, WEB_OFF_WORD, len) == 0)
+            on = false;
+        else if (len > 5 && len - 5 < sizeof v && strncmp(p, "lang=", 5) == 0) {
+            pz_lang l;
+            memcpy(v, p + 5, len - 5);
+            v[len - 5] = '\0';
+            if (i18n_parse(v, &l))
+                own = (int)l;
+        }
+        p += len;
+    }
+    *lang = own >= 0 ? (pz_lang)own : configured_lang(w, network, room);
+    return on;
 }
 
 /* The room's page path into buf ("" when it has no token). */
@@ -148,15 +172,14 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
     int actions = 0;
     if (store_game_get(w->st, id, &row) != 0)
         return 404;
-    char rkey[2 * STORE_ID_MAX + 2];
-    snprintf(rkey, sizeof rkey, "%s\x1f%s", row.network, row.room);
-    bool on = room_on(w->st, rkey);
+    pz_lang lang;
+    bool on = room_read(w, row.network, row.room, &lang);
     int status = (int)row.status;
     store_game_fini(&row);
     if (!on || store_action_count(w->st, id, &actions) != 0)
         return 404;
     if (version) {
-        wb_printf(b, "%d.%d\n", actions, status);
+        wb_printf(b, "%d.%d.%s\n", actions, status, i18n_code(lang));
         *type = "text/plain; charset=utf-8";
         return 200;
     }
@@ -164,7 +187,7 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
     for (int i = 0; i < CACHE_SLOTS; i++) {
         cached *e = &w->cache[i];
         if (e->body != NULL && e->id == id && e->kind == json && e->actions == actions &&
-            e->status == status) {
+            e->status == status && e->lang == lang) {
             e->used = ++w->clock;
             wb_raw(b, e->body);
             *type = e->type;
@@ -173,6 +196,7 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
         if (e->used < slot->used)
             slot = e;
     }
+    i18n_use(lang); /* the room's; web_page puts the thread's back */
     int code = render_game(w, id, given, json, b, type);
     if (code == 200 && !b->failed) {
         char *copy = strdup(b->s);
@@ -182,6 +206,7 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
                              .kind = json,
                              .actions = actions,
                              .status = status,
+                             .lang = lang,
                              .body = copy,
                              .len = b->len,
                              .type = *type,
@@ -203,9 +228,7 @@ static int render_game(web *w, long long id, const char *given, bool json, wbuf 
         return 404;
     }
     int code = 200;
-    if (!game_room_on(w->st, g)) {
-        code = 404;
-    } else if (json && g->ended) {
+    if (json && g->ended) {
         char *doc = NULL, why[200];
         if (host_export(w->st, id, &doc, why, sizeof why) == 0) {
             wb_raw(b, doc);
@@ -238,13 +261,17 @@ static int room_route(web *w, const char *rest, wbuf *b, const char **type)
     memcpy(tok, rest, n);
     tok[n] = '\0';
     snprintf(key, sizeof key, "t:%s", tok);
-    if (store_kv_get(w->st, WEB_KV_SCOPE, key, room, sizeof room) != 0 || !room_on(w->st, room))
+    if (store_kv_get(w->st, WEB_KV_SCOPE, key, room, sizeof room) != 0)
         return 404;
     char *sep = strchr(room, '\x1f');
     if (sep == NULL)
         return 404;
     *sep = '\0';
     const char *network = room, *name = sep + 1, *tail = rest + n;
+    pz_lang lang;
+    if (!room_read(w, network, name, &lang))
+        return 404;
+    i18n_use(lang); /* the room's; web_page puts the thread's back */
     bool json = false;
     int rc;
     if (strcmp(tail, "") == 0 || (json = strcmp(tail, ".json") == 0)) {
@@ -265,11 +292,36 @@ static int room_route(web *w, const char *rest, wbuf *b, const char **type)
 }
 
 /* The answer to path: its HTTP status, its body (malloc'd) and type. */
+/* The bot's language: the pages that name no room. */
+static pz_lang fallback_lang(web *w)
+{
+    pthread_mutex_lock(&w->langs_lock);
+    int lang = w->langs.fallback;
+    pthread_mutex_unlock(&w->langs_lock);
+    return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
+}
+
+/* The same 404 for every page that does not exist, whatever the reason:
+   in the bot's language, never the room's (that would tell it exists). */
+static void not_found(web *w, wbuf *b)
+{
+    i18n_use(fallback_lang(w));
+    wb_raw(b, "<!doctype html>\n<html lang=\"");
+    wb_raw(b, i18n_code(i18n_lang()));
+    wb_raw(b, "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
+              "content=\"width=device-width, initial-scale=1\"><title>");
+    wb_html(b, _("Not found"));
+    wb_raw(b, "</title></head><body><p>");
+    wb_html(b, _("No such page."));
+    wb_raw(b, "</p></body></html>\n");
+}
+
 static int web_page(web *w, const char *path, char **body, size_t *len, const char **type)
 {
     wbuf b = {0};
     int code = 404;
     const char *fixed = wstatic_get(path, len, type);
+    pz_lang before = i18n_use(fallback_lang(w)); /* a room's page takes the room's */
     *body = NULL;
     if (fixed != NULL) {
         wb_raw(&b, fixed);
@@ -295,10 +347,11 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
         code = 500;
     if (code != 200) {
         wb_free(&b);
-        wb_raw(&b, NOT_FOUND);
+        not_found(w, &b);
         *type = HTML;
         code = code == 500 ? 500 : 404;
     }
+    i18n_use(before);
     *len = b.len;
     *body = b.s;
     return b.failed ? 500 : code;
@@ -396,8 +449,28 @@ static int parse_listen(const char *listen, struct sockaddr_storage *ss, socklen
     return 0;
 }
 
+int web_set_langs(web *w, const web_langs *langs)
+{
+    web_langs next = {.fallback = langs != NULL ? langs->fallback : PZ_LANG_EN};
+    web_lang_rule *copy = NULL;
+    if (langs != NULL && langs->n > 0) {
+        copy = malloc((size_t)langs->n * sizeof *copy);
+        if (copy == NULL)
+            return -1;
+        memcpy(copy, langs->rule, (size_t)langs->n * sizeof *copy);
+        next.n = langs->n;
+        next.rule = copy;
+    }
+    pthread_mutex_lock(&w->langs_lock);
+    const web_lang_rule *old = w->langs.rule;
+    w->langs = next;
+    pthread_mutex_unlock(&w->langs_lock);
+    free((void *)old);
+    return 0;
+}
+
 int web_start(web **out, const char *db_path, const char *listen, const web_limits *limits,
-              char *why, size_t why_len)
+              const web_langs *langs, char *why, size_t why_len)
 {
     struct sockaddr_storage ss;
     socklen_t sl = 0;
@@ -411,9 +484,18 @@ int web_start(web **out, const char *db_path, const char *listen, const web_limi
         snprintf(why, why_len, "out of memory");
         return -1;
     }
+    pthread_mutex_init(&w->langs_lock, NULL);
+    if (web_set_langs(w, langs) != 0) {
+        snprintf(why, why_len, "out of memory");
+        pthread_mutex_destroy(&w->langs_lock);
+        free(w);
+        return -1;
+    }
     char swhy[STORE_WHY_MAX];
     if (store_open_ro(&w->st, db_path, swhy, sizeof swhy) != 0) {
         snprintf(why, why_len, "the pages cannot read the database: %s", swhy);
+        web_set_langs(w, NULL);
+        pthread_mutex_destroy(&w->langs_lock);
         free(w);
         return -1;
     }
@@ -434,6 +516,8 @@ int web_start(web **out, const char *db_path, const char *listen, const web_limi
                  "this machine)",
                  listen);
         store_close(w->st);
+        web_set_langs(w, NULL);
+        pthread_mutex_destroy(&w->langs_lock);
         free(w);
         return -1;
     }
@@ -456,5 +540,7 @@ void web_stop(web *w)
     store_close(w->st);
     for (int i = 0; i < CACHE_SLOTS; i++)
         free(w->cache[i].body);
+    free((void *)w->langs.rule);
+    pthread_mutex_destroy(&w->langs_lock);
     free(w);
 }

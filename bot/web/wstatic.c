@@ -27,7 +27,8 @@ static const char CSS[] =
     ".chart .axis{stroke:#ccc}a{color:#8cf}}\n";
 
 /* Polls the page's version each second; when it changed, fetches the page
-   and swaps its <main>. Stops when the page is no longer live. */
+   and swaps its <main>, its language and title (the room may have changed
+   its language). Stops when the page is no longer live. */
 static const char JS[] =
     "(function () {\n"
     "  'use strict';\n"
@@ -41,6 +42,8 @@ static const char JS[] =
     "    var doc = new DOMParser().parseFromString(html, 'text/html');\n"
     "    var fresh = doc.getElementById('main'), old = document.getElementById('main');\n"
     "    if (fresh && old) old.replaceWith(document.importNode(fresh, true));\n"
+    "    if (doc.documentElement.lang) document.documentElement.lang = doc.documentElement.lang;\n"
+    "    if (doc.title) document.title = doc.title;\n"
     "    if (!doc.body.getAttribute('data-live')) url = null;\n"
     "  }\n"
     "  function tick() {\n"

@@ -5,7 +5,9 @@
  * names, the SVG chart (a dot per point and series, the target line, the
  * names escaped), the action log's JSON read back into actions, and the
  * fair deals' block: seals only while under way, seeds, salt and the
- * server's checks once ended (FAIRNESS.md's own example commitment).
+ * server's checks once ended (FAIRNESS.md's own example commitment); and
+ * the same parts in Spanish, as a Spanish room's pages write them (the
+ * build's catalogue, read as the bot reads it).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "i18n.h"
 #include "wbuf.h"
 #include "wgame.h"
 #include "wpage.h"
@@ -259,6 +262,49 @@ static void test_fair_deals_block(void **state)
     wb_free(&b);
 }
 
+#define SAT_28_NOV_2026_0544 1795844640 /* 2026-11-28 05:44:00 UTC */
+
+static void test_spanish_parts(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    char date[64];
+    pz_lang before = i18n_use(PZ_LANG_ES);
+    /* the frame says its language; cards are said in Spanish, symbols kept */
+    wp_head(&b, "t", NULL);
+    assert_non_null(strstr(b.s, "<html lang=\"es\">"));
+    wb_free(&b);
+    wp_text(&b, "ann 7\xE2\x99\xA5 10\xE2\x99\xA3 Q\xE2\x99\xA0 A\xE2\x99\xA6");
+    assert_non_null(strstr(b.s, "aria-label=\"siete de corazones\">7\xE2\x99\xA5</span>"));
+    assert_non_null(strstr(b.s, "aria-label=\"diez de tr\xC3\xA9"
+                                "boles\""));
+    assert_non_null(strstr(b.s, "aria-label=\"reina de picas\""));
+    assert_non_null(strstr(b.s, "aria-label=\"as de diamantes\""));
+    assert_null(strstr(b.s, " of "));
+    wb_free(&b);
+    wp_date(SAT_28_NOV_2026_0544, date, sizeof date);
+    assert_string_equal(date, "28 nov 2026");
+    assert_string_equal(wp_status_word(STORE_FINISHED), "terminada");
+    /* the fair deals' block */
+    wg_hand hand = {.seed = 11, .checked = true, .verified = true};
+    wgame w = {.fair = true, .ended = true, .fair_hand = &hand, .nhands = 1};
+    snprintf(w.salt, sizeof w.salt, "%s", SALT);
+    assert_int_equal(pzf_commit(11, SALT, hand.commit), 0);
+    wp_fairness(&b, &w);
+    assert_non_null(strstr(b.s, "<h2>Repartos limpios</h2>"));
+    assert_non_null(strstr(b.s, "<td class=\"ok\">comprobada</td>"));
+    assert_null(strstr(b.s, "verified"));
+    assert_null(strstr(b.s, "Seed"));
+    wb_free(&b);
+    /* and English again once the language is put back */
+    i18n_use(before);
+    wp_date(SAT_28_NOV_2026_0544, date, sizeof date);
+    assert_string_equal(date, "28 Nov 2026");
+    wp_text(&b, "7\xE2\x99\xA5");
+    assert_non_null(strstr(b.s, "aria-label=\"seven of hearts\""));
+    wb_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_svg_chart),
         cmocka_unit_test(test_action_json),
         cmocka_unit_test(test_fair_deals_block),
+        cmocka_unit_test(test_spanish_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

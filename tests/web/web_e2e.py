@@ -14,10 +14,20 @@ whole game through the console.
       match" there. Hostile nicks show as text. set web off: 404s.
   web_e2e.py BOT REPLAY browser OUTDIR
       Debian's chromium headless (selenium, chromium-driver): the live page
-      updates within 2 s of a move, the finished page draws one chart point
+      updates within 2 s of a move and of set lang es/en (its language too),
+      the finished page draws one chart point
       per deal and every hand's seed "verified" (the live one only seals),
       no JavaScript error is logged, no nick became markup; a screenshot of
       each is kept in OUTDIR.
+  web_e2e.py BOT REPLAY lang OUTDIR
+      The pages in the room's language: the game's page, its JSON's human
+      text, the room's and a player's page in English, then in Spanish once
+      the room says set lang es (html lang="es", Spanish words, none of the
+      pages' English sentences, cards said as "siete de corazones"), English
+      again with set lang en; the finished game's fair deals in Spanish; the
+      404 in the bot's language whatever the room's (it names no room); and
+      a bot whose configuration says language = es serving the room that
+      set none in Spanish. The Spanish finished page is kept in OUTDIR.
 """
 import json
 import os
@@ -425,6 +435,24 @@ def browser(bot_exe, replay_exe, outdir):
                     time.sleep(0.05)
                 worst = max(worst, time.monotonic() - t0)
             driver.save_screenshot(os.path.join(outdir, "web_live.png"))
+            # The room turns Spanish: the live page follows within 2 s, and back.
+            for cmd, code, words in (("!set lang es", "es", "La mesa ahora"),
+                                     ("!set lang en", "en", "The table now")):
+                t0 = time.monotonic()
+                g.send("ann: " + cmd)
+                while True:
+                    try:
+                        now = driver.find_element(By.ID, "now").text
+                        lang = driver.execute_script("return document.documentElement.lang")
+                    except Exception:
+                        now = lang = ""  # the page is being swapped
+                    if words in now and lang == code:
+                        break
+                    check(time.monotonic() - t0 < 2.0,
+                          "the live page did not turn %s within 2 s of %s" % (code, cmd))
+                    time.sleep(0.05)
+                if code == "es":
+                    driver.save_screenshot(os.path.join(outdir, "web_live_es.png"))
             # Under way: the hands' seals, no seed, no check.
             check(driver.find_elements(By.CSS_SELECTOR, "#fairness li code") and
                   not driver.find_elements(By.CSS_SELECTOR, "#fairness table"),
@@ -462,10 +490,146 @@ def browser(bot_exe, replay_exe, outdir):
         driver.quit()
 
 
+# The pages' own English (bot/web), none of which a Spanish page may show,
+# and Spanish words each Spanish page shows.
+ENGLISH = ["The table now", "The end<", "Deal by deal", ">Players<", "Options:", "On the table:",
+           "The score after each deal", "the room's games", "Fair deals", "pack sealed",
+           " of clubs\"", " of diamonds\"", " of hearts\"", " of spades\"", "cards to deal",
+           "While the game is under way", ">Standings<", ">Games<", ">date<", ">status<",
+           "under way<", "finished<", "points a game on average", "Record over time",
+           ">verified<", "Server's check", "No such page."]
+SPANISH_GAME = ['<html lang="es">', "Reparto por reparto", ">Jugadores<", "Opciones:", "Marcador",
+                "Los puntos después de cada reparto", "las partidas de la sala"]
+SPANISH_ROOM = ['<html lang="es">', ">Partidas<", ">Clasificación<", ">fecha<", ">estado<",
+                ">ganadas<"]
+SPANISH_PLAYER = ['<html lang="es">', "puntos por partida en promedio", "las partidas de la sala"]
+
+
+def pages_of(g):
+    """The game's page, its JSON, the room's page and the first player's page."""
+    status, game = fetch(g.game_url)
+    check(status == 200, "the game's page answered %d" % status)
+    player = re.findall(r'href="(/r/[0-9a-f]+/p/[0-9a-f]+)"', game)
+    check(player, "the game's page links no player")
+    out = {"game": (status, game), "json": fetch(g.game_url + ".json"), "room": fetch(g.room_url),
+           "player": fetch(g.base + player[0])}
+    for what, (status, _) in out.items():
+        check(status == 200, "the %s answered %d" % (what, status))
+    return {what: body for what, (_, body) in out.items()}
+
+
+def english(pages, when):
+    for what in ("game", "room", "player"):
+        body = pages[what]
+        check('<html lang="en">' in body, "%s: the %s page is not lang=en" % (when, what))
+        for word in SPANISH_GAME[1:] + SPANISH_ROOM[1:] + SPANISH_PLAYER[1:]:
+            check(word not in body, "%s: the English %s page says %r" % (when, what, word))
+    check(re.search(r'aria-label="[a-z]+ of (clubs|diamonds|hearts|spades)"', pages["game"]),
+          "%s: no card said in English" % when)
+
+
+def spanish(pages, when):
+    for what, words in (("game", SPANISH_GAME), ("room", SPANISH_ROOM),
+                        ("player", SPANISH_PLAYER)):
+        body = pages[what]
+        for word in words:
+            check(word in body, "%s: the Spanish %s page lacks %r" % (when, what, word))
+        for word in ENGLISH:
+            check(word not in body, "%s: the Spanish %s page says %r" % (when, what, word))
+    check(re.search(r'aria-label="[a-z]+ de (tréboles|diamantes|corazones|picas)"', pages["game"]),
+          "%s: no card said in Spanish" % when)
+
+
+def not_found(g):
+    status, body = fetch(g.base + "/r/" + "0" * 32)
+    check(status == 404, "a wrong room answered %d" % status)
+    return body
+
+
+def lang(bot_exe, replay_exe, outdir):
+    players = ["ann", "bob"]
+    with tempfile.TemporaryDirectory() as tmp:
+        g = Game(bot_exe, tmp, players, seed=2303)
+        step = 0
+        for _ in range(4):  # a few plays: the record and the chart have cards and points
+            line = g.table.next_line(step)
+            check(line is not None, "nobody is told to act")
+            g.table.need_capture = False
+            g.send(line)
+            step += 1
+        missing = not_found(g)
+        en = pages_of(g)
+        english(en, "under way, English room")
+        g.send("ann: !set lang es")
+        es = pages_of(g)
+        spanish(es, "under way, set lang es")
+        check(es["game"].count("<li>") == en["game"].count("<li>"),
+              "the Spanish page shows other plays than the English one")
+        # the JSON: the same data and codes, its human line in Spanish
+        doc_en, doc_es = json.loads(en["json"]), json.loads(es["json"])
+        check(doc_es["now"] != doc_en["now"], "the JSON's line stayed %r" % doc_en["now"])
+        for key in ("status", "table", "scores", "to_act", "deals", "fairness"):
+            check(doc_es[key] == doc_en[key], "the JSON's %s changed with the language" % key)
+        check(fetch(g.game_url + "/v")[1].strip().endswith(".es"),
+              "the live version does not change with the language: a live page keeps English")
+        check(not_found(g) == missing, "the 404 changed with a room's language")
+        check('<html lang="en">' in missing and "No such page." in missing,
+              "the 404 is not in the bot's language")
+        g.send("ann: !set lang en")
+        english(pages_of(g), "under way, set lang en")
+        while not g.table.over:
+            line = g.table.next_line(step)
+            check(line is not None, "nobody is told to act:\n" + "\n".join(g.table.transcript[-6:]))
+            g.table.need_capture = False
+            g.send(line)
+            step += 1
+        g.send("ann: !set lang es")
+        es = pages_of(g)
+        with open(os.path.join(outdir, "web_lang_es.html"), "w") as f:
+            f.write(es["game"])  # kept to be read: a Spanish finished game's page
+        spanish(es, "ended, set lang es")
+        hands = es["game"].count("<h3>")
+        check(fair_cells(es["game"]) == ["comprobada"] * hands and hands > 1,
+              "the finished page's checks in Spanish: %s for %d hands"
+              % (fair_cells(es["game"]), hands))
+        check("Repartos limpios" in es["game"] and "Semilla" in es["game"],
+              "the finished page's fair deals are not in Spanish")
+        g.send("ann: !set lang off")  # the room follows the bot's language again
+        english(pages_of(g), "ended, set lang off")
+        rc, rest, err = g.bot.close()
+        check(rc == 0, "porrazo-bot exited %d: %s" % (rc, err))
+        # The configuration's language: the room set none, the bot says es.
+        port = free_port()
+        conf = os.path.join(tmp, "es.conf")
+        with open(conf, "w") as f:
+            f.write("[bot]\nlanguage = es\n[web]\nlisten = 127.0.0.1:%d\n" % port)
+        bot = WebBot(bot_exe, g.db, 1, conf)
+        try:
+            g.base = "http://127.0.0.1:%d" % port
+            g.game_url = g.base + g.game_url.split(str(g.port), 1)[1]
+            g.room_url = g.base + g.room_url.split(str(g.port), 1)[1]
+            for _ in range(50):  # the pages start with the bot
+                try:
+                    fetch(g.base + "/")
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            spanish(pages_of(g), "a bot whose configuration says language = es")
+            missing = not_found(g)
+            check('<html lang="es">' in missing and "Esa página no existe." in missing,
+                  "the 404 is not in the bot's language (es)")
+        finally:
+            rc, rest, err = bot.close()
+        check(rc == 0, "porrazo-bot (language = es) exited %d: %s" % (rc, err))
+        print("lang: a game's, a room's and a player's pages in English, in Spanish after set "
+              "lang es (%d hands checked, comprobada), English after set lang en and off, "
+              "Spanish from the configuration; the 404 in the bot's language" % hands)
+
+
 def main():
     bot_exe, replay_exe, mode, outdir = sys.argv[1:5]
     os.makedirs(outdir, exist_ok=True)
-    {"leak": leak, "browser": browser}[mode](bot_exe, replay_exe, outdir)
+    {"leak": leak, "browser": browser, "lang": lang}[mode](bot_exe, replay_exe, outdir)
 
 
 if __name__ == "__main__":
