@@ -349,6 +349,16 @@ static const rules_topic TOPICS[] = {
      {NULL},
      N_("Example: a side 2 points short of the target whose porrazo on a J scores 2 wins at "
         "once, mid-deal: nothing after that card is scored.")},
+    {"sealed", /* FAIRNESS.md */
+     "seal fair fairness pack sellado sello justo justa baraja",
+     {N_("\"pack sealed 847e357ca8ab\" on a hand's first line is a seal of its shuffled pack, "
+         "made before the first card: the bot cannot change that deal afterwards."),
+      N_("Once the game is over its record reveals each hand's seed and the game's salt: "
+         "porrazo-replay --verify, or the game's page, checks each seal and deals every hand "
+         "again."),
+      NULL},
+     N_("Example: the seed and salt of a hand sealed 847e357ca8ab must give 847e357ca8ab again "
+        "and the very cards dealt; anything else fails the check.")},
 };
 
 #define NTOPICS ((int)(sizeof TOPICS / sizeof TOPICS[0]))
@@ -433,7 +443,7 @@ static void rules_summary(const pz_options *game, render_lines *out)
                  "third of the rank a counter porrazo, the fourth a san benito: game."));
     render_add(out, "%s",
                _("Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
-                 "place, limpia, porrazo, tendido, ronda, scoring, end."));
+                 "place, limpia, porrazo, tendido, ronda, scoring, end, sealed."));
     game_options(game, out);
 }
 
@@ -468,7 +478,7 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
     topic_echo(topic, echo);
     render_add(out,
                _("No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
-                 "ronda, scoring, end."),
+                 "ronda, scoring, end, sealed."),
                echo);
 }
 
