@@ -210,13 +210,14 @@ static void help_list(const char *p, render_lines *out)
  * prefix p and separated by joint: "play CARD | place" → "!play CARD | !place".
  */
 static void put_words(rtext *b, const char *words, const char *sep, const char *joint,
-                      const char *p)
+                      const char *p, const char *skip)
 {
     size_t seplen = strlen(sep);
-    for (int k = 0; *words != '\0'; k++) {
+    for (int k = 0; *words != '\0';) {
         const char *end = strstr(words, sep);
         size_t len = end != NULL ? (size_t)(end - words) : strlen(words);
-        rtext_addf(b, "%s%s%.*s", k > 0 ? joint : "", p, (int)len, words);
+        if (skip == NULL || !word_equal(words, len, skip))
+            rtext_addf(b, "%s%s%.*s", k++ > 0 ? joint : "", p, (int)len, words);
         words += len + (end != NULL ? seplen : 0);
     }
 }
@@ -228,16 +229,23 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_words(&b, _(c->usage), " | ", " | ", p);
+    put_words(&b, _(c->usage), " | ", " | ", p, NULL);
     rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, _("Example: %s%s"), p, _(c->example));
-    if (c->words[0][0] != '\0') {
+    const char *example = _(c->example);
+    rtext_addf(&b, _("Example: %s%s"), p, example);
+    /* the other words, less the one the example already says (a Spanish
+       example's "pista" is one of hint's words) */
+    char said[32];
+    if (text_fold(example, strcspn(example, " "), said, sizeof said) < 0)
+        said[0] = '\0';
+    if (c->words[0][0] != '\0' &&
+        !(word_in_list(said, strlen(said), c->words[0]) && strchr(c->words[0], ' ') == NULL)) {
         char also[RENDER_LINE_MAX / 2];
         rtext a;
         rtext_init(&a, also, sizeof also);
-        put_words(&a, c->words[0], " ", ", ", p);
+        put_words(&a, c->words[0], " ", ", ", p, said);
         rtext_addf(&b, " ");
         rtext_addf(&b, _("(also %s)"), also);
     }

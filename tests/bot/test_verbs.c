@@ -519,6 +519,36 @@ static void test_the_help_in_spanish_names_words_the_parser_takes(void **state)
     i18n_use(before);
 }
 
+/* help VERB's example line names each word once, in English and in
+   Spanish (the Spanish example's word, "pista", is one of hint's words
+   too: "(also ...)" leaves it out). */
+static void test_the_example_line_names_each_word_once(void **state)
+{
+    (void)state;
+    for (int lang = PZ_LANG_EN; lang < PZ_LANG_COUNT; lang++) {
+        pz_lang before = i18n_use((pz_lang)lang);
+        for (int i = 0; i < NROWS; i++) {
+            render_lines out = {0};
+            render_help(ROWS[i].name, "!", &out);
+            assert_true(out.n >= 2);
+            const char *line = out.line[out.n - 1];
+            char seen[16][32];
+            int n = 0;
+            for (const char *p = strchr(line, '!'); p != NULL; p = strchr(p + 1, '!')) {
+                size_t k = strcspn(p + 1, " ,)");
+                assert_true(k < sizeof seen[0] && n < 16);
+                snprintf(seen[n], sizeof seen[n], "%.*s", (int)k, p + 1);
+                for (int j = 0; j < n; j++)
+                    if (strcmp(seen[j], seen[n]) == 0)
+                        fail_msg("'%s' names !%s twice", line, seen[n]);
+                n++;
+            }
+            assert_true(n >= 1);
+        }
+        i18n_use(before);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -531,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_spanish_lines_are_the_english_commands),
         cmocka_unit_test(test_every_spanish_argument_word_says_its_english_word),
         cmocka_unit_test(test_the_help_in_spanish_names_words_the_parser_takes),
+        cmocka_unit_test(test_the_example_line_names_each_word_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
