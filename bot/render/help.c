@@ -207,7 +207,8 @@ static void help_list(const char *p, render_lines *out)
 
 /*
  * Appends words (separated by sep in the table) to b, each after the
- * prefix p and separated by joint: "play CARD | place" → "!play CARD | !place".
+ * prefix p and separated by joint, less the word skip when not NULL:
+ * "jugar juega tirar" → "!juega, !tirar" (skip "jugar").
  */
 static void put_words(rtext *b, const char *words, const char *sep, const char *joint,
                       const char *p, const char *skip)
@@ -222,6 +223,26 @@ static void put_words(rtext *b, const char *words, const char *sep, const char *
     }
 }
 
+/* Appends usage's forms ("arrange best | arrange CARD...") to b, each
+   form that starts with a word of the command after the prefix p, the
+   others as they are: set's later forms are its keys ("set options
+   WORDS|off | deadline DURATION|off"), not commands. */
+static void put_usage(rtext *b, const help_cmd *c, const char *usage, const char *p)
+{
+    for (int k = 0; *usage != '\0'; k++) {
+        const char *end = strstr(usage, " | ");
+        size_t len = end != NULL ? (size_t)(end - usage) : strlen(usage);
+        char first[32];
+        if (text_fold(usage, strcspn(usage, " "), first, sizeof first) < 0)
+            first[0] = '\0';
+        size_t n = strlen(first);
+        bool command = k == 0 || word_equal(first, n, c->name) ||
+                       word_in_list(first, n, c->words[0]) || word_in_list(first, n, c->words[1]);
+        rtext_addf(b, "%s%s%.*s", k > 0 ? " | " : "", command ? p : "", (int)len, usage);
+        usage += len + (end != NULL ? 3 : 0);
+    }
+}
+
 /* Appends one command's help: usage and what it does, then an example
    and the other words that name it. */
 static void help_command(const help_cmd *c, const char *p, render_lines *out)
@@ -229,7 +250,7 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_words(&b, _(c->usage), " | ", " | ", p, NULL);
+    put_usage(&b, c, _(c->usage), p);
     rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);

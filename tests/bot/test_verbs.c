@@ -549,6 +549,40 @@ static void test_the_example_line_names_each_word_once(void **state)
     }
 }
 
+/* Fails when line was cut to fit (render ends a cut line with "…"). */
+static void expect_whole(const char *line, const char *what)
+{
+    size_t n = strlen(line);
+    if (n + 1 >= RENDER_LINE_MAX || (n >= 3 && strcmp(line + n - 3, "\xE2\x80\xA6") == 0))
+        fail_msg("%s: a line cut at %zu bytes: %s", what, n, line);
+}
+
+/* Every help VERB and rules TOPIC line fits one chat line whole, in
+   English and in Spanish, with a room's longest prefix (3 characters). */
+static void test_help_and_rules_lines_fit_whole(void **state)
+{
+    (void)state;
+    static const char *const topics[] = {"",        "capture", "place",   "limpia", "porrazo",
+                                         "tendido", "ronda",   "scoring", "end",    "sealed"};
+    for (int lang = PZ_LANG_EN; lang < PZ_LANG_COUNT; lang++) {
+        pz_lang before = i18n_use((pz_lang)lang);
+        for (int i = 0; i < NROWS; i++) {
+            render_lines out = {0};
+            render_help(ROWS[i].name, ">>>", &out);
+            for (int k = 0; k < out.n; k++)
+                expect_whole(out.line[k], ROWS[i].name);
+        }
+        for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
+            render_lines out = {0};
+            render_rules(topics[i], &out);
+            assert_true(out.n >= 1);
+            for (int k = 0; k < out.n; k++)
+                expect_whole(out.line[k], topics[i]);
+        }
+        i18n_use(before);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -562,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_every_spanish_argument_word_says_its_english_word),
         cmocka_unit_test(test_the_help_in_spanish_names_words_the_parser_takes),
         cmocka_unit_test(test_the_example_line_names_each_word_once),
+        cmocka_unit_test(test_help_and_rules_lines_fit_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
