@@ -47,6 +47,7 @@ score scores first last leftover card cards goes go sets place places points poi
 arranges arrange lays face up declares declare counter stands pending over chooses
 later now best the of and to is are with by so from your you new privately seeing
 before game ends ended right left row kept together sweep won board
+opens sits down seats say says join start pack sealed practice hint hints review
 """.split())
 CARD = re.compile(r"^(?:10|[A2-9JQK])[♣♦♥♠]$")
 HOST_PHRASES = []  # every room line is checked: see the docstring
