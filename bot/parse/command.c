@@ -684,6 +684,8 @@ static const char *const SET_KEYS[] = {
     "level nivel",
     "prefix prefijo",
     "colours colors colores color",
+    "hints hint pistas pista consejos",
+    "web pages paginas pagina",
     "lang idioma lengua language",
 };
 #define NSET_KEYS ((int)(sizeof SET_KEYS / sizeof SET_KEYS[0]))

@@ -207,17 +207,39 @@ static void help_list(const char *p, render_lines *out)
 
 /*
  * Appends words (separated by sep in the table) to b, each after the
- * prefix p and separated by joint: "play CARD | place" → "!play CARD | !place".
+ * prefix p and separated by joint, less the word skip when not NULL:
+ * "jugar juega tirar" → "!juega, !tirar" (skip "jugar").
  */
 static void put_words(rtext *b, const char *words, const char *sep, const char *joint,
-                      const char *p)
+                      const char *p, const char *skip)
 {
     size_t seplen = strlen(sep);
-    for (int k = 0; *words != '\0'; k++) {
+    for (int k = 0; *words != '\0';) {
         const char *end = strstr(words, sep);
         size_t len = end != NULL ? (size_t)(end - words) : strlen(words);
-        rtext_addf(b, "%s%s%.*s", k > 0 ? joint : "", p, (int)len, words);
+        if (skip == NULL || !word_equal(words, len, skip))
+            rtext_addf(b, "%s%s%.*s", k++ > 0 ? joint : "", p, (int)len, words);
         words += len + (end != NULL ? seplen : 0);
+    }
+}
+
+/* Appends usage's forms ("arrange best | arrange CARD...") to b, each
+   form that starts with a word of the command after the prefix p, the
+   others as they are: set's later forms are its keys ("set options
+   WORDS|off | deadline DURATION|off"), not commands. */
+static void put_usage(rtext *b, const help_cmd *c, const char *usage, const char *p)
+{
+    for (int k = 0; *usage != '\0'; k++) {
+        const char *end = strstr(usage, " | ");
+        size_t len = end != NULL ? (size_t)(end - usage) : strlen(usage);
+        char first[32];
+        if (text_fold(usage, strcspn(usage, " "), first, sizeof first) < 0)
+            first[0] = '\0';
+        size_t n = strlen(first);
+        bool command = k == 0 || word_equal(first, n, c->name) ||
+                       word_in_list(first, n, c->words[0]) || word_in_list(first, n, c->words[1]);
+        rtext_addf(b, "%s%s%.*s", k > 0 ? " | " : "", command ? p : "", (int)len, usage);
+        usage += len + (end != NULL ? 3 : 0);
     }
 }
 
@@ -228,16 +250,23 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     char line[RENDER_LINE_MAX];
     rtext b;
     rtext_init(&b, line, sizeof line);
-    put_words(&b, _(c->usage), " | ", " | ", p);
+    put_usage(&b, c, _(c->usage), p);
     rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
-    rtext_addf(&b, _("Example: %s%s"), p, _(c->example));
-    if (c->words[0][0] != '\0') {
+    const char *example = _(c->example);
+    rtext_addf(&b, _("Example: %s%s"), p, example);
+    /* the other words, less the one the example already says (a Spanish
+       example's "pista" is one of hint's words) */
+    char said[32];
+    if (text_fold(example, strcspn(example, " "), said, sizeof said) < 0)
+        said[0] = '\0';
+    if (c->words[0][0] != '\0' &&
+        !(word_in_list(said, strlen(said), c->words[0]) && strchr(c->words[0], ' ') == NULL)) {
         char also[RENDER_LINE_MAX / 2];
         rtext a;
         rtext_init(&a, also, sizeof also);
-        put_words(&a, c->words[0], " ", ", ", p);
+        put_words(&a, c->words[0], " ", ", ", p, said);
         rtext_addf(&b, " ");
         rtext_addf(&b, _("(also %s)"), also);
     }
@@ -349,6 +378,16 @@ static const rules_topic TOPICS[] = {
      {NULL},
      N_("Example: a side 2 points short of the target whose porrazo on a J scores 2 wins at "
         "once, mid-deal: nothing after that card is scored.")},
+    {"sealed", /* FAIRNESS.md */
+     "seal fair fairness pack sellado sello justo justa baraja",
+     {N_("\"pack sealed 847e357ca8ab\" on a hand's first line is a seal of its shuffled pack, "
+         "made before the first card: the bot cannot change that deal afterwards."),
+      N_("Once the game is over its record reveals each hand's seed and the game's salt: "
+         "porrazo-replay --verify, or the game's page, checks each seal and deals every hand "
+         "again."),
+      NULL},
+     N_("Example: the seed and salt of a hand sealed 847e357ca8ab must give 847e357ca8ab again "
+        "and the very cards dealt; anything else fails the check.")},
 };
 
 #define NTOPICS ((int)(sizeof TOPICS / sizeof TOPICS[0]))
@@ -433,7 +472,7 @@ static void rules_summary(const pz_options *game, render_lines *out)
                  "third of the rank a counter porrazo, the fourth a san benito: game."));
     render_add(out, "%s",
                _("Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
-                 "place, limpia, porrazo, tendido, ronda, scoring, end."));
+                 "place, limpia, porrazo, tendido, ronda, scoring, end, sealed."));
     game_options(game, out);
 }
 
@@ -468,7 +507,7 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
     topic_echo(topic, echo);
     render_add(out,
                _("No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
-                 "ronda, scoring, end."),
+                 "ronda, scoring, end, sealed."),
                echo);
 }
 

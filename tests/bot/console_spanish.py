@@ -17,10 +17,8 @@ reads English. The same seed is then played in an English room, and:
     has as many lines as the English one for the same game (the room line
     per play stays one line), with the figures printed.
 
-HOST_PHRASES: room segments written by the host's replies (bot/host,
-issue 20's second part, translated in bot/po/es-host.po): skipped here
-until that catalogue is merged; once it is, empty the list and the check
-covers every room line.
+HOST_PHRASES: room segments the English-word check skips; empty since the
+host's replies are in es.po too, so the check covers every room line.
 
 usage: console_spanish.py BOT [--update]
 """
@@ -49,17 +47,10 @@ score scores first last leftover card cards goes go sets place places points poi
 arranges arrange lays face up declares declare counter stands pending over chooses
 later now best the of and to is are with by so from your you new privately seeing
 before game ends ended right left row kept together sweep won board
+opens sits down seats say says join start pack sealed practice hint hints review
 """.split())
 CARD = re.compile(r"^(?:10|[A2-9JQK])[♣♦♥♠]$")
-HOST_PHRASES = [  # the host's replies (es-host.po): see the docstring
-    r"^\S+ opens a Porrazo table",
-    r"Say !join to sit",
-    r"^\S+ sits down \(",
-    r"^Seats: ",
-    r"^score: ",
-    r"^\S+ keeps the tendido for later$",
-    r"^\S+: ",  # a reply to one player
-]
+HOST_PHRASES = []  # every room line is checked: see the docstring
 STATUS = [  # both languages: cat's game is read from the same room
     (re.compile(r"· juega ([^·]+?)\s*$"), "play"),
     (re.compile(r"· ([^·]+?) reparte y elige: "), "tendido"),
@@ -93,9 +84,19 @@ class Table(cg.Table):
         if m and nick in self.hand:
             self.hand[nick] = re.findall(cg.CARD, m.group(1))
             return
+        m = re.search(r"\(tu mano: ([^)]*)\)", text)
+        if m and nick in self.hand:
+            self.hand[nick] = re.findall(cg.CARD, m.group(1))
+        if "puede capturar o ir en su lugar" in text:
+            self.need_capture = True
         super().private(nick, text)
 
     def public(self, text):
+        if "puede capturar o ir en su lugar" in text:
+            self.need_capture = True
+        reply_to = re.match(r"(\S+): ", text)
+        if reply_to and reply_to.group(1) in self.hand:
+            return  # a reply to one player, not news of the game
         if re.search(r"fin de la partida|¡.* gana", text):
             self.over = True
         super().public(text)

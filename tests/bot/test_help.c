@@ -21,8 +21,9 @@
 
 /* The rules topics, their aliases, and words that are no topic. */
 static const char *const RULES_TOPICS[] = {
-    "",        "capture", "place", "limpia",  "porrazo", "tendido", "ronda",   "scoring", "end",
-    "counter", "rondine", "win",   "arrange", "take",    "score",   "declare", "bidding", "\xff",
+    "",        "capture", "place",   "limpia",  "porrazo", "tendido", "ronda", "scoring",
+    "end",     "counter", "rondine", "win",     "arrange", "take",    "score", "declare",
+    "bidding", "\xff",    "sealed",  "sellado", "justo",   "fair",
 };
 
 /* Help topics other than the verbs: aliases, and words that are none. */
@@ -109,6 +110,31 @@ static bool any_line_has(const render_lines *out, const char *s)
         if (strstr(out->line[i], s) != NULL)
             return true;
     return false;
+}
+
+/* rules sealed (sellado, justo): the seal players see on a hand's first
+   line, what the record reveals after the game and how it is checked; the
+   topic lists name it. */
+static void test_the_rules_explain_the_sealed_pack(void **state)
+{
+    (void)state;
+    static const char *const words[] = {"sealed", "sellado", "justo", "SEAL"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        render_lines out = {0};
+        render_rules(words[i], &out);
+        assert_int_equal(out.n, 3);
+        assert_true(any_line_has(&out, "\"pack sealed 847e357ca8ab\""));
+        assert_true(any_line_has(&out, "seed"));
+        assert_true(any_line_has(&out, "salt"));
+        assert_true(any_line_has(&out, "porrazo-replay --verify"));
+        assert_true(any_line_has(&out, "the game's page"));
+    }
+    render_lines out = {0};
+    render_rules("", &out);
+    assert_true(any_line_has(&out, "end, sealed."));
+    out.n = 0;
+    render_rules("nosuch", &out);
+    assert_true(any_line_has(&out, "end, sealed."));
 }
 
 static void test_the_rules_of_a_game_say_its_target_and_options(void **state)
@@ -205,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_every_rules_topic_is_in_players_words_with_or_without_a_game),
         cmocka_unit_test(test_the_rules_of_a_game_say_its_target_and_options),
         cmocka_unit_test(test_the_rules_say_capture_is_compulsory_and_wrap_only_where_allowed),
+        cmocka_unit_test(test_the_rules_explain_the_sealed_pack),
         cmocka_unit_test(test_help_shows_directions_and_ranks_as_players_say_them),
         cmocka_unit_test(test_an_unknown_help_topic_is_echoed_without_invisible_characters),
     };

@@ -915,13 +915,54 @@ static void test_a_rooms_moderators_set_its_language(void **state)
     say(t, "ann", "!rules end");
     assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 3);
     say(t, "ann", "!settings");
-    assert_int_equal(count(t, ROOM, "language es ·"), 1);
+    assert_int_equal(
+        count(t, ROOM, "· con pistas · con páginas · idioma español · los moderadores"), 1);
     say_mod(t, "mod", "!set idioma off");
     assert_int_equal(count(t, ROOM, "the room's lines follow the bot's language again"), 1);
     say(t, "ann", "!rules end");
     assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 1);
     say_mod(t, "mod", "!set lang klingon");
     assert_int_equal(count(t, ROOM, "set lang es (Spanish), set lang en (English)"), 1);
+    close_table(t);
+}
+
+/* The settings line at its longest (a 50-character channel, every option
+   away from its default, long durations, a 3-character prefix, everything
+   off): one IRC line in English and in Spanish. */
+static void test_the_longest_settings_line_is_one_irc_line(void **state)
+{
+    (void)state;
+    static const char room[] = "#porrazo-de-la-familia-gonzalez-los-domingos-tarde";
+    static const char *const set[] = {
+        "!set options partners to 121 silent excess26 nowrap final_sweep=dealer",
+        "!set deadline 23h 59m",
+        "!set away 6d 23h",
+        "!set level beginner",
+        "!set colours off",
+        "!set hints off",
+        "!set web off",
+        "!set prefix >>>"};
+    table *t = open_table(0);
+    assert_int_equal(strlen(room), 50);
+    for (int lang = 0; lang < 2; lang++) {
+        for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+            say_in(t, room, "moderator-nick",
+                   lang == 0 || i + 1 < sizeof set / sizeof set[0] ? set[i]
+                                                                   : ">>>ajustar prefijo >>>",
+                   true);
+        say_in(t, room, "moderator-nick", ">>>set lang es", true);
+        if (lang == 0)
+            say_in(t, room, "moderator-nick", ">>>set lang en", true);
+        int before = t->nmsg;
+        say_in(t, room, "moderator-nick", lang == 0 ? ">>>settings" : ">>>ajustes", false);
+        assert_int_equal(t->nmsg, before + 1);
+        const char *line = t->msg[before].text;
+        print_message("%zu bytes: %s\n", strlen(line), line);
+        assert_non_null(strstr(line, lang == 0 ? "pages off · language English ·"
+                                               : "sin páginas · idioma español ·"));
+        assert_non_null(strstr(line, lang == 0 ? "· moderators: >>>help set" : "· para moderadores: >>>ayuda ajustar"));
+        assert_true(strlen(line) <= 400);
+    }
     close_table(t);
 }
 
@@ -938,8 +979,9 @@ static void test_a_rooms_moderators_set_its_own_command_prefix(void **state)
         count(t, ROOM, "mod: #t: commands start with . here · .settings lists them all"), 1);
     say(t, "ann", ".settings");
     assert_int_equal(count(t, ROOM,
-                           "prefix . (the room's) · colours on · hints on · language en (the "
-                           "bot's) · moderators change them: .set options partners to 31"),
+                           "prefix . (the room's) · colours on · hints on · pages on · language "
+                           "English (the bot's) · moderators change them: .set options partners "
+                           "to 31, .set deadline 24h, .set lang es (.help set)"),
                      1);
     int before = t->nmsg;
     say(t, "ann", "!turn"); /* the bot's prefix is chat here now */
@@ -1090,6 +1132,7 @@ int main(void)
         cmocka_unit_test(test_games_lists_the_games_of_ids_tied_on_other_networks),
         cmocka_unit_test(test_a_rooms_moderators_set_its_deadline_and_computer_level),
         cmocka_unit_test(test_a_rooms_moderators_set_its_own_command_prefix),
+        cmocka_unit_test(test_the_longest_settings_line_is_one_irc_line),
         cmocka_unit_test(test_a_rooms_moderators_set_its_language),
         cmocka_unit_test(test_a_rooms_moderators_turn_its_colours_off),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),

@@ -326,6 +326,20 @@ static const char *const SPANISH[][2] = {
     {"vincular no", "link off"},
     {"marcharse #porrazo", "part #porrazo"},
     {"jugadas", "moves"},
+    {"pista", "hint"},
+    {"consejo", "hint"},
+    {"repaso sí", "review on"},
+    {"revisión no", "review off"},
+    {"aprender", "learn"},
+    {"aprende codicioso", "learn greedy"},
+    {"practicar fuerte", "learn strong"},
+    {"página", "web"},
+    {"paginas", "web"},
+    {"idioma es", "lang es"},
+    {"lengua en", "lang en"},
+    {"ajustar pistas no", "set hints off"},
+    {"ajustar páginas sí", "set web on"},
+    {"ajustar idioma en", "set lang en"},
     /* the examples of es-host.po's help */
     {"nuevo 2 bot experto a 31", "new 2 bot expert to 31"},
     {"jugar 7h", "play 7h"},
@@ -421,6 +435,9 @@ static const struct {
     {"set %s 3d", "away", "ausente vacaciones ausencia"},
     {"set %s partners", "options", "opciones"},
     {"set %s .", "prefix", "prefijo"},
+    {"set %s on", "hints", "pistas pista consejos"},
+    {"set %s off", "web", "páginas página"},
+    {"set %s es", "lang", "idioma lengua"},
     {"new 2 %s", "partners", "parejas equipos"},
     {"new 2 %s", "shuffle", "barajar revolver azar al-azar"},
     {"new 2 %s", "nowrap", "sinvuelta sin-vuelta"},
@@ -502,6 +519,70 @@ static void test_the_help_in_spanish_names_words_the_parser_takes(void **state)
     i18n_use(before);
 }
 
+/* help VERB's example line names each word once, in English and in
+   Spanish (the Spanish example's word, "pista", is one of hint's words
+   too: "(also ...)" leaves it out). */
+static void test_the_example_line_names_each_word_once(void **state)
+{
+    (void)state;
+    for (int lang = PZ_LANG_EN; lang < PZ_LANG_COUNT; lang++) {
+        pz_lang before = i18n_use((pz_lang)lang);
+        for (int i = 0; i < NROWS; i++) {
+            render_lines out = {0};
+            render_help(ROWS[i].name, "!", &out);
+            assert_true(out.n >= 2);
+            const char *line = out.line[out.n - 1];
+            char seen[16][32];
+            int n = 0;
+            for (const char *p = strchr(line, '!'); p != NULL; p = strchr(p + 1, '!')) {
+                size_t k = strcspn(p + 1, " ,)");
+                assert_true(k < sizeof seen[0] && n < 16);
+                snprintf(seen[n], sizeof seen[n], "%.*s", (int)k, p + 1);
+                for (int j = 0; j < n; j++)
+                    if (strcmp(seen[j], seen[n]) == 0)
+                        fail_msg("'%s' names !%s twice", line, seen[n]);
+                n++;
+            }
+            assert_true(n >= 1);
+        }
+        i18n_use(before);
+    }
+}
+
+/* Fails when line was cut to fit (render ends a cut line with "…"). */
+static void expect_whole(const char *line, const char *what)
+{
+    size_t n = strlen(line);
+    if (n + 1 >= RENDER_LINE_MAX || (n >= 3 && strcmp(line + n - 3, "\xE2\x80\xA6") == 0))
+        fail_msg("%s: a line cut at %zu bytes: %s", what, n, line);
+}
+
+/* Every help VERB and rules TOPIC line fits one chat line whole, in
+   English and in Spanish, with a room's longest prefix (3 characters). */
+static void test_help_and_rules_lines_fit_whole(void **state)
+{
+    (void)state;
+    static const char *const topics[] = {"",        "capture", "place",   "limpia", "porrazo",
+                                         "tendido", "ronda",   "scoring", "end",    "sealed"};
+    for (int lang = PZ_LANG_EN; lang < PZ_LANG_COUNT; lang++) {
+        pz_lang before = i18n_use((pz_lang)lang);
+        for (int i = 0; i < NROWS; i++) {
+            render_lines out = {0};
+            render_help(ROWS[i].name, ">>>", &out);
+            for (int k = 0; k < out.n; k++)
+                expect_whole(out.line[k], ROWS[i].name);
+        }
+        for (size_t i = 0; i < sizeof topics / sizeof topics[0]; i++) {
+            render_lines out = {0};
+            render_rules(topics[i], &out);
+            assert_true(out.n >= 1);
+            for (int k = 0; k < out.n; k++)
+                expect_whole(out.line[k], topics[i]);
+        }
+        i18n_use(before);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +595,8 @@ int main(void)
         cmocka_unit_test(test_spanish_lines_are_the_english_commands),
         cmocka_unit_test(test_every_spanish_argument_word_says_its_english_word),
         cmocka_unit_test(test_the_help_in_spanish_names_words_the_parser_takes),
+        cmocka_unit_test(test_the_example_line_names_each_word_once),
+        cmocka_unit_test(test_help_and_rules_lines_fit_whole),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -74,7 +74,7 @@ def main(bot_exe, _replay_exe):
             cat.privmsg(BOT_NICK, "lang en")
             cat.wait_privmsg(BOT_NICK, pattern=r"your private lines are in English from now on")
             ann.privmsg(CHANNEL, "!new 2")
-            kib.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL, pattern=r"opens a Porrazo")
+            kib.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL, pattern=r"abre una mesa de Porrazo")
             cat.privmsg(CHANNEL, "!join")
             kib.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL,
                          pattern=r"Mano nueva: reparto 1 de \d+")
@@ -125,13 +125,14 @@ def main(bot_exe, _replay_exe):
             ann.wait_privmsg(BOT_NICK, pattern=r"^Porrazo: 2–8 players")
 
             room = room_lines(kib)
-            # the game's lines (render/); the table's opening line is the host's
-            # reply, Spanish once bot/po/es-host.po is merged
-            game = [t for t in room if " · " in t and "opens a Porrazo table" not in t]
+            # the game's lines (render/) and the host's, the table's opening
+            # line among them
+            game = [t for t in room if " · " in t]
             check(game, "no game line in the channel")
-            for t in game:
-                check(not re.search(r"\b(table|to play|takes|New hand|deals and chooses)\b", t),
-                      "an English game line in the Spanish channel: %r" % t)
+            for t in room:
+                check(not re.search(r"\b(table|to play|takes|New hand|deals and chooses|opens|"
+                                    r"sits down|score|pack sealed|Say)\b", t),
+                      "an English line in the Spanish channel: %r" % t)
             check(any("juega" in t for t in game), "no '· juega' state line")
             a, c = private_lines(ann), private_lines(cat)
             check(sum(t.startswith("Tu mano") for t in a) >= 1, "ann got no Spanish hand")

@@ -177,19 +177,34 @@ void hv_settings(ctx *c, const cmd *k)
         snprintf(e, sizeof e, _("language %s"), lang);
     else
         snprintf(e, sizeof e, _("language %s (the bot's)"), lang);
+    const char *colours = rs.colours_off ? _("colours off") : _("colours on");
+    const char *hints = rs.hints_off ? _("hints off") : _("hints on");
+    const char *pages = rs.web_off ? _("pages off") : _("pages on");
+    bool own = rs.prefix[0] != '\0';
+    char line[900];
+    pz_lang before = i18n_use(hc_lang(c));
     /* TRANSLATORS: the settings line, "ROOM · NEW TABLES · AWAY · COMPUTER PLAYERS ·
-       prefix . (the room's) · colours on · hints on · pages on · LANGUAGE · moderators change them: ..." */
-    hc_reply(c,
-             rs.prefix[0] != '\0'
-                 ? N_("%s · %s · %s · %s · prefix %s (the room's) · %s · %s · %s · %s · moderators "
-                      "change them: %sset options partners to 31, %sset deadline 24h, %sset "
-                      "lang es (%shelp set)")
-                 : N_("%s · %s · %s · %s · prefix %s (the bot's) · %s · %s · %s · %s · moderators "
-                      "change them: %sset options partners to 31, %sset deadline 24h, %sset "
-                      "lang es (%shelp set)"),
-             room, a, b, d, p, rs.colours_off ? _("colours off") : _("colours on"),
-             rs.hints_off ? _("hints off") : _("hints on"),
-             rs.web_off ? _("pages off") : _("pages on"), e, p, p, p, p);
+       prefix . (the room's) · colours on · hints on · pages on · LANGUAGE · moderators change them:
+       ..." */
+    snprintf(line, sizeof line,
+             own ? _("%s · %s · %s · %s · prefix %s (the room's) · %s · %s · %s · %s · moderators "
+                     "change them: %sset options partners to 31, %sset deadline 24h, %sset "
+                     "lang es (%shelp set)")
+                 : _("%s · %s · %s · %s · prefix %s (the bot's) · %s · %s · %s · %s · moderators "
+                     "change them: %sset options partners to 31, %sset deadline 24h, %sset "
+                     "lang es (%shelp set)"),
+             room, a, b, d, p, colours, hints, pages, e, p, p, p, p);
+    /* a long room name and many options: the same without its examples,
+       to stay one line of the chat ("nick: " before it) */
+    if (strlen(c->m->nick) + 2 + strlen(line) >= RENDER_LINE_MAX)
+        snprintf(line, sizeof line,
+                 own ? _("%s · %s · %s · %s · prefix %s (the room's) · %s · %s · %s · %s · "
+                         "moderators: %shelp set")
+                     : _("%s · %s · %s · %s · prefix %s (the bot's) · %s · %s · %s · %s · "
+                         "moderators: %shelp set"),
+                 room, a, b, d, p, colours, hints, pages, e, p);
+    i18n_use(before);
+    hc_reply(c, "%s", line);
 }
 
 /* set colours on|off, into rs: 0, or -1 (told). */
@@ -296,7 +311,13 @@ static void set_told(ctx *c, const char *room, const char *key, const room_setti
         snprintf(what, sizeof what, "%s", rs->colours_off ? _("colours off") : _("colours on"));
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
-    hc_reply(c, N_("%s: %s · %ssettings lists them all"), room, what, in_room ? p : "");
+    /* the whole line in the language chosen just now: hc_reply's own
+       would be the room's before this change (an English line around
+       "las líneas de la sala van en español") */
+    char line[600];
+    snprintf(line, sizeof line, _("%s: %s · %ssettings lists them all"), room, what,
+             in_room ? p : "");
+    hc_reply(c, "%s", line);
 }
 
 void hv_set(ctx *c, const cmd *k)
