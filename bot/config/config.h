@@ -87,6 +87,8 @@ typedef struct cfg_matrix {
     char allow_invites[CFG_LIST][CFG_STR]; /* user ids or ":server" suffixes */
     int nallow_invites;
     bool notify_turn; /* the private "your turn" prompt as m.text, so it notifies (default true) */
+    bool crypto;      /* end-to-end encrypted rooms (default true; needs libolm and crypto_key) */
+    char crypto_key[CFG_STR]; /* secret: encrypts the device's keys in the store */
 } cfg_matrix;
 
 typedef struct cfg {

@@ -201,6 +201,8 @@ static const key_def matrix_keys[] = {
     STR(cfg_matrix, access_token, 0, NULL, NULL), /* secret */
     LIST(cfg_matrix, allow_invites, 0, check_invite, NULL),
     BOOL(cfg_matrix, notify_turn),
+    BOOL(cfg_matrix, crypto),
+    STR(cfg_matrix, crypto_key, 0, NULL, NULL), /* secret */
 };
 
 _Static_assert(COUNT(bot_keys) <= MAX_KEYS, "raise MAX_KEYS");
@@ -283,6 +285,7 @@ void cfg_defaults(cfg *c)
         irc->burst = 4;
         irc->line_ms = 1500;
         c->matrix[i].notify_turn = true;
+        c->matrix[i].crypto = true;
     }
 }
 
