@@ -20,7 +20,10 @@ pz_install_packages() {
 # groff, dpkg-shlibdeps, Debian's package checker, readelf;
 # inspircd and atheme-services for tests/irc/test_irc_services.py;
 # python3-matrix-nio, a real Matrix client, for tests/matrix/test_mx_nio.py;
+# libolm-dev, end-to-end encryption on Matrix, and python3-olm, which checks
+# its signatures and lets nio encrypt, for tests/matrix/test_mx_e2ee*.py;
 # tzdata, the time zones players choose with "tz").
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libcmocka-dev
     libsqlite3-dev libircclient-dev libssl-dev libcurl4-openssl-dev ngircd openssl
-    systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio tzdata)
+    systemd man-db groff-base dpkg-dev lintian binutils inspircd atheme-services python3-matrix-nio
+    libolm-dev python3-olm tzdata)

@@ -70,6 +70,7 @@ static void die(mx_net *n)
     n->authed = false;
     for (int i = 0; i < MX_CALLS_MAX; i++)
         mx__call_drop(n, &n->calls[i]);
+    mx__e2ee_free(n);
     loop_timer_stop(&n->timer);
     mx__batch_free(n);
 }
@@ -174,6 +175,7 @@ static void authed(mx_net *n, const char *user, const char *device)
     log_msg(LOG_INFO, "%s: logged in as %s (device %s)", n->c.name, n->me,
             n->device[0] ? n->device : "unknown");
     mx__resume_parked(n);
+    mx__e2ee_start(n);
     phase_after_auth(n);
 }
 
@@ -434,6 +436,7 @@ static void on_sync(mx_net *n, int status, json_object *b)
         snprintf(n->next_batch, sizeof n->next_batch, "%s", next);
         n->sync_backoff.next_ms = 0;
         n->filter_remade = n->refusal_told = false;
+        mx__e2ee_sync(n, b);
         if (mx__batch_begin(n, b) == 0)
             mx__sync_next(n);
         return;
@@ -497,6 +500,15 @@ void mx__dispatch(mx_net *n, mx_call *c, int status, json_object *body)
         break;
     case MX_CALL_POWER:
         mx__on_power(n, c, status, body);
+        break;
+    case MX_CALL_KEYS_UPLOAD:
+        mx__on_keys_upload(n, c, status, body);
+        break;
+    case MX_CALL_XSIGN_UPLOAD:
+        mx__on_xsign_upload(n, c, status, body);
+        break;
+    case MX_CALL_SIGS_UPLOAD:
+        mx__on_sigs_upload(n, c, status, body);
         break;
     case MX_CALL_KINDS:
         break;

@@ -46,13 +46,27 @@ static void put_str(buf *b, const char *s, size_t n)
         char esc[8];
         const char *e = NULL;
         switch (c) {
-        case '"': e = "\\\""; break;
-        case '\\': e = "\\\\"; break;
-        case '\b': e = "\\b"; break;
-        case '\f': e = "\\f"; break;
-        case '\n': e = "\\n"; break;
-        case '\r': e = "\\r"; break;
-        case '\t': e = "\\t"; break;
+        case '"':
+            e = "\\\"";
+            break;
+        case '\\':
+            e = "\\\\";
+            break;
+        case '\b':
+            e = "\\b";
+            break;
+        case '\f':
+            e = "\\f";
+            break;
+        case '\n':
+            e = "\\n";
+            break;
+        case '\r':
+            e = "\\r";
+            break;
+        case '\t':
+            e = "\\t";
+            break;
         default:
             if (c < 0x20) {
                 snprintf(esc, sizeof esc, "\\u%04x", c);

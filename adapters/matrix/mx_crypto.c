@@ -357,11 +357,11 @@ int mx_olm_new_keys(mx_olm *a, int n, bool fallback, const char *user, const cha
         json_object_put(f);
         return MX_CRYPTO_ENO_MEMORY;
     }
-    int rc = signed_keys(a, get_otks, olm_account_one_time_keys_length(a->acc), false, user,
-                         device, o);
+    int rc =
+        signed_keys(a, get_otks, olm_account_one_time_keys_length(a->acc), false, user, device, o);
     if (rc == 0 && fallback)
-        rc = signed_keys(a, get_fallback, olm_account_unpublished_fallback_key_length(a->acc),
-                         true, user, device, f);
+        rc = signed_keys(a, get_fallback, olm_account_unpublished_fallback_key_length(a->acc), true,
+                         user, device, f);
     if (rc != 0) {
         json_object_put(o);
         json_object_put(f);
@@ -378,8 +378,7 @@ void mx_olm_published(mx_olm *a)
     olm_account_mark_keys_as_published(a->acc);
 }
 
-int mx_crypto_verify_json(json_object *o, const char *user, const char *key_id,
-                          const char *ed25519)
+int mx_crypto_verify_json(json_object *o, const char *user, const char *key_id, const char *ed25519)
 {
     json_object *sigs, *mine, *sig;
     if (!json_object_is_type(o, json_type_object) ||
@@ -398,8 +397,7 @@ int mx_crypto_verify_json(json_object *o, const char *user, const char *key_id,
     if (s != NULL && mem != NULL) {
         memcpy(s, json_object_get_string(sig), sl + 1);
         OlmUtility *u = olm_utility(mem);
-        rc = olm_ed25519_verify(u, ed25519, strlen(ed25519), msg, strlen(msg), s, sl) ==
-                     olm_error()
+        rc = olm_ed25519_verify(u, ed25519, strlen(ed25519), msg, strlen(msg), s, sl) == olm_error()
                  ? MX_CRYPTO_ESIGNATURE
                  : 0;
         olm_clear_utility(u);
@@ -416,8 +414,8 @@ static int xkey_from_seed(mx_xkey *k)
 {
     size_t pn = olm_pk_signing_public_key_length();
     char pub[KEY_B64];
-    if (pn >= sizeof pub || olm_pk_signing_key_from_seed(k->sig, pub, pn, k->seed,
-                                                         sizeof k->seed) == olm_error())
+    if (pn >= sizeof pub ||
+        olm_pk_signing_key_from_seed(k->sig, pub, pn, k->seed, sizeof k->seed) == olm_error())
         return MX_CRYPTO_EOLM;
     pub[pn] = '\0';
     snprintf(k->pub, sizeof k->pub, "%s", pub);
@@ -552,7 +550,83 @@ int mx_xkey_sign_json(mx_xkey *k, json_object *o, const char *user)
     return rc;
 }
 
-#else /* built without libolm: nothing can be made */
+#else /* built without libolm: nothing can be made, so nothing else is reached */
+
+void mx_olm_free(mx_olm *a)
+{
+    (void)a;
+}
+
+char *mx_olm_pickle(mx_olm *a, const char *key)
+{
+    (void)a, (void)key;
+    return NULL;
+}
+
+const char *mx_olm_curve25519(const mx_olm *a)
+{
+    (void)a;
+    return "";
+}
+
+const char *mx_olm_ed25519(const mx_olm *a)
+{
+    (void)a;
+    return "";
+}
+
+int mx_olm_sign_json(mx_olm *a, json_object *o, const char *user, const char *device)
+{
+    (void)a, (void)o, (void)user, (void)device;
+    return MX_CRYPTO_EUNAVAILABLE;
+}
+
+json_object *mx_olm_device_keys(mx_olm *a, const char *user, const char *device)
+{
+    (void)a, (void)user, (void)device;
+    return NULL;
+}
+
+int mx_olm_max_otks(const mx_olm *a)
+{
+    (void)a;
+    return 0;
+}
+
+int mx_olm_new_keys(mx_olm *a, int n, bool fallback, const char *user, const char *device,
+                    json_object **otks, json_object **fb)
+{
+    (void)a, (void)n, (void)fallback, (void)user, (void)device, (void)otks, (void)fb;
+    return MX_CRYPTO_EUNAVAILABLE;
+}
+
+void mx_olm_published(mx_olm *a)
+{
+    (void)a;
+}
+
+void mx_xkey_free(mx_xkey *k)
+{
+    (void)k;
+}
+
+char *mx_xkey_pickle(mx_xkey *k, const char *key)
+{
+    (void)k, (void)key;
+    return NULL;
+}
+
+const char *mx_xkey_public(const mx_xkey *k)
+{
+    (void)k;
+    return "";
+}
+
+int mx_xkey_sign_json(mx_xkey *k, json_object *o, const char *user)
+{
+    (void)k, (void)o, (void)user;
+    return MX_CRYPTO_EUNAVAILABLE;
+}
 
 bool mx_crypto_available(void)
 {
@@ -571,8 +645,7 @@ int mx_xkey_new(mx_xkey **out, const char *key, const char *pickle)
     return MX_CRYPTO_EUNAVAILABLE;
 }
 
-int mx_crypto_verify_json(json_object *o, const char *user, const char *key_id,
-                          const char *ed25519)
+int mx_crypto_verify_json(json_object *o, const char *user, const char *key_id, const char *ed25519)
 {
     (void)o, (void)user, (void)key_id, (void)ed25519;
     return MX_CRYPTO_EUNAVAILABLE;

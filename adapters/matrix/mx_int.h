@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "mx.h"
+#include "mx_crypto.h"
 #include "mx_http.h"
 #include "outq.h"
 
@@ -74,6 +75,9 @@ typedef enum mx_kind {
     MX_CALL_DIRECT_PUT,
     MX_CALL_DM_CHECK,
     MX_CALL_POWER,
+    MX_CALL_KEYS_UPLOAD,
+    MX_CALL_XSIGN_UPLOAD,
+    MX_CALL_SIGS_UPLOAD,
     MX_CALL_KINDS
 } mx_kind;
 
@@ -161,6 +165,28 @@ typedef struct mx_gap {
     json_object *events; /* newest first, as the pages came */
 } mx_gap;
 
+/* The bot as an end-to-end encryption device (mx_e2ee.c). */
+typedef enum mx_xstep {
+    MX_X_NONE,   /* not started */
+    MX_X_UPLOAD, /* the cross-signing keys being uploaded */
+    MX_X_SIGN,   /* the device's signature by the self-signing key being uploaded */
+    MX_X_DONE,   /* the device is cross-signed */
+    MX_X_FAILED, /* it could not be: encryption stays off */
+} mx_xstep;
+
+typedef struct mx_e2e {
+    mx_olm *olm;                /* the device's Olm account; NULL: encryption off */
+    char olm_device[MX_ID_MAX]; /* the device it belongs to */
+    bool ready;           /* keys uploaded and the device cross-signed: encrypted rooms served */
+    bool told_off;        /* the log said why encryption is off */
+    bool uploading;       /* a /keys/upload on the wire */
+    bool device_sent;     /* the device keys were uploaded in this run */
+    int otks_server;      /* one-time keys the server holds; -1 unknown */
+    bool fallback_unused; /* the server still has an unused fallback key (as the sync says) */
+    bool fallback_known;  /* a sync said so, since the last upload */
+    mx_xstep xstep;
+} mx_e2e;
+
 typedef enum mx_phase {
     MX_PH_IDLE,   /* not started */
     MX_PH_LOGIN,  /* POST /login */
@@ -234,6 +260,7 @@ struct mx_net {
     int moves_window;      /* joins and leaves on the wire at once, 1..MX_JOINS_MAX */
     int64_t moves_hold_ms; /* loop time: no join or leave starts before */
     loop_timer moves;      /* ends the hold */
+    mx_e2e e2e;
     /* Users whose direct room could not be made: their messages are dropped. */
     char (*dm_failed)[MX_ID_MAX];
     int ndm_failed;
@@ -387,6 +414,21 @@ void mx__dm_forget(mx_net *n, const char *user, const char *room);
 void mx__direct_take(mx_net *n, json_object *content);
 /* Handler of DIRECT_PUT calls. */
 void mx__on_direct_put(mx_net *n, mx_call *c, int status, json_object *body);
+
+/* ---- mx_e2ee.c: the bot's device ---- */
+
+/* After a log-in: the device's Olm account read from the store (or made)
+   and its keys uploaded, then its cross-signing; or encryption off, with
+   the reason logged once. */
+void mx__e2ee_start(mx_net *n);
+/* A sync batch's keys fields: one-time keys topped up, a new fallback key. */
+void mx__e2ee_sync(mx_net *n, json_object *sync);
+/* Handlers of KEYS_UPLOAD, XSIGN_UPLOAD and SIGS_UPLOAD calls. */
+void mx__on_keys_upload(mx_net *n, mx_call *c, int status, json_object *body);
+void mx__on_xsign_upload(mx_net *n, mx_call *c, int status, json_object *body);
+void mx__on_sigs_upload(mx_net *n, mx_call *c, int status, json_object *body);
+/* Frees the device's state. */
+void mx__e2ee_free(mx_net *n);
 
 /* ---- mx_send.c: the outbox ---- */
 

@@ -51,7 +51,8 @@ static void test_canonical_json_sorts_keys_and_drops_spaces(void **state)
 static void test_canonical_json_keeps_utf8_and_escapes_controls(void **state)
 {
     (void)state;
-    canon_is("{\"a\": \"\\u65E5\\u672C\\u8A9E\"}", "{\"a\":\"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\"}");
+    canon_is("{\"a\": \"\\u65E5\\u672C\\u8A9E\"}",
+             "{\"a\":\"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E\"}");
     canon_is("{\"\\u65E5\": 1, \"a\": 2}", "{\"a\":2,\"\xE6\x97\xA5\":1}");
     canon_is("{\"a\": \"\\u0000\\u001f\\\"\\\\/\\n\"}", "{\"a\":\"\\u0000\\u001f\\\"\\\\/\\n\"}");
 }
@@ -109,9 +110,8 @@ static void test_device_keys_are_signed_and_a_changed_byte_breaks_the_signature(
     assert_non_null(dk);
     assert_string_equal(json_object_get_string(json_object_object_get(dk, "device_id")), DEVICE);
     json_object *keys = json_object_object_get(dk, "keys");
-    assert_string_equal(
-        json_object_get_string(json_object_object_get(keys, "ed25519:" DEVICE)),
-        mx_olm_ed25519(a));
+    assert_string_equal(json_object_get_string(json_object_object_get(keys, "ed25519:" DEVICE)),
+                        mx_olm_ed25519(a));
     assert_int_equal(mx_crypto_verify_json(dk, USER, "ed25519:" DEVICE, mx_olm_ed25519(a)), 0);
     /* unsigned data is outside the signature */
     json_object_object_add(dk, "unsigned", json_object_new_string("anything"));
@@ -184,8 +184,7 @@ static void test_cross_signing_keys_pickle_and_sign(void **state)
     char kid[96];
     snprintf(kid, sizeof kid, "ed25519:%s", mx_xkey_public(m));
     assert_int_equal(mx_crypto_verify_json(o, USER, kid, mx_xkey_public(m)), 0);
-    assert_int_equal(mx_crypto_verify_json(o, USER, kid, mx_xkey_public(s)),
-                     MX_CRYPTO_ESIGNATURE);
+    assert_int_equal(mx_crypto_verify_json(o, USER, kid, mx_xkey_public(s)), MX_CRYPTO_ESIGNATURE);
     json_object_put(o);
     free(p);
     mx_xkey_free(m);
