@@ -30,16 +30,10 @@ const char *mx_crypto_strerror(int err)
 
 #ifdef PZ_HAVE_OLM
 
-#include <olm/olm.h>
 #include <olm/pk.h>
 #include <sys/random.h>
 
-#define KEY_B64 64 /* room for a base64 curve25519 or ed25519 key */
-
-struct mx_olm {
-    OlmAccount *acc;
-    char curve[KEY_B64], ed[KEY_B64];
-};
+#include "mx_crypto_int.h"
 
 struct mx_xkey {
     OlmPkSigning *sig;
@@ -52,24 +46,22 @@ bool mx_crypto_available(void)
     return true;
 }
 
-/* Zeroes n bytes of p (kept by the compiler: volatile). */
-static void wipe(void *p, size_t n)
+void mx__crypto_wipe(void *p, size_t n)
 {
     volatile unsigned char *v = p;
     while (n--)
         *v++ = 0;
 }
 
-static void free_wiped(void *p, size_t n)
+void mx__crypto_free_wiped(void *p, size_t n)
 {
     if (p == NULL)
         return;
-    wipe(p, n);
+    mx__crypto_wipe(p, n);
     free(p);
 }
 
-/* n random bytes (malloc'd), NULL when the kernel or memory fails. */
-static unsigned char *random_bytes(size_t n)
+unsigned char *mx__crypto_random(size_t n)
 {
     unsigned char *r = malloc(n ? n : 1);
     size_t got = 0;
@@ -141,16 +133,16 @@ int mx_olm_new(mx_olm **out, const char *key, const char *pickle)
             memcpy(copy, pickle, n + 1);
             if (olm_unpickle_account(a->acc, key, strlen(key), copy, n) == olm_error())
                 rc = MX_CRYPTO_EPICKLE;
-            free_wiped(copy, n);
+            mx__crypto_free_wiped(copy, n);
         }
     } else {
         size_t n = olm_create_account_random_length(a->acc);
-        unsigned char *r = random_bytes(n);
+        unsigned char *r = mx__crypto_random(n);
         if (r == NULL)
             rc = MX_CRYPTO_ENO_MEMORY;
         else if (olm_create_account(a->acc, r, n) == olm_error())
             rc = MX_CRYPTO_EOLM;
-        free_wiped(r, n);
+        mx__crypto_free_wiped(r, n);
     }
     if (rc == 0)
         rc = olm_load_ids(a);
@@ -178,7 +170,7 @@ char *mx_olm_pickle(mx_olm *a, const char *key)
     if (p == NULL)
         return NULL;
     if (olm_pickle_account(a->acc, key, strlen(key), p, n) == olm_error()) {
-        free_wiped(p, n);
+        mx__crypto_free_wiped(p, n);
         return NULL;
     }
     p[n] = '\0';
@@ -333,21 +325,21 @@ int mx_olm_new_keys(mx_olm *a, int n, bool fallback, const char *user, const cha
         return MX_CRYPTO_EINVAL;
     if (n > 0) {
         size_t rn = olm_account_generate_one_time_keys_random_length(a->acc, (size_t)n);
-        unsigned char *r = random_bytes(rn);
+        unsigned char *r = mx__crypto_random(rn);
         if (r == NULL)
             return MX_CRYPTO_ENO_MEMORY;
         size_t ok = olm_account_generate_one_time_keys(a->acc, (size_t)n, r, rn);
-        free_wiped(r, rn);
+        mx__crypto_free_wiped(r, rn);
         if (ok == olm_error())
             return MX_CRYPTO_EOLM;
     }
     if (fallback) {
         size_t rn = olm_account_generate_fallback_key_random_length(a->acc);
-        unsigned char *r = random_bytes(rn);
+        unsigned char *r = mx__crypto_random(rn);
         if (r == NULL)
             return MX_CRYPTO_ENO_MEMORY;
         size_t ok = olm_account_generate_fallback_key(a->acc, r, rn);
-        free_wiped(r, rn);
+        mx__crypto_free_wiped(r, rn);
         if (ok == olm_error())
             return MX_CRYPTO_EOLM;
     }
@@ -467,15 +459,15 @@ int mx_xkey_new(mx_xkey **out, const char *key, const char *pickle)
                 olm_pk_get_private_key(d, k->seed, sizeof k->seed) == olm_error())
                 rc = MX_CRYPTO_EPICKLE;
         }
-        free_wiped(copy, n);
+        mx__crypto_free_wiped(copy, n);
         free_pkd(d);
     } else {
-        unsigned char *r = random_bytes(sizeof k->seed);
+        unsigned char *r = mx__crypto_random(sizeof k->seed);
         if (r == NULL)
             rc = MX_CRYPTO_ENO_MEMORY;
         else
             memcpy(k->seed, r, sizeof k->seed);
-        free_wiped(r, sizeof k->seed);
+        mx__crypto_free_wiped(r, sizeof k->seed);
     }
     if (rc == 0)
         rc = xkey_from_seed(k);
@@ -493,7 +485,7 @@ void mx_xkey_free(mx_xkey *k)
         return;
     olm_clear_pk_signing(k->sig);
     free(k->sig);
-    wipe(k->seed, sizeof k->seed);
+    mx__crypto_wipe(k->seed, sizeof k->seed);
     free(k);
 }
 
@@ -509,7 +501,7 @@ char *mx_xkey_pickle(mx_xkey *k, const char *key)
         n = olm_pickle_pk_decryption_length(d);
         p = malloc(n + 1);
         if (p != NULL && olm_pickle_pk_decryption(d, key, strlen(key), p, n) == olm_error()) {
-            free_wiped(p, n);
+            mx__crypto_free_wiped(p, n);
             p = NULL;
         }
         if (p != NULL)

@@ -108,4 +108,41 @@ const char *mx_xkey_public(const mx_xkey *k);
 /* Signs o as user with key id "ed25519:PUBLIC". */
 int mx_xkey_sign_json(mx_xkey *k, json_object *o, const char *user);
 
+/* ---- Sessions (mx_crypto_sess.c), kept as encrypted pickles ----
+ *
+ * Each call takes a session's pickle (key: the pickle key) and, when the
+ * session changed, replaces *pickle with the new one (the old string is
+ * freed): the caller saves it before it uses what the call produced. */
+
+/* An Olm session to a device (their curve25519 identity key and one of its
+   one-time keys): *pickle, malloc'd. */
+int mx_olm_session_new(mx_olm *a, const char *key, const char *their_curve, const char *their_otk,
+                       char **pickle);
+/* Encrypts plain: *type (0 pre-key, 1 normal) and *cipher (malloc'd). */
+int mx_olm_encrypt(const char *key, char **pickle, const char *plain, int *type, char **cipher);
+/*
+ * Decrypts an Olm message from their_curve. *pickle: the session kept for
+ * that device (NULL or "" none); a pre-key message that is not for it
+ * starts a new inbound session (*pickle replaced; the one-time key it used
+ * is removed from the account, which the caller saves too). *plain
+ * malloc'd. MX_CRYPTO_EOLM when it cannot be read.
+ */
+int mx_olm_decrypt(mx_olm *a, const char *key, char **pickle, const char *their_curve, int type,
+                   const char *cipher, char **plain);
+
+/* A new Megolm outbound session: *pickle, malloc'd. */
+int mx_megolm_out_new(const char *key, char **pickle);
+/* Its id (into sid), the index of its next message and, when session_key
+   is not NULL, its current session key (malloc'd; a secret). */
+int mx_megolm_out_info(const char *key, const char *pickle, char *sid, size_t cap, unsigned *index,
+                       char **session_key);
+/* Encrypts plain with the next index (*pickle advanced), *cipher malloc'd. */
+int mx_megolm_encrypt(const char *key, char **pickle, const char *plain, char **cipher);
+/* An inbound session from a session key: *pickle malloc'd, its id in sid. */
+int mx_megolm_in_new(const char *key, const char *session_key, char **pickle, char *sid,
+                     size_t cap);
+/* Decrypts cipher: *plain malloc'd, *index the message's index. */
+int mx_megolm_decrypt(const char *key, const char *pickle, const char *cipher, char **plain,
+                      unsigned *index);
+
 #endif /* PZ_MX_CRYPTO_H */

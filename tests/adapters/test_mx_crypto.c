@@ -192,6 +192,94 @@ static void test_cross_signing_keys_pickle_and_sign(void **state)
     mx_xkey_free(s);
 }
 
+/* The curve25519 value of the only one-time key in otks. */
+static const char *only_otk(json_object *otks)
+{
+    json_object_object_foreach(otks, id, k)
+    {
+        (void)id;
+        return json_object_get_string(json_object_object_get(k, "key"));
+    }
+    return NULL;
+}
+
+static void test_olm_sessions_carry_messages_both_ways(void **state)
+{
+    (void)state;
+    mx_olm *a = NULL, *b = NULL;
+    json_object *otks = NULL;
+    assert_int_equal(mx_olm_new(&a, KEY, NULL), 0);
+    assert_int_equal(mx_olm_new(&b, KEY, NULL), 0);
+    assert_int_equal(mx_olm_new_keys(b, 1, false, USER, "B", &otks, NULL), 0);
+    mx_olm_published(b);
+    char *sa = NULL, *sb = NULL, *cipher = NULL, *plain = NULL;
+    int type = -1;
+    assert_int_equal(mx_olm_session_new(a, KEY, mx_olm_curve25519(b), only_otk(otks), &sa), 0);
+    json_object_put(otks);
+    assert_int_equal(mx_olm_encrypt(KEY, &sa, "{\"hello\":1}", &type, &cipher), 0);
+    assert_int_equal(type, 0); /* a pre-key message until b answers */
+    assert_int_equal(mx_olm_decrypt(b, KEY, &sb, mx_olm_curve25519(a), type, cipher, &plain), 0);
+    assert_string_equal(plain, "{\"hello\":1}");
+    free(plain);
+    /* the same pre-key message again goes to the same session: read once only */
+    assert_int_equal(mx_olm_decrypt(b, KEY, &sb, mx_olm_curve25519(a), type, cipher, &plain),
+                     MX_CRYPTO_EOLM);
+    free(cipher);
+    assert_int_equal(mx_olm_encrypt(KEY, &sb, "back", &type, &cipher), 0);
+    assert_int_equal(type, 1);
+    assert_int_equal(mx_olm_decrypt(a, KEY, &sa, mx_olm_curve25519(b), type, cipher, &plain), 0);
+    assert_string_equal(plain, "back");
+    free(plain);
+    /* another sender's key cannot read it */
+    char *none = NULL;
+    assert_int_equal(mx_olm_decrypt(a, KEY, &none, mx_olm_curve25519(a), type, cipher, &plain),
+                     MX_CRYPTO_EOLM);
+    free(cipher);
+    free(sa);
+    free(sb);
+    mx_olm_free(a);
+    mx_olm_free(b);
+}
+
+static void test_megolm_indexes_advance_and_the_key_reads_them(void **state)
+{
+    (void)state;
+    char *out = NULL, *in = NULL, *key = NULL, *c0 = NULL, *c1 = NULL, *plain = NULL;
+    char sid[128], sid2[128];
+    unsigned index = 99;
+    assert_int_equal(mx_megolm_out_new(KEY, &out), 0);
+    assert_int_equal(mx_megolm_out_info(KEY, out, sid, sizeof sid, &index, &key), 0);
+    assert_int_equal(index, 0);
+    assert_int_equal(mx_megolm_encrypt(KEY, &out, "zero", &c0), 0);
+    assert_int_equal(mx_megolm_encrypt(KEY, &out, "one", &c1), 0);
+    assert_int_equal(mx_megolm_out_info(KEY, out, sid2, sizeof sid2, &index, NULL), 0);
+    assert_int_equal(index, 2);
+    assert_string_equal(sid, sid2);
+    assert_int_equal(mx_megolm_in_new(KEY, key, &in, sid2, sizeof sid2), 0);
+    assert_string_equal(sid, sid2);
+    assert_int_equal(mx_megolm_decrypt(KEY, in, c1, &plain, &index), 0);
+    assert_string_equal(plain, "one");
+    assert_int_equal(index, 1);
+    free(plain);
+    assert_int_equal(mx_megolm_decrypt(KEY, in, c0, &plain, &index), 0);
+    assert_string_equal(plain, "zero");
+    assert_int_equal(index, 0);
+    free(plain);
+    assert_int_equal(mx_megolm_decrypt("wrong", in, c0, &plain, &index), MX_CRYPTO_EPICKLE);
+    /* a key shared at index 2 cannot read what came before */
+    char *key2 = NULL, *in2 = NULL;
+    assert_int_equal(mx_megolm_out_info(KEY, out, sid2, sizeof sid2, &index, &key2), 0);
+    assert_int_equal(mx_megolm_in_new(KEY, key2, &in2, sid2, sizeof sid2), 0);
+    assert_int_equal(mx_megolm_decrypt(KEY, in2, c0, &plain, &index), MX_CRYPTO_EOLM);
+    free(key);
+    free(key2);
+    free(in);
+    free(in2);
+    free(out);
+    free(c0);
+    free(c1);
+}
+
 static void test_every_error_has_a_message(void **state)
 {
     (void)state;
@@ -210,6 +298,8 @@ int main(void)
         cmocka_unit_test(test_device_keys_are_signed_and_a_changed_byte_breaks_the_signature),
         cmocka_unit_test(test_one_time_and_fallback_keys_are_signed_until_published),
         cmocka_unit_test(test_cross_signing_keys_pickle_and_sign),
+        cmocka_unit_test(test_olm_sessions_carry_messages_both_ways),
+        cmocka_unit_test(test_megolm_indexes_advance_and_the_key_reads_them),
         cmocka_unit_test(test_every_error_has_a_message),
     };
     if (!mx_crypto_available()) {
