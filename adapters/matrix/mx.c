@@ -302,6 +302,14 @@ static void on_direct_get(mx_net *n, int status, json_object *b)
         mx__direct_take(n, b);
     else if (status != 404)
         log_msg(LOG_WARN, "%s: cannot read m.direct (HTTP %d)", n->c.name, status);
+    if (!mx__e2ee_hold_sync(n)) /* else once the device is ready, or encryption off */
+        mx__sync_begin(n);
+}
+
+void mx__sync_begin(mx_net *n)
+{
+    if (n->phase == MX_PH_SYNC || n->phase == MX_PH_DEAD || n->quitting)
+        return;
     n->phase = MX_PH_SYNC;
     mx__pending_resume(n, true);
     start_sync(n);
@@ -437,6 +445,7 @@ static void on_sync(mx_net *n, int status, json_object *b)
         n->sync_backoff.next_ms = 0;
         n->filter_remade = n->refusal_told = false;
         mx__e2ee_sync(n, b);
+        mx__e2ee_to_device(n, b);
         if (mx__batch_begin(n, b) == 0)
             mx__sync_next(n);
         return;
@@ -509,6 +518,18 @@ void mx__dispatch(mx_net *n, mx_call *c, int status, json_object *body)
         break;
     case MX_CALL_SIGS_UPLOAD:
         mx__on_sigs_upload(n, c, status, body);
+        break;
+    case MX_CALL_KEYS_QUERY:
+        mx__on_keys_query(n, c, status, body);
+        break;
+    case MX_CALL_KEYS_CLAIM:
+        mx__on_keys_claim(n, c, status, body);
+        break;
+    case MX_CALL_TO_DEVICE:
+        mx__on_to_device(n, c, status, body);
+        break;
+    case MX_CALL_MEMBERS:
+        mx__on_members(n, c, status, body);
         break;
     case MX_CALL_KINDS:
         break;

@@ -26,6 +26,15 @@
 
 #define MX_E2E_PICKLE_MAX 65536 /* bytes of a pickle in the kv, NUL included */
 
+/* The first sync, when it waited for the device, starts. */
+static void release_sync(mx_net *n)
+{
+    if (n->e2e.hold_sync) {
+        n->e2e.hold_sync = false;
+        mx__sync_begin(n);
+    }
+}
+
 /* Says once why encryption is off, and frees the account. */
 static void e2e_off(mx_net *n, const char *why)
 {
@@ -36,6 +45,13 @@ static void e2e_off(mx_net *n, const char *why)
         log_msg(LOG_WARN, "%s: end-to-end encryption is off: %s; encrypted rooms are refused",
                 n->c.name, why);
     n->e2e.told_off = true;
+    release_sync(n);
+}
+
+bool mx__e2ee_hold_sync(mx_net *n)
+{
+    n->e2e.hold_sync = n->e2e.olm != NULL && !n->e2e.ready;
+    return n->e2e.hold_sync;
 }
 
 /* Saves a pickle (malloc'd, freed here) under key; false when it could not. */
@@ -139,6 +155,10 @@ void mx__e2ee_start(mx_net *n)
 void mx__e2ee_free(mx_net *n)
 {
     mx_olm_free(n->e2e.olm);
+    free(n->e2e.devs);
+    free(n->e2e.users);
+    for (int i = 0; i < MX_E2E_WAITS_MAX; i++)
+        json_object_put(n->e2e.waits[i].ev);
     memset(&n->e2e, 0, sizeof n->e2e);
 }
 
@@ -188,12 +208,14 @@ static void start_upload(mx_net *n)
     json_object_object_add(body, "one_time_keys", otks);
     if (fb != NULL)
         json_object_object_add(body, "fallback_keys", fb);
-    e->uploading = post_json(n, MX_CALL_KEYS_UPLOAD, "/keys/upload", body) != NULL;
+    mx_call *c = post_json(n, MX_CALL_KEYS_UPLOAD, "/keys/upload", body);
+    e->uploading = c != NULL;
+    if (c != NULL)
+        c->flags = fb != NULL;
 }
 
 void mx__on_keys_upload(mx_net *n, mx_call *c, int status, json_object *body)
 {
-    (void)c;
     mx_e2e *e = &n->e2e;
     e->uploading = false;
     if (e->olm == NULL)
@@ -208,7 +230,8 @@ void mx__on_keys_upload(mx_net *n, mx_call *c, int status, json_object *body)
     mx_olm_published(e->olm);
     (void)save_account(n);
     e->device_sent = true;
-    e->fallback_known = false;
+    if (c->flags) /* it carried a fallback key: the next sync says whether it is used */
+        e->fallback_known = false;
     json_object *counts = mx__obj(body, "one_time_key_counts"), *v = NULL;
     e->otks_server = counts != NULL && json_object_object_get_ex(counts, "signed_curve25519", &v)
                          ? json_object_get_int(v)
@@ -224,20 +247,22 @@ void mx__on_keys_upload(mx_net *n, mx_call *c, int status, json_object *body)
 void mx__e2ee_sync(mx_net *n, json_object *sync)
 {
     mx_e2e *e = &n->e2e;
-    if (e->olm == NULL || !e->device_sent || e->uploading)
+    if (e->olm == NULL || !e->device_sent)
         return;
     json_object *counts = mx__obj(sync, "device_one_time_keys_count"), *v = NULL;
-    if (counts != NULL)
-        e->otks_server =
-            json_object_object_get_ex(counts, "signed_curve25519", &v) ? json_object_get_int(v) : 0;
+    if (counts != NULL && !e->uploading) /* while uploading, the upload's answer counts */
+        e->otks_server = json_object_object_get_ex(counts, "signed_curve25519", &v)
+                             ? json_object_get_int(v)
+                             : 0;
     json_object *fb = mx__arr(sync, "device_unused_fallback_key_types");
     if (fb != NULL) {
         e->fallback_known = true;
         e->fallback_unused = false;
-        for (size_t i = 0; i < json_object_array_length(fb); i++)
-            if (strcmp(json_object_get_string(json_object_array_get_idx(fb, i)),
-                       "signed_curve25519") == 0)
+        for (size_t i = 0; i < json_object_array_length(fb); i++) {
+            const char *t = json_object_get_string(json_object_array_get_idx(fb, i));
+            if (t != NULL && strcmp(t, "signed_curve25519") == 0)
                 e->fallback_unused = true;
+        }
     }
     start_upload(n);
 }
@@ -355,6 +380,7 @@ static void e2e_ready(mx_net *n)
     n->e2e.ready = true;
     log_msg(LOG_INFO, "%s: device %s is cross-signed by %s: end-to-end encryption is on", n->c.name,
             n->device, n->me);
+    release_sync(n);
 }
 
 static void start_xsign(mx_net *n)
