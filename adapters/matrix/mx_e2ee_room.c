@@ -198,9 +198,10 @@ static void share(mx_net *n, mx_room *r, outs *o, mx_dev **devs, int k)
     json_object *body = json_object_new_object();
     json_object_object_add(body, "messages", msgs);
     char url[MX_URL_MAX], path[256], txn[64];
-    snprintf(
-        txn, sizeof txn, "rk%016llx",
-        (unsigned long long)(n->rng = n->rng * 6364136223846793005ULL + 1442695040888963407ULL));
+    /* unique across restarts (the seed of n->rng is not: --seed): the wall
+       clock and a count; a retry of this call keeps its URL */
+    static unsigned shares;
+    snprintf(txn, sizeof txn, "rk%lld.%u", (long long)wall_ms(), ++shares);
     snprintf(path, sizeof path, "/sendToDevice/m.room.encrypted/%s", txn);
     mx_call *c = NULL;
     if (sent > 0 && mx__url(n, url, sizeof url, path) == 0)

@@ -392,6 +392,9 @@ static void on_message(mx_net *n, mx_room *r, json_object *ev)
 static void on_encrypted(mx_net *n, mx_room *r, json_object *ev, bool commands)
 {
     mark_encrypted(n, r);
+    const char *sender = mx__str(ev, "sender");
+    if (!commands || sender == NULL || strcmp(sender, n->me) == 0)
+        return; /* history and its own events: nothing to read */
     json_object *dec = mx__e2ee_decrypt(n, r, ev, commands);
     if (dec != NULL)
         mx__event_decrypted(n, r, dec, commands);

@@ -608,10 +608,10 @@ static int flight_go(mx_net *n, mx_flight *f)
     /* an encrypted room: sent encrypted once its key is with every device
        (asked for meanwhile: the flight waits, other rooms go on), never in
        clear while encryption is being set up */
-    mx_room *er = mx__room(n, f->room, false);
-    bool encrypt = er != NULL && er->encrypted && n->e2e.olm != NULL;
-    if (encrypt && mx__e2ee_room_ready(n, er) != 1)
-        return 0;
+    mx_room *er = mx__room(n, f->room, true); /* made from the kv after a restart */
+    bool encrypt = n->e2e.olm != NULL && (er == NULL || er->encrypted);
+    if (encrypt && (er == NULL || mx__e2ee_room_ready(n, er) != 1))
+        return 0; /* er NULL: unknown whether it is encrypted: never sent in clear */
     if (m->kind == MSG_ROOM)
         game_people(n, f->room, seats, people, &np);
     char *text = mx__room_names_in(n, m->text);

@@ -121,12 +121,30 @@ def check_chain(hs, device):
     return ed, pub(master)
 
 
+class Bots:
+    """The bots a test starts, each stopped at the end even when it fails."""
+
+    def __init__(self):
+        self.all = []
+
+    def start(self, *args):
+        b = g.Bot(*args)
+        self.all.append(b)
+        return b
+
+    def stop_all(self):
+        for b in self.all:
+            if b.alive():
+                b.stop()
+
+
 def test_device(bot_exe, tmp):
     hs = g.new_world(tmp)
+    bots = Bots()
     try:
         db, conf = os.path.join(tmp, "bot.db"), os.path.join(tmp, "bot.conf")
         write_config(conf, hs, db)
-        bot = g.Bot(bot_exe, conf, os.path.join(tmp, "bot.log"))
+        bot = bots.start(bot_exe, conf, os.path.join(tmp, "bot.log"))
         wait_log(bot, "end-to-end encryption is on")
         device = device_of(hs)
         ed, master = check_chain(hs, device)
@@ -172,7 +190,7 @@ def test_device(bot_exe, tmp):
         # a restart: the same device keys, no second cross-signing
         g.check(bot.stop() == 0, "the bot did not stop cleanly")
         uploads = len(hs.requests(path="/keys/device_signing/upload"))
-        bot = g.Bot(bot_exe, conf, os.path.join(tmp, "bot.log"))
+        bot = bots.start(bot_exe, conf, os.path.join(tmp, "bot.log"))
         wait_until("the second start's log", lambda: bot.log().count(
             "end-to-end encryption is on") == 2)
         g.check(hs.device_keys_of("porrazo", device)["keys"]["ed25519:" + device] == ed,
@@ -184,7 +202,7 @@ def test_device(bot_exe, tmp):
         pickle = kv(db, "e2e_account")
         # another crypto_key: refused, the saved keys kept
         write_config(conf, hs, db, key="another key")
-        bot = g.Bot(bot_exe, conf, os.path.join(tmp, "bot.log"))
+        bot = bots.start(bot_exe, conf, os.path.join(tmp, "bot.log"))
         wait_log(bot, "crypto_key does not open the device's saved keys")
         time.sleep(0.5)
         g.check(kv(db, "e2e_account") == pickle, "the saved keys were replaced")
@@ -192,21 +210,24 @@ def test_device(bot_exe, tmp):
         print("device: keys, one-time keys, fallback key, cross-signing chain, restart, "
               "wrong key: ok")
     finally:
+        bots.stop_all()
         hs.shutdown()
 
 
 def test_token_only(bot_exe, tmp):
     hs = g.new_world(tmp)
+    bots = Bots()
     try:
         db, conf = os.path.join(tmp, "bot.db"), os.path.join(tmp, "bot.conf")
         write_config(conf, hs, db, password=None, token=hs.token_for("porrazo"))
-        bot = g.Bot(bot_exe, conf, os.path.join(tmp, "bot.log"))
+        bot = bots.start(bot_exe, conf, os.path.join(tmp, "bot.log"))
         wait_log(bot, "only an access_token is configured (add password)")
         g.check("end-to-end encryption is on" not in bot.log(), "encryption on uncross-signed")
         g.check(not hs.requests(path="/keys/signatures/upload"), "a signature uploaded")
         g.check(bot.stop() == 0, "the bot did not stop cleanly")
         print("token only: no cross-signing without the password, told: ok")
     finally:
+        bots.stop_all()
         hs.shutdown()
 
 
