@@ -251,9 +251,8 @@ void mx__e2ee_sync(mx_net *n, json_object *sync)
         return;
     json_object *counts = mx__obj(sync, "device_one_time_keys_count"), *v = NULL;
     if (counts != NULL && !e->uploading) /* while uploading, the upload's answer counts */
-        e->otks_server = json_object_object_get_ex(counts, "signed_curve25519", &v)
-                             ? json_object_get_int(v)
-                             : 0;
+        e->otks_server =
+            json_object_object_get_ex(counts, "signed_curve25519", &v) ? json_object_get_int(v) : 0;
     json_object *fb = mx__arr(sync, "device_unused_fallback_key_types");
     if (fb != NULL) {
         e->fallback_known = true;

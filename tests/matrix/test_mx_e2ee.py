@@ -295,19 +295,27 @@ def lifecycle(bot_exe, tmp):
         g.check(len([e for e in hs.to_device_log if e["sender"] == g.BOT and
                      e["user"] == "@cat:test"]) == to_cat, "a room key went to Cat after she left")
         g.check("(a member or a device went)" in bot.log(), "the log does not say why")
-        # a command whose key comes after it
+        # a command whose key comes after it: Ann's client shares a new room key
+        # (held by the server 4 s before it takes it) and meanwhile the command
+        # it encrypts arrives
         ann = game.clients["Ann"]
         ann.olm.rotate_outbound_group_session(game.room)
+        hold = hs.delay(path="/sendToDevice/", seconds=4.0, count=1, method="PUT")
+        task = game.loop.create_task(ann.share_group_session(game.room,
+                                                             ignore_unverified_devices=True))
+        deadline = time.monotonic() + TIMEOUT
+        while not hold.hits:
+            g.check(time.monotonic() < deadline, "Ann's client did not share its key")
+            game.loop.run_until_complete(asyncio.sleep(0.05))
         s = ann.olm.outbound_group_sessions[game.room]
-        s.shared = True
+        s.shared = True  # the share is on the wire: its key is for index 0
         late = ann.olm.group_encrypt(game.room, {"type": "m.room.message", "content": {
             "msgtype": "m.text", "body": "!help join"}})
-        s.shared = False
         mark = hs.mark()
         eid = hs.send_event(game.room, "ann", "m.room.encrypted", late)
         time.sleep(1.5)
         g.check(not game.db.seen(eid), "a command was handled before its key came")
-        game.run(ann.share_group_session(game.room, ignore_unverified_devices=True))
+        game.loop.run_until_complete(asyncio.wait_for(task, TIMEOUT))
         game.settle(eid)
         answers = [e for e in hs.events(game.room, since=mark) if e["sender"] == g.BOT]
         g.check(answers, "the late command was not answered")
