@@ -68,6 +68,22 @@ class KeysMixin:
             dk["keys"]["curve25519:" + device] = key or "A" * 43
             self._device_changed(uid)
 
+    def delete_device(self, user, device):
+        """A device goes (logout, as Synapse deletes it): its keys, one-time
+        and fallback keys and to-device inbox with it; the users sharing a
+        room with its owner see it in device_lists.changed."""
+        with self.lock:
+            uid = self.user_id(user)
+            acct = self._accounts.get(uid)
+            if acct is None or device not in acct.devices:
+                return
+            del acct.devices[device]
+            had_keys = self._device_keys.pop((uid, device), None) is not None
+            self._otks.pop((uid, device), None)
+            self._fallback.pop((uid, device), None)
+            if had_keys:
+                self._device_changed(uid)
+
     # -- device changes ------------------------------------------------------
 
     def _device_changed(self, user):
@@ -318,7 +334,8 @@ class KeysMixin:
                         self._to_device.append((self._advance(), user, d, ev))
                         self.to_device_log.append({"sender": token.user_id, "type": etype,
                                                    "user": user, "device": d,
-                                                   "ts": now_ms()})
+                                                   "ts": now_ms(),
+                                                   "seq": len(self.to_device_log)})
             self._to_device_txns[key] = True
             self._notify()
             self.counters["to_device_sent"] += 1

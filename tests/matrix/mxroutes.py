@@ -226,6 +226,7 @@ class RoutesMixin:
 
     def _h_logout(self, req, token, p):
         self.revoke_token(token.token)
+        self.delete_device(token.user_id, token.device_id)  # as Synapse: keys and all
         return {}
 
     def _h_logout_all(self, req, token, p):

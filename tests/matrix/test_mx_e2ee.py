@@ -15,7 +15,8 @@ the homeserver double.
             room's key is renewed after 100 messages
   lifecycle four players, one of whose device keys the server changed
             without a signature: that device never gets a room key; a
-            player's second device, added mid-game, reads the next line; a
+            player's second device, added mid-game, reads the next line, and
+            once it is logged out (deleted) the key changes without it; a
             player leaves and the next line is under a new room key the
             leaver never got; a command whose room key comes after it waits
             and is answered once the key is there
@@ -282,8 +283,21 @@ def lifecycle(bot_exe, tmp):
         game.run(ann2.sync(timeout=0, sync_filter=FILTER))
         game.keys(ann2)
         ev2, read = room_line(game, "Bob")
+        ev2_seq = len(hs.to_device_log)
         g.check(read["Ann2"], "Ann's second device cannot read the next line")
         g.check(read["Ann"] and read["Cat"], "not read by all: %s" % read)
+        # the second device goes (logged out, deleted): a new key without it
+        game.run(ann2.logout())
+        del game.clients["Ann2"]
+        game.run(ann2.close())
+        ev2b, read = room_line(game, "Bob")
+        g.check(ev2b["content"]["session_id"] != ev2["content"]["session_id"],
+                "the room key did not change when a device went")
+        g.check(read["Ann"] and read["Cat"], "not read by all: %s" % read)
+        g.check(not [e for e in hs.to_device_log if e["sender"] == g.BOT and
+                     e["device"] == "NIOANN2" and e["seq"] > ev2_seq],
+                "a room key went to the deleted device")
+        ev2 = ev2b
         # Cat leaves: the next line is under a new key Cat never got
         game.run(game.clients["Cat"].room_leave(game.room))
         to_cat = len([e for e in hs.to_device_log if e["sender"] == g.BOT and
@@ -320,8 +334,8 @@ def lifecycle(bot_exe, tmp):
         answers = [e for e in hs.events(game.room, since=mark) if e["sender"] == g.BOT]
         g.check(answers, "the late command was not answered")
         g.check(bot.stop() == 0, "porrazo-bot did not stop cleanly")
-        print("e2ee lifecycle: tampered device refused, second device reads, a leaver's key "
-              "rotated, a late key's command answered: ok")
+        print("e2ee lifecycle: tampered device refused, second device reads, its going and a "
+              "leaver rotate the key, a late key's command answered: ok")
     finally:
         if game is not None:
             game.close()
