@@ -13,7 +13,8 @@ the homeserver double.
             and no (session, index) of its events is used twice (checked
             by decrypting every event with a player's inbound session); the
             room's key is renewed after 100 messages
-  lifecycle four players, one of whose device keys the server changed
+  lifecycle a player's own encrypted direct room with the bot is answered in,
+            encrypted; four players, one of whose device keys the server changed
             without a signature: that device never gets a room key; a
             player's second device, added mid-game, reads the next line, and
             once it is logged out (deleted) the key changes without it; a
@@ -264,6 +265,25 @@ def lifecycle(bot_exe, tmp):
         game = E2eeGame(hs, db, bot, tmp, players=players)
         # a server that swaps Dan's device key: the bot must not trust it
         hs.tamper_device_keys("dan", "NIODAN")
+        # Bob's own encrypted direct room with the bot (as Element makes one)
+        bob = game.clients["Bob"]
+        r = game.run(bob.room_create(is_direct=True, invite=[g.BOT],
+                                     initial_state=[nio.EnableEncryptionBuilder().as_dict()]))
+        g.check(isinstance(r, nio.RoomCreateResponse), "nio could not make a DM: %s" % r)
+        dm = r.room_id
+        hs.wait_for_event(dm, type="m.room.member", timeout=TIMEOUT * 2,
+                          predicate=lambda e: e.get("state_key") == g.BOT and
+                          e["content"].get("membership") == "join")
+        game.sync_all()
+        game.dms["@bob:test"] = dm
+        mark = hs.mark()
+        game.settle(game.say("Bob> help"))
+        got = [e for e in hs.events(dm, since=mark) if e["sender"] == g.BOT]
+        g.check(got and all(e["type"] == "m.room.encrypted" for e in got),
+                "the answer in Bob's encrypted direct room: %s" % [e["type"] for e in got])
+        answers = game.sync_all().get("Bob", [])
+        g.check([src for rid, src in answers if rid == dm and src["content"].get("body")],
+                "Bob could not read the answer in the direct room he made")
         game.open_room()
         ev1, read = room_line(game, "Ann")
         g.check(read["Ann"] and read["Bob"] and read["Cat"], "not read by all: %s" % read)
@@ -334,7 +354,7 @@ def lifecycle(bot_exe, tmp):
         answers = [e for e in hs.events(game.room, since=mark) if e["sender"] == g.BOT]
         g.check(answers, "the late command was not answered")
         g.check(bot.stop() == 0, "porrazo-bot did not stop cleanly")
-        print("e2ee lifecycle: tampered device refused, second device reads, its going and a "
+        print("e2ee lifecycle: a player's encrypted DM answered, tampered device refused, second device reads, its going and a "
               "leaver rotate the key, a late key's command answered: ok")
     finally:
         if game is not None:
