@@ -19,11 +19,13 @@ pz_install_packages() {
 #
 # PZ_BUILD_PACKAGES: building and running the bot (bot/play installs these
 # alone): the compiler and CMake, the libraries it links (json-c, SQLite,
-# libircclient, OpenSSL, libcurl, libmicrohttpd for the game pages), python3
-# and ngircd for bot/play's local IRC server, tzdata for the time zones
-# players choose with "tz", gettext for the translations' catalogues.
+# libircclient, OpenSSL, libcurl, libmicrohttpd for the game pages, libolm
+# for Matrix's end-to-end encryption), python3 and ngircd for bot/play's
+# local IRC server, tzdata for the time zones players choose with "tz",
+# gettext for the translations' catalogues.
 PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libsqlite3-dev
-    libircclient-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev ngircd tzdata gettext)
+    libircclient-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev libolm-dev ngircd tzdata
+    gettext)
 
 # PZ_TEST_PACKAGES: what the tests need besides (tests/check installs both
 # lists): cmocka for the unit tests (without it the build has no tests);
@@ -32,9 +34,12 @@ PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libsql
 # (systemd-analyze, man, groff, dpkg-shlibdeps, Debian's package checker,
 # readelf); inspircd and atheme-services for tests/irc/test_irc_services.py;
 # python3-matrix-nio, a real Matrix client, for tests/matrix/test_mx_nio.py;
-# chromium, chromium-driver and python3-selenium for tests/web/web_e2e.py.
+# python3-olm, which checks libolm's signatures and lets nio encrypt, for
+# tests/matrix/test_mx_e2ee*.py; chromium, chromium-driver and
+# python3-selenium for tests/web/web_e2e.py.
 PZ_TEST_PACKAGES=(libcmocka-dev openssl systemd man-db groff-base dpkg-dev lintian binutils
-    inspircd atheme-services python3-matrix-nio chromium chromium-driver python3-selenium)
+    inspircd atheme-services python3-matrix-nio python3-olm chromium chromium-driver
+    python3-selenium)
 
 # PZ_BENCH_PACKAGES: the web benchmark's tools (tests/bench/web_bench.py:
 # wrk, nginx serving the same page as a file, curl to save it). Neither

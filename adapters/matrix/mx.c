@@ -70,6 +70,7 @@ static void die(mx_net *n)
     n->authed = false;
     for (int i = 0; i < MX_CALLS_MAX; i++)
         mx__call_drop(n, &n->calls[i]);
+    mx__e2ee_free(n);
     loop_timer_stop(&n->timer);
     mx__batch_free(n);
 }
@@ -174,6 +175,7 @@ static void authed(mx_net *n, const char *user, const char *device)
     log_msg(LOG_INFO, "%s: logged in as %s (device %s)", n->c.name, n->me,
             n->device[0] ? n->device : "unknown");
     mx__resume_parked(n);
+    mx__e2ee_start(n);
     phase_after_auth(n);
 }
 
@@ -300,6 +302,14 @@ static void on_direct_get(mx_net *n, int status, json_object *b)
         mx__direct_take(n, b);
     else if (status != 404)
         log_msg(LOG_WARN, "%s: cannot read m.direct (HTTP %d)", n->c.name, status);
+    if (!mx__e2ee_hold_sync(n)) /* else once the device is ready, or encryption off */
+        mx__sync_begin(n);
+}
+
+void mx__sync_begin(mx_net *n)
+{
+    if (n->phase == MX_PH_SYNC || n->phase == MX_PH_DEAD || n->quitting)
+        return;
     n->phase = MX_PH_SYNC;
     mx__pending_resume(n, true);
     start_sync(n);
@@ -434,6 +444,8 @@ static void on_sync(mx_net *n, int status, json_object *b)
         snprintf(n->next_batch, sizeof n->next_batch, "%s", next);
         n->sync_backoff.next_ms = 0;
         n->filter_remade = n->refusal_told = false;
+        mx__e2ee_sync(n, b);
+        mx__e2ee_to_device(n, b);
         if (mx__batch_begin(n, b) == 0)
             mx__sync_next(n);
         return;
@@ -497,6 +509,27 @@ void mx__dispatch(mx_net *n, mx_call *c, int status, json_object *body)
         break;
     case MX_CALL_POWER:
         mx__on_power(n, c, status, body);
+        break;
+    case MX_CALL_KEYS_UPLOAD:
+        mx__on_keys_upload(n, c, status, body);
+        break;
+    case MX_CALL_XSIGN_UPLOAD:
+        mx__on_xsign_upload(n, c, status, body);
+        break;
+    case MX_CALL_SIGS_UPLOAD:
+        mx__on_sigs_upload(n, c, status, body);
+        break;
+    case MX_CALL_KEYS_QUERY:
+        mx__on_keys_query(n, c, status, body);
+        break;
+    case MX_CALL_KEYS_CLAIM:
+        mx__on_keys_claim(n, c, status, body);
+        break;
+    case MX_CALL_TO_DEVICE:
+        mx__on_to_device(n, c, status, body);
+        break;
+    case MX_CALL_MEMBERS:
+        mx__on_members(n, c, status, body);
         break;
     case MX_CALL_KINDS:
         break;

@@ -160,6 +160,13 @@ static const char *call_label(const mx_call *c)
         [MX_CALL_DIRECT_PUT] = "m.direct update",
         [MX_CALL_DM_CHECK] = "direct room's encryption",
         [MX_CALL_POWER] = "power levels",
+        [MX_CALL_KEYS_UPLOAD] = "device keys",
+        [MX_CALL_XSIGN_UPLOAD] = "cross-signing keys",
+        [MX_CALL_SIGS_UPLOAD] = "device's cross-signature",
+        [MX_CALL_KEYS_QUERY] = "devices' keys",
+        [MX_CALL_KEYS_CLAIM] = "one-time keys",
+        [MX_CALL_TO_DEVICE] = "room key",
+        [MX_CALL_MEMBERS] = "room members",
     };
     return c->kind < MX_CALL_KINDS && names[c->kind] != NULL ? names[c->kind] : "request";
 }

@@ -71,13 +71,27 @@ static int say_once(mx_net *n, const char *once, const char *room, const char *u
 
 /* ---- Rooms' state ------------------------------------------------------------ */
 
-/* The room is encrypted: told once (kv said_encrypted:ROOM), never played in. */
+/*
+ * The room is encrypted. With end-to-end encryption on, it is played in
+ * (kv "encrypted:ROOM" remembers it); off, it is told once (kv
+ * said_encrypted:ROOM) and never played in.
+ */
 static void mark_encrypted(mx_net *n, mx_room *r)
 {
     char key[KEY_MAX], user[MX_ID_MAX];
-    if (r->encrypted)
+    if (n->e2e.ready) {
+        if (!r->encrypted) {
+            r->encrypted = true;
+            snprintf(key, sizeof key, "encrypted:%s", r->id);
+            mx__kv_set(n, key, "1");
+            log_msg(LOG_INFO, "%s: %s is encrypted: played in with end-to-end encryption",
+                    n->c.name, r->id);
+        }
         return;
-    r->encrypted = true;
+    }
+    if (r->said_encrypted)
+        return;
+    r->encrypted = r->said_encrypted = true;
     mx__dm_user(n, r->id, user, sizeof user);
     if (user[0] != '\0')
         mx__dm_forget(n, user, r->id);
@@ -357,7 +371,7 @@ static void on_message(mx_net *n, mx_room *r, json_object *ev)
     const char *msgtype = mx__str(content, "msgtype"), *body = mx__str(content, "body");
     const char *rel_type = mx__str(rel, "rel_type");
     if (!mx__id_ok(sender) || !mx__id_ok(id) || strcmp(sender, n->me) == 0 || body == NULL ||
-        msgtype == NULL || strcmp(msgtype, "m.text") != 0 || r->encrypted)
+        msgtype == NULL || strcmp(msgtype, "m.text") != 0 || (r->encrypted && !n->e2e.ready))
         return;
     char dm[MX_ID_MAX];
     mx__dm_user(n, r->id, dm, sizeof dm);
@@ -374,6 +388,21 @@ static void on_message(mx_net *n, mx_room *r, json_object *ev)
             mx__id_ok(thread) ? thread : NULL, NULL);
 }
 
+/* An encrypted timeline event: decrypted (or waiting for its key) and
+   handled as the event it holds. A plain event in an encrypted room is
+   not a command (anyone on the server could have sent it). */
+static void on_encrypted(mx_net *n, mx_room *r, json_object *ev, bool commands)
+{
+    mark_encrypted(n, r);
+    const char *sender = mx__str(ev, "sender");
+    if (!commands || sender == NULL || strcmp(sender, n->me) == 0)
+        return; /* history and its own events: nothing to read */
+    json_object *dec = mx__e2ee_decrypt(n, r, ev, commands);
+    if (dec != NULL)
+        mx__event_decrypted(n, r, dec, commands);
+    json_object_put(dec);
+}
+
 /* One timeline (or gap) event; commands only when `commands`. */
 static void on_event(mx_net *n, mx_room *r, json_object *ev, bool commands)
 {
@@ -383,9 +412,18 @@ static void on_event(mx_net *n, mx_room *r, json_object *ev, bool commands)
         return;
     if (json_object_object_get_ex(ev, "state_key", &key) && str_of(key) != NULL)
         on_state(n, r, ev);
+    else if (strcmp(type, "m.room.encrypted") == 0 && n->e2e.ready)
+        on_encrypted(n, r, ev, commands);
     else if (strcmp(type, "m.room.encrypted") == 0)
         mark_encrypted(n, r);
-    else if (strcmp(type, "m.room.message") == 0 && commands)
+    else if (strcmp(type, "m.room.message") == 0 && commands && !r->encrypted)
+        on_message(n, r, ev);
+}
+
+void mx__event_decrypted(mx_net *n, mx_room *r, json_object *ev, bool commands)
+{
+    const char *type = mx__str(ev, "type");
+    if (type != NULL && strcmp(type, "m.room.message") == 0 && commands)
         on_message(n, r, ev);
 }
 

@@ -50,7 +50,9 @@ mx_room *mx__room(mx_net *n, const char *id, bool create)
     snprintf(r->id, sizeof r->id, "%s", id);
     char key[KEY_MAX], value[8];
     snprintf(key, sizeof key, "said_encrypted:%s", id);
-    r->encrypted = mx__kv_get(n, key, value, sizeof value) == 0;
+    r->said_encrypted = mx__kv_get(n, key, value, sizeof value) == 0;
+    snprintf(key, sizeof key, "encrypted:%s", id);
+    r->encrypted = r->said_encrypted || mx__kv_get(n, key, value, sizeof value) == 0;
     snprintf(key, sizeof key, "forbidden:%s", id);
     r->forbidden = mx__kv_get(n, key, value, sizeof value) == 0;
     n->rooms[n->nrooms++] = r;
@@ -551,7 +553,7 @@ void mx__dm_set(mx_net *n, const char *user, const char *room)
         array_index(mx__arr(n->direct, user), room) >= 0)
         return; /* known already */
     mx_room *known = mx__room(n, room, false);
-    if (known != NULL && known->encrypted) {
+    if (known != NULL && known->encrypted && n->e2e.olm == NULL) {
         log_msg(LOG_INFO, "%s: %s is encrypted: not a direct room for %s's hands", n->c.name, room,
                 user);
         return; /* never a room for hands, even named by a later is_direct invite */

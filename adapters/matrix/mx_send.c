@@ -151,6 +151,16 @@ static void make_dm(mx_net *n, const char *user)
         json_object_object_add(b, "is_direct", json_object_new_boolean(1));
         json_object_object_add(b, "invite", json_object_get(inv));
         json_object_object_add(b, "topic", json_object_new_string("Porrazo: your private hands"));
+        if (n->e2e.ready) { /* encrypted, as Element makes direct rooms */
+            json_object *st = json_object_new_array(), *ev = json_object_new_object(),
+                        *ct = json_object_new_object();
+            json_object_object_add(ct, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
+            json_object_object_add(ev, "type", json_object_new_string("m.room.encryption"));
+            json_object_object_add(ev, "state_key", json_object_new_string(""));
+            json_object_object_add(ev, "content", ct);
+            json_object_array_add(st, ev);
+            json_object_object_add(b, "initial_state", st);
+        }
         c = mx__call_new(n, MX_CALL_CREATE_DM, "POST", url,
                          json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN), true);
     }
@@ -250,8 +260,8 @@ void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body)
 const char *mx__unreachable(mx_net *n, const char *user, const char *room)
 {
     char v[8], key[MX_ID_MAX + 32], dm[MX_ID_MAX];
-    if (mx__kv_get(n, "e2e_dms", v, sizeof v) != 0)
-        return NULL;
+    if (n->e2e.olm != NULL || mx__kv_get(n, "e2e_dms", v, sizeof v) != 0)
+        return NULL; /* encryption on: encrypted direct rooms are served */
     int ns = 0;
     if (room != NULL && snprintf(key, sizeof key, "said_e2e:%s", room) < (int)sizeof key &&
         mx__kv_get(n, key, v, sizeof v) != 0 &&
@@ -269,7 +279,8 @@ void mx__dm_prepare(mx_net *n, const char *room, const char *user)
 {
     char dm[MX_ID_MAX], v[8];
     mx__dm_room(n, user, dm, sizeof dm);
-    if (dm[0] != '\0' || dm_failed(n, user) || mx__kv_get(n, "e2e_dms", v, sizeof v) == 0)
+    if (dm[0] != '\0' || dm_failed(n, user) ||
+        (n->e2e.olm == NULL && mx__kv_get(n, "e2e_dms", v, sizeof v) == 0))
         return;
     host_player seats[8];
     int ns = 0;
@@ -285,6 +296,17 @@ void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
 {
     const char *room = mx__str(body, "room_id");
     mx__send_unpark(n); /* this player's queue, and any that waited for MX_DMS_MAX */
+    if (status == 200 && room != NULL && strlen(room) < MX_ID_MAX && n->e2e.ready) {
+        char key[MX_ID_MAX + 32];
+        mx_room *r = mx__room(n, room, true);
+        if (r != NULL)
+            r->encrypted = true; /* made so: its state event may come later */
+        snprintf(key, sizeof key, "encrypted:%s", room);
+        mx__kv_set(n, key, "1");
+        log_msg(LOG_INFO, "%s: %s is the encrypted direct room of %s", n->c.name, room, c->user);
+        mx__dm_set(n, c->user, room);
+        return;
+    }
     if (status == 200 && room != NULL && strlen(room) < MX_ID_MAX) {
         dm_check(n, c->user, room);
         return;
@@ -330,7 +352,7 @@ static outq_verdict ready(void *arg, const outq_msg *m)
     if (mx__call_find(n, MX_CALL_JOIN, room, NULL) != NULL)
         return OUTQ_PARK; /* sent once the bot is in */
     mx_room *r = mx__room(n, room, false);
-    if (r != NULL && r->encrypted && m->kind == MSG_PRIVATE) {
+    if (r != NULL && r->encrypted && m->kind == MSG_PRIVATE && n->e2e.olm == NULL) {
         log_msg(LOG_WARN, "%s: dropping a private message to %s: %s is encrypted", n->c.name,
                 m->target, room);
         return OUTQ_DROP; /* never a hand in an encrypted room */
@@ -553,8 +575,8 @@ static void flight_done(mx_net *n, mx_flight *f, const char *event)
     f->m = NULL;
 }
 
-/* The URL of part of flight f into url. 0 or -1 (too long). */
-static int send_url(mx_net *n, const mx_flight *f, char *url, size_t cap)
+/* The URL of part of flight f (an event of type) into url. 0 or -1 (too long). */
+static int send_url(mx_net *n, const mx_flight *f, const char *type, char *url, size_t cap)
 {
     char txn[64], etxn[3 * sizeof txn], room[3 * MX_ID_MAX], path[MX_URL_MAX];
     char merged[16] = "";
@@ -565,7 +587,7 @@ static int send_url(mx_net *n, const mx_flight *f, char *url, size_t cap)
     if (k < 0 || (size_t)k >= sizeof txn || mx__enc(f->room, room, sizeof room) != 0 ||
         mx__enc(txn, etxn, sizeof etxn) != 0)
         return -1;
-    k = snprintf(path, sizeof path, "/rooms/%s/send/m.room.message/%s", room, etxn);
+    k = snprintf(path, sizeof path, "/rooms/%s/send/%s/%s", room, type, etxn);
     if (k < 0 || (size_t)k >= sizeof path)
         return -1;
     return mx__url(n, url, cap, path);
@@ -585,6 +607,13 @@ static int flight_go(mx_net *n, mx_flight *f)
     int np = 0;
     mx_format_out out = {0};
     char url[MX_URL_MAX];
+    /* an encrypted room: sent encrypted once its key is with every device
+       (asked for meanwhile: the flight waits, other rooms go on), never in
+       clear while encryption is being set up */
+    mx_room *er = mx__room(n, f->room, true); /* made from the kv after a restart */
+    bool encrypt = n->e2e.olm != NULL && (er == NULL || er->encrypted);
+    if (encrypt && (er == NULL || mx__e2ee_room_ready(n, er) != 1))
+        return 0; /* er NULL: unknown whether it is encrypted: never sent in clear */
     if (m->kind == MSG_ROOM)
         game_people(n, f->room, seats, people, &np);
     char *text = mx__room_names_in(n, m->text);
@@ -595,7 +624,8 @@ static int flight_go(mx_net *n, mx_flight *f)
                            : mx_format_message(msgtype_of(n, m), colours, text, strlen(text),
                                                people, np, MX_FORMAT_CONTENT_MAX, &out);
     free(text);
-    if (err != 0 || send_url(n, f, url, sizeof url) != 0) {
+    if (err != 0 ||
+        send_url(n, f, encrypt ? "m.room.encrypted" : "m.room.message", url, sizeof url) != 0) {
         log_msg(LOG_ERROR, "%s: dropping message %lld to %s: %s", n->c.name, (long long)m->id,
                 f->room, err != 0 ? mx_format_strerror(err) : "its address is too long");
         mx_format_out_fini(&out);
@@ -605,10 +635,21 @@ static int flight_go(mx_net *n, mx_flight *f)
     int parts = out.n;
     mx_room *thread = f->part < parts ? thread_of(n, m) : NULL;
     char *threaded = thread != NULL ? in_thread(out.content[f->part], thread) : NULL;
-    mx_call *c = f->part < parts
-                     ? mx__call_new(n, MX_CALL_SEND, "PUT", url,
-                                    threaded != NULL ? threaded : out.content[f->part], true)
-                     : NULL;
+    const char *content =
+        f->part < parts ? (threaded != NULL ? threaded : out.content[f->part]) : NULL;
+    char *sealed =
+        content != NULL && encrypt ? mx__e2ee_encrypt(n, er, "m.room.message", content) : NULL;
+    if (content != NULL && encrypt && sealed == NULL) {
+        free(threaded);
+        mx_format_out_fini(&out);
+        log_msg(LOG_ERROR, "%s: cannot encrypt message %lld for %s; trying again", n->c.name,
+                (long long)m->id, f->room);
+        return -1;
+    }
+    mx_call *c = content != NULL ? mx__call_new(n, MX_CALL_SEND, "PUT", url,
+                                                sealed != NULL ? sealed : content, true)
+                                 : NULL;
+    free(sealed);
     free(threaded);
     mx_format_out_fini(&out);
     if (f->part >= parts) {

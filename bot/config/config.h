@@ -98,6 +98,8 @@ typedef struct cfg_matrix {
     int nlang_es;
     char lang_en[CFG_LIST][CFG_STR]; /* rooms in English */
     int nlang_en;
+    bool crypto;      /* end-to-end encrypted rooms (default true; needs libolm and crypto_key) */
+    char crypto_key[CFG_STR]; /* secret: encrypts the device's keys in the store */
 } cfg_matrix;
 
 /* [web]: the game pages (bot/web). Off unless listen is set. */

@@ -216,6 +216,8 @@ static const key_def matrix_keys[] = {
     STR(cfg_matrix, language, F_NONEMPTY, check_language, NULL),
     LIST(cfg_matrix, lang_es, F_NOSPACE, NULL, NULL),
     LIST(cfg_matrix, lang_en, F_NOSPACE, NULL, NULL),
+    BOOL(cfg_matrix, crypto),
+    STR(cfg_matrix, crypto_key, 0, NULL, NULL), /* secret */
 };
 
 /* "ADDRESS:PORT": the address numeric (the pages are for a proxy in front). */
@@ -316,6 +318,7 @@ void cfg_defaults(cfg *c)
         irc->burst = 4;
         irc->line_ms = 1500;
         c->matrix[i].notify_turn = true;
+        c->matrix[i].crypto = true;
     }
 }
 

@@ -152,6 +152,17 @@ class _Dropped(Exception):
 _SECRET_FIELDS = ("password", "token", "new_password")
 
 
+def _redacted(value):
+    """value with every secret field, at any depth (a user-interactive
+    auth's "auth": {"password"}), replaced by "<redacted>"."""
+    if isinstance(value, dict):
+        return {k: ("<redacted>" if k in _SECRET_FIELDS else _redacted(v))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    return value
+
+
 class _Request:
     def __init__(self, h, gen):
         self.h = h
@@ -235,10 +246,11 @@ class HomeServer(RoutesMixin, ServerState):
     """
 
     def __init__(self, server_name="test", port=None, host=HOST, timeline_limit=10,
-                 password_login=True, rate_limits=None, verbose=False, encrypt_by_default=None):
+                 password_login=True, rate_limits=None, verbose=False, encrypt_by_default=None,
+                 xsign_uia="always"):
         super().__init__(server_name=server_name, timeline_limit=timeline_limit,
                          password_login=password_login, rate_limits=rate_limits,
-                         encrypt_by_default=encrypt_by_default)
+                         encrypt_by_default=encrypt_by_default, xsign_uia=xsign_uia)
         self.host = host
         self.port = port
         self.verbose = verbose
@@ -557,10 +569,7 @@ class HomeServer(RoutesMixin, ServerState):
         if req.body:
             try:
                 body = json.loads(req.body.decode("utf-8"))
-                if isinstance(body, dict):
-                    body = {k: ("<redacted>" if k in _SECRET_FIELDS else v)
-                            for k, v in body.items()}
-                req.entry["body"] = body
+                req.entry["body"] = _redacted(body)
             except ValueError:
                 req.entry["body"] = "<%d bytes, not JSON>" % len(req.body)
 

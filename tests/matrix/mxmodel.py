@@ -69,8 +69,8 @@ class MatrixError(Exception):
         self.extra = extra
 
     def body(self):
-        d = {"errcode": self.errcode, "error": self.error}
-        d.update(self.extra)
+        d = {} if self.errcode is None else {"errcode": self.errcode, "error": self.error}
+        d.update(self.extra)  # errcode None: a user-interactive auth's first answer
         return d
 
 

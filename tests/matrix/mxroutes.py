@@ -60,6 +60,12 @@ ROUTES = [
     ("GET", "/user/{user}/account_data/{type}", "account_data_get", True, False),
     ("PUT", "/user/{user}/account_data/{type}", "account_data_put", True, False),
     ("GET", "/directory/room/{alias}", "alias_get", False, False),
+    ("POST", "/keys/upload", "keys_upload", True, False),
+    ("POST", "/keys/query", "keys_query", True, False),
+    ("POST", "/keys/claim", "keys_claim", True, False),
+    ("POST", "/keys/device_signing/upload", "device_signing_upload", True, False),
+    ("POST", "/keys/signatures/upload", "signatures_upload", True, False),
+    ("PUT", "/sendToDevice/{type}/{txn}", "send_to_device", True, False),
 ]
 _ROUTES = [(m, tuple(p.strip("/").split("/")), h, a, e) for m, p, h, a, e in ROUTES]
 _CLIENT_PREFIXES = (("_matrix", "client", "v3"), ("_matrix", "client", "r0"))
@@ -220,6 +226,7 @@ class RoutesMixin:
 
     def _h_logout(self, req, token, p):
         self.revoke_token(token.token)
+        self.delete_device(token.user_id, token.device_id)  # as Synapse: keys and all
         return {}
 
     def _h_logout_all(self, req, token, p):
@@ -409,6 +416,25 @@ class RoutesMixin:
 
     def _h_alias_get(self, req, token, p):
         return {"room_id": self.resolve_alias(p["alias"]), "servers": [self.server_name]}
+
+
+    def _h_keys_upload(self, req, token, p):
+        return self.keys_upload(token, req.json)
+
+    def _h_keys_query(self, req, token, p):
+        return self.keys_query(token, req.json)
+
+    def _h_keys_claim(self, req, token, p):
+        return self.keys_claim(token, req.json)
+
+    def _h_device_signing_upload(self, req, token, p):
+        return self.device_signing_upload(token, req.json)
+
+    def _h_signatures_upload(self, req, token, p):
+        return self.signatures_upload(token, req.json)
+
+    def _h_send_to_device(self, req, token, p):
+        return self.send_to_device(token, p["type"], p["txn"], req.json)
 
 
 def _match(pattern, segments):

@@ -37,9 +37,10 @@ from mxmodel import (DEFAULT_RATE_LIMITS, FILTER_TIMELINE_LIMIT, PREJOIN_STATE_T
                      RateLimiter, Token, _deep, _letters, _no_constants, bad_request,
                      canonical_json, forbidden, not_found, now_ms, request_is_http,
                      validate_filter)
+from mxkeys import KeysMixin
 from mxrooms import RoomsMixin
 
-class ServerState(RoomsMixin):
+class ServerState(RoomsMixin, KeysMixin):
     """Everything the homeserver remembers, behind self.lock; self.changed
     (a Condition on that lock) is notified whenever the stream moves.
 
@@ -49,7 +50,7 @@ class ServerState(RoomsMixin):
     """
 
     def __init__(self, server_name="test", timeline_limit=10, password_login=True,
-                 rate_limits=None, encrypt_by_default=None):
+                 rate_limits=None, encrypt_by_default=None, xsign_uia="always"):
         if encrypt_by_default not in (None, "invite", "all"):
             raise ValueError("encrypt_by_default: None, 'invite' or 'all'")
         self.encrypt_by_default = encrypt_by_default
@@ -75,6 +76,7 @@ class ServerState(RoomsMixin):
         self._overrides = {}        # user_id -> (messages_per_second, burst_count)
         self._override_limiters = {}  # user_id -> its message RateLimiter
         self._presence = {}         # user_id -> "online" | "offline" | "unavailable"
+        self._keys_init(xsign_uia)
         limits = dict(DEFAULT_RATE_LIMITS)
         limits.update(rate_limits or {})
         for name, value in limits.items():
@@ -603,8 +605,7 @@ class ServerState(RoomsMixin):
                                                   key=lambda kv: kv[1][0])
                         if (since_pos is None or pos > since_pos)
                         and filt.account_data.match_type(t)]
-        body = {"device_one_time_keys_count": {"signed_curve25519": 0},
-                "device_unused_fallback_key_types": []}
+        body, keys_news = self._sync_keys(user, device, since_pos, top)
         if account_data:
             body["account_data"] = {"events": account_data}
         rooms = {}
@@ -613,7 +614,7 @@ class ServerState(RoomsMixin):
                 rooms[k] = v
         if rooms:
             body["rooms"] = rooms
-        return body, not rooms and not account_data
+        return body, not rooms and not account_data and not keys_news
 
     def _room_entry(self, room, user, device, lo, hi, filt, full, now, force=False):
         """A joined (or left) room's section: the timeline of the events in
