@@ -219,6 +219,12 @@ def main():
             # is; the players follow the room (they acted moments ago), so
             # none is prompted privately again: the same private messages.
             extra = sum(len(got[k]) - len(ref_rooms[k]) for k in got if k != "room")
+            if extra != 0:  # say whose and where, as compare_rooms does
+                try:
+                    g.compare_rooms({k: v for k, v in ref_rooms.items() if k != "room"},
+                                    {k: v for k, v in got.items() if k != "room"})
+                except AssertionError as e:
+                    print("private messages: %s" % e, file=sys.stderr)
             g.check(extra == 0, "%d more private messages than the reference for %d "
                     "restarts" % (extra, restarts))
             for k in got:
