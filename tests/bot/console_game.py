@@ -137,15 +137,22 @@ class Table:
         self.need_capture = False
 
     def read(self, lines):
+        """The bot's answer to one line: the room's lines first, then the
+        private ones. A hand sent privately tells the hand after everything
+        the same answer told the room (the bot queues hands first, so on
+        Matrix a new hand may carry an earlier timestamp than the room's
+        line of the play that ended the last one): read in the other order,
+        that play would take its card out of the new hand when both hold
+        the same card."""
+        self.transcript.extend(lines)
         for line in lines:
-            self.transcript.append(line)
-            m = re.match(r"-> (\S+): (.*)$", line)
-            if m:
-                self.private(m.group(1), m.group(2))
-                continue
             m = re.match(r"#console <[^>]+> (.*)$", line)
             if m:
                 self.public(m.group(1))
+        for line in lines:
+            m = re.match(r"-> (\S+): (.*)$", line)
+            if m:
+                self.private(m.group(1), m.group(2))
 
     def private(self, nick, text):
         m = re.match(r"Your hand in \S+ \(deal (\d+) of \d+\): (.*?)(?: · |$)", text)
