@@ -68,6 +68,71 @@ typedef struct adapter_ops {
     int (*reconfigure)(void *net, cfg *live, const cfg *next);
 } adapter_ops;
 
+/*
+ * ADAPTER_DEFINE(T, P, KIND, SECTIONS, COUNT, QUIT, RECONFIGURE): defines
+ * const adapter_ops P_adapter for a kind whose network type is T and
+ * whose functions are P_net_new, P_net_start, P_net_closed, P_net_free,
+ * P_net_name, P_net_outq, P_net_leave and P_is_owner (irc.h's, mx.h's),
+ * with its sections in cfg's SECTIONS[] (COUNT of them); QUIT and
+ * RECONFIGURE are the kind's own (adapter_ops). The operations it writes
+ * (static, P_op_...) only pass on, turning void * back into T *.
+ */
+#define ADAPTER_DEFINE(T, P, KIND, SECTIONS, COUNT, QUIT, RECONFIGURE)                             \
+    static int P##_op_count(const cfg *c)                                                          \
+    {                                                                                              \
+        return c->COUNT;                                                                           \
+    }                                                                                              \
+    static const char *P##_op_section(const cfg *c, int i)                                         \
+    {                                                                                              \
+        return c->SECTIONS[i].name;                                                                \
+    }                                                                                              \
+    static int P##_op_make(void **out, const adapter_env *env, const cfg *c, int i, char *why,     \
+                           size_t why_len)                                                         \
+    {                                                                                              \
+        T *n;                                                                                      \
+        if (P##_net_new(&n, env, &c->SECTIONS[i], why, why_len) != 0)                              \
+            return -1;                                                                             \
+        *out = n;                                                                                  \
+        return 0;                                                                                  \
+    }                                                                                              \
+    static int P##_op_start(void *net)                                                             \
+    {                                                                                              \
+        return P##_net_start(net);                                                                 \
+    }                                                                                              \
+    static bool P##_op_closed(const void *net)                                                     \
+    {                                                                                              \
+        return P##_net_closed(net);                                                                \
+    }                                                                                              \
+    static void P##_op_free(void *net)                                                             \
+    {                                                                                              \
+        P##_net_free(net);                                                                         \
+    }                                                                                              \
+    static const char *P##_op_name(const void *net)                                                \
+    {                                                                                              \
+        return P##_net_name(net);                                                                  \
+    }                                                                                              \
+    static outq *P##_op_outq(void *net)                                                            \
+    {                                                                                              \
+        return P##_net_outq(net);                                                                  \
+    }                                                                                              \
+    static int P##_op_leave(void *net, const char *room, const char *by)                           \
+    {                                                                                              \
+        return P##_net_leave(net, room, by);                                                       \
+    }                                                                                              \
+    const adapter_ops P##_adapter = {.kind = KIND,                                                 \
+                                     .count = P##_op_count,                                        \
+                                     .section = P##_op_section,                                    \
+                                     .make = P##_op_make,                                          \
+                                     .start = P##_op_start,                                        \
+                                     .quit = QUIT,                                                 \
+                                     .closed = P##_op_closed,                                      \
+                                     .free = P##_op_free,                                          \
+                                     .name = P##_op_name,                                          \
+                                     .outq = P##_op_outq,                                          \
+                                     .leave = P##_op_leave,                                        \
+                                     .is_owner = P##_is_owner,                                     \
+                                     .reconfigure = RECONFIGURE}
+
 /* A running network: its kind and itself (the program's table of them). */
 typedef struct adapter_run {
     const adapter_ops *ops;
