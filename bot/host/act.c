@@ -15,6 +15,7 @@
 #include "hctx.h"
 #include "hfair.h"
 #include "hgame.h"
+#include "hlisten.h"
 #include "hprefs.h"
 #include "hseats.h"
 #include "hweb.h"

@@ -23,7 +23,7 @@
 typedef struct flood_slot flood_slot;
 typedef struct think think;
 typedef struct room_own room_own;
-typedef struct hs_listener hs_listener; /* hseats.h */
+typedef struct hs_listener hs_listener; /* hlisten.h */
 
 #define HS_LISTENERS_MAX 4 /* who listens to the games' moves (hs_listen) */
 

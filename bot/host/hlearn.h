@@ -14,14 +14,14 @@
 #endif
 
 #include "hctx.h"
-#include "hseats.h"
+#include "hlisten.h"
 #include "think.h"
 
 #define LEARN_REVIEW_SCOPE "review"     /* review on: key "network\x1fplayer", value "on" */
 #define LEARN_ITEMS_SCOPE "review.hand" /* a hand's judged plays: "network\x1fgame\x1fplayer" */
 #define LEARN_REVIEW_MAX 3              /* lines of a hand's review, at most */
 
-/* What learning hears of the games' moves (hseats.h; host_new makes it
+/* What learning hears of the games' moves (hlisten.h; host_new makes it
    listen): a person's play judged by the strong level from what they knew
    before it (a practice table's learner, or review on), a hand's review
    for those who asked at its end, the judged plays forgotten at a stop. */

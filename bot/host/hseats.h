@@ -54,24 +54,6 @@ bool hs_take_offer(ctx *c);
 int hs_act(ctx *c, const pz_action *a, const char *forced);
 
 /*
- * What a game's moves tell whoever listens (learning: learn.c), so that
- * act.c names none of them. hs_act calls each listener's before() with the
- * move about to be applied in the loaded game (forced: as for hs_act);
- * what it returns, unless NULL, goes back to its after() once the move was
- * applied or refused (applied), which owns it then. hand_end: a hand (or
- * the game) ended in the loaded game; stopped: the game was stopped
- * (hs_stop). Any hook may be NULL.
- */
-struct hs_listener {
-    void *(*before)(ctx *c, const pz_action *a, const char *forced);
-    void (*after)(ctx *c, const pz_action *a, void *taken, bool applied);
-    void (*hand_end)(ctx *c);
-    void (*stopped)(ctx *c);
-};
-/* Adds l (static: never freed) to h's listeners. 0, or -1 when
-   HS_LISTENERS_MAX listen already (a programmer's error). */
-int hs_listen(host *h, const hs_listener *l);
-/*
  * Announces the events of an action `a` (NULL: the first deal of pz_new)
  * already applied to c->g: public lines, private hands after a deal, the
  * score board after a deal and a hand, statistics, the end of the game,

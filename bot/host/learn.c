@@ -516,7 +516,7 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Listening to the moves (hseats.h)                                        */
+/* Listening to the moves (hlisten.h)                                       */
 
 /* What learning takes of the game before a judged play. */
 typedef struct learn_taken {
