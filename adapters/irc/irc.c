@@ -619,23 +619,20 @@ int irc_net_new(irc_net **out, const irc_env *env, const cfg_irc *c, char *why, 
     for (int i = 0; i < c->nchannels; i++)
         (void)irc__chan_add(n, c->channels[i], true);
     irc__load_invited(n);
-    loop_timer_init(env->loop, &n->reconnect, on_reconnect, n);
-    loop_timer_init(env->loop, &n->tick, on_tick, n);
-    loop_timer_init(env->loop, &n->send, on_send_timer, n);
-    loop_timer_init(env->loop, &n->quit, on_quit_timer, n);
-    loop_timer_init(env->loop, &n->more, on_more_timer, n);
-    loop_timer_init(env->loop, &n->retry, on_retry_timer, n);
-    loop_hook_init(env->loop, &n->hook, on_hook, n);
+    adapter_life_init(&n->life, env->loop, &n->hook, on_hook, n);
+    adapter_life_timer(&n->life, &n->reconnect, on_reconnect, n);
+    adapter_life_timer(&n->life, &n->tick, on_tick, n);
+    adapter_life_timer(&n->life, &n->send, on_send_timer, n);
+    adapter_life_timer(&n->life, &n->quit, on_quit_timer, n);
+    adapter_life_timer(&n->life, &n->more, on_more_timer, n);
+    adapter_life_timer(&n->life, &n->retry, on_retry_timer, n);
     *out = n;
     return 0;
 }
 
 int irc_net_start(irc_net *n)
 {
-    if (loop_hook_start(&n->hook) != 0 || loop_timer_start(&n->reconnect, 0, 0) != 0)
-        return -1;
-    n->started = true;
-    return 0;
+    return adapter_life_start(&n->life, &n->reconnect); /* connecting at once */
 }
 
 void irc_net_quit(irc_net *n, const char *reason)
@@ -673,15 +670,7 @@ void irc_net_free(irc_net *n)
 {
     if (n == NULL)
         return;
-    if (n->started) {
-        loop_hook_stop(&n->hook);
-        loop_timer_stop(&n->reconnect);
-        loop_timer_stop(&n->tick);
-        loop_timer_stop(&n->send);
-        loop_timer_stop(&n->quit);
-        loop_timer_stop(&n->more);
-        loop_timer_stop(&n->retry);
-    }
+    adapter_life_stop(&n->life);
     irc_wire_free(n->wire);
     irc_out_fini(&n->q);
     outq_free(n->outq);

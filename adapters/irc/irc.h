@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "adapter.h"
 #include "config.h"
 #include "host.h"
 #include "loop.h"
@@ -35,15 +36,13 @@
 
 typedef struct irc_net irc_net;
 
-/* What every network of the process shares. */
-typedef struct irc_env {
-    loop *loop;
-    host *host;
-    store *store;
-    const cfg *cfg;      /* owners, prefix, bot name */
-    const char *version; /* answered to CTCP VERSION ("porrazo-bot 0.1.0") */
-    uint64_t seed;       /* for the reconnect jitter */
-} irc_env;
+/* What every network of the process shares (version: answered to CTCP
+   VERSION; seed: the reconnect jitter). */
+typedef adapter_env irc_env;
+
+/* The IRC networks as the program runs them: one per [irc NAME] section
+   (irc_adapter.c, over the functions below). */
+extern const adapter_ops irc_adapter;
 
 /*
  * Makes the adapter for network c (checked by the config module) without

@@ -81,7 +81,8 @@ struct irc_net {
     bool store_failed; /* a store failure was logged; the next success says so */
     /* the outbox staying long above its threshold */
     outq_watch backlog;
-    bool started, quitting, closed;
+    adapter_life life; /* the hook and the timers above, started and stopped together */
+    bool quitting, closed;
     irc_seen seen[IRC_SEEN_MAX]; /* who is who on this connection (irc_ids.c) */
     uint64_t seen_clock;
     ircp_msg msg;            /* the line being handled */

@@ -606,22 +606,21 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
         free(n);
         return -1;
     }
-    loop_timer_init(env->loop, &n->timer, mx__on_timer, n);
-    loop_timer_init(env->loop, &n->quit, on_quit_timer, n);
-    loop_timer_init(env->loop, &n->wake, mx__on_wake, n);
-    loop_timer_init(env->loop, &n->unpark, mx__on_unpark, n);
-    loop_timer_init(env->loop, &n->moves, mx__on_moves, n);
+    adapter_life_init(&n->life, env->loop, &n->hook, on_hook, n);
+    adapter_life_timer(&n->life, &n->timer, mx__on_timer, n);
+    adapter_life_timer(&n->life, &n->quit, on_quit_timer, n);
+    adapter_life_timer(&n->life, &n->wake, mx__on_wake, n);
+    adapter_life_timer(&n->life, &n->unpark, mx__on_unpark, n);
+    adapter_life_timer(&n->life, &n->moves, mx__on_moves, n);
     n->moves_window = MX_JOINS_MAX;
-    loop_hook_init(env->loop, &n->hook, on_hook, n);
     *out = n;
     return 0;
 }
 
 int mx_net_start(mx_net *n)
 {
-    if (loop_hook_start(&n->hook) != 0)
+    if (adapter_life_start(&n->life, NULL) != 0)
         return -1;
-    n->started = true;
     mx__send_init(n);
     int pruned = 0;
     (void)host_seen_prune(n->env.host, (int64_t)time(NULL) - MX_SEEN_KEEP_S, &pruned);
@@ -682,14 +681,7 @@ void mx_net_free(mx_net *n)
 {
     if (n == NULL)
         return;
-    if (n->started) {
-        loop_hook_stop(&n->hook);
-        loop_timer_stop(&n->timer);
-        loop_timer_stop(&n->quit);
-        loop_timer_stop(&n->wake);
-        loop_timer_stop(&n->unpark);
-        loop_timer_stop(&n->moves);
-    }
+    adapter_life_stop(&n->life);
     /* The marks of sends that finished since the last turn (quitting). */
     size_t unmarked = outq_done_pending(n->q);
     if (mx__send_flush(n) != 0)

@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "adapter.h"
 #include "config.h"
 #include "host.h"
 #include "loop.h"
@@ -46,15 +47,13 @@
 
 typedef struct mx_net mx_net;
 
-/* What every network of the process shares. */
-typedef struct mx_env {
-    loop *loop;
-    host *host;
-    store *store;
-    const cfg *cfg;      /* owners, prefix, bot name */
-    const char *version; /* the HTTP user agent ("porrazo-bot 0.1.0") */
-    uint64_t seed;       /* for the back-off jitter */
-} mx_env;
+/* What every network of the process shares (version: the HTTP user
+   agent; seed: the back-off jitter). */
+typedef adapter_env mx_env;
+
+/* The Matrix accounts as the program runs them: one per [matrix NAME]
+   section (mx_adapter.c, over the functions below). */
+extern const adapter_ops mx_adapter;
 
 /*
  * Makes the adapter for network c (checked by the config module) without

@@ -6,6 +6,10 @@
 #ifndef PZ_MX_CRYPTO_INT_H
 #define PZ_MX_CRYPTO_INT_H
 
+#ifndef PZ_INSIDE_MX_CRYPTO
+#error "mx_crypto_int.h is mx_crypto's inside: others include mx_crypto.h (ARCHITECTURE.md)"
+#endif
+
 #include <olm/olm.h>
 
 #include "mx_crypto.h"

@@ -248,7 +248,8 @@ struct mx_net {
     char base[CFG_STR]; /* homeserver URL without a trailing slash */
     mx_http *http;
     mx_phase phase;
-    bool started, quitting, authed;
+    adapter_life life; /* the hook and the timers, started and stopped together */
+    bool quitting, authed;
     bool token_from_config; /* the token in use is the configuration's */
     char token[MX_TOKEN_MAX];
     char device[MX_ID_MAX];

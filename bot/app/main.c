@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adapter.h"
 #include "config.h"
 #include "console.h"
 #include "envfile.h"
@@ -34,6 +35,10 @@
 #error "PZ_VERSION (the project's version) comes from the top CMakeLists.txt"
 #endif
 #define VERSION PZ_VERSION
+
+/* The kinds of network the bot runs (adapter.h), started in this order. */
+static const adapter_ops *const kinds[] = {&irc_adapter, &mx_adapter};
+#define NKINDS (sizeof kinds / sizeof kinds[0])
 
 static volatile int stop_requested;
 static volatile sig_atomic_t reload_requested;
@@ -173,7 +178,10 @@ static int check_config(const char *path, const char *env_file)
         env_err = envfile_load(env_file, report_config, &r, &env_warn);
     nerr = cfg_check_all(&c, path, report_config, &r, &nwarn) + env_err;
     nwarn += env_warn;
-    if (nerr == 0 && c.nirc == 0 && c.nmatrix == 0) {
+    int nnets = 0;
+    for (size_t k = 0; k < NKINDS; k++)
+        nnets += kinds[k]->count(&c);
+    if (nerr == 0 && nnets == 0) {
         printf("warning: %s: no [irc NAME] or [matrix NAME] section, so porrazo-bot --config "
                "would refuse to start; the file is usable with --console only\n",
                path);
@@ -199,15 +207,15 @@ static void alert_operator(void *arg, bool serious, const char *msg)
     log_msg(serious ? LOG_ERROR : LOG_WARN, "database: %s", msg);
 }
 
+/* Whether player is an owner on network (host_config.is_owner): by the
+   rule of the network's kind, or the file's plain list (the console). */
 static bool owner_check(void *arg, const char *network, const char *player)
 {
     const cfg *c = arg;
-    for (int i = 0; i < c->nirc; i++)
-        if (strcmp(c->irc[i].name, network) == 0)
-            return irc_is_owner(c, network, player);
-    for (int i = 0; i < c->nmatrix; i++)
-        if (strcmp(c->matrix[i].name, network) == 0)
-            return mx_is_owner(c, network, player);
+    for (size_t k = 0; k < NKINDS; k++)
+        for (int i = 0; i < kinds[k]->count(c); i++)
+            if (strcmp(kinds[k]->section(c, i), network) == 0)
+                return kinds[k]->is_owner(c, network, player);
     return cfg_is_owner(c, network, player);
 }
 
@@ -222,8 +230,8 @@ static int configured_lang(void *arg, const char *network, const char *room)
 /* The adapters' send queues by network, for the host (host_config.outq_of). */
 typedef struct queues {
     int n;
-    const char *network[2 * CFG_NETWORKS + 1];
-    outq *q[2 * CFG_NETWORKS + 1];
+    const char *network[NKINDS * CFG_NETWORKS + 1];
+    outq *q[NKINDS * CFG_NETWORKS + 1];
     host *h; /* renders the queues' live lines when they are sent */
 } queues;
 
@@ -248,32 +256,23 @@ static outq *queue_of(void *arg, const char *network)
     return NULL;
 }
 
-/* The adapters by network, for an owner's part (host_config.leave_room). */
-typedef struct leavers {
+/* The running networks of every kind (run_networks), for an owner's part
+   (host_config.leave_room) and a reload. */
+typedef struct networks {
     int n;
-    const char *network[2 * CFG_NETWORKS];
-    irc_net *irc[2 * CFG_NETWORKS]; /* one of irc and mx is set */
-    mx_net *mx[2 * CFG_NETWORKS];
-} leavers;
+    adapter_run run[NKINDS * CFG_NETWORKS];
+} networks;
 
-static leavers all_leavers;
-
-static void leavers_add(leavers *ls, const char *network, irc_net *irc, mx_net *mx)
-{
-    if (ls->n < (int)(sizeof ls->network / sizeof ls->network[0])) {
-        ls->network[ls->n] = network;
-        ls->irc[ls->n] = irc;
-        ls->mx[ls->n++] = mx;
-    }
-}
+static networks all_nets;
 
 static int leave_room(void *arg, const char *network, const char *room, const char *by)
 {
-    leavers *ls = arg;
-    for (int i = 0; i < ls->n; i++)
-        if (strcmp(ls->network[i], network) == 0)
-            return ls->irc[i] != NULL ? irc_net_leave(ls->irc[i], room, by)
-                                      : mx_net_leave(ls->mx[i], room, by);
+    networks *ns = arg;
+    for (int i = 0; i < ns->n; i++) {
+        const adapter_run *a = &ns->run[i];
+        if (strcmp(a->ops->name(a->net), network) == 0)
+            return a->ops->leave(a->net, room, by);
+    }
     return -1; /* the console has no rooms to leave */
 }
 
@@ -396,6 +395,52 @@ static void on_shutdown_timer(loop_timer *t, void *arg)
 }
 
 /*
+ * Makes the network of c's i-th section of kind ops, gives the host its
+ * queue and starts it, recorded in ns (freed by run_networks whatever
+ * happens). 0, or 1 with the reason on standard error.
+ */
+static int start_network(networks *ns, const adapter_ops *ops, const adapter_env *env, const cfg *c,
+                         int i)
+{
+    char why[512];
+    void *net;
+    if (ns->n >= (int)(sizeof ns->run / sizeof ns->run[0]) ||
+        ops->make(&net, env, c, i, why, sizeof why) != 0) {
+        if (ns->n >= (int)(sizeof ns->run / sizeof ns->run[0]))
+            snprintf(why, sizeof why, "[%s %s]: too many networks", ops->kind, ops->section(c, i));
+        fprintf(stderr, "porrazo-bot: %s\n", why);
+        return 1;
+    }
+    ns->run[ns->n++] = (adapter_run){ops, net};
+    queues_add(&all_queues, ops->name(net), ops->outq(net));
+    if (ops->start(net) != 0) {
+        fprintf(stderr, "porrazo-bot: [%s %s]: cannot start: the event loop is full\n", ops->kind,
+                ops->name(net));
+        return 1;
+    }
+    return 0;
+}
+
+/* Says goodbye on every network and waits, up to two seconds, for the
+   goodbyes to be on the wire. */
+static void quit_networks(loop *l, networks *ns)
+{
+    for (int i = 0; i < ns->n; i++)
+        ns->run[i].ops->quit(ns->run[i].net, "porrazo-bot stopping; games are saved");
+    loop_timer bye;
+    loop_timer_init(l, &bye, on_shutdown_timer, NULL);
+    (void)loop_timer_start(&bye, 2000, 0);
+    for (;;) {
+        bool open = false;
+        for (int i = 0; i < ns->n; i++)
+            open |= !ns->run[i].ops->closed(ns->run[i].net);
+        if (!open || !loop_timer_active(&bye) || loop_run_once(l, true) < 0)
+            break;
+    }
+    loop_timer_stop(&bye);
+}
+
+/*
  * Runs every network of the configuration in one loop until SIGINT or
  * SIGTERM, then says goodbye to each. 0, or 1 after a start-up failure.
  */
@@ -407,40 +452,15 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
         fprintf(stderr, "porrazo-bot: cannot make the event loop\n");
         return 1;
     }
-    static irc_net *nets[CFG_NETWORKS];
-    int nnets = 0, r = 0;
-    char why[512];
-    irc_env env = {l, h, st, c, "porrazo-bot " VERSION, seed};
-    for (int i = 0; i < c->nirc && r == 0; i++) {
-        if (irc_net_new(&nets[nnets], &env, &c->irc[i], why, sizeof why) != 0) {
-            fprintf(stderr, "porrazo-bot: %s\n", why);
-            r = 1;
-        } else if (queues_add(&all_queues, c->irc[i].name, irc_net_outq(nets[nnets])),
-                   leavers_add(&all_leavers, c->irc[i].name, nets[nnets], NULL),
-                   irc_net_start(nets[nnets++]) != 0) {
-            fprintf(stderr, "porrazo-bot: [irc %s]: cannot start: the event loop is full\n",
-                    c->irc[i].name);
-            r = 1;
-        }
-    }
-    static mx_net *mxs[CFG_NETWORKS];
-    int nmx = 0;
-    mx_env menv = {l, h, st, c, "porrazo-bot " VERSION, seed};
-    for (int i = 0; i < c->nmatrix && r == 0; i++) {
-        if (mx_net_new(&mxs[nmx], &menv, &c->matrix[i], why, sizeof why) != 0) {
-            fprintf(stderr, "porrazo-bot: %s\n", why);
-            r = 1;
-        } else if (queues_add(&all_queues, c->matrix[i].name, mx_net_outq(mxs[nmx])),
-                   leavers_add(&all_leavers, c->matrix[i].name, NULL, mxs[nmx]),
-                   mx_net_start(mxs[nmx++]) != 0) {
-            fprintf(stderr, "porrazo-bot: [matrix %s]: cannot start: the event loop is full\n",
-                    c->matrix[i].name);
-            r = 1;
-        }
-    }
+    networks *ns = &all_nets;
+    int r = 0;
+    adapter_env env = {l, h, st, c, "porrazo-bot " VERSION, seed};
+    for (size_t k = 0; k < NKINDS && r == 0; k++)
+        for (int i = 0; i < kinds[k]->count(c) && r == 0; i++)
+            r = start_network(ns, kinds[k], &env, c, i);
     if (rt != NULL) {
-        rt->irc = nets;
-        rt->nirc = nnets;
+        rt->nets = ns->run;
+        rt->nnets = ns->n;
     }
     /* Computer players think on a worker thread that wakes the loop. */
     if (r == 0 && host_think_async(h, wake_loop, l) != 0)
@@ -454,31 +474,14 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
     loop_hook_init(l, &hc.hook, on_host_hook, &hc);
     if (r == 0 && loop_hook_start(&hc.hook) == 0) {
         running_loop = l;
-        log_msg(LOG_INFO, "porrazo-bot %s running on %d network%s", VERSION, nnets + nmx,
-                nnets + nmx == 1 ? "" : "s");
+        log_msg(LOG_INFO, "porrazo-bot %s running on %d network%s", VERSION, ns->n,
+                ns->n == 1 ? "" : "s");
         if (loop_run(l) != 0)
             log_msg(LOG_ERROR, "the event loop failed");
         log_msg(LOG_INFO, "stopping");
-        for (int i = 0; i < nnets; i++)
-            irc_net_quit(nets[i], "porrazo-bot stopping; games are saved");
-        for (int i = 0; i < nmx; i++)
-            mx_net_quit(mxs[i]);
-        /* Up to two seconds for the goodbyes; a timer bounds the wait. */
         loop_hook_stop(&hc.hook);
         loop_timer_stop(&hc.timer);
-        loop_timer bye;
-        loop_timer_init(l, &bye, on_shutdown_timer, NULL);
-        (void)loop_timer_start(&bye, 2000, 0);
-        for (;;) {
-            bool open = false;
-            for (int i = 0; i < nnets; i++)
-                open |= !irc_net_closed(nets[i]);
-            for (int i = 0; i < nmx; i++)
-                open |= !mx_net_closed(mxs[i]);
-            if (!open || !loop_timer_active(&bye) || loop_run_once(l, true) < 0)
-                break;
-        }
-        loop_timer_stop(&bye);
+        quit_networks(l, ns);
         running_loop = NULL;
     }
     loop_hook_stop(&hc.hook);
@@ -486,11 +489,10 @@ static int run_networks(cfg *c, host *h, store *st, const char *db_folder, uint6
     db_watch_stop(&dw);
     loop_timer_stop(&hc.log_timer);
     host_think_stop(h); /* its wake-ups go to the loop freed below */
-    all_leavers.n = 0;  /* nor may a part reach the networks freed below */
-    for (int i = 0; i < nnets; i++)
-        irc_net_free(nets[i]);
-    for (int i = 0; i < nmx; i++)
-        mx_net_free(mxs[i]);
+    int n = ns->n;
+    ns->n = 0; /* nor may a part reach the networks freed below */
+    for (int i = 0; i < n; i++)
+        ns->run[i].ops->free(ns->run[i].net);
     loop_free(l);
     return r;
 }
@@ -582,7 +584,7 @@ int main(int argc, char **argv)
     hc.outq_of = queue_of;
     hc.outq_arg = &all_queues;
     hc.leave_room = leave_room;
-    hc.leave_arg = &all_leavers;
+    hc.leave_arg = &all_nets;
     hc.log_event = log_game_event;
     hc.export_dir = export_dir;
     host *h;

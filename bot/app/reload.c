@@ -193,10 +193,10 @@ int reload_config(reload_target *t)
     if (judge(t, &next) != 0)
         return -1;
     warn_restart_only(t->live, &next, t->db_from_args);
-    for (int i = 0; i < t->nirc; i++) {
-        int j = irc_named(&next, irc_net_name(t->irc[i]));
-        if (j >= 0 && irc_net_reconfigure(t->irc[i], &next.irc[j]) == 0)
-            t->live->irc[i] = next.irc[j];
+    for (int i = 0; i < t->nnets; i++) {
+        const adapter_run *a = &t->nets[i];
+        if (a->ops->reconfigure != NULL)
+            (void)a->ops->reconfigure(a->net, t->live, &next); /* a refusal is logged */
     }
     char database[sizeof next.bot.database];
     memcpy(database, t->live->bot.database, sizeof database);

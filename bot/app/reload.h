@@ -9,7 +9,7 @@
  * connection or a game: the bot's settings (owners, prefix, name, reminders, prompts, deadlines of
  * new games, flood and backlog bounds, the log level, the database's size
  * cap) and each IRC network's channels, colours and pacing
- * (irc_net_reconfigure), and the rooms' languages the game pages use.
+ * (the adapters' reconfigure, adapter.h), and the rooms' languages the game pages use.
  * What needs a new connection or a new process (a
  * network added, a Matrix section changed, the database's path,
  * an IRC link's server, nicks, passwords) waits for a restart, and the log
@@ -18,10 +18,9 @@
 #ifndef PZ_RELOAD_H
 #define PZ_RELOAD_H
 
+#include "adapter.h"
 #include "config.h"
 #include "host.h"
-#include "irc.h"
-#include "mx.h"
 #include "store.h"
 #include "web.h"
 
@@ -33,8 +32,8 @@ typedef struct reload_target {
     host *host;        /* takes the new settings */
     host_config *hcfg; /* the host's settings, rebuilt from live->bot */
     store *store;      /* takes the new size cap */
-    irc_net **irc;     /* the running IRC networks, in live->irc order */
-    int nirc;
+    adapter_run *nets; /* the running networks, every kind */
+    int nnets;
     web *pages; /* the game pages, NULL when off: take the rooms' languages */
 } reload_target;
 

@@ -15,7 +15,7 @@
 #include "hctx.h"
 #include "hfair.h"
 #include "hgame.h"
-#include "hlearn.h"
+#include "hlisten.h"
 #include "hprefs.h"
 #include "hseats.h"
 #include "hweb.h"
@@ -569,33 +569,44 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
     }
 }
 
+int hs_listen(host *h, const hs_listener *l)
+{
+    if (h->nlisteners >= HS_LISTENERS_MAX)
+        return -1;
+    h->listeners[h->nlisteners++] = l;
+    return 0;
+}
+
+/* Tells every listener of c's host that a hand ended (stopped false) or
+   that the game was stopped (true). */
+static void tell_listeners(ctx *c, bool stopped)
+{
+    for (int i = 0; i < c->h->nlisteners; i++) {
+        void (*hook)(ctx *) = stopped ? c->h->listeners[i]->stopped : c->h->listeners[i]->hand_end;
+        if (hook != NULL)
+            hook(c);
+    }
+}
+
 int hs_act(ctx *c, const pz_action *a, const char *forced)
 {
     char why[PZ_WHY_MAX] = "";
     pz_events ev = {0};
     int before = hg_actor(c->g);
     pz_phase phase = pz_get_phase(c->g);
-    /* a person's play judged by the strong level (practice, review on):
-       from what they knew before it */
-    int mover = seat_of_action(a);
-    bool judged = forced == NULL && a->kind == PZ_ACT_PLAY && learn_judges(c, mover) &&
-                  !absent_computer(c, mover);
-    pz_view *pre_v = judged ? malloc(sizeof *pre_v) : NULL;
-    pz_record *pre_r = judged ? malloc(sizeof *pre_r) : NULL;
-    uint64_t seed = judged ? learn_seed(c, mover) : 0;
-    judged = pre_v != NULL && pre_r != NULL && pz_view_seat(c->g, mover, pre_v) == 0 &&
-             pz_public_record(c->g, pre_r) == 0;
+    /* the listeners take what they need of the game before the move */
+    void *taken[HS_LISTENERS_MAX] = {0};
+    for (int i = 0; i < c->h->nlisteners; i++)
+        if (c->h->listeners[i]->before != NULL)
+            taken[i] = c->h->listeners[i]->before(c, a, forced);
     int err = pz_apply(c->g, a, &ev, why, sizeof why);
+    for (int i = 0; i < c->h->nlisteners; i++)
+        if (taken[i] != NULL)
+            c->h->listeners[i]->after(c, a, taken[i], err == 0);
     if (err != 0) {
-        free(pre_v);
-        free(pre_r);
         explain(c, err, why, a);
         return err;
     }
-    if (judged)
-        learn_judge(c, mover, pre_v, pre_r, seed, a);
-    free(pre_v);
-    free(pre_r);
     log_action(c, a);
     c->acted = true;
     if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
@@ -607,7 +618,7 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
         hs_new_turn(c);
     hs_announce(c, a, &ev, forced);
     if (has_event(&ev, PZ_EV_HAND_END) || has_event(&ev, PZ_EV_GAME_END))
-        learn_hand_end(c); /* the reviews of those who asked (once: a game may end mid-hand) */
+        tell_listeners(c, false); /* once: a game may end mid-hand */
     return 0;
 }
 
@@ -618,6 +629,6 @@ void hs_stop(ctx *c, const char *by)
     bool lobby = c->row.status == STORE_LOBBY;
     c->row.status = STORE_STOPPED;
     hg_save(c);
-    learn_forget(c); /* a hand's judged plays, never reviewed now */
+    tell_listeners(c, true);
     hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }

@@ -229,8 +229,23 @@ int host_seen_prune(host *h, int64_t before, int *n)
     return store_seen_prune(h->st, before, n) == 0 ? 0 : failed(h);
 }
 
+/* Whether scope is an adapter's ("KIND:NAME"); else h->err says why. The
+   host's own scopes have no colon (hprefs.h, hseats.h, hrooms.h...). */
+static bool adapter_scope(host *h, const char *scope)
+{
+    if (strchr(scope, ':') != NULL)
+        return true;
+    snprintf(h->err, sizeof h->err, "the kv scope '%s' is the host's own, not an adapter's", scope);
+    return false;
+}
+
 int host_kv_get(host *h, const char *scope, const char *key, char *value, size_t cap)
 {
+    if (!adapter_scope(h, scope)) {
+        if (cap > 0)
+            value[0] = '\0';
+        return -1;
+    }
     int rc = store_kv_get(h->st, scope, key, value, cap);
     if (rc != 0 && cap > 0)
         value[0] = '\0';
@@ -246,6 +261,8 @@ int host_kv_get(host *h, const char *scope, const char *key, char *value, size_t
 
 int host_kv_set(host *h, const char *scope, const char *key, const char *value)
 {
+    if (!adapter_scope(h, scope))
+        return -1;
     return store_kv_set(h->st, scope, key, value) == 0 ? 0 : failed(h);
 }
 

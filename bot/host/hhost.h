@@ -23,6 +23,9 @@
 typedef struct flood_slot flood_slot;
 typedef struct think think;
 typedef struct room_own room_own;
+typedef struct hs_listener hs_listener; /* hlisten.h */
+
+#define HS_LISTENERS_MAX 4 /* who listens to the games' moves (hs_listen) */
 
 struct host {
     store *st;
@@ -40,6 +43,8 @@ struct host {
     int nrooms;
     struct lang_own *langs; /* the players with their own language (lang_map.c) */
     int nlangs;
+    const hs_listener *listeners[HS_LISTENERS_MAX]; /* told of every move (act.c) */
+    int nlisteners;
 };
 
 /* A game's host-side settings, kept as words in store_game.settings. */

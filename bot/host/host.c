@@ -16,6 +16,7 @@
 #include "hclock.h"
 #include "hctx.h"
 #include "hgame.h"
+#include "hlearn.h"
 #include "hrooms.h"
 #include "hseats.h"
 #include "hverbs.h"
@@ -419,6 +420,7 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
         return -1;
     }
     h->robot_level = (int)level;
+    (void)hs_listen(h, &learn_listener); /* the first of HS_LISTENERS_MAX: cannot fail */
     if (room_map_load(h, why, why_len) != 0 || lang_map_load(h, why, why_len) != 0 ||
         clock_rebuild(h, why, why_len) != 0) {
         host_free(h);

@@ -351,14 +351,16 @@ int host_seen_prune(host *h, int64_t before, int *n);
 /*
  * An adapter's own small values in the store, kept across restarts (a
  * Matrix sync token, access token, device and filter ids; IRC's nicks and
- * invited channels), in scope (the adapter's, e.g. "matrix:NAME"), one
- * text value per key.
+ * invited channels), in scope (the adapter's, "KIND:NAME", e.g.
+ * "matrix:NAME"), one text value per key.
  *
  * host_kv_get copies key's value into value[cap] and returns 0; 1 when the
  * key is unset (value ""), -1 when the store failed or the value does not
  * fit cap (value "", host_errmsg says why). host_kv_set writes value ("" is
  * a value, kept): 0, or -1 when the store failed. The values may be
- * secrets: the host never logs them. Not for the host's own scopes.
+ * secrets: the host never logs them. The host's own scopes ("leaving",
+ * "review", ...: none has a colon) are refused, -1 with host_errmsg saying
+ * so, nothing read or written: an adapter reaches only adapters' scopes.
  */
 int host_kv_get(host *h, const char *scope, const char *key, char *value, size_t cap);
 int host_kv_set(host *h, const char *scope, const char *key, const char *value);

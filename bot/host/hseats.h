@@ -52,6 +52,7 @@ bool hs_take_offer(ctx *c);
    `forced` names a player the clock (or an owner's skip) played for.
    Returns the engine error (already explained to the sender) or 0. */
 int hs_act(ctx *c, const pz_action *a, const char *forced);
+
 /*
  * Announces the events of an action `a` (NULL: the first deal of pz_new)
  * already applied to c->g: public lines, private hands after a deal, the

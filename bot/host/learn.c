@@ -115,7 +115,9 @@ static avoided avoids(const pzai_why *w)
 /* ------------------------------------------------------------------------ */
 /* A hint                                                                   */
 
-uint64_t learn_seed(const ctx *c, int seat)
+/* The seed of seat's decisions in the loaded game now (robots.c's: the
+   same for a hint as for a computer player in that seat). */
+static uint64_t learn_seed(const ctx *c, int seat)
 {
     return robot_fingerprint(c) ^ ((uint64_t)seat << 56);
 }
@@ -220,7 +222,9 @@ int learn_hint(ctx *c, int seat)
 /* ------------------------------------------------------------------------ */
 /* Judging a play: the practice table and the review                        */
 
-bool learn_judges(ctx *c, int seat)
+/* Whether seat of the loaded game gets its plays judged (a practice
+   table's learner, or review on). */
+static bool learn_judges(ctx *c, int seat)
 {
     if (seat < 0 || seat >= c->nseats || hc_is_robot(c->seats[seat].player))
         return false;
@@ -330,8 +334,11 @@ static void tell_judged(ctx *c, const think_job *j)
     keep_item(c, j->player, lost, line);
 }
 
-void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, uint64_t seed,
-                 const pz_action *a)
+/* seat played a from view v and record r (taken before it, with the seed
+   learn_seed gave then): judged on the worker against the strong level's
+   choice (a play only). */
+static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, uint64_t seed,
+                        const pz_action *a)
 {
     think_job j;
     if (a->kind != PZ_ACT_PLAY || seat < 0 || seat >= c->nseats)
@@ -389,7 +396,8 @@ static void tell_review(ctx *c, const char *player)
         hc_failed(c, err);
 }
 
-void learn_forget(ctx *c)
+/* The loaded game is stopped: its players' judged plays are forgotten. */
+static void learn_forget(ctx *c)
 {
     char key[3 * STORE_ID_MAX];
     for (int s = 0; s < c->nseats && !c->failed; s++) {
@@ -402,7 +410,8 @@ void learn_forget(ctx *c)
     }
 }
 
-void learn_hand_end(ctx *c)
+/* A hand ended in the loaded game: the review of each player who asked. */
+static void learn_hand_end(ctx *c)
 {
     for (int s = 0; s < c->nseats && !c->failed; s++) {
         if (hc_is_robot(c->seats[s].player) || !wants_review(c, c->seats[s].player))
@@ -505,3 +514,45 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
     }
     return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Listening to the moves (hlisten.h)                                       */
+
+/* What learning takes of the game before a judged play. */
+typedef struct learn_taken {
+    int seat;
+    uint64_t seed;
+    pz_view view;
+    pz_record record;
+} learn_taken;
+
+/* A person's play about to be applied, judged: what they knew before it
+   (the view and the record, in one allocation). NULL for anything else,
+   and when memory is short (that play goes unjudged). */
+static void *before_move(ctx *c, const pz_action *a, const char *forced)
+{
+    if (forced != NULL || a->kind != PZ_ACT_PLAY || !learn_judges(c, a->seat) ||
+        absent_computer(c, a->seat))
+        return NULL;
+    learn_taken *t = malloc(sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->seat = a->seat;
+    t->seed = learn_seed(c, a->seat);
+    if (pz_view_seat(c->g, a->seat, &t->view) != 0 || pz_public_record(c->g, &t->record) != 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The play before_move took is applied (judged) or refused (forgotten). */
+static void after_move(ctx *c, const pz_action *a, void *taken, bool applied)
+{
+    learn_taken *t = taken;
+    if (applied)
+        learn_judge(c, t->seat, &t->view, &t->record, t->seed, a);
+    free(t);
+}
+
+const hs_listener learn_listener = {before_move, after_move, learn_hand_end, learn_forget};

@@ -12,7 +12,7 @@
  * A target with nothing queued, taken or parked is freed: memory follows
  * the backlog, not the history. Not here: the store's SQL (store_outbox.c).
  */
-#include "outq.h"
+#include "outq_int.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -29,55 +29,6 @@
 #define BUCKETS_MIN 64
 #define URGENT_RUN_MAX 4 /* then one other message, so hands never starve the rest */
 #define ROOM_RUN_MAX 3   /* then one private message, so busy rooms never starve replies */
-
-enum {
-    RING_NONE = -1,
-    RING_NORMAL = 0, /* private text (help, replies to private commands...) */
-    RING_ROOM = 1,   /* a room's lines: the game and replies in the room */
-    RING_URGENT = 2, /* hands */
-    RING_PARKED = 3,
-    RINGS = 4
-};
-
-typedef struct tgt {
-    struct tgt *hnext;         /* hash chain */
-    struct tgt *rprev, *rnext; /* ring or parked list */
-    int ring;                  /* RING_* */
-    bool parked;
-    outq_msg *uhead, *utail; /* priority > 0, in order */
-    outq_msg *nhead, *ntail; /* priority 0 (and below), in order */
-    outq_msg *uold, *nold;   /* the last backlog message of each list, or NULL */
-    outq_msg *taken;         /* the message being written, or NULL */
-    size_t count;            /* queued + taken */
-    uint32_t hash;
-    char name[]; /* the target's bytes, NUL-terminated */
-} tgt;
-
-struct outq {
-    store *st;
-    char network[STORE_ID_MAX];
-    tgt **buckets;
-    size_t nbuckets, ntargets;
-    tgt *head[RINGS], *tail[RINGS];
-    int64_t last_id;     /* the backlog read up to this id (the rows there at the start) */
-    int64_t backlog_end; /* the largest id at the first load: the backlog ends there */
-    int64_t fresh_id;    /* the rows added since the start read up to this id */
-    bool started;        /* backlog_end is known */
-    uint64_t version;    /* store_outbox_version at the last complete read */
-    bool stale;          /* read again whatever the version */
-    int64_t *done;       /* ids sent, not yet deleted from the store */
-    size_t ndone, capdone;
-    size_t count;
-    size_t nvolatile;
-    int64_t volatile_seq;
-    uint64_t nonce; /* makes volatile txns differ between runs */
-    int urgent_run; /* urgent messages taken in a row while others wait */
-    int room_run;   /* room messages taken since the last private one */
-    store_msg *buf; /* LOAD_BATCH rows */
-    uint64_t seq;   /* the last outq_msg.seq given */
-    outq_expand_fn expand;
-    void *expand_arg;
-};
 
 /* FNV-1a over the target's bytes. */
 static uint32_t hash_of(const char *s)
@@ -677,88 +628,7 @@ void outq_unpark_all(outq *q)
     }
 }
 
-/* ---- Marks, volatile messages, purge -------------------------------------- */
-
-int outq_flush_done(outq *q)
-{
-    return outq_flush_done_with(q, NULL, NULL);
-}
-
-/*
- * The marks (and also's writes) in one relaxed transaction: a power cut
- * may undo it, which only sends a message again; a crash cannot.
- */
-int outq_flush_done_with(outq *q, outq_also_fn also, void *arg)
-{
-    if (also == NULL && q->ndone == 0)
-        return 0;
-    bool current = !q->stale && q->version == store_outbox_version(q->st);
-    int rc = store_begin_relaxed(q->st);
-    if (rc != 0)
-        return rc;
-    if (also != NULL)
-        rc = also(arg, q->st);
-    if (rc == 0)
-        rc = store_outbox_done_many(q->st, q->done, (int)q->ndone);
-    if (rc == 0)
-        rc = store_commit(q->st); /* rolled back when it fails */
-    else
-        store_rollback(q->st);
-    if (rc != 0)
-        return rc;
-    q->ndone = 0;
-    if (current)
-        q->version = store_outbox_version(q->st); /* our own change: nothing new to read */
-    return 0;
-}
-
-/* The ids of outq_flush_done_seen, for outq_flush_done_with's hook. */
-typedef struct seen_ids {
-    const char *network, *ids;
-    size_t stride;
-    int n;
-    int64_t now;
-} seen_ids;
-
-static int write_seen(void *arg, store *st)
-{
-    const seen_ids *s = arg;
-    bool fresh;
-    for (int i = 0; i < s->n; i++) {
-        int rc = store_seen_add(st, s->network, s->ids + (size_t)i * s->stride, s->now, &fresh);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
-}
-
-int outq_flush_done_seen(outq *q, const char *ids, size_t stride, int n, int64_t now)
-{
-    if (n <= 0)
-        return outq_flush_done(q);
-    seen_ids s = {q->network, ids, stride, n, now};
-    return outq_flush_done_with(q, write_seen, &s);
-}
-
-int outq_last_id(outq *q, int64_t *id)
-{
-    return store_outbox_last_id(q->st, q->network, id);
-}
-
-const char *outq_errmsg(const outq *q)
-{
-    return store_errmsg(q->st);
-}
-
-bool outq_err_transient(int err)
-{
-    return store_err_transient(err);
-}
-
-size_t outq_done_pending(const outq *q)
-{
-    return q->ndone;
-}
+/* ---- Volatile messages, purge, counts (the marks: outq_marks.c) ----------- */
 
 int outq_add_volatile(outq *q, const char *target_name, msg_kind kind, int priority,
                       const char *text)
@@ -817,25 +687,4 @@ size_t outq_target_count(const outq *q, const char *name)
 size_t outq_targets(const outq *q)
 {
     return q->ntargets;
-}
-
-void outq_watch_init(outq_watch *w)
-{
-    w->above_since = -1;
-    w->warned = false;
-}
-
-int outq_watch_check(outq_watch *w, size_t count, int64_t now_ms)
-{
-    if (count <= OUTQ_WATCH_COUNT) {
-        bool was = w->warned;
-        outq_watch_init(w);
-        return was ? -1 : 0;
-    }
-    if (w->above_since < 0)
-        w->above_since = now_ms;
-    if (w->warned || now_ms - w->above_since < OUTQ_WATCH_MS)
-        return 0;
-    w->warned = true;
-    return 1;
 }

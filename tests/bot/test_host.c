@@ -413,6 +413,27 @@ static void seat_player(world *w, const char *room, int seat, char *out, size_t 
     snprintf(out, cap, "%s", seats[seat].player);
 }
 
+/* Issue 30: one !leave mid-game only asks to confirm; it used to add "you
+   are not playing in this game" to the question. Someone not seated still
+   hears that, and only that. */
+static void test_one_leave_mid_game_only_asks_to_confirm(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#t", 3, "");
+    pz_free(until_a_card(w, "#t"));
+    clear(w);
+    say(w, "bob", "#t", "!leave");
+    assert_int_equal(w->n, 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "say !leave again within 2 min to confirm"), 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, NULL, "not playing"), 0);
+    clear(w);
+    say(w, "zed", "#t", "!leave");
+    assert_int_equal(w->n, 1);
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "you are not playing in this game"), 1);
+    free_world(w);
+}
+
 static void test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back(void **state)
 {
     (void)state;
@@ -2498,6 +2519,30 @@ static void test_seen_ids_are_per_network_and_pruned_by_age(void **state)
     free_world(w);
 }
 
+/* Issue 30: the host's own kv scopes are fenced from the adapters in code:
+   a scope without a colon is refused, nothing read or written. */
+static void test_kv_refuses_the_hosts_own_scopes(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    char v[16] = "junk";
+    start_game(w, "#t", 3, "");
+    pz_free(until_a_card(w, "#t"));
+    say(w, "bob", "#t", "!leave"); /* the host keeps the question in "leaving" */
+    assert_int_equal(host_kv_set(w->h, "leaving", "x", "1"), -1);
+    assert_non_null(strstr(host_errmsg(w->h), "the kv scope 'leaving' is the host's own"));
+    assert_int_equal(host_kv_get(w->h, "leaving", "x", v, sizeof v), -1);
+    assert_string_equal(v, "");
+    assert_int_equal(host_kv_get(w->h, "review", "any key", v, sizeof v), -1);
+    assert_int_equal(host_kv_set(w->h, "irc:t", "invited", "#a"), 0); /* an adapter's: taken */
+    assert_int_equal(host_kv_get(w->h, "irc:t", "invited", v, sizeof v), 0);
+    assert_string_equal(v, "#a");
+    clear(w);
+    say(w, "bob", "#t", "!leave"); /* the host's own question was kept, untouched */
+    assert_int_equal(count(w, STORE_MSG_ROOM, "#t", "bob leaves"), 1);
+    free_world(w);
+}
+
 static void test_kv_keeps_an_adapters_values_and_says_unset_or_too_long(void **state)
 {
     (void)state;
@@ -2550,6 +2595,7 @@ int main(void)
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
         cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
         cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
+        cmocka_unit_test(test_one_leave_mid_game_only_asks_to_confirm),
         cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),
         cmocka_unit_test(test_the_clock_reminds_then_plays_for_the_absent_player),
@@ -2604,6 +2650,7 @@ int main(void)
         cmocka_unit_test(test_say_queues_a_line_once_with_its_kv_value),
         cmocka_unit_test(test_seen_ids_are_per_network_and_pruned_by_age),
         cmocka_unit_test(test_kv_keeps_an_adapters_values_and_says_unset_or_too_long),
+        cmocka_unit_test(test_kv_refuses_the_hosts_own_scopes),
         cmocka_unit_test(test_notices_are_wanted_once_a_player_says_notices_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,8 +3,8 @@
 #   - every bot/po/*.po passes msgfmt --check (formats, header, plurals)
 #     with no fuzzy entry (an entry one of them leaves untranslated may be
 #     another's: es.po after the target po-update holds every string);
-#   - the build's Spanish catalogue (es.po joined with any es-*.po, as the
-#     .mo is made) merged with a porrazo.pot made now from the sources has
+#   - the Spanish catalogue (bot/po/es.po, which the .mo is made from)
+#     merged with a porrazo.pot made now from the sources has
 #     no untranslated or fuzzy entry either: a new _() string without its
 #     Spanish fails here, with its msgid shown.
 set -eu
@@ -37,7 +37,7 @@ done
 # that this test sees an edit made since the last build).
 cmake --build "$build" --target pz_po >/dev/null
 msgmerge --quiet --no-fuzzy-matching --no-wrap -o "$tmp/merged.po" \
-    "$build/po/es.po" "$build/po/porrazo.pot"
+    "$src/bot/po/es.po" "$build/po/porrazo.pot"
 if ! complete "$tmp/merged.po"; then
     echo "strings of the sources without a Spanish translation:" >&2
     msgattrib --untranslated --no-obsolete --no-wrap "$tmp/merged.po" | grep '^msgid ' | sed 1d >&2

@@ -201,10 +201,10 @@ void hv_leave(ctx *c, const cmd *k)
     (void)k;
     int i = hg_seat_of(c, c->m->sender);
     if (c->row.status != STORE_LOBBY) {
-        if (i >= 0 && hs_leave_confirmed(c))
-            hs_leave_game(c, i, NULL);
-        else
+        if (i < 0)
             hc_reply(c, N_("you are not playing in this game"));
+        else if (hs_leave_confirmed(c)) /* or it asked to say it again */
+            hs_leave_game(c, i, NULL);
         return;
     }
     if (i < 0) {

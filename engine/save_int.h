@@ -1,0 +1,70 @@
+/*
+ * save_int.h — what the writer (save.c) and the reader (restore.c) of saved
+ * games share: one table per JSON object of the document (the game, its
+ * options, a holding), each member's name, kind, range and place in
+ * struct pz_game, so the two cannot drift apart. The engine's inside.
+ */
+#ifndef PZ_SAVE_INT_H
+#define PZ_SAVE_INT_H
+
+#include <stddef.h>
+
+#include "game.h"
+
+#define SAVE_VERSION 1
+
+/* What a member holds, and so how it is written and read. */
+enum kind {
+    K_VERSION,  /* the number SAVE_VERSION */
+    K_OPTIONS,  /* pz_options as an object of R9 words */
+    K_OPTION,   /* one option; aux is its OPT_* */
+    K_U8,       /* uint8_t number in [lo, hi] */
+    K_I8,       /* int8_t number in [lo, hi] */
+    K_FLAG,     /* uint8_t 0/1 as false/true */
+    K_WORD,     /* uint8_t 0..hi as the word of set aux (W_*) */
+    K_RANK,     /* uint8_t rank as its letter ("A", "T", "K") */
+    K_CARD,     /* pz_card as "7H", or null for PZ_NO_CARD */
+    K_CARDS,    /* pz_card[hi] as "7HKS2C"; aux is the offset of its uint8_t count */
+    K_HANDS,    /* one K_CARDS string per seat */
+    K_SCORES,   /* int16_t per side */
+    K_PILES,    /* uint8_t per side, 0..52 */
+    K_WON,      /* the uint64_t card mask as a card string in card order */
+    K_HOLDINGS, /* pz_holding per seat, as objects */
+    K_PLAYED,   /* uint64_t card mask per seat, as K_WON; optional (older documents) */
+    K_RNG       /* the four uint64_t as 16-digit lowercase hex strings */
+};
+
+enum words { W_PHASE, W_PENDING, W_HOLDING };
+enum opt {
+    OPT_TARGET,
+    OPT_WRAP,
+    OPT_DECL,
+    OPT_TENDIDO,
+    OPT_LEFTOVER,
+    OPT_SWEEP,
+    OPT_CARD_SCORE,
+    OPT_PARTNERS
+};
+
+typedef struct field {
+    const char *name;
+    unsigned char len; /* strlen(name) */
+    unsigned char kind;
+    int lo, hi;
+    size_t off;
+    size_t aux;
+} field;
+
+/* The tables, in the order written ("porrazo" first in the game's). */
+#define SAVE_NTOP 35    /* members of the game object: read_members marks them in a uint64_t */
+#define SAVE_NOPTIONS 8 /* the options object, R9 names in R9 order */
+#define SAVE_NHOLDING 4 /* one holding object (R3.1) */
+extern const field pz__save_top[SAVE_NTOP];
+extern const field pz__save_options[SAVE_NOPTIONS];
+extern const field pz__save_holding[SAVE_NHOLDING];
+_Static_assert(SAVE_NTOP <= 64, "read_members() marks members in a uint64_t");
+
+/* The word of value v in word set `set` (W_*; "?" when out of range). */
+const char *pz__save_word(size_t set, int v);
+
+#endif /* PZ_SAVE_INT_H */

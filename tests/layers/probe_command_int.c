@@ -1,2 +1,0 @@
-/* An adapter's file that reaches into another layer's inside: must not build. */
-#include "command_int.h"

@@ -1,2 +1,0 @@
-/* An adapter's file that reaches into the web layer's inside: must not build. */
-#include "wgame.h"
