@@ -330,7 +330,7 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
         wp_head(&b, _("Porrazo"), NULL);
         wb_printf(&b, "<h1>%s</h1><p>%s</p>", _("Porrazo"),
                   _("Each game has its own page, linked from its first and last lines in the "
-                    "chat; say web in a room for the room's page."));
+                    "chat; say !web in a room for the room's page."));
         wp_foot(&b);
         *type = HTML;
         code = 200;
