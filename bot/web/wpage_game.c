@@ -85,7 +85,8 @@ static void now(wbuf *b, const wgame *w)
 /* Opens hand h's part of the record: folded, but for the last one shown. */
 static void hand_open(wbuf *b, const wgame *w, int h)
 {
-    wb_printf(b, "<details id=\"hand-%d\"%s><summary><h3>", h, h == w->hand ? " open" : "");
+    wb_printf(b, "<details id=\"hand-%d\"%s><summary id=\"hand-%d-fold\"><h3>", h,
+              h == w->hand ? " open" : "", h);
     wb_printf(b, _("Hand %d"), h);
     wb_raw(b, "</h3></summary>");
 }

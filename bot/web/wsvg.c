@@ -7,7 +7,7 @@
 
 #define W 640
 #define H 236
-#define LEFT 56
+#define LEFT 66
 #define RIGHT 16
 #define TOP 14
 #define BOTTOM 30

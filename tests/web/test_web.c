@@ -164,7 +164,7 @@ static void test_svg_chart(void **state)
     assert_non_null(strstr(b.s, ">61</text>"));
     assert_null(strstr(b.s, ">60</text>"));
     /* the target (61) and the top point lie on the same line: y of 61 */
-    assert_non_null(strstr(b.s, "class=\"target\" x1=\"56\" y1=\"14\" x2=\"624\" y2=\"14\""));
+    assert_non_null(strstr(b.s, "class=\"target\" x1=\"66\" y1=\"14\" x2=\"624\" y2=\"14\""));
     assert_non_null(strstr(b.s, "cx=\"624\" cy=\"14\""));
     /* the legend is HTML after the chart, its names isolated; colours are
        the stylesheet's classes, none written in the chart */
