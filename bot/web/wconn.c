@@ -82,10 +82,10 @@ static void admit(wc_set *s, wc_conn *x)
         cut(x);
 }
 
-void wc_notify(void *cls, struct MHD_Connection *c, void **socket_context,
-               enum MHD_ConnectionNotificationCode code)
+/* wc_notify's work, under the lock. */
+static void notify(wc_set *s, struct MHD_Connection *c, void **socket_context,
+                   enum MHD_ConnectionNotificationCode code)
 {
-    wc_set *s = cls;
     wc_conn *x = *socket_context;
     if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         if (x == NULL)
@@ -126,6 +126,15 @@ void wc_notify(void *cls, struct MHD_Connection *c, void **socket_context,
     admit(s, x);
 }
 
+void wc_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+               enum MHD_ConnectionNotificationCode code)
+{
+    wc_set *s = cls;
+    pthread_mutex_lock(&s->lock);
+    notify(s, c, socket_context, code);
+    pthread_mutex_unlock(&s->lock);
+}
+
 /* The connection's record (its socket context), or NULL. */
 static wc_conn *conn_of(struct MHD_Connection *c)
 {
@@ -137,14 +146,16 @@ static wc_conn *conn_of(struct MHD_Connection *c)
 void wc_completed(void *cls, struct MHD_Connection *c, void **req,
                   enum MHD_RequestTerminationCode code)
 {
-    (void)cls;
+    wc_set *s = cls;
     (void)req;
     (void)code;
+    pthread_mutex_lock(&s->lock);
     wc_conn *x = conn_of(c);
     if (x != NULL) {
         x->headers = false;
         x->since = now_ms();
     }
+    pthread_mutex_unlock(&s->lock);
 }
 
 /* The last address of an X-Forwarded-For list, or of a Forwarded header's
@@ -190,26 +201,93 @@ static bool forwarded(struct MHD_Connection *c, char *out, size_t cap)
 
 bool wc_headers(wc_set *s, struct MHD_Connection *c)
 {
+    pthread_mutex_lock(&s->lock);
     wc_conn *x = conn_of(c);
-    if (x == NULL)
-        return true;
-    x->headers = true;
-    if (!x->proxied)
-        return true;
-    if (!forwarded(c, x->client, sizeof x->client))
-        snprintf(x->client, sizeof x->client, "%s", x->peer);
-    unsigned busy = 0;
-    for (const wc_conn *y = s->head; y != NULL; y = y->next)
-        busy += y != x && !y->cut && y->headers && strcmp(y->client, x->client) == 0;
-    return busy < s->per_address;
+    bool ok = true;
+    if (x != NULL) {
+        x->headers = true;
+        if (x->proxied) {
+            if (!forwarded(c, x->client, sizeof x->client))
+                snprintf(x->client, sizeof x->client, "%s", x->peer);
+            unsigned busy = 0;
+            for (const wc_conn *y = s->head; y != NULL; y = y->next)
+                busy += y != x && !y->cut && y->headers && strcmp(y->client, x->client) == 0;
+            ok = busy < s->per_address;
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+/* Cuts off each connection past the headers' deadline (the lock held);
+   the next deadline of those still waiting for theirs, in ms: none
+   waiting, a whole deadline (a newcomer's is no sooner). */
+static uint64_t sweep(wc_set *s)
+{
+    uint64_t t = now_ms(), next = t + s->header_ms;
+    for (wc_conn *y = s->head; y != NULL; y = y->next) {
+        if (y->cut || y->headers)
+            continue;
+        if (t - y->since > s->header_ms)
+            cut(y);
+        else if (y->since + s->header_ms + 1 < next)
+            next = y->since + s->header_ms + 1;
+    }
+    return next;
+}
+
+/* The watchdog: cuts off the late on time, until wc_free says stop. */
+static void *watch(void *arg)
+{
+    wc_set *s = arg;
+    pthread_mutex_lock(&s->lock);
+    while (!s->stop) {
+        uint64_t next = sweep(s);
+        struct timespec ts = {.tv_sec = (time_t)(next / 1000u),
+                              .tv_nsec = (long)(next % 1000u) * 1000000L};
+        (void)pthread_cond_timedwait(&s->wake, &s->lock, &ts);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+int wc_start(wc_set *s)
+{
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        return -1;
+    int rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) != 0 ||
+                     pthread_cond_init(&s->wake, &ca) != 0
+                 ? -1
+                 : 0;
+    pthread_condattr_destroy(&ca);
+    if (rc != 0)
+        return -1;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+        pthread_cond_destroy(&s->wake);
+        return -1;
+    }
+    if (pthread_create(&s->watchdog, NULL, watch, s) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->wake);
+        return -1;
+    }
+    return 0;
 }
 
 void wc_free(wc_set *s)
 {
+    pthread_mutex_lock(&s->lock);
+    s->stop = true;
+    pthread_cond_signal(&s->wake);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->watchdog, NULL);
     while (s->head != NULL) {
         wc_conn *x = s->head;
         s->head = x->next;
         free(x);
     }
     s->n = 0;
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->wake);
 }

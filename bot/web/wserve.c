@@ -59,7 +59,7 @@ struct web {
     bool niced;                 /* the pages' thread yields to the game loop */
     pthread_mutex_t langs_lock; /* the loop's thread sets langs at a reload */
     web_langs langs;            /* rule: malloc'd copy */
-    wc_set conns;               /* on libmicrohttpd's thread only */
+    wc_set conns;               /* libmicrohttpd's thread and its watchdog's */
 };
 
 static const char CSP[] = "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -479,6 +479,41 @@ int web_set_langs(web *w, const web_langs *langs)
     return 0;
 }
 
+/* Starts w's watchdog and its daemon on ss with lim's limits. 0, or -1
+   with why (neither left running). */
+static int serve(web *w, const struct sockaddr_storage *ss, const web_limits *lim,
+                 const char *listen, char *why, size_t why_len)
+{
+    w->conns.limit = lim->connections ? lim->connections : 256;
+    w->conns.per_address = lim->per_address ? lim->per_address : 16;
+    w->conns.header_ms = 1000u * (lim->header_secs ? lim->header_secs : 5);
+    snprintf(w->conns.proxy, sizeof w->conns.proxy, "%s", lim->trusted_proxy);
+    if (wc_start(&w->conns) != 0) {
+        snprintf(why, why_len, "cannot start the pages' watchdog thread");
+        return -1;
+    }
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    if (ss->ss_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    w->d = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, w, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
+        /* room over the limit for the newcomer the slowest makes way for
+           (wconn.h); the per-address limit is wconn's, on the real client */
+        MHD_OPTION_CONNECTION_LIMIT, w->conns.limit + CONN_SPARE, MHD_OPTION_NOTIFY_CONNECTION,
+        wc_notify, &w->conns, MHD_OPTION_NOTIFY_COMPLETED, wc_completed, &w->conns,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(lim->timeout_secs ? lim->timeout_secs : 10),
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_END);
+    if (w->d == NULL) {
+        snprintf(why, why_len,
+                 "cannot serve the pages on %s (in use, or not an address of this machine)",
+                 listen);
+        wc_free(&w->conns);
+        return -1;
+    }
+    return 0;
+}
+
 int web_start(web **out, const char *db_path, const char *listen, const web_limits *limits,
               const web_langs *langs, char *why, size_t why_len)
 {
@@ -510,27 +545,7 @@ int web_start(web **out, const char *db_path, const char *listen, const web_limi
         return -1;
     }
     web_limits lim = limits != NULL ? *limits : (web_limits){0};
-    w->conns.limit = lim.connections ? lim.connections : 256;
-    w->conns.per_address = lim.per_address ? lim.per_address : 16;
-    w->conns.header_ms = 1000u * (lim.header_secs ? lim.header_secs : 5);
-    snprintf(w->conns.proxy, sizeof w->conns.proxy, "%s", lim.trusted_proxy);
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
-    if (ss.ss_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    w->d = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        /* room over the limit for the newcomer the slowest makes way for
-           (wconn.h); the per-address limit is wconn's, on the real client */
-        MHD_OPTION_CONNECTION_LIMIT, w->conns.limit + CONN_SPARE, MHD_OPTION_NOTIFY_CONNECTION,
-        wc_notify, &w->conns, MHD_OPTION_NOTIFY_COMPLETED, wc_completed, &w->conns,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(lim.timeout_secs ? lim.timeout_secs : 10),
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_END);
-    if (w->d == NULL) {
-        snprintf(why, why_len,
-                 "cannot serve the pages on %s (in use, or not an address of "
-                 "this machine)",
-                 listen);
+    if (serve(w, &ss, &lim, listen, why, why_len) != 0) {
         store_close(w->st);
         web_set_langs(w, NULL);
         pthread_mutex_destroy(&w->langs_lock);
