@@ -1,8 +1,9 @@
 /*
  * wserve.c — the HTTP side (web.h): libmicrohttpd on one internal thread
  * (its own select/epoll loop: a slow client holds a connection, never the
- * thread), the routes, the security headers, the limits. The read-only
- * store is used on that thread only.
+ * thread; a watchdog of wconn.c cuts off late headers), the routes, the
+ * security headers, the limits. The read-only store is used on
+ * that thread only.
  */
 #include <arpa/inet.h>
 #include <netdb.h>
