@@ -597,7 +597,9 @@ int main(int argc, char **argv)
     /* The game pages, on their own thread with a read-only connection. */
     web *pages = NULL;
     if (c.web.listen[0] != '\0') {
-        if (web_start(&pages, c.bot.database, c.web.listen, NULL, NULL, why, sizeof why) != 0 ||
+        web_limits lim = {.header_secs = (unsigned)c.web.header_secs};
+        snprintf(lim.trusted_proxy, sizeof lim.trusted_proxy, "%s", c.web.trusted_proxy);
+        if (web_start(&pages, c.bot.database, c.web.listen, &lim, NULL, why, sizeof why) != 0 ||
             reload_web_langs(&c, pages) != 0) {
             if (pages != NULL)
                 snprintf(why, sizeof why, "out of memory");

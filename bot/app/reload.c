@@ -177,6 +177,9 @@ static void warn_restart_only(const cfg *live, const cfg *next, bool db_from_arg
         log_msg(LOG_WARN, "reload: the database stays %s until a restart", live->bot.database);
     if (strcmp(live->web.listen, next->web.listen) != 0)
         log_msg(LOG_WARN, "reload: [web] listen changes at the next restart");
+    if (strcmp(live->web.trusted_proxy, next->web.trusted_proxy) != 0 ||
+        live->web.header_secs != next->web.header_secs)
+        log_msg(LOG_WARN, "reload: [web] trusted_proxy and header_secs change at the next restart");
 }
 
 int reload_config(reload_target *t)

@@ -98,7 +98,7 @@ typedef struct cfg_matrix {
     int nlang_es;
     char lang_en[CFG_LIST][CFG_STR]; /* rooms in English */
     int nlang_en;
-    bool crypto;      /* end-to-end encrypted rooms (default true; needs libolm and crypto_key) */
+    bool crypto; /* end-to-end encrypted rooms (default true; needs libolm and crypto_key) */
     char crypto_key[CFG_STR]; /* secret: encrypts the device's keys in the store */
 } cfg_matrix;
 
@@ -106,6 +106,9 @@ typedef struct cfg_matrix {
 typedef struct cfg_web {
     char listen[CFG_STR];   /* "127.0.0.1:8090"; "" : no pages */
     char base_url[CFG_STR]; /* "https://porrazo.example.org": links in chat; "" : none */
+    char trusted_proxy[46]; /* INET6_ADDRSTRLEN: the proxy in front ("127.0.0.1"), its requests
+                               count for the client it forwards; "" : none */
+    int header_secs;        /* a request's headers all in within (default 5) */
 } cfg_web;
 
 typedef struct cfg {

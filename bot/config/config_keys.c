@@ -6,6 +6,7 @@
  * a password sent in clear). Messages never quote a value: it may be a
  * secret. Not here: reading the text (config.c).
  */
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,9 +232,20 @@ static const char *check_listen(const char *s)
     return "must be ADDRESS:PORT, e.g. 127.0.0.1:8090 or [::1]:8090";
 }
 
+/* A numeric IPv4 or IPv6 address (what a peer's address is compared with). */
+static const char *check_address(const char *s)
+{
+    unsigned char bin[sizeof(struct in6_addr)];
+    if (inet_pton(AF_INET, s, bin) == 1 || inet_pton(AF_INET6, s, bin) == 1)
+        return NULL;
+    return "must be a numeric IP address, e.g. 127.0.0.1 or ::1 (no name, port or brackets)";
+}
+
 static const key_def web_keys[] = {
     STR(cfg_web, listen, 0, check_listen, "127.0.0.1:8090"),
     STR(cfg_web, base_url, 0, check_url, "https://porrazo.example.org"),
+    STR(cfg_web, trusted_proxy, 0, check_address, "127.0.0.1"),
+    INT(cfg_web, header_secs, 1, 300),
 };
 
 _Static_assert(COUNT(bot_keys) <= MAX_KEYS, "raise MAX_KEYS");
@@ -308,6 +320,7 @@ void cfg_defaults(cfg *c)
     c->bot.absent_after = 3;
     c->bot.lobby_expiry_secs = 24 * 3600;
     c->bot.away_max_secs = 7 * 24 * 3600;
+    c->web.header_secs = 5;
     for (int i = 0; i < CFG_NETWORKS; i++) {
         cfg_irc *irc = &c->irc[i];
         irc->port = 6697;

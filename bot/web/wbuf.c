@@ -105,13 +105,20 @@ static bool hidden(uint32_t cp)
 static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
 /* Appends s with each character through esc (which returns the text for
-   an ASCII byte to escape, or NULL to keep it). */
-static void escaped(wbuf *b, const char *s, const char *(*esc)(unsigned char))
+   an ASCII byte to escape, or NULL to keep it); the marks as open and
+   close, or (NULL) as any control. */
+static void escaped(wbuf *b, const char *s, const char *(*esc)(unsigned char), const char *open,
+                    const char *close)
 {
     const unsigned char *p = (const unsigned char *)s;
     while (*p != '\0') {
         uint32_t cp;
         size_t n = utf8_char(p, &cp);
+        if (open != NULL && (*p == WB_OPEN || *p == WB_CLOSE)) {
+            wb_raw(b, *p == WB_OPEN ? open : close);
+            p++;
+            continue;
+        }
         if (n == 0 || hidden(cp)) {
             put(b, REPLACEMENT, 3);
             p += n == 0 ? 1 : n;
@@ -164,12 +171,37 @@ static const char *json_esc(unsigned char c)
 
 void wb_html(wbuf *b, const char *s)
 {
-    escaped(b, s, html_esc);
+    escaped(b, s, html_esc, NULL, NULL);
 }
 
 void wb_json(wbuf *b, const char *s)
 {
-    escaped(b, s, json_esc);
+    escaped(b, s, json_esc, NULL, NULL);
+}
+
+void wb_marked(wbuf *b, const char *s, bool json, const char *open, const char *close)
+{
+    escaped(b, s, json ? json_esc : html_esc, open, close);
+}
+
+void wb_mark(const char *s, char *out, size_t cap)
+{
+    if (cap < 3) {
+        if (cap > 0)
+            out[0] = '\0';
+        return;
+    }
+    size_t n = strlen(s);
+    if (n > cap - 3) { /* cut at a character's start */
+        n = cap - 3;
+        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+            n--;
+    }
+    out[0] = WB_OPEN;
+    for (size_t i = 0; i < n; i++)
+        out[1 + i] = s[i] == WB_OPEN || s[i] == WB_CLOSE ? '\x1a' : s[i];
+    out[n + 1] = WB_CLOSE;
+    out[n + 2] = '\0';
 }
 
 void wb_hex(wbuf *b, const char *s)

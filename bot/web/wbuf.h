@@ -34,6 +34,27 @@ void wb_raw(wbuf *b, const char *s);
 void wb_html(wbuf *b, const char *s);
 /* Appends s as the inside of a JSON string ("\"", "\\", controls, < > &). */
 void wb_json(wbuf *b, const char *s);
+/*
+ * A person's name inside text the pages build (a chat line, a title) is
+ * marked: WB_OPEN name WB_CLOSE (wb_mark). wb_marked writes such text
+ * escaped as wb_html or wb_json would, each mark as the caller says: HTML
+ * text "<bdi>" and "</bdi>", an attribute or a <title> U+2068 and U+2069
+ * (first-strong isolate), JSON nothing. A right-to-left name so isolated
+ * cannot reorder the words and cards around it. wb_html and wb_json treat
+ * the marks as any control (U+FFFD): only wb_mark's output carries them.
+ */
+#define WB_OPEN '\x0e'
+#define WB_CLOSE '\x0f'
+#define WB_FSI "\xE2\x81\xA8" /* U+2068 */
+#define WB_PDI "\xE2\x81\xA9" /* U+2069 */
+/* s marked as a name into out (cap bytes incl. NUL; any marks inside s
+   become U+001A, shown as U+FFFD); cut short at a character's end if it
+   does not fit. */
+void wb_mark(const char *s, char *out, size_t cap);
+/* Appends marked text s: HTML-escaped (json false) or JSON-escaped, its
+   marks as open and close. */
+void wb_marked(wbuf *b, const char *s, bool json, const char *open, const char *close);
+
 /* Appends s's bytes as lowercase hex (a player id in a URL path). */
 void wb_hex(wbuf *b, const char *s);
 /* Frees b->s and empties b. */

@@ -29,9 +29,14 @@
 typedef struct web web;
 
 typedef struct web_limits {
-    unsigned connections;  /* at once, in all (0: 256) */
-    unsigned per_address;  /* at once, from one address (0: 16) */
+    unsigned connections;  /* at once, in all (0: 256); at the limit the one
+                              that waited longest for its headers goes */
+    unsigned per_address;  /* at once, from one client (0: 16) */
     unsigned timeout_secs; /* an idle connection is closed after (0: 10) */
+    unsigned header_secs;  /* a request's headers all in within (0: 5) */
+    /* the reverse proxy in front ("127.0.0.1"; "" none): its requests
+       count for the client it forwards (X-Forwarded-For, Forwarded) */
+    char trusted_proxy[46]; /* INET6_ADDRSTRLEN */
 } web_limits;
 
 /* The configuration's language of a room that set none of its own. */

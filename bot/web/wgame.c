@@ -78,9 +78,9 @@ int wg_parse_action(const char *json, pz_action *a)
 
 render_names wg_names(const wgame *w)
 {
-    render_names n = {.players = w->nseats, .prefix = "!"};
+    render_names n = {.players = w->nseats, .prefix = ""}; /* no chat commands */
     for (int i = 0; i < w->nseats; i++)
-        n.nick[i] = w->seat[i].nick;
+        n.nick[i] = w->mark[i];
     return n;
 }
 
@@ -183,6 +183,8 @@ static void take_events(replay *r, const pz_events *ev)
             r->score[e->side] = e->total;
         } else if (e->kind == PZ_EV_HAND_END || e->kind == PZ_EV_GAME_END) {
             hand_over = true;
+            if (e->kind == PZ_EV_GAME_END)
+                r->w->end_reason = e->reason;
         }
     }
     add_events(r, ev, from, ev->n);
@@ -297,6 +299,9 @@ int wg_load(store *st, int64_t id, wgame *w)
         wg_free(w);
         return -1;
     }
+    for (int i = 0; i < w->nseats; i++)
+        wb_mark(w->seat[i].nick, w->mark[i], sizeof w->mark[i]);
+    w->end_reason = -1;
     read_settings(w);
     w->ended = w->row.status == STORE_FINISHED || w->row.status == STORE_STOPPED;
     pz_setup s;

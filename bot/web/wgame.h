@@ -24,6 +24,7 @@
 #include "porrazo.h"
 #include "render.h"
 #include "store.h"
+#include "wbuf.h"
 
 /* A line of the record: an event segment of deal (hand, deal), or a line of
    the board at the end of hand. */
@@ -53,19 +54,21 @@ typedef struct wgame {
     store_game row;
     int nseats;
     store_seat seat[PZ_MAX_PLAYERS];
+    char mark[PZ_MAX_PLAYERS][STORE_ID_MAX + 3]; /* each nick marked (wb_mark) */
     pz_options opt;
     int dealer;
     pz_game *g; /* the game after its last action */
     int sides;
-    char side_name[PZ_MAX_SIDES][2 * STORE_ID_MAX + 8];
+    char side_name[PZ_MAX_SIDES][2 * STORE_ID_MAX + 16]; /* its nicks marked */
     int nlines, nlines_cap;
     wg_line *line;
     int npoints, npoints_cap;
     wg_point *point;
     int hand; /* the hand now (1-based) */
     int actions;
-    bool ended; /* finished or stopped: everything may be shown */
-    bool fair;  /* dealt fairly: salt and hands below (else from before fair deals) */
+    bool ended;     /* finished or stopped: everything may be shown */
+    int end_reason; /* a pz_end_reason once the game is over, else -1 */
+    bool fair;      /* dealt fairly: salt and hands below (else from before fair deals) */
     char salt[STORE_SALT_HEX + 1];
     int nhands, nhands_cap;
     wg_hand *fair_hand; /* fair_hand[k]: hand k + 1's */
@@ -76,7 +79,9 @@ typedef struct wgame {
 int wg_load(store *st, int64_t id, wgame *out);
 void wg_free(wgame *w);
 
-/* The names of the seats for render.h. */
+/* The names of the seats for render.h, marked (wb_mark): the lines, the
+   status and the sides' names carry them so that each page can isolate
+   every name (wb_marked, wp_text). */
 render_names wg_names(const wgame *w);
 
 /* Whether line l may be shown now (all of an ended game; of a game under

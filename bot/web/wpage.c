@@ -19,7 +19,7 @@ void wp_head(wbuf *b, const char *title, const char *live)
               "<link rel=\"stylesheet\" href=\"/static/web.css\">"
               "<link rel=\"icon\" href=\"/static/icon.svg\" type=\"image/svg+xml\">"
               "<script src=\"/static/live.js\" defer></script><title>");
-    wb_html(b, title);
+    wb_marked(b, title, false, WB_FSI, WB_PDI);
     wb_raw(b, "</title></head><body");
     if (live != NULL && live[0] != '\0') {
         wb_raw(b, " data-live=\"");
@@ -123,26 +123,65 @@ static pz_card card_at(const char *p, size_t *len)
     return PZ_NO_CARD;
 }
 
-void wp_text(wbuf *b, const char *plain)
+/* The length of a score board's bar at p ("[███░░]"), 0 when none. */
+static size_t bar_at(const char *p)
+{
+    static const char FULL[] = "\xE2\x96\x88", EMPTY[] = "\xE2\x96\x91";
+    size_t n = 1;
+    if (p[0] != '[')
+        return 0;
+    while (strncmp(p + n, FULL, 3) == 0 || strncmp(p + n, EMPTY, 3) == 0)
+        n += 3;
+    return n > 1 && p[n] == ']' ? n + 1 : 0;
+}
+
+/* Appends plain[from, to) escaped, its marks as <bdi>. */
+static void span(wbuf *b, const char *plain, size_t from, size_t to)
 {
     char chunk[1024];
-    size_t k = 0;
-    for (size_t i = 0; plain[i] != '\0';) {
-        size_t len = 0;
-        bool start = i == 0 || plain[i - 1] == ' ' || plain[i - 1] == '(' || plain[i - 1] == ',';
-        pz_card c = start ? card_at(plain + i, &len) : PZ_NO_CARD;
-        if (c != PZ_NO_CARD || k + 1 >= sizeof chunk) {
-            chunk[k] = '\0';
-            wb_html(b, chunk);
-            k = 0;
-        }
-        if (c != PZ_NO_CARD) {
-            wp_card(b, c);
-            i += len;
+    while (from < to) {
+        size_t n = to - from < sizeof chunk - 1 ? to - from : sizeof chunk - 1;
+        while (n > 1 && from + n < to && ((unsigned char)plain[from + n] & 0xC0) == 0x80)
+            n--; /* a chunk ends at a character's end */
+        memcpy(chunk, plain + from, n);
+        chunk[n] = '\0';
+        wb_marked(b, chunk, false, "<bdi>", "</bdi>");
+        from += n;
+    }
+}
+
+void wp_text(wbuf *b, const char *plain)
+{
+    size_t done = 0, i = 0;
+    bool open = false; /* a name cut short at the line's end */
+    while (plain[i] != '\0') {
+        if (plain[i] == WB_OPEN) { /* a name: never a card, whatever it says */
+            const char *close = strchr(plain + i, WB_CLOSE);
+            open = close == NULL;
+            i = close != NULL ? (size_t)(close - plain) + 1 : strlen(plain);
             continue;
         }
-        chunk[k++] = plain[i++];
+        size_t len = 0, bar = bar_at(plain + i);
+        bool start = i == 0 || plain[i - 1] == ' ' || plain[i - 1] == '(' || plain[i - 1] == ',' ||
+                     plain[i - 1] == WB_CLOSE;
+        pz_card c = start && bar == 0 ? card_at(plain + i, &len) : PZ_NO_CARD;
+        if (c == PZ_NO_CARD && bar == 0) {
+            i++;
+            continue;
+        }
+        span(b, plain, done, i);
+        if (bar > 0) { /* the number beside it says it: not read out glyph by glyph */
+            wb_raw(b, "<span class=\"bar\" aria-hidden=\"true\">");
+            span(b, plain, i, i + bar);
+            wb_raw(b, "</span>");
+            len = bar;
+        } else {
+            wp_card(b, c);
+        }
+        i += len;
+        done = i;
     }
-    chunk[k] = '\0';
-    wb_html(b, chunk);
+    span(b, plain, done, i);
+    if (open)
+        wb_raw(b, "</bdi>");
 }

@@ -21,11 +21,14 @@
 #include "wbuf.h"
 #include "wgame.h"
 
-/* <!doctype html> ... <main>: title escaped; live: the URL of the version
+/* <!doctype html> ... <main>: title escaped, its names isolated (marked:
+   wb_mark); live: the URL of the version
    the script polls ("" or NULL: the page is not live). */
 void wp_head(wbuf *b, const char *title, const char *live);
 void wp_foot(wbuf *b);
-/* Appends plain text (the chat's words) escaped, its cards marked up. */
+/* Appends plain text (the chat's words) escaped, its cards marked up, its
+   names (marked: wb_mark) in <bdi> and never read as cards, a score
+   board's bar hidden from screen readers (its number says it). */
 void wp_text(wbuf *b, const char *plain);
 /* One card, marked up. */
 void wp_card(wbuf *b, pz_card c);

@@ -95,9 +95,12 @@ static void game_row(wbuf *b, store *st, const store_game_brief *g, bool json, b
     wb_raw(b, "</td><td>");
     for (int i = 0; i < n; i++) {
         wb_raw(b, i ? ", <bdi" : "<bdi");
-        wb_raw(b, i == g->winner && g->status == STORE_FINISHED ? " class=\"won\">" : ">");
+        bool won = i == g->winner && g->status == STORE_FINISHED;
+        wb_raw(b, won ? " class=\"won\">" : ">");
         wb_html(b, seat[i].nick);
         wb_raw(b, "</bdi>");
+        if (won) /* said, not only bold */
+            wb_printf(b, " <span class=\"won\">(%s)</span>", _("won"));
     }
     wb_raw(b, "</td><td>");
     wb_html(b, wp_status_word(g->status));
@@ -116,8 +119,9 @@ int wp_room(wbuf *b, store *st, const char *network, const char *room, const cha
         free(top);
         return -1;
     }
-    char title[300];
-    snprintf(title, sizeof title, _("Porrazo in %s"), room);
+    char title[400], mroom[STORE_ID_MAX + 3];
+    wb_mark(room, mroom, sizeof mroom);
+    snprintf(title, sizeof title, _("Porrazo in %s"), mroom);
     if (json) {
         wb_raw(b, "{\n  \"room\": \"");
         wb_json(b, room);
@@ -125,7 +129,7 @@ int wp_room(wbuf *b, store *st, const char *network, const char *room, const cha
     } else {
         wp_head(b, title, NULL);
         wb_raw(b, "<h1>");
-        wb_html(b, title);
+        wb_marked(b, title, false, "<bdi>", "</bdi>");
         wb_printf(b, "</h1><p><a href=\"/r/%s.json\">%s</a></p>", rtok, _("JSON"));
         wb_printf(b,
                   "<h2>%s</h2><table class=\"games\"><tr><th>%s</th><th>%s</th><th>%s</th>"
@@ -224,8 +228,10 @@ int wp_player(wbuf *b, store *st, const char *network, const char *room, const c
         r->pct[r->n++] = 100 * wins / finished;
     }
     const char *nick = s.nick[0] != '\0' ? s.nick : player;
-    char title[300];
-    snprintf(title, sizeof title, _("%s in %s"), nick, room);
+    char title[400], mnick[STORE_ID_MAX + 3], mroom[STORE_ID_MAX + 3];
+    wb_mark(nick, mnick, sizeof mnick);
+    wb_mark(room, mroom, sizeof mroom);
+    snprintf(title, sizeof title, _("%s in %s"), mnick, mroom);
     double avg = s.games > 0 ? (double)s.points / s.games : 0;
     if (json) {
         wb_raw(b, "{\n  \"player\": \"");
@@ -245,18 +251,23 @@ int wp_player(wbuf *b, store *st, const char *network, const char *room, const c
     }
     wp_head(b, title, NULL);
     wb_raw(b, "<h1>");
-    wb_html(b, title);
+    wb_marked(b, title, false, "<bdi>", "</bdi>");
     wb_printf(b, "</h1><p><a href=\"/r/%s\">%s</a></p><p>", rtok, _("the room's games"));
+    /* TRANSLATORS: a player's record, in parts: "3 games, 1 won, 10.5 points
+       a game on average, 2 porrazos, 1 limpia." */
     wb_printf(b,
-              P_("%d game, %d won, %.1f points a game on average, %d porrazos, %d limpias.",
-                 "%d games, %d won, %.1f points a game on average, %d porrazos, %d limpias.",
-                 (unsigned long)s.games),
-              s.games, s.wins, avg, s.porrazos, s.limpias);
-    wb_raw(b, "</p>");
+              P_("%d game, %d won, %.1f points a game on average",
+                 "%d games, %d won, %.1f points a game on average", (unsigned long)s.games),
+              s.games, s.wins, avg);
+    wb_raw(b, ", ");
+    wb_printf(b, P_("%d porrazo", "%d porrazos", (unsigned long)s.porrazos), s.porrazos);
+    wb_raw(b, ", ");
+    wb_printf(b, P_("%d limpia", "%d limpias", (unsigned long)s.limpias), s.limpias);
+    wb_raw(b, ".</p>");
     if (r->n > 0) {
         wsvg_chart c = {.title = _("Share of games won so far, game by game (%)"),
                         .series = 1,
-                        .name = {nick},
+                        .name = {mnick},
                         .npoints = r->n,
                         .value = rate_value,
                         .arg = r,

@@ -1,8 +1,9 @@
 /*
  * wserve.c — the HTTP side (web.h): libmicrohttpd on one internal thread
  * (its own select/epoll loop: a slow client holds a connection, never the
- * thread), the routes, the security headers, the limits. The read-only
- * store is used on that thread only.
+ * thread; a watchdog of wconn.c cuts off late headers), the routes, the
+ * security headers, the limits. The read-only store is used on
+ * that thread only.
  */
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -23,6 +24,7 @@
 #include "i18n.h"
 #include "store.h"
 #include "wbuf.h"
+#include "wconn.h"
 #include "web.h"
 #include "web_keys.h"
 #include "wgame.h"
@@ -30,6 +32,7 @@
 #include "wstatic.h"
 
 #define REQUEST_MEMORY (16 * 1024) /* a request's headers and line, at most */
+#define CONN_SPARE 16              /* connections accepted over the limit, to evict for */
 #define WEB_NICE 15                /* the pages' thread's niceness (Linux: per thread) */
 
 /* Rendered game pages and JSON, by game and version (its action count and
@@ -57,6 +60,7 @@ struct web {
     bool niced;                 /* the pages' thread yields to the game loop */
     pthread_mutex_t langs_lock; /* the loop's thread sets langs at a reload */
     web_langs langs;            /* rule: malloc'd copy */
+    wc_set conns;               /* libmicrohttpd's thread and its watchdog's */
 };
 
 static const char CSP[] = "default-src 'none'; script-src 'self'; style-src 'self'; "
@@ -330,7 +334,7 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
         wp_head(&b, _("Porrazo"), NULL);
         wb_printf(&b, "<h1>%s</h1><p>%s</p>", _("Porrazo"),
                   _("Each game has its own page, linked from its first and last lines in the "
-                    "chat; say web in a room for the room's page."));
+                    "chat; say !web in a room for the room's page."));
         wp_foot(&b);
         *type = HTML;
         code = 200;
@@ -393,7 +397,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     (void)version;
     (void)upload;
     web *w = cls;
-    static int marker;
+    static int marker, refused;
     if (!w->niced) { /* on the pages' own thread: under load the game loop comes first */
         w->niced = true;
         (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WEB_NICE);
@@ -404,9 +408,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return answer(c, MHD_HTTP_METHOD_NOT_ALLOWED, NULL, 0, "text/plain", false);
     if (*req == NULL) { /* the headers: wait for a body, if any, to refuse it */
         *req = &marker;
+        if (!wc_headers(&w->conns, c))
+            return answer(c, MHD_HTTP_SERVICE_UNAVAILABLE, NULL, 0, "text/plain", false);
         return MHD_YES;
     }
-    if (*upload_len != 0)
+    if (*upload_len != 0) { /* a body: read (and drop) it, then say no */
+        *req = &refused;
+        *upload_len = 0;
+        return MHD_YES;
+    }
+    if (*req == &refused)
         return answer(c, MHD_HTTP_CONTENT_TOO_LARGE, NULL, 0, "text/plain", false);
     char *body;
     size_t len;
@@ -469,6 +480,41 @@ int web_set_langs(web *w, const web_langs *langs)
     return 0;
 }
 
+/* Starts w's watchdog and its daemon on ss with lim's limits. 0, or -1
+   with why (neither left running). */
+static int serve(web *w, const struct sockaddr_storage *ss, const web_limits *lim,
+                 const char *listen, char *why, size_t why_len)
+{
+    w->conns.limit = lim->connections ? lim->connections : 256;
+    w->conns.per_address = lim->per_address ? lim->per_address : 16;
+    w->conns.header_ms = 1000u * (lim->header_secs ? lim->header_secs : 5);
+    snprintf(w->conns.proxy, sizeof w->conns.proxy, "%s", lim->trusted_proxy);
+    if (wc_start(&w->conns) != 0) {
+        snprintf(why, why_len, "cannot start the pages' watchdog thread");
+        return -1;
+    }
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
+    if (ss->ss_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    w->d = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, w, MHD_OPTION_SOCK_ADDR, (const struct sockaddr *)ss,
+        /* room over the limit for the newcomer the slowest makes way for
+           (wconn.h); the per-address limit is wconn's, on the real client */
+        MHD_OPTION_CONNECTION_LIMIT, w->conns.limit + CONN_SPARE, MHD_OPTION_NOTIFY_CONNECTION,
+        wc_notify, &w->conns, MHD_OPTION_NOTIFY_COMPLETED, wc_completed, &w->conns,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(lim->timeout_secs ? lim->timeout_secs : 10),
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_END);
+    if (w->d == NULL) {
+        snprintf(why, why_len,
+                 "cannot serve the pages on %s (in use, or not an address of this machine)",
+                 listen);
+        wc_free(&w->conns);
+        return -1;
+    }
+    return 0;
+}
+
 int web_start(web **out, const char *db_path, const char *listen, const web_limits *limits,
               const web_langs *langs, char *why, size_t why_len)
 {
@@ -500,21 +546,7 @@ int web_start(web **out, const char *db_path, const char *listen, const web_limi
         return -1;
     }
     web_limits lim = limits != NULL ? *limits : (web_limits){0};
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO;
-    if (ss.ss_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    w->d = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_request, w, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)(lim.connections ? lim.connections : 256),
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)(lim.per_address ? lim.per_address : 16),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)(lim.timeout_secs ? lim.timeout_secs : 10),
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)REQUEST_MEMORY,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_END);
-    if (w->d == NULL) {
-        snprintf(why, why_len,
-                 "cannot serve the pages on %s (in use, or not an address of "
-                 "this machine)",
-                 listen);
+    if (serve(w, &ss, &lim, listen, why, why_len) != 0) {
         store_close(w->st);
         web_set_langs(w, NULL);
         pthread_mutex_destroy(&w->langs_lock);
@@ -537,6 +569,7 @@ void web_stop(web *w)
     if (w == NULL)
         return;
     MHD_stop_daemon(w->d);
+    wc_free(&w->conns);
     store_close(w->st);
     for (int i = 0; i < CACHE_SLOTS; i++)
         free(w->cache[i].body);

@@ -17,6 +17,10 @@ they cost the game loop. A measurement printed as figures, not a test.
    #console, "!turn" is sent 300 times through the console (each answered
    before the next) without load, then again while wrk loads the page: the
    two medians of the reply time.
+5. (first, and alone with --idle-only) An idle live page: a game under
+   way is opened in Debian's chromium headless (python3-selenium) through
+   a counting TCP relay for --idle-seconds (default 60) while nobody
+   moves: the bytes one viewer costs a minute, both ways.
 """
 import argparse
 import os
@@ -154,13 +158,81 @@ def turn_times(bot, n):
     return statistics.median(times)
 
 
+def relay(listen, port, counted, stop):
+    """Forwards each connection on listen to port, adding the bytes to counted[0]."""
+    def pipe(a, b):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                counted[0] += len(data)
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+    listen.settimeout(0.2)
+    while not stop.is_set():
+        try:
+            c, _ = listen.accept()
+        except socket.timeout:
+            continue
+        up = socket.create_connection(("127.0.0.1", port))
+        for a, b in ((c, up), (up, c)):
+            threading.Thread(target=pipe, args=(a, b), daemon=True).start()
+
+
+def idle_bytes(bot_exe, seconds):
+    """Bytes a minute that one idle live page costs (step 5)."""
+    sys.path.insert(0, os.path.join(HERE, "..", "web"))
+    import web_e2e as we
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        opts.add_argument(arg)
+    opts.binary_location = "/usr/bin/chromium"
+    with tempfile.TemporaryDirectory() as tmp:
+        g = we.Game(bot_exe, tmp, ["ann", "bob"], seed=5)
+        listen = socket.socket()
+        listen.bind(("127.0.0.1", 0))
+        listen.listen(16)
+        counted, stop = [0], threading.Event()
+        t = threading.Thread(target=relay, args=(listen, g.port, counted, stop))
+        t.start()
+        driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+        try:
+            driver.get("http://127.0.0.1:%d%s" % (listen.getsockname()[1],
+                                                 g.game_url.split(str(g.port), 1)[1]))
+            time.sleep(2)  # the page and its files are in
+            start = counted[0]
+            time.sleep(seconds)
+            per_minute = (counted[0] - start) * 60 / seconds
+        finally:
+            driver.quit()
+            stop.set()
+            t.join()
+            g.bot.close()
+    print("idle live page: %.1f KB a minute per viewer (%d s measured, both ways)"
+          % (per_minute / 1000, seconds))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bot")
     ap.add_argument("--games", type=int, default=100000)
     ap.add_argument("--seconds", type=int, default=5)
     ap.add_argument("--connections", type=int, default=10)
+    ap.add_argument("--idle-seconds", type=int, default=60)
+    ap.add_argument("--idle-only", action="store_true")
     a = ap.parse_args()
+    idle_bytes(a.bot, a.idle_seconds)
+    if a.idle_only:
+        return
     # its own tools, which neither bot/play nor tests/check installs
     missing = [pkg for tool, pkg in (("wrk", "wrk"), ("nginx", "nginx-light"), ("curl", "curl"))
                if shutil.which(tool) is None and not os.path.exists("/usr/sbin/" + tool)]

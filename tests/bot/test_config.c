@@ -295,6 +295,15 @@ static void test_web_section_sets_its_keys_and_is_refused_when_wrong(void **stat
     assert_string_equal(c->web.base_url, "");
     parse_ok(c, "[bot]\nname = p\n");
     assert_string_equal(c->web.listen, ""); /* off unless configured */
+    assert_string_equal(c->web.trusted_proxy, "");
+    assert_int_equal(c->web.header_secs, 5);
+    parse_ok(c, "[web]\nlisten = 127.0.0.1:0\ntrusted_proxy = ::1\nheader_secs = 12\n");
+    assert_string_equal(c->web.trusted_proxy, "::1");
+    assert_int_equal(c->web.header_secs, 12);
+    refused("[web]\ntrusted_proxy = proxy.example.org\n", 2, "must be a numeric IP address", NULL);
+    refused("[web]\ntrusted_proxy = 127.0.0.1:8080\n", 2, "numeric IP address", NULL);
+    refused("[web]\nheader_secs = 0\n", 2, "header_secs must be a whole number from 1 to 300",
+            NULL);
     refused("[web]\nlisten = 8090\n", 2, "listen must be ADDRESS:PORT", NULL);
     refused("[web]\nlisten = 127.0.0.1:99999\n", 2, "ADDRESS:PORT", NULL);
     refused("[web]\nbase_url = porrazo.example.org\n", 2, "must be a URL", NULL);
@@ -353,7 +362,8 @@ static void test_example_file_shows_every_key(void **state)
         "username", "realname", "server_password", "sasl_user", "sasl_password",
         "nickserv_password", "nickserv_target", "require_sasl", "channels", "no_colour",
         "join_on_invite", "private_notice", "pace", "burst", "line_ms", "homeserver", "user",
-        "password", "access_token", "allow_invites", "listen", "base_url"};
+        "password", "access_token", "allow_invites", "listen", "base_url",
+        "trusted_proxy", "header_secs"};
     // clang-format on
     size_t len;
     char *text = read_example(&len), line[64];

@@ -132,12 +132,6 @@ static int group(void *arg, int i)
     return i < 3 ? 1 : 2;
 }
 
-static void hand_label(void *arg, int g, char *buf, size_t cap)
-{
-    (void)arg;
-    snprintf(buf, cap, "hand <%d>", g);
-}
-
 static void test_svg_chart(void **state)
 {
     (void)state;
@@ -148,7 +142,7 @@ static void test_svg_chart(void **state)
                     .npoints = 5,
                     .value = value,
                     .group = group,
-                    .group_name = hand_label,
+                    .group_word = "hand <x>",
                     .target = 61};
     wsvg_chart_draw(&b, &c);
     assert_int_equal(strncmp(b.s, "<svg ", 5), 0);
@@ -157,19 +151,77 @@ static void test_svg_chart(void **state)
     assert_int_equal(count(b.s, "<polyline"), 2);
     assert_int_equal(count(b.s, "class=\"target\""), 1);
     assert_int_equal(count(b.s, "class=\"hand\""), 2); /* hands 1 and 2 start */
-    assert_non_null(strstr(b.s, ">hand &lt;2&gt;</text>"));
+    assert_non_null(strstr(b.s, ">hand &lt;x&gt;</text>"));
+    assert_non_null(strstr(b.s, "text-anchor=\"middle\">1</text>"));
+    assert_non_null(strstr(b.s, "text-anchor=\"middle\">2</text>"));
     assert_null(strstr(b.s, "<script>"));
     assert_non_null(strstr(b.s, "&lt;script&gt;x&lt;/script&gt;"));
     assert_non_null(strstr(b.s, "<title id=\"chart-title\">Score &lt;1&gt;</title>"));
+    /* the y axis at round values up to 61: 0, 20, 40 and the target (60 is
+       too close to it) */
+    assert_non_null(strstr(b.s, ">20</text>"));
+    assert_non_null(strstr(b.s, ">40</text>"));
+    assert_non_null(strstr(b.s, ">61</text>"));
+    assert_null(strstr(b.s, ">60</text>"));
     /* the target (61) and the top point lie on the same line: y of 61 */
-    assert_non_null(strstr(b.s, "y1=\"14\" x2=\"628\" y2=\"14\""));
-    assert_non_null(strstr(b.s, "cx=\"628\" cy=\"14\""));
+    assert_non_null(strstr(b.s, "class=\"target\" x1=\"66\" y1=\"14\" x2=\"624\" y2=\"14\""));
+    assert_non_null(strstr(b.s, "cx=\"624\" cy=\"14\""));
+    /* the legend is HTML after the chart, its names isolated; colours are
+       the stylesheet's classes, none written in the chart */
+    assert_non_null(strstr(b.s, "</svg><ul class=\"legend\"><li><span class=\"key s0\""));
+    assert_null(strstr(b.s, "#"));
     wb_free(&b);
     c.target = 0;
     c.group = NULL;
     wsvg_chart_draw(&b, &c);
     assert_int_equal(count(b.s, "class=\"target\""), 0);
     assert_int_equal(count(b.s, "class=\"hand\""), 0);
+    wb_free(&b);
+}
+
+/* A name inside a line is isolated wherever it is shown, and never read as
+   a card: a right-to-left nick, a nick "K♥", a nick holding the marks. */
+static void test_names_isolated(void **state)
+{
+    (void)state;
+    wbuf b = {0};
+    char rtl[64], king[64], sly[64], line[256];
+    wb_mark("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D", rtl, sizeof rtl); /* shalom */
+    wb_mark("K\xE2\x99\xA5", king, sizeof king);
+    wb_mark("a\x0f<b>\x0e", sly, sizeof sly);
+    snprintf(line, sizeof line, "%s 3\xE2\x99\xA3 · %s K\xE2\x99\xA5 · %s 0", rtl, king, sly);
+    wp_text(&b, line);
+    assert_non_null(
+        strstr(b.s, "<bdi>\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D</bdi> <span class=\"card\""));
+    assert_non_null(strstr(b.s, "<bdi>K\xE2\x99\xA5</bdi> <span class=\"card red\""));
+    assert_int_equal(count(b.s, "aria-label=\"king of hearts\""), 1); /* the card, not the nick */
+    /* marks inside a nick are not marks: no bdi opened or closed early */
+    assert_non_null(strstr(b.s, "<bdi>a\xEF\xBF\xBD&lt;b&gt;\xEF\xBF\xBD</bdi> 0"));
+    assert_int_equal(count(b.s, "<bdi>"), 3);
+    assert_int_equal(count(b.s, "</bdi>"), 3);
+    wb_free(&b);
+    /* a line cut in a name still closes it */
+    line[strlen(rtl) - 1] = '\0';
+    wp_text(&b, line);
+    assert_int_equal(count(b.s, "<bdi>"), count(b.s, "</bdi>"));
+    wb_free(&b);
+    /* a title: isolates; JSON: the name alone; plain wb_html: no marks */
+    wb_marked(&b, rtl, false, WB_FSI, WB_PDI);
+    assert_string_equal(b.s, WB_FSI "\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D" WB_PDI);
+    wb_free(&b);
+    wb_marked(&b, sly, true, "", "");
+    assert_string_equal(b.s, "a\xEF\xBF\xBD\\u003cb\\u003e\xEF\xBF\xBD");
+    wb_free(&b);
+    wb_html(&b, rtl);
+    assert_string_equal(b.s, "\xEF\xBF\xBD\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D\xEF\xBF\xBD");
+    wb_free(&b);
+    /* a name too long for its buffer is cut at a character's start */
+    wb_mark("\xD7\xA9\xD7\x9C\xD7\x95", king, 6);
+    assert_string_equal(king, "\x0e\xD7\xA9\x0f");
+    /* a score board's bar is hidden from screen readers, its number is not */
+    wp_text(&b, "ann  [\xE2\x96\x88\xE2\x96\x91] 10");
+    assert_non_null(strstr(
+        b.s, "<span class=\"bar\" aria-hidden=\"true\">[\xE2\x96\x88\xE2\x96\x91]</span> 10"));
     wb_free(&b);
 }
 
@@ -314,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_hex_round_trip),
         cmocka_unit_test(test_cards_marked_up),
         cmocka_unit_test(test_svg_chart),
+        cmocka_unit_test(test_names_isolated),
         cmocka_unit_test(test_action_json),
         cmocka_unit_test(test_fair_deals_block),
         cmocka_unit_test(test_spanish_parts),

@@ -123,13 +123,14 @@ def fair_cells(page):
 
 
 class Game:
-    def __init__(self, bot_exe, tmp, players, seed):
+    def __init__(self, bot_exe, tmp, players, seed, web=""):
+        """web: more [web] lines ("trusted_proxy = ...\n")."""
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         self.conf = os.path.join(tmp, "web.conf")
         with open(self.conf, "w") as f:
             f.write("[bot]\nowners = console:%s\n[web]\nlisten = 127.0.0.1:%d\n"
-                    "base_url = %s/\n" % (players[0], self.port, self.base))
+                    "base_url = %s/\n%s" % (players[0], self.port, self.base, web))
         self.db = os.path.join(tmp, "web.db")
         self.bot = WebBot(bot_exe, self.db, seed, self.conf)
         self.table = cg.Table(players)
