@@ -56,10 +56,16 @@ const char *i18n_ptext(const char *context, const char *msgid)
 #endif
     ;
 
-/* "en"/"es" (and "english", "español", "espanol", "ingles"...) to a
-   language; false for anything else. i18n_code gives "en" or "es". */
+/* A language's code or a word for it ("en", "es", "english", "español",
+   "espanol", "ingles"...: i18n.c's table of languages) to a language;
+   false for anything else. i18n_code gives its code ("en", "es"). */
 bool i18n_parse(const char *word, pz_lang *out);
 const char *i18n_code(pz_lang lang);
+/* The language's name, a msgid ("Spanish"): _(i18n_name(l)) for a reader. */
+const char *i18n_name(pz_lang lang);
+/* True when its catalogue was found (English always): a language the
+   configuration may choose. */
+bool i18n_available(pz_lang lang);
 
 #define _(s) i18n_text(s)
 #define N_(s) (s)

@@ -22,6 +22,10 @@
 
 #define CMD_WORD_MAX 64 /* bytes of a folded word, NUL included; longer never matches */
 
+/* Argument words the parser's files share. */
+#define CMD_ON_WORDS "on yes si always siempre prendido activado encendido"
+#define CMD_OFF_WORDS "off no auto normal apagado desactivado"
+
 typedef struct word { /* a word of the sanitized line (not NUL-terminated) */
     const char *s;
     size_t n;
@@ -87,5 +91,23 @@ int cmd_level_at(word w);
 const char *cmd_level_name(int level);
 /* top [bots]: c->robots for the computer players' table. */
 cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r);
+
+/* The arguments of the verbs of command_args.c (the players' own
+   settings, the owners' and the games' words), w[0..n) into c: CMD_OK, or
+   CMD_ERROR after writing a reply. */
+cmd_result cmd_parse_games(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_link(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_game_id(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_switch(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_lang(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_away(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_set(const word *w, int n, cmd *c, reply *r);
+
+/* The word covering w[i] to w[j] of one line, spaces included. */
+word cmd_span(const word *w, int i, int j);
+/* True when w is a nick: valid UTF-8 shorter than CMD_NAME_MAX. */
+bool cmd_is_name(word w);
+/* Copies w into dst (CMD_NAME_MAX bytes); the caller checked its length. */
+void cmd_copy_name(char *dst, word w);
 
 #endif /* PZ_COMMAND_INT_H */

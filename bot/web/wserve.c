@@ -19,6 +19,7 @@
 
 #include <microhttpd.h>
 
+#include "cmd_settings.h"
 #include "host.h"
 #include "i18n.h"
 #include "store.h"
@@ -104,33 +105,20 @@ static pz_lang configured_lang(web *w, const char *network, const char *room)
     return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
 }
 
-/* The room's settings (the host's words, "web=off lang=es ..."): whether
-   its pages are on, and its language into *lang (its own, else the
-   configuration's). */
+/* The room's settings (the host's row, read as the host reads it:
+   cmd_settings_read): whether its pages are on, and its language into
+   *lang (its own, else the configuration's). */
 static bool room_read(web *w, const char *network, const char *room, pz_lang *lang)
 {
-    char key[2 * STORE_ID_MAX + 2], words[512];
-    bool on = true;
-    int own = -1;
+    char key[2 * STORE_ID_MAX + 2], row[CMD_SETTINGS_ROW];
+    cmd_settings s;
+    cmd_settings_clear(&s);
     snprintf(key, sizeof key, "%s\x1f%s", network, room);
-    if (store_kv_get(w->st, WEB_ROOM_SCOPE, key, words, sizeof words) != 0)
-        words[0] = '\0';
-    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
-        size_t len = strcspn(p, " ");
-        char v[16];
-        if (len == strlen(WEB_OFF_WORD) && strncmp(p, WEB_OFF_WORD, len) == 0)
-            on = false;
-        else if (len > 5 && len - 5 < sizeof v && strncmp(p, "lang=", 5) == 0) {
-            pz_lang l;
-            memcpy(v, p + 5, len - 5);
-            v[len - 5] = '\0';
-            if (i18n_parse(v, &l))
-                own = (int)l;
-        }
-        p += len;
-    }
-    *lang = own >= 0 ? (pz_lang)own : configured_lang(w, network, room);
-    return on;
+    if (store_kv_get(w->st, WEB_ROOM_SCOPE, key, row, sizeof row) == 0)
+        cmd_settings_read(row, &s);
+    *lang = s.own[CMD_SETTING_LANG] ? (pz_lang)s.num[CMD_SETTING_LANG]
+                                    : configured_lang(w, network, room);
+    return s.num[CMD_SETTING_WEB] != 0;
 }
 
 /* The room's page path into buf ("" when it has no token). */
