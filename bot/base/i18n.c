@@ -218,3 +218,38 @@ bool i18n_available(pz_lang lang)
 {
     return lang >= 0 && lang < PZ_LANG_COUNT && has_catalogue_of(i18n_dir(), lang);
 }
+
+/* ASCII case ignored, other bytes exact (IRC's rule for channels). */
+static bool same_room(const char *a, const char *b)
+{
+    for (; *a != '\0' && *b != '\0'; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+pz_lang i18n_rules_lang(const i18n_rules *r, const char *network, const char *room)
+{
+    int lang = -1;
+    for (int i = 0; r != NULL && network != NULL && i < r->n && lang < 0; i++) {
+        const i18n_rule *k = &r->rule[i];
+        if (strcmp(k->network, network) == 0 &&
+            (k->room[0] == '\0' || (room != NULL && same_room(k->room, room))))
+            lang = k->lang;
+    }
+    if (lang < 0 && r != NULL)
+        lang = r->fallback;
+    return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
+}
+
+pz_lang i18n_reader_lang(int own, int room_lang, int network_lang, pz_lang bot)
+{
+    int pick = own >= 0            ? own
+               : room_lang >= 0    ? room_lang
+               : network_lang >= 0 ? network_lang
+                                   : (int)bot;
+    return pick >= 0 && pick < PZ_LANG_COUNT ? (pz_lang)pick : PZ_LANG_EN;
+}

@@ -67,6 +67,34 @@ const char *i18n_name(pz_lang lang);
    configuration may choose. */
 bool i18n_available(pz_lang lang);
 
+/*
+ * The configured language of rooms and networks, as data: the rules in
+ * order (each network's rooms before the network's own), the first whose
+ * network is network and whose room is room (ASCII case ignored, as IRC
+ * does) or "" (the network's); else fallback, the bot's. The one reading
+ * of the configuration's languages: the host (through cfg_room_lang) and
+ * the pages (web_set_langs) both call i18n_rules_lang.
+ */
+typedef struct i18n_rule {
+    char network[32];
+    char room[256]; /* "": the network's own */
+    int lang;       /* a pz_lang */
+} i18n_rule;
+typedef struct i18n_rules {
+    int fallback; /* a pz_lang */
+    int n;
+    const i18n_rule *rule;
+} i18n_rules;
+pz_lang i18n_rules_lang(const i18n_rules *r, const char *network, const char *room);
+
+/*
+ * The language of a person's private lines, the rule of every private
+ * line: their own choice (own, -1 none), else the language of the room
+ * where they are seated or last spoke (room_lang, -1 none known), else
+ * their network's (network_lang, -1 none), else the bot's.
+ */
+pz_lang i18n_reader_lang(int own, int room_lang, int network_lang, pz_lang bot);
+
 #define _(s) i18n_text(s)
 #define N_(s) (s)
 #define C_(context, s) i18n_ptext((context), (s))

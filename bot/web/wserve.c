@@ -88,21 +88,14 @@ static bool is_token(const char *s, size_t n)
     return true;
 }
 
-/* The configuration's language of room on network (web_langs). */
+/* The configuration's language of room on network (web_langs): the rule
+   the host reads too (i18n_rules_lang). */
 static pz_lang configured_lang(web *w, const char *network, const char *room)
 {
-    int lang = -1;
     pthread_mutex_lock(&w->langs_lock);
-    for (int i = 0; i < w->langs.n && lang < 0; i++) {
-        const web_lang_rule *r = &w->langs.rule[i];
-        if (strcmp(r->network, network) == 0 &&
-            (r->room[0] == '\0' || strcasecmp(r->room, room) == 0))
-            lang = r->lang;
-    }
-    if (lang < 0)
-        lang = w->langs.fallback;
+    pz_lang lang = i18n_rules_lang(&w->langs, network, room);
     pthread_mutex_unlock(&w->langs_lock);
-    return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
+    return lang;
 }
 
 /* The room's settings (the host's row, read as the host reads it:
