@@ -379,6 +379,8 @@ static int handle_line(host *h, const host_msg *m, int64_t now, bool in_room, co
     case FLOOD_IGNORE:
         return 0;
     }
+    if (in_room) /* where they last spoke: their private lines' language */
+        lang_map_seen(h, m->network, m->sender, m->room);
     int err = handle_parsed(h, m, now, r, &k, error);
     if (err == 0)
         return 0;

@@ -64,7 +64,7 @@ int room_map_load(host *h, char *why, size_t why_len);
 int room_map_put(host *h, const char *network, const char *room, const char *prefix,
                  bool colours_off, int lang);
 
-/* ---- lang_map.c: the players' own languages ("lang es"), in memory ---- */
+/* ---- lang_map.c: the players' own languages ("lang es") and rooms, in memory ---- */
 #define LANG_SCOPE "lang" /* kv scope, key "network\x1fplayer", value "es" or "en" */
 /* Reads every player's from the store (host_new). 0, or -1 with why. */
 int lang_map_load(host *h, char *why, size_t why_len);
@@ -72,6 +72,17 @@ int lang_map_load(host *h, char *why, size_t why_len);
    of memory (unchanged). */
 int lang_map_put(host *h, const char *network, const char *player, int lang);
 void lang_map_free(host *h);
+/* Remembers room as where player is seated or last gave a command on
+   network: their private lines follow its language when they chose none
+   (host_player_lang). In memory only; never fails a call. */
+void lang_map_seen(host *h, const char *network, const char *player, const char *room);
+/* That room, or NULL when none is known. */
+const char *lang_map_room(const host *h, const char *network, const char *player);
+/* The language player chose (-1 none); and host_player_lang as if they
+   had chosen none. */
+int lang_map_own(const host *h, const char *network, const char *player);
+pz_lang lang_map_without_own(const host *h, const char *network, const char *player,
+                             const char *room);
 /* The language of lines to the room the call is about (hc_prefix's room),
    or of the sender's private lines when there is none. */
 pz_lang hc_lang(const ctx *c);
