@@ -145,6 +145,11 @@ pz_lang i18n_use(pz_lang lang)
     return before;
 }
 
+void i18n_restore(const pz_lang *before)
+{
+    (void)i18n_use(*before);
+}
+
 pz_lang i18n_lang(void)
 {
     return current;

@@ -29,6 +29,18 @@ typedef enum pz_lang { PZ_LANG_EN = 0, PZ_LANG_ES = 1, PZ_LANG_COUNT } pz_lang;
 pz_lang i18n_use(pz_lang lang);
 pz_lang i18n_lang(void);
 
+/*
+ * I18N_SCOPE(lang); as a statement: the rest of the enclosing block is
+ * written in lang, and the language before is put back when the block is
+ * left, at its end or by a return or break (the cleanup attribute of GCC
+ * and Clang, the compilers this builds with). One per block. The way to
+ * write for one reader; i18n_use pairs by hand are for what no block
+ * bounds.
+ */
+void i18n_restore(const pz_lang *before);
+#define I18N_SCOPE(lang)                                                                           \
+    pz_lang i18n_scope_before_ __attribute__((cleanup(i18n_restore), unused)) = i18n_use(lang)
+
 /* Finds the catalogues and readies gettext (i18n.c says how); called once
    by main before any thread starts, else by the first lookup. */
 void i18n_init(void);

@@ -177,7 +177,7 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
         if (e->used < slot->used)
             slot = e;
     }
-    i18n_use(lang); /* the room's; web_page puts the thread's back */
+    I18N_SCOPE(lang); /* the room's */
     int code = render_game(w, id, given, json, b, type);
     if (code == 200 && !b->failed) {
         char *copy = strdup(b->s);
@@ -252,7 +252,7 @@ static int room_route(web *w, const char *rest, wbuf *b, const char **type)
     pz_lang lang;
     if (!room_read(w, network, name, &lang))
         return 404;
-    i18n_use(lang); /* the room's; web_page puts the thread's back */
+    I18N_SCOPE(lang); /* the room's */
     bool json = false;
     int rc;
     if (strcmp(tail, "") == 0 || (json = strcmp(tail, ".json") == 0)) {
@@ -286,7 +286,7 @@ static pz_lang fallback_lang(web *w)
    in the bot's language, never the room's (that would tell it exists). */
 static void not_found(web *w, wbuf *b)
 {
-    i18n_use(fallback_lang(w));
+    I18N_SCOPE(fallback_lang(w));
     wb_raw(b, "<!doctype html>\n<html lang=\"");
     wb_raw(b, i18n_code(i18n_lang()));
     wb_raw(b, "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
@@ -302,7 +302,7 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
     wbuf b = {0};
     int code = 404;
     const char *fixed = wstatic_get(path, len, type);
-    pz_lang before = i18n_use(fallback_lang(w)); /* a room's page takes the room's */
+    I18N_SCOPE(fallback_lang(w)); /* a room's page takes the room's */
     *body = NULL;
     if (fixed != NULL) {
         wb_raw(&b, fixed);
@@ -332,7 +332,6 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
         *type = HTML;
         code = code == 500 ? 500 : 404;
     }
-    i18n_use(before);
     *len = b.len;
     *body = b.s;
     return b.failed ? 500 : code;

@@ -172,14 +172,16 @@ void hv_lang(ctx *c, const cmd *k)
     /* told in the new language, which the in-memory copy learns only once
        this commits: without their own, the rule's next step (their room's) */
     pz_lang now = k->off ? lang_map_without_own(c->h, c->network, c->m->sender, room) : l;
-    pz_lang before = i18n_use(now);
     char text[300];
-    if (k->off)
-        snprintf(text, sizeof text, "%s", _("your private lines follow the room's language again"));
-    else
-        snprintf(text, sizeof text, _("your private lines are in %s from now on"),
-                 _(i18n_name(now)));
-    i18n_use(before);
+    {
+        I18N_SCOPE(now);
+        if (k->off)
+            snprintf(text, sizeof text, "%s",
+                     _("your private lines follow the room's language again"));
+        else
+            snprintf(text, sizeof text, _("your private lines are in %s from now on"),
+                     _(i18n_name(now)));
+    }
     hc_say_private(c, c->m->sender, 0, "%s", text);
 }
 

@@ -146,10 +146,11 @@ void hv_set(ctx *c, const cmd *k)
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
     char what[400], line[600];
-    pz_lang before = i18n_use((pz_lang)rs.s.num[CMD_SETTING_LANG]);
-    render_setting_told(&rs.s, id, p, what, sizeof what);
-    snprintf(line, sizeof line, _("%s: %s · %ssettings lists them all"), room, what,
-             in_room ? p : "");
-    i18n_use(before);
+    {
+        I18N_SCOPE((pz_lang)rs.s.num[CMD_SETTING_LANG]);
+        render_setting_told(&rs.s, id, p, what, sizeof what);
+        snprintf(line, sizeof line, _("%s: %s · %ssettings lists them all"), room, what,
+                 in_room ? p : "");
+    }
     hc_reply(c, "%s", line);
 }
