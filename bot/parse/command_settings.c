@@ -297,6 +297,11 @@ int cmd_setting_set(cmd_settings *s, int id, const char *value, const char *p,
                      q, p, p, p);
             return -1;
         }
+        if (!i18n_available(l)) {
+            snprintf(why, why_len, _("%s is not installed here: its catalogue was not found"),
+                     _(i18n_name(l)));
+            return -1;
+        }
         s->num[id] = (int)l;
         s->own[id] = true;
         return 0;

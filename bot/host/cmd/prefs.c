@@ -164,6 +164,10 @@ void hv_lang(ctx *c, const cmd *k)
                  k->name, hc_prompt_prefix(c), hc_prompt_prefix(c));
         return;
     }
+    if (!k->off && !i18n_available(l)) {
+        hc_reply(c, N_("%s is not installed here: its catalogue was not found"), _(i18n_name(l)));
+        return;
+    }
     prefs_set(c, LANG_SCOPE, k->off ? "" : i18n_code(l));
     if (c->failed)
         return;
