@@ -22,7 +22,7 @@
 #include "hprefs.h"
 #include "hrooms.h"
 
-#define LANG_MAP_MAX 100000 /* players remembered; more fall back to their network's */
+#define LANG_MAP_MAX 50000 /* players remembered (~20 MB at most); more: their network's */
 
 struct lang_own {
     char key[LINK_ID_LEN];   /* "network\x1fplayer" */

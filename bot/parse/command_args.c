@@ -23,7 +23,7 @@ cmd_result cmd_parse_lang(const word *w, int n, cmd *c, reply *r)
         return CMD_OK;
     }
     if (n != 1 || !cmd_is_name(w[0]))
-        return cmd_fail(r, "lang takes one word: %slang es or %slang en", r->p, r->p);
+        return cmd_fail(r, _("lang takes one word: %slang es or %slang en"), r->p, r->p);
     cmd_copy_name(c->name, w[0]);
     return CMD_OK;
 }

@@ -3,9 +3,12 @@
  * else sees: the words of a line, the reply buffer, the space-separated
  * word lists every table of the parser is written in, and the entry to
  * the arguments of `new`. command.c reads the line, verbs and their
- * arguments; command_new.c the arguments of `new`; command_words.c holds
- * the card and duration words and the word lists; text.h the byte-level
- * routines they all use. Not part of the API: other modules use command.h.
+ * arguments; command_args.c the arguments of the verbs that set or name
+ * something (set's key from settings.def); command_new.c the arguments of
+ * `new`; command_words.c holds the card and duration words and the word
+ * lists; command_settings.c the settings table (cmd_settings.h); text.h
+ * the byte-level routines they all use. Not part of the API: other
+ * modules use command.h and cmd_settings.h.
  */
 #ifndef PZ_COMMAND_INT_H
 #define PZ_COMMAND_INT_H
