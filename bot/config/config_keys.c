@@ -38,11 +38,22 @@ static const char *check_robot_level(const char *s)
     return "must be beginner, greedy, expert or strong";
 }
 
-/* A language of the bot's catalogues (i18n.h): en or es. */
+/* A language of the bot's table (i18n.c): "must be en (English) or es
+   (Spanish)" names them all, in the operator's English. */
 static const char *check_language(const char *s)
 {
+    static char how[160];
     pz_lang l;
-    return i18n_parse(s, &l) ? NULL : "must be en (English) or es (Spanish)";
+    if (i18n_parse(s, &l))
+        return NULL;
+    size_t n = (size_t)snprintf(how, sizeof how, "must be");
+    for (int i = 0; i < PZ_LANG_COUNT && n < sizeof how; i++)
+        n += (size_t)snprintf(how + n, sizeof how - n, "%s %s (%s)",
+                              i == 0                   ? ""
+                              : i == PZ_LANG_COUNT - 1 ? " or"
+                                                       : ",",
+                              i18n_code((pz_lang)i), i18n_name((pz_lang)i));
+    return how;
 }
 
 /* The pacing models of adapters/irc/irc_out.h (irc_out_pace_name). */
