@@ -17,52 +17,11 @@ static void log_config(void *arg, cfg_level level, const char *msg)
     log_msg(level == CFG_ERROR ? LOG_ERROR : LOG_WARN, "reload: %s", msg);
 }
 
-/* The language word s ("es", "español"...), or -1 when empty or unknown. */
-static int lang_of_word(const char *s)
-{
-    pz_lang l;
-    return s[0] != '\0' && i18n_parse(s, &l) ? (int)l : -1;
-}
-
-/* Appends one network's rules (its rooms' lists, then its own language). */
-static void langs_add(web_langs *wl, web_lang_rule *rules, int cap, const char *network,
-                      const char *language, const char *es, int nes, const char *en, int nen,
-                      size_t width)
-{
-    for (int k = 0; k < nes + nen && wl->n < cap; k++) {
-        web_lang_rule *r = &rules[wl->n++];
-        snprintf(r->network, sizeof r->network, "%s", network);
-        snprintf(r->room, sizeof r->room, "%s",
-                 k < nes ? es + (size_t)k * width : en + (size_t)(k - nes) * width);
-        r->lang = k < nes ? PZ_LANG_ES : PZ_LANG_EN;
-    }
-    int own = lang_of_word(language);
-    if (own >= 0 && wl->n < cap) {
-        web_lang_rule *r = &rules[wl->n++];
-        snprintf(r->network, sizeof r->network, "%s", network);
-        r->room[0] = '\0';
-        r->lang = own;
-    }
-}
-
 int reload_web_langs(const cfg *c, web *pages)
 {
-    enum { CAP = 2 * CFG_NETWORKS * (2 * CFG_LIST + 1) };
-    static web_lang_rule rules[CAP]; /* the loop's thread only; the pages copy them */
     if (pages == NULL)
         return 0;
-    int fallback = lang_of_word(c->bot.language);
-    web_langs wl = {.fallback = fallback >= 0 ? fallback : PZ_LANG_EN, .rule = rules};
-    for (int i = 0; i < c->nirc; i++) {
-        const cfg_irc *n = &c->irc[i];
-        langs_add(&wl, rules, CAP, n->name, n->language, n->lang_es[0], n->nlang_es, n->lang_en[0],
-                  n->nlang_en, sizeof n->lang_es[0]);
-    }
-    for (int i = 0; i < c->nmatrix; i++) {
-        const cfg_matrix *n = &c->matrix[i];
-        langs_add(&wl, rules, CAP, n->name, n->language, n->lang_es[0], n->nlang_es, n->lang_en[0],
-                  n->nlang_en, sizeof n->lang_es[0]);
-    }
+    web_langs wl = cfg_lang_rules(c); /* copied by the pages */
     return web_set_langs(pages, &wl);
 }
 
@@ -215,6 +174,7 @@ int reload_config(reload_target *t)
         t->live->bot.max_database_mb = old_cap;
     }
     log_set_level(log_level_named(t->live->bot.log_level));
+    cfg_make_lang_rules(t->live); /* its [irc] sections are the file's now */
     reload_host_settings(t->live, t->hcfg);
     host_reconfigure(t->host, t->hcfg);
     if (reload_web_langs(t->live, t->pages) != 0)

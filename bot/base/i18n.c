@@ -36,19 +36,38 @@
 
 static _Thread_local pz_lang current = PZ_LANG_EN;
 
-/* The text domain of each language; NULL: the msgid itself. */
-static const char *const DOMAIN[PZ_LANG_COUNT] = {NULL, "porrazo-es"};
-static const char *const CODE[PZ_LANG_COUNT] = {"en", "es"};
+/* The languages, one row each in pz_lang's order: its code, its text
+   domain (NULL: the msgid itself), its name as players read it, and the
+   words that name it (lower case; i18n_parse compares in any case). A new
+   language: its row here and in pz_lang, and its bot/po/CODE.po. */
+static const struct lang_row {
+    const char *code, *domain, *name, *words;
+} LANGS[PZ_LANG_COUNT] = {
+    [PZ_LANG_EN] = {"en", NULL, N_("English"), "english ingles inglés"},
+    [PZ_LANG_ES] = {"es", "porrazo-es", N_("Spanish"), "spanish espanol español castellano"},
+};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char dir_found[PATH_MAX];
 
-/* True when dir holds the Spanish catalogue. */
-static bool has_catalogue(const char *dir)
+/* True when dir holds language l's catalogue (English needs none). */
+static bool has_catalogue_of(const char *dir, int l)
 {
     char path[PATH_MAX + 64];
-    int n = snprintf(path, sizeof path, "%s/es/LC_MESSAGES/porrazo-es.mo", dir);
+    if (LANGS[l].domain == NULL)
+        return true;
+    int n =
+        snprintf(path, sizeof path, "%s/%s/LC_MESSAGES/%s.mo", dir, LANGS[l].code, LANGS[l].domain);
     return n > 0 && (size_t)n < sizeof path && access(path, R_OK) == 0;
+}
+
+/* True when dir holds a catalogue of a language other than English. */
+static bool has_catalogue(const char *dir)
+{
+    for (int l = 0; l < PZ_LANG_COUNT; l++)
+        if (LANGS[l].domain != NULL && has_catalogue_of(dir, l))
+            return true;
+    return false;
 }
 
 /* Writes the catalogues' folder into dir_found (see the top comment). */
@@ -89,13 +108,15 @@ static void init_once(void)
     if (!lc)
         setlocale(LC_MESSAGES, "");
     char langs[64] = "";
+    size_t used = 0;
     for (int l = 0; l < PZ_LANG_COUNT; l++)
-        if (DOMAIN[l]) {
-            if (langs[0])
-                strcat(langs, ":");
-            strcat(langs, CODE[l]);
-            bindtextdomain(DOMAIN[l], dir_found);
-            bind_textdomain_codeset(DOMAIN[l], "UTF-8");
+        if (LANGS[l].domain != NULL) {
+            int n = snprintf(langs + used, sizeof langs - used, "%s%s", used > 0 ? ":" : "",
+                             LANGS[l].code);
+            if (n > 0 && (size_t)n < sizeof langs - used)
+                used += (size_t)n;
+            bindtextdomain(LANGS[l].domain, dir_found);
+            bind_textdomain_codeset(LANGS[l].domain, "UTF-8");
         }
     setenv("LANGUAGE", langs, 1);
     /* LANGUAGE is the process's: the C library's own messages (strerror,
@@ -124,6 +145,11 @@ pz_lang i18n_use(pz_lang lang)
     return before;
 }
 
+void i18n_restore(const pz_lang *before)
+{
+    (void)i18n_use(*before);
+}
+
 pz_lang i18n_lang(void)
 {
     return current;
@@ -131,7 +157,7 @@ pz_lang i18n_lang(void)
 
 const char *i18n_text(const char *msgid)
 {
-    const char *domain = DOMAIN[current];
+    const char *domain = LANGS[current].domain;
     if (!domain || !msgid || !*msgid)
         return msgid;
     i18n_init();
@@ -140,7 +166,7 @@ const char *i18n_text(const char *msgid)
 
 const char *i18n_ptext(const char *context, const char *msgid)
 {
-    const char *domain = DOMAIN[current];
+    const char *domain = LANGS[current].domain;
     char key[256];
     if (!domain || !msgid || !*msgid)
         return msgid;
@@ -154,7 +180,7 @@ const char *i18n_ptext(const char *context, const char *msgid)
 
 const char *i18n_plural(const char *one, const char *many, unsigned long n)
 {
-    const char *domain = DOMAIN[current];
+    const char *domain = LANGS[current].domain;
     if (!domain)
         return n == 1 ? one : many;
     i18n_init();
@@ -163,25 +189,72 @@ const char *i18n_plural(const char *one, const char *many, unsigned long n)
 
 bool i18n_parse(const char *word, pz_lang *out)
 {
-    static const struct {
-        const char *word;
-        pz_lang lang;
-    } words[] = {
-        {"en", PZ_LANG_EN},      {"english", PZ_LANG_EN}, {"ingles", PZ_LANG_EN},
-        {"inglés", PZ_LANG_EN},  {"es", PZ_LANG_ES},      {"spanish", PZ_LANG_ES},
-        {"espanol", PZ_LANG_ES}, {"español", PZ_LANG_ES},
-    };
-    if (!word)
+    if (!word || !*word)
         return false;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcasecmp(word, words[i].word) == 0) {
-            *out = words[i].lang;
+    size_t n = strlen(word);
+    for (int l = 0; l < PZ_LANG_COUNT; l++) {
+        if (strcasecmp(word, LANGS[l].code) == 0) {
+            *out = (pz_lang)l;
             return true;
         }
+        for (const char *w = LANGS[l].words; *w != '\0'; w += strspn(w, " ")) {
+            size_t k = strcspn(w, " ");
+            if (k == n && strncasecmp(w, word, n) == 0) {
+                *out = (pz_lang)l;
+                return true;
+            }
+            w += k;
+        }
+    }
     return false;
 }
 
 const char *i18n_code(pz_lang lang)
 {
-    return lang >= 0 && lang < PZ_LANG_COUNT ? CODE[lang] : "en";
+    return lang >= 0 && lang < PZ_LANG_COUNT ? LANGS[lang].code : "en";
+}
+
+const char *i18n_name(pz_lang lang)
+{
+    return LANGS[lang >= 0 && lang < PZ_LANG_COUNT ? lang : PZ_LANG_EN].name;
+}
+
+bool i18n_available(pz_lang lang)
+{
+    return lang >= 0 && lang < PZ_LANG_COUNT && has_catalogue_of(i18n_dir(), lang);
+}
+
+/* ASCII case ignored, other bytes exact (IRC's rule for channels). */
+static bool same_room(const char *a, const char *b)
+{
+    for (; *a != '\0' && *b != '\0'; a++, b++) {
+        char x = *a >= 'A' && *a <= 'Z' ? (char)(*a + 32) : *a;
+        char y = *b >= 'A' && *b <= 'Z' ? (char)(*b + 32) : *b;
+        if (x != y)
+            return false;
+    }
+    return *a == *b;
+}
+
+pz_lang i18n_rules_lang(const i18n_rules *r, const char *network, const char *room)
+{
+    int lang = -1;
+    for (int i = 0; r != NULL && network != NULL && i < r->n && lang < 0; i++) {
+        const i18n_rule *k = &r->rule[i];
+        if (strcmp(k->network, network) == 0 &&
+            (k->room[0] == '\0' || (room != NULL && same_room(k->room, room))))
+            lang = k->lang;
+    }
+    if (lang < 0 && r != NULL)
+        lang = r->fallback;
+    return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
+}
+
+pz_lang i18n_reader_lang(int own, int room_lang, int network_lang, pz_lang bot)
+{
+    int pick = own >= 0            ? own
+               : room_lang >= 0    ? room_lang
+               : network_lang >= 0 ? network_lang
+                                   : (int)bot;
+    return pick >= 0 && pick < PZ_LANG_COUNT ? (pz_lang)pick : PZ_LANG_EN;
 }

@@ -9,7 +9,8 @@
  *   scope WEB_KV_SCOPE, key "t:<room token>"         → "<network>\x1f<room>"
  *
  * A room's pages are off when its settings (scope WEB_ROOM_SCOPE, the
- * host's room defaults, key "<network>\x1f<room>") hold the word "web=off".
+ * host's room defaults, key "<network>\x1f<room>") say so: the row of
+ * settings.def's web, read by cmd_settings_read as the host reads it.
  */
 #ifndef PZ_WEB_KEYS_H
 #define PZ_WEB_KEYS_H
@@ -17,6 +18,5 @@
 #define WEB_KV_SCOPE "web"
 #define WEB_ROOM_SCOPE "room" /* the host's ROOM_SCOPE (hrooms.h) */
 #define WEB_TOKEN_LEN 32
-#define WEB_OFF_WORD "web=off"
 
 #endif /* PZ_WEB_KEYS_H */

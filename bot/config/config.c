@@ -90,7 +90,7 @@ void cfg__warn(parser *p, int line, const char *fmt, ...)
  * Copies s into dst (k->size bytes) after k's checks; what names the value
  * in messages ("nick", "entry 2 of channels"). Returns 0 or -1.
  */
-static int store_text(parser *p, const key_def *k, const char *what, const char *s, char *dst)
+int cfg__store_text(parser *p, const key_def *k, const char *what, const char *s, char *dst)
 {
     size_t n = strlen(s);
     if (n == 0 && (k->flags & (F_REQUIRED | F_NONEMPTY)) != 0)
@@ -132,7 +132,7 @@ static int store_list(parser *p, const key_def *k, char *s)
             return cfg__fail(p, p->line, "%s has more than %d entries; keep at most %d", k->name,
                              CFG_LIST, CFG_LIST);
         mark_cut(what, sizeof what, snprintf(what, sizeof what, "entry %d of %s", n + 1, k->name));
-        if (store_text(p, k, what, entry, entries + (size_t)n * k->size) != 0)
+        if (cfg__store_text(p, k, what, entry, entries + (size_t)n * k->size) != 0)
             return -1;
     }
     *(int *)((char *)p->base + k->count_off) = n;
@@ -185,7 +185,7 @@ static int store_value(parser *p, const key_def *k, char *s)
 {
     switch (k->kind) {
     case K_STR:
-        return store_text(p, k, k->name, s, cfg__field(p, k));
+        return cfg__store_text(p, k, k->name, s, cfg__field(p, k));
     case K_LIST:
         return store_list(p, k, s);
     case K_INT:
@@ -194,6 +194,8 @@ static int store_value(parser *p, const key_def *k, char *s)
         return store_bool(p, k, s);
     case K_DURATION:
         return store_duration(p, k, s);
+    case K_LANGS: /* set_key hands its keys to cfg__set_langs */
+        break;
     }
     return cfg__fail(p, p->line, "%s has a type this reader does not know", k->name);
 }
@@ -270,7 +272,7 @@ static int from_env(parser *p, const key_def *k, const char *name, size_t nlen, 
  * or the text as written. Returns 0, -1, or 1 for a variable left unset
  * while only checking (from_env()).
  */
-static int decode_value(parser *p, const key_def *k, const char *raw, char *out, size_t cap)
+int cfg__decode_value(parser *p, const key_def *k, const char *raw, char *out, size_t cap)
 {
     size_t n = strlen(raw);
     if (raw[0] == '"')
@@ -328,7 +330,10 @@ static int unknown_key(parser *p, const char *key)
 /* Sets key of the current section from raw, its text after '='. */
 static int set_key(parser *p, const char *key, const char *raw)
 {
+    int lang;
     const key_def *k = cfg__find_key(p->sec, key);
+    if (k == NULL && (k = cfg__lang_key(p->sec, key, &lang)) != NULL)
+        return cfg__set_langs(p, k, lang, raw);
     if (k == NULL)
         return unknown_key(p, key);
     size_t i = (size_t)(k - p->sec->keys);
@@ -339,7 +344,7 @@ static int set_key(parser *p, const char *key, const char *raw)
     if (p->base == &p->c->bot && strcmp(k->name, "owners") == 0)
         p->owners_line = p->line;
     char value[LINE_MAX_BYTES + 1];
-    int d = decode_value(p, k, raw, value, sizeof value);
+    int d = cfg__decode_value(p, k, raw, value, sizeof value);
     if (d == 1) {
         p->key_bad[i] = true; /* a value will come at start: checks take it as given */
         return 0;
@@ -560,6 +565,7 @@ static int parse(parser *p, cfg *c, const char *text, size_t len)
     if (parse_text(p, text != NULL ? text : "", text != NULL ? len : 0) == 0) {
         finish_section(p);
         cfg__check_owners(p);
+        cfg_make_lang_rules(tmp);
     }
     if (p->nerrors == 0)
         *c = *tmp;
@@ -651,52 +657,6 @@ int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len
     else if (n >= 0 && (size_t)n >= why_len && why_len >= 4)
         memcpy(why + why_len - 4, "...", 4); /* cut at the end: the problem comes first */
     return -1;
-}
-
-/* The language named by s, or -1 for "" (unset). */
-static int lang_word(const char *s)
-{
-    pz_lang l;
-    return s[0] != '\0' && i18n_parse(s, &l) ? (int)l : -1;
-}
-
-/* Whether room is one of list[0..n) (ASCII case ignored, as IRC does). */
-static bool room_listed(const char *room, size_t width, const char *list, int n)
-{
-    for (int i = 0; room != NULL && i < n; i++)
-        if (ascii_casecmp(list + (size_t)i * width, room) == 0)
-            return true;
-    return false;
-}
-
-/* A network's language for room: its lang_es or lang_en list (entries
-   width bytes apart), else its language, else fallback. */
-static int network_lang(const char *language, size_t width, const char *es, int nes, const char *en,
-                        int nen, const char *room, int fallback)
-{
-    if (room_listed(room, width, es, nes))
-        return PZ_LANG_ES;
-    if (room_listed(room, width, en, nen))
-        return PZ_LANG_EN;
-    return language[0] != '\0' ? lang_word(language) : fallback;
-}
-
-int cfg_room_lang(const cfg *c, const char *network, const char *room)
-{
-    int fallback = lang_word(c->bot.language);
-    for (int i = 0; network != NULL && i < c->nirc; i++) {
-        const cfg_irc *n = &c->irc[i];
-        if (strcmp(n->name, network) == 0)
-            return network_lang(n->language, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es,
-                                n->lang_en[0], n->nlang_en, room, fallback);
-    }
-    for (int i = 0; network != NULL && i < c->nmatrix; i++) {
-        const cfg_matrix *n = &c->matrix[i];
-        if (strcmp(n->name, network) == 0)
-            return network_lang(n->language, sizeof n->lang_es[0], n->lang_es[0], n->nlang_es,
-                                n->lang_en[0], n->nlang_en, room, fallback);
-    }
-    return fallback;
 }
 
 /* Compares network exactly and id ignoring ASCII case with each owner

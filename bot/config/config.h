@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "i18n.h"
+
 #define CFG_STR 256    /* bytes of a string value, NUL included */
 #define CFG_LIST 16    /* entries of a list value */
 #define CFG_NETWORKS 8 /* [irc ...] or [matrix ...] sections, each */
@@ -49,6 +51,15 @@ typedef struct cfg_bot {
     char language[8];         /* the lines' language where nothing else says: en, es ("en") */
 } cfg_bot;
 
+/* A room given a language by a lang_CODE key ("lang_es = #canal, #mesa":
+   one such key for each language of i18n.c's table). */
+#define CFG_LANG_ROOMS (2 * CFG_LIST) /* rooms with a language, per network */
+typedef struct cfg_lang_room {
+    char room[CFG_STR];
+    int lang; /* a pz_lang */
+} cfg_lang_room;
+#define CFG_LANG_RULES (2 * CFG_NETWORKS * (CFG_LANG_ROOMS + 1))
+
 typedef struct cfg_irc {
     char name[32]; /* the section's NAME: the network's id in the database */
     char host[CFG_STR];
@@ -78,10 +89,8 @@ typedef struct cfg_irc {
     int burst;           /* pace custom: lines at once (4) */
     int line_ms;         /* then one line per line_ms (1500) */
     char language[8];    /* this network's default language ("": the bot's) */
-    char lang_es[CFG_LIST][64]; /* channels in Spanish */
-    int nlang_es;
-    char lang_en[CFG_LIST][64]; /* channels in English */
-    int nlang_en;
+    cfg_lang_room lang_rooms[CFG_LANG_ROOMS]; /* lang_es = #canal: channels' languages */
+    int nlang_rooms;
 } cfg_irc;
 
 typedef struct cfg_matrix {
@@ -94,10 +103,8 @@ typedef struct cfg_matrix {
     int nallow_invites;
     bool notify_turn; /* the private "your turn" prompt as m.text, so it notifies (default true) */
     char language[8]; /* this network's default language ("": the bot's) */
-    char lang_es[CFG_LIST][CFG_STR]; /* rooms in Spanish (ids or aliases) */
-    int nlang_es;
-    char lang_en[CFG_LIST][CFG_STR]; /* rooms in English */
-    int nlang_en;
+    cfg_lang_room lang_rooms[CFG_LANG_ROOMS]; /* lang_es = #sala:example.org (ids or aliases) */
+    int nlang_rooms;
     bool crypto; /* end-to-end encrypted rooms (default true; needs libolm and crypto_key) */
     char crypto_key[CFG_STR]; /* secret: encrypts the device's keys in the store */
 } cfg_matrix;
@@ -118,6 +125,11 @@ typedef struct cfg {
     int nirc;
     cfg_matrix matrix[CFG_NETWORKS];
     int nmatrix;
+    /* The languages of rooms and networks as rules (i18n.h), made from
+       the sections once the file is read: what cfg_room_lang and the
+       pages read (cfg_lang_rules). */
+    i18n_rule lang_rules[CFG_LANG_RULES];
+    int nlang_rules;
 } cfg;
 
 /* Fills *c with the defaults (no networks). */
@@ -177,8 +189,16 @@ int cfg_parse_all(cfg *c, const char *name, const char *text, size_t len, cfg_re
  */
 int cfg_check_runnable(const cfg *c, const char *path, char *why, size_t why_len);
 
-/* The language (a pz_lang of i18n.h) of room on network: the room's
-   lang_es or lang_en list, else the network's language, else the bot's;
+/* The configuration's languages as i18n.h's rules (c's own: valid while c
+   is), for i18n_rules_lang and the pages' web_set_langs. */
+i18n_rules cfg_lang_rules(const cfg *c);
+/* Makes c's lang_rules again from its networks' rooms and languages:
+   done by reading a file, and by whoever changes its sections after (a
+   reload). */
+void cfg_make_lang_rules(cfg *c);
+/* The language (a pz_lang of i18n.h) of room on network: i18n_rules_lang
+   over cfg_lang_rules: the room's lang_CODE list, else the network's
+   language, else the bot's;
    room NULL: the network's. */
 int cfg_room_lang(const cfg *c, const char *network, const char *room);
 

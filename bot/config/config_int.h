@@ -41,7 +41,10 @@
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-enum kind { K_STR, K_INT, K_BOOL, K_DURATION, K_LIST };
+/* K_LANGS: the keys lang_CODE, one for each language of i18n.c ("lang_es =
+   #canal, #mesa"), into the section's lang_rooms (config_langs.c). */
+enum kind { K_STR, K_INT, K_BOOL, K_DURATION, K_LIST, K_LANGS };
+#define CFG_LANG_KEY "lang_CODE" /* the name of K_LANGS's key_def */
 
 enum {
     F_REQUIRED = 1, /* the section is incomplete without it; never empty */
@@ -172,5 +175,18 @@ void *cfg__field(const parser *p, const key_def *k);
 int cfg__network_exists(const cfg *c, const char *name);
 /* Warns about owners whose network no section defines (at the file's end). */
 void cfg__check_owners(parser *p);
+/* Copies s into dst (k->size bytes) after k's checks, what naming it in
+   messages: 0 or -1. */
+int cfg__store_text(parser *p, const key_def *k, const char *what, const char *s, char *dst);
+/* The value raw as written (quoted, ${NAME} or plain) into out: 0, -1, or
+   1 for a variable left unset while only checking. */
+int cfg__decode_value(parser *p, const key_def *k, const char *raw, char *out, size_t cap);
+
+/* ---- config_langs.c: the lang_CODE keys and the languages' rules ---- */
+/* sec's K_LANGS key when name is lang_CODE of a language (its pz_lang into
+ *lang), else NULL. */
+const key_def *cfg__lang_key(const section_def *sec, const char *name, int *lang);
+/* Reads lang_CODE's list raw into the section's rooms: 0 or -1. */
+int cfg__set_langs(parser *p, const key_def *k, int lang, const char *raw);
 
 #endif

@@ -39,11 +39,22 @@ static const char *check_robot_level(const char *s)
     return "must be beginner, greedy, expert or strong";
 }
 
-/* A language of the bot's catalogues (i18n.h): en or es. */
+/* A language of the bot's table (i18n.c): "must be en (English) or es
+   (Spanish)" names them all, in the operator's English. */
 static const char *check_language(const char *s)
 {
+    static char how[160];
     pz_lang l;
-    return i18n_parse(s, &l) ? NULL : "must be en (English) or es (Spanish)";
+    if (i18n_parse(s, &l))
+        return NULL;
+    size_t n = (size_t)snprintf(how, sizeof how, "must be");
+    for (int i = 0; i < PZ_LANG_COUNT && n < sizeof how; i++)
+        n += (size_t)snprintf(how + n, sizeof how - n, "%s %s (%s)",
+                              i == 0                   ? ""
+                              : i == PZ_LANG_COUNT - 1 ? " or"
+                                                       : ",",
+                              i18n_code((pz_lang)i), i18n_name((pz_lang)i));
+    return how;
 }
 
 /* The pacing models of adapters/irc/irc_out.h (irc_out_pace_name). */
@@ -150,6 +161,8 @@ static const char *check_invite(const char *s)
 #define INT(T, f, lo, hi) {#f, K_INT, 0, offsetof(T, f), 0, 0, lo, hi, NULL, NULL}
 #define BOOL(T, f) {#f, K_BOOL, 0, offsetof(T, f), 0, 0, 0, 0, NULL, NULL}
 #define DURATION(T, key, f) {key, K_DURATION, 0, offsetof(T, f), 0, 0, 0, 0, NULL, NULL}
+#define LANGS(T, fl, chk) {CFG_LANG_KEY, K_LANGS, fl, offsetof(T, lang_rooms), \
+    SZ(T, lang_rooms[0].room), offsetof(T, nlang_rooms), 0, 0, chk, NULL}
 // clang-format on
 
 static const key_def bot_keys[] = {
@@ -203,8 +216,7 @@ static const key_def irc_keys[] = {
     INT(cfg_irc, burst, 1, 1000),    /* irc_out's IRC_OUT_BURST_MAX */
     INT(cfg_irc, line_ms, 0, 60000), /* 0: no pacing (a server that exempts the bot) */
     STR(cfg_irc, language, F_NONEMPTY, check_language, NULL),
-    LIST(cfg_irc, lang_es, 0, check_channel, NULL),
-    LIST(cfg_irc, lang_en, 0, check_channel, NULL),
+    LANGS(cfg_irc, 0, check_channel),
 };
 
 static const key_def matrix_keys[] = {
@@ -215,8 +227,7 @@ static const key_def matrix_keys[] = {
     LIST(cfg_matrix, allow_invites, 0, check_invite, NULL),
     BOOL(cfg_matrix, notify_turn),
     STR(cfg_matrix, language, F_NONEMPTY, check_language, NULL),
-    LIST(cfg_matrix, lang_es, F_NOSPACE, NULL, NULL),
-    LIST(cfg_matrix, lang_en, F_NOSPACE, NULL, NULL),
+    LANGS(cfg_matrix, F_NOSPACE, NULL),
     BOOL(cfg_matrix, crypto),
     STR(cfg_matrix, crypto_key, 0, NULL, NULL), /* secret */
 };

@@ -99,9 +99,10 @@ int clock_tick(host *h, int64_t now)
         ctx c = {.h = h, .now = now, .network = due[i].network};
         /* what the clock says (deadlines, reminders, a computer's play) is
            in the room's language */
-        pz_lang before = i18n_use(host_room_lang(h, due[i].network, due[i].room));
-        tick_game(&c, due[i].room);
-        i18n_use(before);
+        {
+            I18N_SCOPE(host_room_lang(h, due[i].network, due[i].room));
+            tick_game(&c, due[i].room);
+        }
         /* A row the clock could not move past now would be due forever:
            another game now holds the room, or nothing could be done. A
            game that moved (a computer player played, and another is to

@@ -27,9 +27,11 @@
  */
 static void vformat_in(pz_lang lang, char *buf, size_t cap, const char *fmt, va_list ap)
 {
-    pz_lang before = i18n_use(lang);
-    int n = vsnprintf(buf, cap, i18n_text(fmt), ap);
-    i18n_use(before);
+    int n;
+    {
+        I18N_SCOPE(lang);
+        n = vsnprintf(buf, cap, i18n_text(fmt), ap);
+    }
     if (n < 0) {
         buf[0] = '\0';
         return;

@@ -176,10 +176,11 @@ static void dispatch(ctx *c, const cmd *k)
     if ((v->flags & V_MANAGER) && !hc_may_manage(c))
         return;
     c->personal = (v->flags & V_PRIVATE) != 0;
-    pz_lang before = i18n_use(hc_lang(c)); /* a person's setting: their own language */
-    v->run(c, k);
-    c->personal = false;
-    i18n_use(before);
+    {
+        I18N_SCOPE(hc_lang(c)); /* a person's setting: their own language */
+        v->run(c, k);
+        c->personal = false;
+    }
     if ((v->flags & V_PRIVATE) && c->m->room != NULL && c->m->room[0] != '\0')
         hc_reply(c, N_("I answered you privately")); /* a person's settings are theirs */
 }
@@ -352,12 +353,9 @@ int host_handle(host *h, const host_msg *msg, int64_t now)
     /* Replies are in the room's language (whatever language the command
        was typed in), private ones in the sender's: the whole call writes
        in it, and the lines for other readers switch (ctx.c, live.c). */
-    pz_lang lang = in_room ? host_room_lang(h, m->network, m->room)
-                           : host_player_lang(h, m->network, m->sender, NULL);
-    pz_lang before = i18n_use(lang);
-    int rc = handle_line(h, m, now, in_room, prefix);
-    i18n_use(before);
-    return rc;
+    I18N_SCOPE(in_room ? host_room_lang(h, m->network, m->room)
+                       : host_player_lang(h, m->network, m->sender, NULL));
+    return handle_line(h, m, now, in_room, prefix);
 }
 
 /* host_handle in the language of its replies. */
@@ -380,6 +378,8 @@ static int handle_line(host *h, const host_msg *m, int64_t now, bool in_room, co
     case FLOOD_IGNORE:
         return 0;
     }
+    if (in_room) /* where they last spoke: their private lines' language */
+        lang_map_seen(h, m->network, m->sender, m->room);
     int err = handle_parsed(h, m, now, r, &k, error);
     if (err == 0)
         return 0;

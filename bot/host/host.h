@@ -243,8 +243,10 @@ bool host_room_colours(const host *h, const char *network, const char *room);
    configuration's for it (host_config.lang_of), else English. From memory,
    as host_room_prefix. */
 pz_lang host_room_lang(const host *h, const char *network, const char *room);
-/* The language of a player's private lines: their own ("lang"), else the
-   room's (room may be NULL or ""), else the network's. From memory. */
+/* The language of a player's private lines, the one rule of every private
+   line (i18n_reader_lang): their own ("lang"), else that of room (the
+   room a line is about; NULL or "": the room where they are seated or
+   last gave a command), else the network's, else the bot's. From memory. */
 pz_lang host_player_lang(const host *h, const char *network, const char *player, const char *room);
 
 /* The language of a line to target: host_room_lang for MSG_ROOM, else

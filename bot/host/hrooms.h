@@ -10,14 +10,19 @@
 #error "hrooms.h is the host's inside: other layers include host.h (ARCHITECTURE.md)"
 #endif
 
+#include "cmd_settings.h"
 #include "hctx.h"
 #include "i18n.h"
 
 /* ---- rooms.c: a room's defaults, set by its moderators ---- */
 #define ROOM_SCOPE "room"                   /* their kv scope, key "network\x1froom" */
 #define ROOM_KEY_MAX (2 * STORE_ID_MAX + 2) /* bytes of such a key, NUL included */
-#define ROOM_PREFIX_MAX 3                   /* bytes of a room's own prefix */
+#define ROOM_PREFIX_MAX CMD_PREFIX_MAX      /* bytes of a room's own prefix */
 typedef struct room_settings {
+    /* The table's values (settings.def; cmd_settings.h): what set and
+       settings read and write, and the row the store keeps. */
+    cmd_settings s;
+    /* The same, as the host's code reads them: */
     int deadline;      /* new tables' turn deadline (s), 0 none */
     int away_max;      /* the longest a turn waits for an away player (s), 0 no bound */
     int level;         /* computer players' pzai_level */
@@ -36,8 +41,6 @@ typedef struct room_settings {
 /* The kv key of room on the context's network into key[ROOM_KEY_MAX]
    ("" when it does not fit). */
 void room_key(const ctx *c, const char *room, char *key, size_t cap);
-/* Why p cannot be a room's prefix, or NULL when it can. */
-const char *room_prefix_refused(const char *p);
 /* The prefix ("" none), colours and language (-1 none) of a room's
    stored words: what room_map.c keeps in memory. */
 void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
@@ -48,6 +51,8 @@ int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t
 /* room's defaults on the context's network (the configuration's where the
    room has none). */
 void room_defaults(const ctx *c, const char *room, room_settings *rs);
+/* rs's host fields made again from rs->s, after a change to it. */
+void room_settings_follow(room_settings *rs);
 /* The computer players' level of the loaded game's room. */
 int room_level(const ctx *c);
 
@@ -59,7 +64,7 @@ int room_map_load(host *h, char *why, size_t why_len);
 int room_map_put(host *h, const char *network, const char *room, const char *prefix,
                  bool colours_off, int lang);
 
-/* ---- lang_map.c: the players' own languages ("lang es"), in memory ---- */
+/* ---- lang_map.c: the players' own languages ("lang es") and rooms, in memory ---- */
 #define LANG_SCOPE "lang" /* kv scope, key "network\x1fplayer", value "es" or "en" */
 /* Reads every player's from the store (host_new). 0, or -1 with why. */
 int lang_map_load(host *h, char *why, size_t why_len);
@@ -67,6 +72,17 @@ int lang_map_load(host *h, char *why, size_t why_len);
    of memory (unchanged). */
 int lang_map_put(host *h, const char *network, const char *player, int lang);
 void lang_map_free(host *h);
+/* Remembers room as where player is seated or last gave a command on
+   network: their private lines follow its language when they chose none
+   (host_player_lang). In memory only; never fails a call. */
+void lang_map_seen(host *h, const char *network, const char *player, const char *room);
+/* That room, or NULL when none is known. */
+const char *lang_map_room(const host *h, const char *network, const char *player);
+/* The language player chose (-1 none); and host_player_lang as if they
+   had chosen none. */
+int lang_map_own(const host *h, const char *network, const char *player);
+pz_lang lang_map_without_own(const host *h, const char *network, const char *player,
+                             const char *room);
 /* The language of lines to the room the call is about (hc_prefix's room),
    or of the sender's private lines when there is none. */
 pz_lang hc_lang(const ctx *c);

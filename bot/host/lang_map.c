@@ -1,12 +1,16 @@
 /*
- * lang_map.c — the players who chose the language of their private lines
- * ("lang es"), kept in memory like the rooms' prefixes (room_map.c): every
- * hand, prompt and reminder is written in its reader's language when it
- * is sent, and that may not cost a read of the store. Few players choose
- * one, so a sorted array looked up by bsearch does; it is read once when
- * the host starts (kv scope LANG_SCOPE, value "es" or "en") and follows a
- * "lang" once the call that made it commits. Also the language a call
- * writes in (hc_lang) and a player's (host_player_lang).
+ * lang_map.c — what the language of a player's private lines depends on,
+ * kept in memory like the rooms' prefixes (room_map.c): every hand, prompt
+ * and reminder is written in its reader's language when it is sent, and
+ * that may not cost a read of the store. Per player: the language they
+ * chose ("lang es"; kv scope LANG_SCOPE, read once when the host starts,
+ * following a "lang" once the call that made it commits), and the room
+ * where they are seated or last gave a command (the seats of the active
+ * games when the host starts, then each seating and each command said in a
+ * room). A sorted array looked up by bsearch, at most LANG_MAP_MAX
+ * players. The rule itself is host_player_lang's: their own, else that
+ * room's, else the network's, else the bot's (i18n_reader_lang); also the
+ * language a call writes in (hc_lang).
  *
  * Not here: the command (cmd/prefs.c), the rooms' languages (room_map.c).
  */
@@ -18,9 +22,12 @@
 #include "hprefs.h"
 #include "hrooms.h"
 
+#define LANG_MAP_MAX 50000 /* players remembered (~20 MB at most); more: their network's */
+
 struct lang_own {
-    char key[LINK_ID_LEN]; /* "network\x1fplayer" */
-    int lang;
+    char key[LINK_ID_LEN];   /* "network\x1fplayer" */
+    int lang;                /* their own, -1 none */
+    char room[STORE_ID_MAX]; /* where they are seated or last spoke, "" none */
 };
 
 static int by_key(const void *a, const void *b)
@@ -28,26 +35,51 @@ static int by_key(const void *a, const void *b)
     return strcmp(((const struct lang_own *)a)->key, ((const struct lang_own *)b)->key);
 }
 
-/* The language player chose on network, or -1. */
-static int own(const host *h, const char *network, const char *player)
+/* The entry of player on network, or NULL. */
+static const struct lang_own *find(const host *h, const char *network, const char *player)
 {
     struct lang_own probe;
     if (h->nlangs == 0 || network == NULL || player == NULL)
-        return -1;
+        return NULL;
     link_key(network, player, probe.key, sizeof probe.key);
     if (probe.key[0] == '\0')
-        return -1;
-    const struct lang_own *l =
-        bsearch(&probe, h->langs, (size_t)h->nlangs, sizeof *h->langs, by_key);
-    return l != NULL ? l->lang : -1;
+        return NULL;
+    return bsearch(&probe, h->langs, (size_t)h->nlangs, sizeof *h->langs, by_key);
+}
+
+/* host_player_lang with the player's own choice taken as own. */
+static pz_lang rule(const host *h, const char *network, const char *player, const char *room,
+                    bool with_own)
+{
+    const struct lang_own *l = find(h, network, player);
+    if (room == NULL || room[0] == '\0')
+        room = l != NULL && l->room[0] != '\0' ? l->room : NULL;
+    return i18n_reader_lang(with_own && l != NULL ? l->lang : -1,
+                            room != NULL ? (int)host_room_lang(h, network, room) : -1,
+                            (int)room_map_configured(h, network, NULL), PZ_LANG_EN);
 }
 
 pz_lang host_player_lang(const host *h, const char *network, const char *player, const char *room)
 {
-    int l = own(h, network, player);
-    if (l >= 0 && l < PZ_LANG_COUNT)
-        return (pz_lang)l;
-    return host_room_lang(h, network, room != NULL && room[0] != '\0' ? room : NULL);
+    return rule(h, network, player, room, true);
+}
+
+pz_lang lang_map_without_own(const host *h, const char *network, const char *player,
+                             const char *room)
+{
+    return rule(h, network, player, room, false);
+}
+
+int lang_map_own(const host *h, const char *network, const char *player)
+{
+    const struct lang_own *l = find(h, network, player);
+    return l != NULL ? l->lang : -1;
+}
+
+const char *lang_map_room(const host *h, const char *network, const char *player)
+{
+    const struct lang_own *l = find(h, network, player);
+    return l != NULL && l->room[0] != '\0' ? l->room : NULL;
 }
 
 pz_lang host_reader_lang(const host *h, const char *network, const char *target, msg_kind kind)
@@ -70,9 +102,10 @@ pz_lang hc_lang(const ctx *c)
                                          : NULL);
 }
 
-/* Sets key's entry (inserted in order, or removed for -1). 0, or -1 out
-   of memory (the map unchanged). */
-static int put_key(host *h, const char *key, int lang)
+/* Sets key's entry: its language when set_lang (-1 none), its room when
+   room is not NULL; inserted in order, removed when it keeps neither.
+   0, or -1 out of memory or full (the map unchanged). */
+static int put_key(host *h, const char *key, bool set_lang, int lang, const char *room)
 {
     int lo = 0, hi = h->nlangs;
     while (lo < hi) {
@@ -83,7 +116,9 @@ static int put_key(host *h, const char *key, int lang)
             hi = mid;
     }
     bool here = lo < h->nlangs && strcmp(h->langs[lo].key, key) == 0;
-    if (lang < 0) {
+    int now_lang = set_lang ? lang : here ? h->langs[lo].lang : -1;
+    bool has_room = room != NULL ? room[0] != '\0' : here && h->langs[lo].room[0] != '\0';
+    if (now_lang < 0 && !has_room) {
         if (here) {
             memmove(&h->langs[lo], &h->langs[lo + 1],
                     (size_t)(h->nlangs - lo - 1) * sizeof *h->langs);
@@ -92,6 +127,8 @@ static int put_key(host *h, const char *key, int lang)
         return 0;
     }
     if (!here) {
+        if (h->nlangs >= LANG_MAP_MAX)
+            return -1;
         struct lang_own *grown = realloc(h->langs, (size_t)(h->nlangs + 1) * sizeof *h->langs);
         if (grown == NULL)
             return -1;
@@ -99,8 +136,11 @@ static int put_key(host *h, const char *key, int lang)
         memmove(&h->langs[lo + 1], &h->langs[lo], (size_t)(h->nlangs - lo) * sizeof *h->langs);
         h->nlangs++;
         snprintf(h->langs[lo].key, sizeof h->langs[lo].key, "%s", key);
+        h->langs[lo].room[0] = '\0';
     }
-    h->langs[lo].lang = lang;
+    h->langs[lo].lang = now_lang;
+    if (room != NULL)
+        snprintf(h->langs[lo].room, sizeof h->langs[lo].room, "%s", room);
     return 0;
 }
 
@@ -108,7 +148,21 @@ int lang_map_put(host *h, const char *network, const char *player, int lang)
 {
     char key[LINK_ID_LEN];
     link_key(network, player, key, sizeof key);
-    return key[0] == '\0' ? 0 : put_key(h, key, lang);
+    return key[0] == '\0' ? 0 : put_key(h, key, true, lang, NULL);
+}
+
+void lang_map_seen(host *h, const char *network, const char *player, const char *room)
+{
+    char key[LINK_ID_LEN];
+    if (network == NULL || player == NULL || room == NULL || room[0] == '\0' ||
+        strlen(room) >= STORE_ID_MAX)
+        return;
+    const struct lang_own *l = find(h, network, player);
+    if (l != NULL && strcmp(l->room, room) == 0)
+        return; /* the common case: a command where they last spoke */
+    link_key(network, player, key, sizeof key);
+    if (key[0] != '\0')
+        (void)put_key(h, key, false, -1, room); /* full: their network's */
 }
 
 /* store_kv_each's callback: one player's language (arg: the host). */
@@ -117,7 +171,22 @@ static int load_one(void *arg, const char *key, const char *value)
     pz_lang l;
     if (strlen(key) >= LINK_ID_LEN || !i18n_parse(value, &l))
         return 0;
-    return put_key(arg, key, (int)l) == 0 ? 0 : 1; /* 1: out of memory */
+    return put_key(arg, key, true, (int)l, NULL) == 0 ? 0 : 1; /* 1: out of memory */
+}
+
+/* store_game_each_active's callback: the room of each person seated in an
+   active game (arg: the host). */
+static int seated_one(void *arg, store_game *g)
+{
+    host *h = arg;
+    store_seat seats[PZ_MAX_PLAYERS];
+    int n = 0;
+    if (store_seats_get(h->st, g->id, seats, PZ_MAX_PLAYERS, &n) != 0)
+        return 0; /* the language of a line is no reason to stop */
+    for (int i = 0; i < n; i++)
+        if (!hc_is_robot(seats[i].player))
+            lang_map_seen(h, g->network, seats[i].player, g->room);
+    return 0;
 }
 
 int lang_map_load(host *h, char *why, size_t why_len)
@@ -126,6 +195,10 @@ int lang_map_load(host *h, char *why, size_t why_len)
     if (err != 0) {
         snprintf(why, why_len, "cannot read the players' languages: %s",
                  err == 1 ? "out of memory" : store_errmsg(h->st));
+        return -1;
+    }
+    if ((err = store_game_each_active(h->st, seated_one, h)) != 0) {
+        snprintf(why, why_len, "cannot read the seats of the games: %s", store_errmsg(h->st));
         return -1;
     }
     return 0;

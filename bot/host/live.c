@@ -334,7 +334,7 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
                    : m->kind == STORE_MSG_ROOM
                        ? host_room_lang(hst, network, m->target)
                        : host_player_lang(hst, network, m->target, lg.row.room);
-    pz_lang before = i18n_use(lang);
+    I18N_SCOPE(lang);
     obuf o = {{0}, 0};
     outq_expand_result r;
     if (h.kind == 'E' || h.kind == 'D') {
@@ -347,7 +347,6 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
         r = OUTQ_EXPAND_TEXT;
     }
     unload(&lg);
-    i18n_use(before);
     if (r == OUTQ_EXPAND_TEXT) {
         o.len = text_utf8_cut(o.s, o.len);
         *text = strdup(o.s);

@@ -24,7 +24,7 @@ static int announce_one(host *h, const store_due *d, int64_t now)
         return c.failed;
     }
     char head[48];
-    pz_lang before = i18n_use(host_room_lang(h, d->network, d->room));
+    I18N_SCOPE(host_room_lang(h, d->network, d->room));
     live_header(&c, 'S', -1, head, sizeof head);
     if (c.row.status == STORE_PAUSED)
         hc_say_room(&c, c.row.room,
@@ -35,7 +35,6 @@ static int announce_one(host *h, const store_due *d, int64_t now)
                     live_state_token());
     if (c.row.status == STORE_PLAYING)
         prompt_if_quiet(&c); /* the room's line says whose turn it is */
-    i18n_use(before);
     hg_unload(&c);
     return c.failed;
 }

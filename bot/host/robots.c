@@ -150,14 +150,13 @@ static int collect_one(host *h, const think_job *j, int64_t now)
         return -1;
     }
     ctx c = {.h = h, .now = now, .network = j->network};
-    pz_lang before = i18n_use(host_room_lang(h, j->network, j->room));
     if (hg_load(&c, j->room) > 0 && c.row.id == j->game) {
+        I18N_SCOPE(host_room_lang(h, j->network, j->room));
         if (robot_to_act(&c) == j->view.seat && robot_fingerprint(&c) == j->fingerprint)
             robot_play(&c, j);
         else
             hg_save(&c); /* the game moved on: its clock is written anew */
     }
-    i18n_use(before);
     hg_unload(&c);
     if (c.failed || store_commit(h->st) != 0) {
         if (!c.failed)

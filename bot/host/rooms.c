@@ -2,14 +2,14 @@
  * rooms.c — a room's defaults as its moderators set them ("set"): new
  * tables' options and turn deadline, how long a turn waits for an away
  * player, the computer players' level, its own prefix, colours and language,
- * whether hints are given and pages shown; read
- * from the store's kv (scope ROOM_SCOPE, key "network\x1froom") with the
- * configuration's where the room has none. Prefix room_.
+ * whether hints are given and pages shown; read from the store's kv
+ * (scope ROOM_SCOPE, key "network\x1froom") through the settings table
+ * (settings.def, cmd_settings_read) with the configuration's where the
+ * room has none. Prefix room_.
  *
  * Not here: the commands (cmd/room.c), the copy in memory of prefixes and
  * colours (room_map.c).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,94 +26,50 @@ void room_key(const ctx *c, const char *room, char *key, size_t cap)
         key[0] = '\0';
 }
 
-/* Why p cannot be a room's prefix, or NULL when it can: 1 to
-   ROOM_PREFIX_MAX ASCII punctuation characters, so that a command never
-   reads as a word of chat that starts with a letter or a digit. */
-const char *room_prefix_refused(const char *p)
-{
-    size_t n = strlen(p);
-    if (n == 0 || n > ROOM_PREFIX_MAX)
-        return _("a prefix is 1 to 3 characters");
-    for (size_t i = 0; i < n; i++)
-        if (p[i] <= ' ' || p[i] >= 0x7F || isalnum((unsigned char)p[i]))
-            return _("a prefix is punctuation only: no letters, digits or spaces");
-    return NULL;
-}
-
-/* The value of word "name=" in words, into out: 0, or -1 when absent. */
-static int word_value(const char *words, const char *name, char *out, size_t cap)
-{
-    size_t n = strlen(name);
-    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
-        size_t len = strcspn(p, " ");
-        if (len > n && strncmp(p, name, n) == 0 && p[n] == '=' && len - n - 1 < cap) {
-            memcpy(out, p + n + 1, len - n - 1);
-            out[len - n - 1] = '\0';
-            return 0;
-        }
-        p += len;
-    }
-    return -1;
-}
-
 void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
                     int *lang)
 {
-    char v[16];
-    prefix[0] = '\0';
-    if (word_value(words, "prefix", v, sizeof v) == 0 && room_prefix_refused(v) == NULL)
-        memcpy(prefix, v, strlen(v) + 1);
-    *colours_off = word_value(words, "colours", v, sizeof v) == 0 && strcmp(v, "off") == 0;
-    pz_lang l;
-    *lang = word_value(words, "lang", v, sizeof v) == 0 && i18n_parse(v, &l) ? (int)l : -1;
+    cmd_settings s;
+    cmd_settings_clear(&s);
+    cmd_settings_read(words, &s);
+    memcpy(prefix, s.prefix, sizeof s.prefix);
+    *colours_off = s.num[CMD_SETTING_COLOURS] == 0;
+    *lang = s.own[CMD_SETTING_LANG] ? s.num[CMD_SETTING_LANG] : -1;
+}
+
+void room_settings_follow(room_settings *rs)
+{
+    const cmd_settings *s = &rs->s;
+    rs->deadline = s->num[CMD_SETTING_DEADLINE];
+    rs->own_deadline = s->own[CMD_SETTING_DEADLINE];
+    rs->away_max = s->num[CMD_SETTING_AWAY];
+    rs->own_away = s->own[CMD_SETTING_AWAY];
+    rs->level = s->num[CMD_SETTING_LEVEL];
+    rs->own_level = s->own[CMD_SETTING_LEVEL];
+    snprintf(rs->options, sizeof rs->options, "%s", s->options);
+    memcpy(rs->prefix, s->prefix, sizeof rs->prefix);
+    rs->colours_off = s->num[CMD_SETTING_COLOURS] == 0;
+    rs->hints_off = s->num[CMD_SETTING_HINTS] == 0;
+    rs->web_off = s->num[CMD_SETTING_WEB] == 0;
+    rs->lang = s->own[CMD_SETTING_LANG] ? s->num[CMD_SETTING_LANG] : -1;
 }
 
 void room_defaults(const ctx *c, const char *room, room_settings *rs)
 {
-    char key[ROOM_KEY_MAX], value[320], v[32];
-    rs->deadline = c->h->cfg.deadline_secs;
-    rs->away_max = c->h->cfg.away_max_secs;
-    rs->level = c->h->robot_level;
-    rs->own_deadline = rs->own_level = rs->own_away = false;
-    rs->options[0] = rs->prefix[0] = '\0';
-    rs->colours_off = rs->hints_off = rs->web_off = false;
-    rs->lang = -1;
-    if (room == NULL || room[0] == '\0')
-        return;
-    room_key(c, room, key, sizeof key);
-    if (key[0] == '\0' || store_kv_get(c->h->st, ROOM_SCOPE, key, value, sizeof value) != 0)
-        return;
-    char *end;
-    pzai_level lv;
-    room_words_own(value, rs->prefix, &rs->colours_off, &rs->lang);
-    rs->hints_off = word_value(value, "hints", v, sizeof v) == 0 && strcmp(v, "off") == 0;
-    rs->web_off = word_value(value, "web", v, sizeof v) == 0 && strcmp(v, "off") == 0;
-    if (word_value(value, "deadline", v, sizeof v) == 0) {
-        long secs = strtol(v, &end, 10);
-        if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
-            rs->deadline = (int)secs;
-            rs->own_deadline = true;
-        }
+    char key[ROOM_KEY_MAX], row[CMD_SETTINGS_ROW];
+    cmd_settings *s = &rs->s;
+    cmd_settings_clear(s);
+    s->num[CMD_SETTING_DEADLINE] = c->h->cfg.deadline_secs;
+    s->num[CMD_SETTING_AWAY] = c->h->cfg.away_max_secs;
+    s->num[CMD_SETTING_LEVEL] = c->h->robot_level;
+    if (room != NULL && room[0] != '\0') {
+        room_key(c, room, key, sizeof key);
+        if (key[0] != '\0' && store_kv_get(c->h->st, ROOM_SCOPE, key, row, sizeof row) == 0)
+            cmd_settings_read(row, s);
     }
-    if (word_value(value, "away", v, sizeof v) == 0) {
-        long secs = strtol(v, &end, 10);
-        if (end != v && *end == '\0' && secs >= 0 && secs <= 366L * 86400) {
-            rs->away_max = (int)secs;
-            rs->own_away = true;
-        }
-    }
-    rs->options[0] = '\0';
-    for (const char *p = value; *p != '\0'; p += strspn(p, " ")) { /* the o.NAME=VALUE words */
-        size_t len = strcspn(p, " "), have = strlen(rs->options);
-        if (strncmp(p, "o.", 2) == 0 && have + len + 2 < sizeof rs->options)
-            snprintf(rs->options + have, sizeof rs->options - have, "%s%.*s", have ? " " : "",
-                     (int)len, p);
-        p += len;
-    }
-    if (word_value(value, "level", v, sizeof v) == 0 && pzai_level_parse(v, &lv) == 0) {
-        rs->level = (int)lv;
-        rs->own_level = true;
-    }
+    if (!s->own[CMD_SETTING_LANG]) /* shown as the configuration's */
+        s->num[CMD_SETTING_LANG] = (int)room_map_configured(c->h, c->network, room);
+    room_settings_follow(rs);
 }
 
 int room_level(const ctx *c)

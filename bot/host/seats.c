@@ -25,6 +25,19 @@
 #include "text.h"
 
 #define SUB_SCOPE "sub" /* a seat offered: key the game's id, value "SEAT nick" */
+
+/* Stores the table's seats, and remembers the room as where each person
+   at it is seated (the language of their private lines, lang_map.c).
+   0 or the store_err. */
+static int seats_save(ctx *c)
+{
+    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    for (int i = 0; err == 0 && i < c->nseats; i++)
+        if (!hc_is_robot(c->seats[i].player))
+            lang_map_seen(c->h, c->network, c->seats[i].player, c->row.room);
+    return err;
+}
+
 /* leave said once in a game under way: key "GAME\x1fplayer", value the
    time until which a second leave confirms it ("" once used) */
 #define LEAVING_SCOPE "leaving"
@@ -37,7 +50,7 @@ void hs_write_seats(ctx *c)
 {
     if (c->failed)
         return;
-    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    int err = seats_save(c);
     if (err != 0)
         hc_failed(c, err);
 }
@@ -247,7 +260,7 @@ static void to_computer(ctx *c, int seat, const char *remover)
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", id);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", nick);
     absent_forget(c, seat);
-    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    int err = seats_save(c);
     if (err != 0) {
         hc_failed(c, err);
         return;
@@ -356,7 +369,7 @@ bool hs_take_offer(ctx *c)
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", c->m->sender);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", c->m->nick);
     absent_forget(c, seat);
-    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    int err = seats_save(c);
     if (err != 0) {
         hc_failed(c, err);
         return true;
@@ -445,7 +458,7 @@ bool hs_take_back(ctx *c)
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", c->m->sender);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", c->m->nick);
     absent_forget(c, seat);
-    int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
+    int err = seats_save(c);
     if (err == 0 && game_player_key(c, c->m->sender, key, sizeof key))
         err = store_kv_set(c->h->st, LEFT_SCOPE, key, "");
     if (err != 0) {

@@ -44,8 +44,6 @@ static const struct verb_words {
 #define NOW_WORDS "now ahora ya ahorita"
 #define LATER_WORDS "later luego despues mas-tarde"
 #define BEST_WORDS "best mejor"
-#define ON_WORDS "on yes si always siempre prendido activado encendido"
-#define OFF_WORDS "off no auto normal apagado desactivado"
 #define LTR_WORDS "ltr l2r left izq izquierda left-to-right izquierda-a-derecha"
 #define RTL_WORDS "rtl r2l right der derecha right-to-left derecha-a-izquierda"
 
@@ -61,7 +59,7 @@ bool cmd_is_word(word w, const char *list)
 }
 
 /* The word that covers words w[i] to w[j] of one line, spaces included. */
-static word span(const word *w, int i, int j)
+word cmd_span(const word *w, int i, int j)
 {
     word s = {w[i].s, (size_t)(w[j].s + w[j].n - w[i].s)};
     return s;
@@ -200,13 +198,13 @@ static bool is_room(word w)
 }
 
 /* True when w is a name (a nick): valid UTF-8 shorter than CMD_NAME_MAX. */
-static bool is_name(word w)
+bool cmd_is_name(word w)
 {
     return w.n > 0 && w.n < CMD_NAME_MAX && text_utf8_valid(w.s, w.n);
 }
 
 /* Copies w into dst (CMD_NAME_MAX bytes); the caller checked its length. */
-static void copy_name(char *dst, word w)
+void cmd_copy_name(char *dst, word w)
 {
     memcpy(dst, w.s, w.n);
     dst[w.n] = '\0';
@@ -222,7 +220,7 @@ static void copy_name(char *dst, word w)
 static int card_at(const word *w, int n, int i, cmd_card *card)
 {
     for (int k = n - i < 3 ? n - i : 3; k > 0; k--) {
-        word s = span(w, i, i + k - 1);
+        word s = cmd_span(w, i, i + k - 1);
         if (cmd_parse_card(s.s, s.n, card) == 0)
             return k;
     }
@@ -334,7 +332,7 @@ static cmd_result parse_play(const word *w, int n, cmd *c, reply *r)
             first = i;
             c->card = card;
         } else if (first >= 0 && cmd_is_word(w[i], "of de")) {
-            return bad_card(span(w, first, i + 1 < n ? i + 1 : i), r);
+            return bad_card(cmd_span(w, first, i + 1 < n ? i + 1 : i), r);
         } else if (first >= 0) {
             return cmd_fail(r, _("play takes a card, then capture or place if you like: not '%s'"),
                             cmd_quote(w[i], q));
@@ -362,7 +360,7 @@ static cmd_result parse_tendido(const word *w, int n, cmd *c, reply *r)
         return CMD_OK;
     }
     return cmd_fail(r, _("say %stendido now or %stendido later, not '%s'"), r->p, r->p,
-                    cmd_quote(now || later ? span(w, 1, n - 1) : w[0], q));
+                    cmd_quote(now || later ? cmd_span(w, 1, n - 1) : w[0], q));
 }
 
 /* Reads a direction word. Returns whether w is one. */
@@ -431,9 +429,9 @@ static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
         return cmd_fail(r, _("%s whom? e.g. %s%s bob"), name, r->p, name);
     if (n > 1)
         return cmd_fail(r, _("%s takes one nick, e.g. %s%s bob"), name, r->p, name);
-    if (!is_name(w[0]))
+    if (!cmd_is_name(w[0]))
         return cmd_fail(r, _("'%s' is not a nick"), cmd_quote(w[0], q));
-    copy_name(c->name, w[0]);
+    cmd_copy_name(c->name, w[0]);
     return CMD_OK;
 }
 
@@ -443,52 +441,16 @@ static cmd_result parse_clock_word(const word *w, int n, cmd *c, reply *r)
     const char *name = cmd_verb_name(c->verb);
     if (n == 0 && c->verb == CMD_TZ)
         return CMD_OK; /* says the zone in use */
-    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
+    if (n == 1 && cmd_is_word(w[0], CMD_OFF_WORDS)) {
         c->off = true;
         return CMD_OK;
     }
-    if (n != 1 || !is_name(w[0]))
+    if (n != 1 || !cmd_is_name(w[0]))
         return c->verb == CMD_TZ
                    ? cmd_fail(r, _("%s takes one word: e.g. %s%s Europe/Madrid"), name, r->p, name)
                    : cmd_fail(r, _("%s takes one word: e.g. %s%s 23:00-08:00 (or off)"), name, r->p,
                               name);
-    copy_name(c->name, w[0]);
-    return CMD_OK;
-}
-
-/* lang [WORD|off]: the word is checked by the host (i18n_parse) */
-static cmd_result parse_lang(const word *w, int n, cmd *c, reply *r)
-{
-    if (n == 0)
-        return CMD_OK; /* says the language in use */
-    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
-        c->off = true;
-        return CMD_OK;
-    }
-    if (n != 1 || !is_name(w[0]))
-        return cmd_fail(r, "lang takes one word: %slang es or %slang en", r->p, r->p);
-    copy_name(c->name, w[0]);
-    return CMD_OK;
-}
-
-/* away DURATION [bot] | off */
-static cmd_result parse_away(const word *w, int n, cmd *c, reply *r)
-{
-    char q[TEXT_QUOTE_MAX];
-    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
-        c->off = true;
-        return CMD_OK;
-    }
-    if (n >= 1 && cmd_is_word(w[n - 1], "bot bots robot computer maquina computadora")) {
-        c->robots = true;
-        n--;
-    }
-    word all = n > 0 ? span(w, 0, n - 1) : (word){"", 0};
-    if (n == 0 || cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0 || c->deadline_secs <= 0)
-        return cmd_fail(r,
-                        _("away how long? e.g. %saway 3d (your games wait), %saway 3d bot (a "
-                          "computer player plays for you), %saway off; not '%s'"),
-                        r->p, r->p, r->p, cmd_quote(all, q));
+    cmd_copy_name(c->name, w[0]);
     return CMD_OK;
 }
 
@@ -502,11 +464,11 @@ static cmd_result parse_sub(const word *w, int n, cmd *c, reply *r)
                           "ROBOT (the creator gives bob a computer player's seat)"),
                         r->p, r->p);
     for (int i = 0; i < n; i++)
-        if (!is_name(w[i]))
+        if (!cmd_is_name(w[i]))
             return cmd_fail(r, _("'%s' is not a nick"), cmd_quote(w[i], q));
-    copy_name(c->name, w[0]);
+    cmd_copy_name(c->name, w[0]);
     if (n == 2)
-        copy_name(c->name2, w[1]);
+        cmd_copy_name(c->name2, w[1]);
     return CMD_OK;
 }
 
@@ -562,7 +524,7 @@ static cmd_result parse_deadline(const word *w, int n, cmd *c, reply *r)
     char q[TEXT_QUOTE_MAX];
     if (n == 0)
         return cmd_fail(r, _("deadline off, or how long? e.g. %sdeadline 10m"), r->p);
-    word all = span(w, 0, n - 1);
+    word all = cmd_span(w, 0, n - 1);
     if (cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0)
         return cmd_fail(r,
                         _("'%s' is not a time: say %sdeadline off, or e.g. %sdeadline 90s, 10m or "
@@ -579,146 +541,14 @@ static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
         return CMD_OK;
     if (n != 1)
         return cmd_fail(r, _("purge one queue: %spurge #channel or %spurge NICK"), r->p, r->p);
-    if (!is_name(w[0]))
+    if (!cmd_is_name(w[0]))
         return cmd_fail(r, _("'%s' is not a channel or a nick"), cmd_quote(w[0], q));
-    copy_name(c->name, w[0]);
+    cmd_copy_name(c->name, w[0]);
     return CMD_OK;
-}
-
-/* games [all] */
-static cmd_result parse_games(const word *w, int n, cmd *c, reply *r)
-{
-    if (n == 0)
-        return CMD_OK;
-    if (n == 1 && cmd_is_word(w[0], "all todas todos")) {
-        c->all = true;
-        return CMD_OK;
-    }
-    return cmd_fail(r, _("say %sgames (this network's) or %sgames all"), r->p, r->p);
-}
-
-/* link | link off | link CODE (the code as typed, in lower case) */
-static cmd_result parse_link(const word *w, int n, cmd *c, reply *r)
-{
-    if (n == 0)
-        return CMD_OK;
-    if (n == 1 && cmd_is_word(w[0], "off no unlink desvincular")) {
-        c->off = true;
-        return CMD_OK;
-    }
-    if (n != 1 || !is_name(w[0]) || w[0].n > 32)
-        return cmd_fail(r, _("say %slink for a code, then link CODE on your other network"), r->p);
-    copy_name(c->name, w[0]);
-    for (char *p = c->name; *p != '\0'; p++)
-        if (*p >= 'A' && *p <= 'Z')
-            *p = (char)(*p - 'A' + 'a');
-    return CMD_OK;
-}
-
-/*
- * export ID, fstop ID: a game's number, as the opening line names it ("12",
- * or "#12", which cmd_parse took for a room name).
- */
-static cmd_result parse_game_id(const word *w, int n, cmd *c, reply *r)
-{
-    const char *name = cmd_verb_name(c->verb);
-    word num = {NULL, 0};
-    if (n == 1)
-        num = w[0];
-    else if (n == 0 && c->room[0] == '#')
-        num = (word){c->room + 1, strlen(c->room + 1)};
-    if (num.n > 0 && num.s[0] == '#') {
-        num.s++;
-        num.n--;
-    }
-    int64_t id = 0;
-    size_t i = 0;
-    if (num.n > 0 && num.n <= 15)
-        for (; i < num.n && num.s[i] >= '0' && num.s[i] <= '9'; i++)
-            id = id * 10 + (num.s[i] - '0');
-    if (num.n == 0 || i != num.n || id <= 0)
-        return cmd_fail(r, _("%s which game? its number, e.g. %s%s 12 (%sgames lists them)"), name,
-                        r->p, name, r->p);
-    if (n == 0)
-        c->room[0] = '\0'; /* "#12" was the game, not a room */
-    c->game = id;
-    return CMD_OK;
-}
-
-/* prompts on|off */
-static cmd_result parse_prompts(const word *w, int n, cmd *c, reply *r)
-{
-    if (n == 1 && cmd_is_word(w[0], ON_WORDS)) {
-        c->on = true;
-        return CMD_OK;
-    }
-    if (n == 1 && cmd_is_word(w[0], OFF_WORDS)) {
-        c->on = false;
-        return CMD_OK;
-    }
-    if (c->verb == CMD_REMINDERS)
-        return cmd_fail(r, _("say %sreminders on or %sreminders off"), r->p, r->p);
-    if (c->verb == CMD_REVIEW)
-        return cmd_fail(r,
-                        _("say %sreview on (the points you left on the table, after each "
-                          "hand) or %sreview off"),
-                        r->p, r->p);
-    if (c->verb == CMD_NOTICES)
-        return cmd_fail(r, _("say %snotices on (private lines as NOTICE) or %snotices off"), r->p,
-                        r->p);
-    return cmd_fail(r,
-                    _("say %sprompts on (a private message at each of your turns) or %sprompts "
-                      "off (only when you have been away a while)"),
-                    r->p, r->p);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The line                                                                 */
-
-/* The keys of set, each its English word first (what the host reads), then
-   the other words for it: c->name is the English word. */
-static const char *const SET_KEYS[] = {
-    "options opciones",
-    "deadline plazo tiempo limite",
-    "away ausente vacaciones ausencia",
-    "level nivel",
-    "prefix prefijo",
-    "colours colors colores color",
-    "hints hint pistas pista consejos",
-    "web pages paginas pagina",
-    "lang idioma lengua language",
-};
-#define NSET_KEYS ((int)(sizeof SET_KEYS / sizeof SET_KEYS[0]))
-
-/* set KEY VALUE...: the key in English, and the value's words as typed
-   (one word of on/off or a level: the English word). */
-static cmd_result parse_set(const word *w, int n, cmd *c, reply *r)
-{
-    word value = {"", 0};
-    if (n >= 2)
-        value = span(w, 1, n - 1);
-    /* a prefix is punctuation, which split() trims from a word's end: "!!" */
-    if (n >= 2 && cmd_is_word(w[0], "prefix prefijo"))
-        value.n += strcspn(value.s + value.n, " ");
-    if (n < 2 || !is_name(w[0]) || !is_name(value))
-        return cmd_fail(r, _("set what? %sset deadline 24h, %sset level expert, or %sset prefix ."),
-                        r->p, r->p, r->p);
-    copy_name(c->name, w[0]);
-    copy_name(c->name2, value);
-    for (int i = 0; i < NSET_KEYS; i++)
-        if (cmd_is_word(w[0], SET_KEYS[i]))
-            (void)snprintf(c->name, sizeof c->name, "%.*s", (int)strcspn(SET_KEYS[i], " "),
-                           SET_KEYS[i]);
-    /* one value word in Spanish or English: the host's English word */
-    int level = n == 2 ? cmd_level_at(w[1]) : -1;
-    if (n == 2 && strcmp(c->name, "level") == 0 && level >= 0)
-        (void)snprintf(c->name2, sizeof c->name2, "%s", cmd_level_name(level));
-    else if (n == 2 && cmd_is_word(w[1], OFF_WORDS) && !cmd_is_word(w[1], "auto normal"))
-        (void)snprintf(c->name2, sizeof c->name2, "off");
-    else if (n == 2 && cmd_is_word(w[1], ON_WORDS))
-        (void)snprintf(c->name2, sizeof c->name2, "on");
-    return CMD_OK;
-}
 
 /* Reads the arguments w[0..n) of c's verb into c. */
 static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, reply *r)
@@ -741,12 +571,12 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_FLEAVE:
         return parse_nick(w, n, c, r);
     case CMD_GAMES:
-        return parse_games(w, n, c, r);
+        return cmd_parse_games(w, n, c, r);
     case CMD_LINK:
-        return parse_link(w, n, c, r);
+        return cmd_parse_link(w, n, c, r);
     case CMD_EXPORT:
     case CMD_FSTOP:
-        return parse_game_id(w, n, c, r);
+        return cmd_parse_game_id(w, n, c, r);
     case CMD_HELP:
     case CMD_RULES:
         return parse_topic(w, n, prefix, c, r);
@@ -758,7 +588,7 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_REMINDERS:
     case CMD_NOTICES:
     case CMD_REVIEW:
-        return parse_prompts(w, n, c, r);
+        return cmd_parse_switch(w, n, c, r);
     case CMD_LEARN:
         c->practice = true;
         return cmd_parse_new(w, n, c, r);
@@ -772,11 +602,11 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_QUIET:
         return parse_clock_word(w, n, c, r);
     case CMD_AWAY:
-        return parse_away(w, n, c, r);
+        return cmd_parse_away(w, n, c, r);
     case CMD_LANG:
-        return parse_lang(w, n, c, r);
+        return cmd_parse_lang(w, n, c, r);
     case CMD_SET: /* set KEY VALUE...: the value's words as typed */
-        return parse_set(w, n, c, r);
+        return cmd_parse_set(w, n, c, r);
     case CMD_TOP:
         return cmd_parse_top(w, n, c, r);
     default:
@@ -828,7 +658,7 @@ cmd_result cmd_parse(const char *text, size_t len, bool in_channel, const char *
         return in_channel ? CMD_IGNORED : cmd_fail(&r, "%s", _("say help for the commands"));
     cmd_init(&c);
     if (n > 1 && is_room(w[n - 1]))
-        copy_name(c.room, w[--n]);
+        cmd_copy_name(c.room, w[--n]);
     int v = verb_of(w[0]);
     cmd_result res;
     if (v >= 0) {

@@ -3,9 +3,12 @@
  * else sees: the words of a line, the reply buffer, the space-separated
  * word lists every table of the parser is written in, and the entry to
  * the arguments of `new`. command.c reads the line, verbs and their
- * arguments; command_new.c the arguments of `new`; command_words.c holds
- * the card and duration words and the word lists; text.h the byte-level
- * routines they all use. Not part of the API: other modules use command.h.
+ * arguments; command_args.c the arguments of the verbs that set or name
+ * something (set's key from settings.def); command_new.c the arguments of
+ * `new`; command_words.c holds the card and duration words and the word
+ * lists; command_settings.c the settings table (cmd_settings.h); text.h
+ * the byte-level routines they all use. Not part of the API: other
+ * modules use command.h and cmd_settings.h.
  */
 #ifndef PZ_COMMAND_INT_H
 #define PZ_COMMAND_INT_H
@@ -21,6 +24,10 @@
 #include "i18n.h"
 
 #define CMD_WORD_MAX 64 /* bytes of a folded word, NUL included; longer never matches */
+
+/* Argument words the parser's files share. */
+#define CMD_ON_WORDS "on yes si always siempre prendido activado encendido"
+#define CMD_OFF_WORDS "off no auto normal apagado desactivado"
 
 typedef struct word { /* a word of the sanitized line (not NUL-terminated) */
     const char *s;
@@ -87,5 +94,23 @@ int cmd_level_at(word w);
 const char *cmd_level_name(int level);
 /* top [bots]: c->robots for the computer players' table. */
 cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r);
+
+/* The arguments of the verbs of command_args.c (the players' own
+   settings, the owners' and the games' words), w[0..n) into c: CMD_OK, or
+   CMD_ERROR after writing a reply. */
+cmd_result cmd_parse_games(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_link(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_game_id(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_switch(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_lang(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_away(const word *w, int n, cmd *c, reply *r);
+cmd_result cmd_parse_set(const word *w, int n, cmd *c, reply *r);
+
+/* The word covering w[i] to w[j] of one line, spaces included. */
+word cmd_span(const word *w, int i, int j);
+/* True when w is a nick: valid UTF-8 shorter than CMD_NAME_MAX. */
+bool cmd_is_name(word w);
+/* Copies w into dst (CMD_NAME_MAX bytes); the caller checked its length. */
+void cmd_copy_name(char *dst, word w);
 
 #endif /* PZ_COMMAND_INT_H */

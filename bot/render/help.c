@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_settings.h"
 #include "command.h"
 #include "help.h"
 #include "i18n.h"
@@ -251,6 +252,9 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     rtext b;
     rtext_init(&b, line, sizeof line);
     put_usage(&b, c, _(c->usage), p);
+    if (c == &COMMANDS[CMD_SET]) /* its keys, from the settings table */
+        for (int id = 0; id < CMD_SETTING_COUNT; id++)
+            rtext_addf(&b, "%s%s", id > 0 ? " | " : ": ", _(cmd_setting_row_of(id)->usage));
     rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);
     rtext_init(&b, line, sizeof line);
@@ -290,6 +294,16 @@ void render_help(const char *topic, const char *prefix, render_lines *out)
         topic_echo(topic, echo);
         render_add(out, _("There is no command \"%s\". The commands are:"), echo);
         help_list(p, out);
+        return;
+    }
+    /* "help set plazo": that setting's row */
+    const char *rest = word + n + strspn(word + n, " ");
+    int id = c == &COMMANDS[CMD_SET] && *rest != '\0' ? cmd_setting_find(rest) : -1;
+    if (id >= 0) {
+        const cmd_setting_row *r = cmd_setting_row_of(id);
+        char usage[RENDER_LINE_MAX];
+        snprintf(usage, sizeof usage, "%s", _(r->usage));
+        render_add(out, _("%sset %s — %s."), p, usage, _(r->what));
         return;
     }
     help_command(c, p, out);

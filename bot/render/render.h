@@ -120,6 +120,19 @@ void render_prompt(const pz_view *v, const char *room, const char *since, char *
    manual · ..." (only what differs from R9's defaults after the target). */
 void render_options(const pz_options *o, char *buf, size_t cap);
 
+/* A room's setting id (cmd_settings.h) as its "settings" line lists it
+   ("turn deadline 24 h", "computer players expert (the bot's)") and as
+   "set" tells its change ("new tables have a turn deadline of 24 h"),
+   from settings.def's words, in the thread's language. bot_prefix: what
+   commands start with where the room set none. */
+struct cmd_settings;
+void render_setting_item(const struct cmd_settings *s, int id, const char *bot_prefix, char *out,
+                         size_t cap);
+void render_setting_told(const struct cmd_settings *s, int id, const char *bot_prefix, char *out,
+                         size_t cap);
+/* A computer players' level as players read it ("strong", "fuerte"). */
+const char *render_level(int level);
+
 /* Help: with topic "" the list of commands (a few lines); with a command
    word, its usage and one example. Unknown topic: a line saying so and
    listing the commands. prefix is the channel prefix ("!"). */

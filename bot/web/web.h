@@ -26,6 +26,8 @@
 
 #include <stddef.h>
 
+#include "i18n.h"
+
 typedef struct web web;
 
 typedef struct web_limits {
@@ -39,18 +41,10 @@ typedef struct web_limits {
     char trusted_proxy[46]; /* INET6_ADDRSTRLEN */
 } web_limits;
 
-/* The configuration's language of a room that set none of its own. */
-typedef struct web_lang_rule {
-    char network[32];
-    char room[256]; /* ASCII case ignored; "": the network's default */
-    int lang;       /* a pz_lang (i18n.h) */
-} web_lang_rule;
-
-typedef struct web_langs {
-    int fallback; /* the bot's language: a pz_lang */
-    int n;
-    const web_lang_rule *rule; /* rooms' rules before their network's; copied */
-} web_langs;
+/* The configuration's languages of rooms that set none of their own: the
+   rules of i18n.h (cfg_lang_rules), read with i18n_rules_lang. */
+typedef i18n_rule web_lang_rule;
+typedef i18n_rules web_langs;
 
 /*
  * Opens db_path read-only and serves the pages on listen ("127.0.0.1:8090",

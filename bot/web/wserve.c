@@ -20,6 +20,7 @@
 
 #include <microhttpd.h>
 
+#include "cmd_settings.h"
 #include "host.h"
 #include "i18n.h"
 #include "store.h"
@@ -91,50 +92,30 @@ static bool is_token(const char *s, size_t n)
     return true;
 }
 
-/* The configuration's language of room on network (web_langs). */
+/* The configuration's language of room on network (web_langs): the rule
+   the host reads too (i18n_rules_lang). */
 static pz_lang configured_lang(web *w, const char *network, const char *room)
 {
-    int lang = -1;
     pthread_mutex_lock(&w->langs_lock);
-    for (int i = 0; i < w->langs.n && lang < 0; i++) {
-        const web_lang_rule *r = &w->langs.rule[i];
-        if (strcmp(r->network, network) == 0 &&
-            (r->room[0] == '\0' || strcasecmp(r->room, room) == 0))
-            lang = r->lang;
-    }
-    if (lang < 0)
-        lang = w->langs.fallback;
+    pz_lang lang = i18n_rules_lang(&w->langs, network, room);
     pthread_mutex_unlock(&w->langs_lock);
-    return lang >= 0 && lang < PZ_LANG_COUNT ? (pz_lang)lang : PZ_LANG_EN;
+    return lang;
 }
 
-/* The room's settings (the host's words, "web=off lang=es ..."): whether
-   its pages are on, and its language into *lang (its own, else the
-   configuration's). */
+/* The room's settings (the host's row, read as the host reads it:
+   cmd_settings_read): whether its pages are on, and its language into
+   *lang (its own, else the configuration's). */
 static bool room_read(web *w, const char *network, const char *room, pz_lang *lang)
 {
-    char key[2 * STORE_ID_MAX + 2], words[512];
-    bool on = true;
-    int own = -1;
+    char key[2 * STORE_ID_MAX + 2], row[CMD_SETTINGS_ROW];
+    cmd_settings s;
+    cmd_settings_clear(&s);
     snprintf(key, sizeof key, "%s\x1f%s", network, room);
-    if (store_kv_get(w->st, WEB_ROOM_SCOPE, key, words, sizeof words) != 0)
-        words[0] = '\0';
-    for (const char *p = words; *p != '\0'; p += strspn(p, " ")) {
-        size_t len = strcspn(p, " ");
-        char v[16];
-        if (len == strlen(WEB_OFF_WORD) && strncmp(p, WEB_OFF_WORD, len) == 0)
-            on = false;
-        else if (len > 5 && len - 5 < sizeof v && strncmp(p, "lang=", 5) == 0) {
-            pz_lang l;
-            memcpy(v, p + 5, len - 5);
-            v[len - 5] = '\0';
-            if (i18n_parse(v, &l))
-                own = (int)l;
-        }
-        p += len;
-    }
-    *lang = own >= 0 ? (pz_lang)own : configured_lang(w, network, room);
-    return on;
+    if (store_kv_get(w->st, WEB_ROOM_SCOPE, key, row, sizeof row) == 0)
+        cmd_settings_read(row, &s);
+    *lang = s.own[CMD_SETTING_LANG] ? (pz_lang)s.num[CMD_SETTING_LANG]
+                                    : configured_lang(w, network, room);
+    return s.num[CMD_SETTING_WEB] != 0;
 }
 
 /* The room's page path into buf ("" when it has no token). */
@@ -200,7 +181,7 @@ static int game_route(web *w, const char *rest, wbuf *b, const char **type)
         if (e->used < slot->used)
             slot = e;
     }
-    i18n_use(lang); /* the room's; web_page puts the thread's back */
+    I18N_SCOPE(lang); /* the room's */
     int code = render_game(w, id, given, json, b, type);
     if (code == 200 && !b->failed) {
         char *copy = strdup(b->s);
@@ -275,7 +256,7 @@ static int room_route(web *w, const char *rest, wbuf *b, const char **type)
     pz_lang lang;
     if (!room_read(w, network, name, &lang))
         return 404;
-    i18n_use(lang); /* the room's; web_page puts the thread's back */
+    I18N_SCOPE(lang); /* the room's */
     bool json = false;
     int rc;
     if (strcmp(tail, "") == 0 || (json = strcmp(tail, ".json") == 0)) {
@@ -309,7 +290,7 @@ static pz_lang fallback_lang(web *w)
    in the bot's language, never the room's (that would tell it exists). */
 static void not_found(web *w, wbuf *b)
 {
-    i18n_use(fallback_lang(w));
+    I18N_SCOPE(fallback_lang(w));
     wb_raw(b, "<!doctype html>\n<html lang=\"");
     wb_raw(b, i18n_code(i18n_lang()));
     wb_raw(b, "\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" "
@@ -325,7 +306,7 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
     wbuf b = {0};
     int code = 404;
     const char *fixed = wstatic_get(path, len, type);
-    pz_lang before = i18n_use(fallback_lang(w)); /* a room's page takes the room's */
+    I18N_SCOPE(fallback_lang(w)); /* a room's page takes the room's */
     *body = NULL;
     if (fixed != NULL) {
         wb_raw(&b, fixed);
@@ -355,7 +336,6 @@ static int web_page(web *w, const char *path, char **body, size_t *len, const ch
         *type = HTML;
         code = code == 500 ? 500 : 404;
     }
-    i18n_use(before);
     *len = b.len;
     *body = b.s;
     return b.failed ? 500 : code;

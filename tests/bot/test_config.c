@@ -514,6 +514,38 @@ static void test_languages_per_bot_network_and_room(void **state)
     refused("[irc libera]\n" IRC_MIN "lang_es = mesa\n", 5, "lang_es", NULL);
 }
 
+/* The lang_CODE keys are data: one for each language of the bot's table,
+   the old lang_es and lang_en side by side in one section; the rules they
+   make are the pages' too, in order (a network's rooms, then its own); a
+   room given two languages, a key set twice and a language the bot has
+   not are refused. */
+static void test_languages_are_a_list_of_rules(void **state)
+{
+    (void)state;
+    cfg *c = new_cfg();
+    parse_ok(c, "[bot]\nlanguage = en\n"
+                "[irc libera]\n" IRC_MIN "lang_en = #porrazo\nlang_es = #mesa, #Familia\n"
+                "language = es\n");
+    i18n_rules r = cfg_lang_rules(c);
+    assert_int_equal(r.fallback, PZ_LANG_EN);
+    assert_int_equal(r.n, 4);
+    assert_string_equal(r.rule[0].room, "#porrazo");
+    assert_int_equal(r.rule[0].lang, PZ_LANG_EN);
+    assert_string_equal(r.rule[2].room, "#Familia");
+    assert_int_equal(r.rule[2].lang, PZ_LANG_ES);
+    assert_string_equal(r.rule[3].network, "libera");
+    assert_string_equal(r.rule[3].room, ""); /* the network's, after its rooms */
+    assert_int_equal(i18n_rules_lang(&r, "libera", "#FAMILIA"), PZ_LANG_ES);
+    assert_int_equal(i18n_rules_lang(&r, "libera", "#porrazo"), PZ_LANG_EN);
+    assert_int_equal(i18n_rules_lang(&r, "libera", "#otra"), PZ_LANG_ES);
+    assert_int_equal(i18n_rules_lang(&r, "elsewhere", "#mesa"), PZ_LANG_EN);
+    free(c);
+    refused("[irc libera]\n" IRC_MIN "lang_es = #a\nlang_es = #b\n", 6, "set twice", NULL);
+    refused("[irc libera]\n" IRC_MIN "lang_es = #a\nlang_en = #b, #a\n", 6, "is in lang_es too",
+            NULL);
+    refused("[irc libera]\n" IRC_MIN "lang_fr = #a\n", 5, "no such key", NULL);
+}
+
 static void test_quotes_keep_blanks_a_leading_hash_and_escapes(void **state)
 {
     (void)state;
@@ -1468,6 +1500,7 @@ int main(void)
         cmocka_unit_test(test_load_all_reports_a_missing_file_once),
         cmocka_unit_test(test_web_section_sets_its_keys_and_is_refused_when_wrong),
         cmocka_unit_test(test_languages_per_bot_network_and_room),
+        cmocka_unit_test(test_languages_are_a_list_of_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,10 +124,93 @@ static void test_language_words(void **state)
     assert_int_equal(i18n_lang(), PZ_LANG_EN);
 }
 
+/* The languages are the rows of i18n.c's table: each one's code and
+   words name it, its name is a msgid, its catalogue is found (the build
+   tree's); nothing else names one. */
+static void test_the_languages_are_a_table(void **state)
+{
+    (void)state;
+    for (int l = 0; l < PZ_LANG_COUNT; l++) {
+        pz_lang got;
+        assert_true(i18n_parse(i18n_code((pz_lang)l), &got));
+        assert_int_equal(got, l);
+        assert_non_null(i18n_name((pz_lang)l));
+        assert_true(i18n_available((pz_lang)l));
+    }
+    pz_lang got;
+    assert_true(i18n_parse("Español", &got));
+    assert_int_equal(got, PZ_LANG_ES);
+    assert_true(i18n_parse("INGLES", &got));
+    assert_int_equal(got, PZ_LANG_EN);
+    assert_false(i18n_parse("klingon", &got));
+    assert_false(i18n_parse("", &got));
+    assert_false(i18n_parse("e", &got));
+    assert_false(i18n_available(PZ_LANG_COUNT));
+}
+
+/* A catalogue's text in lang, leaving by an early return when asked:
+   I18N_SCOPE puts the language back either way. */
+static const char *scoped(pz_lang lang, bool early)
+{
+    I18N_SCOPE(lang);
+    if (early)
+        return _("table empty");
+    return _("kings");
+}
+
+static void test_a_scope_puts_the_language_back_however_it_is_left(void **state)
+{
+    (void)state;
+    assert_int_equal(i18n_lang(), PZ_LANG_EN);
+    assert_string_equal(scoped(PZ_LANG_ES, true), "mesa vacía");
+    assert_int_equal(i18n_lang(), PZ_LANG_EN);
+    assert_string_equal(scoped(PZ_LANG_ES, false), "reyes");
+    assert_int_equal(i18n_lang(), PZ_LANG_EN);
+    pz_lang before = i18n_use(PZ_LANG_ES);
+    for (int i = 0; i < 2; i++) {
+        I18N_SCOPE(PZ_LANG_EN);
+        assert_string_equal(_("kings"), "kings");
+        if (i == 0)
+            continue;
+        break;
+    }
+    assert_int_equal(i18n_lang(), PZ_LANG_ES);
+    i18n_use(before);
+}
+
+/* The configured rules: a network's rooms (ASCII case ignored), then its
+   own, then the fallback; and a private line's rule: own, room, network,
+   bot, the first known. */
+static void test_the_rules_of_a_line(void **state)
+{
+    (void)state;
+    static const i18n_rule rule[] = {
+        {"libera", "#Mesa", PZ_LANG_ES},
+        {"libera", "", PZ_LANG_EN},
+        {"home", "!a:example.org", PZ_LANG_EN},
+    };
+    i18n_rules r = {.fallback = PZ_LANG_ES, .n = 3, .rule = rule};
+    assert_int_equal(i18n_rules_lang(&r, "libera", "#mesa"), PZ_LANG_ES);
+    assert_int_equal(i18n_rules_lang(&r, "libera", "#MESA"), PZ_LANG_ES);
+    assert_int_equal(i18n_rules_lang(&r, "libera", "#mesa2"), PZ_LANG_EN);
+    assert_int_equal(i18n_rules_lang(&r, "libera", NULL), PZ_LANG_EN);
+    assert_int_equal(i18n_rules_lang(&r, "home", "!A:example.org"), PZ_LANG_EN);
+    assert_int_equal(i18n_rules_lang(&r, "home", "!b:example.org"), PZ_LANG_ES);
+    assert_int_equal(i18n_rules_lang(&r, "other", "#mesa"), PZ_LANG_ES);
+    assert_int_equal(i18n_rules_lang(NULL, "libera", "#mesa"), PZ_LANG_EN);
+    assert_int_equal(i18n_reader_lang(PZ_LANG_EN, PZ_LANG_ES, PZ_LANG_ES, PZ_LANG_ES), PZ_LANG_EN);
+    assert_int_equal(i18n_reader_lang(-1, PZ_LANG_ES, PZ_LANG_EN, PZ_LANG_EN), PZ_LANG_ES);
+    assert_int_equal(i18n_reader_lang(-1, -1, PZ_LANG_ES, PZ_LANG_EN), PZ_LANG_ES);
+    assert_int_equal(i18n_reader_lang(-1, -1, -1, PZ_LANG_ES), PZ_LANG_ES);
+}
+
 int main(void)
 {
     i18n_init();
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_the_languages_are_a_table),
+        cmocka_unit_test(test_a_scope_puts_the_language_back_however_it_is_left),
+        cmocka_unit_test(test_the_rules_of_a_line),
         cmocka_unit_test(test_spanish_comes_from_the_catalogue),
         cmocka_unit_test(test_plurals_follow_the_language),
         cmocka_unit_test(test_dates_in_the_readers_language),

@@ -824,7 +824,7 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     say(t, "ann", "!settings");
     assert_int_equal(
         count(t, ROOM,
-              "#t · new tables: default options, turn deadline 1 h (the bot's) · away players "
+              "#t · new tables: default options · turn deadline 1 h (the bot's) · away players "
               "are waited for 7 d (the bot's) · computer players greedy (the bot's)"),
         1);
     say(t, "ann", "!set level beginner");
@@ -838,11 +838,14 @@ static void test_a_rooms_moderators_set_its_deadline_and_computer_level(void **s
     assert_int_equal(count(t, ROOM, "mod: #t: a turn waits for an away player up to 2 d ·"), 1);
     say(t, "ann", "!settings");
     assert_int_equal(count(t, ROOM,
-                           "#t · new tables: default options, turn deadline 10 min · away "
+                           "#t · new tables: default options · turn deadline 10 min · away "
                            "players are waited for 2 d · computer players expert ·"),
                      1);
     say_mod(t, "mod", "!set colour red");
-    assert_int_equal(count(t, ROOM, "set options WORDS|off, set deadline 24h|off, set away"), 1);
+    assert_int_equal(count(t, ROOM,
+                           "say one of: set options WORDS|off, set deadline DURATION|off, set "
+                           "away DURATION|off, set level"),
+                     1);
     say_mod(t, "mod", "!set options partners to 200");
     assert_int_equal(count(t, ROOM, "the target must be"), 1);
     say_mod(t, "mod", "!set options 3 partners");
@@ -895,12 +898,12 @@ static void test_a_rooms_moderators_set_its_language(void **state)
     say_in(t, NULL, "bob", "lang en", false);
     assert_int_equal(count(t, "bob", "your private lines are in English from now on"), 1);
     say_in(t, NULL, "bob", "lang", false);
-    assert_int_equal(count(t, "bob", "your private lines are in English; say lang es"), 1);
+    assert_int_equal(count(t, "bob", "your private lines are in English, as you chose"), 1);
     say(t, "cat", "!idioma klingon");
     assert_int_equal(count(t, "cat", "klingon no es un idioma de aquí"), 1); /* the room's */
     restart_host(t);
     say_in(t, NULL, "bob", "lang", false); /* kept */
-    assert_int_equal(count(t, "bob", "your private lines are in English; say lang es"), 2);
+    assert_int_equal(count(t, "bob", "your private lines are in English, as you chose"), 2);
     say(t, "bob", "!reglas fin"); /* asked in the room, sent privately: bob's language */
     assert_int_equal(count(t, "bob", "The first side to reach 61 points wins"), 1);
     say(t, "ann", "!rules end"); /* ann chose none: the room's */
@@ -922,7 +925,54 @@ static void test_a_rooms_moderators_set_its_language(void **state)
     say(t, "ann", "!rules end");
     assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 1);
     say_mod(t, "mod", "!set lang klingon");
-    assert_int_equal(count(t, ROOM, "set lang es (Spanish), set lang en (English)"), 1);
+    assert_int_equal(
+        count(t, ROOM, "not a language here: say !set lang es (Spanish), !set lang en (English)"),
+        1);
+    close_table(t);
+}
+
+/* The rule of every private line: a player seated in a Spanish room, with
+   no language of their own, gets every private reply in Spanish — help,
+   rules, stats, settings, an error, lang itself — and still after a
+   restart (the seats of the active games); so does one who only gave a
+   command there; their own English wins; a player who never came to the
+   room keeps the bot's English. */
+static void test_a_player_seated_in_a_spanish_room_reads_spanish_privately(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    say_mod(t, "mod", "!set lang es");
+    say(t, "ann", "!new 2"); /* ann is seated in #t */
+    say_in(t, NULL, "ann", "ayuda", false);
+    assert_int_equal(count(t, "ann", "Mesa: "), 1);
+    assert_int_equal(count(t, "ann", "Lobby: "), 0);
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 1);
+    say_in(t, NULL, "ann", "stats", false);
+    assert_int_equal(count(t, "ann", "ann todavía no tiene partidas terminadas"), 1);
+    say_in(t, NULL, "ann", "settings", false);
+    assert_int_equal(count(t, "ann", "dilo en la sala, o nómbrala: ajustes #amigos"), 1);
+    say_in(t, NULL, "ann", "bogus", false);
+    assert_int_equal(count(t, "ann", "no conozco el comando 'bogus'"), 1);
+    say_in(t, NULL, "ann", "idioma", false); /* the truth, and why */
+    assert_int_equal(count(t, "ann", "tus líneas privadas van en español, como las de #t"), 1);
+    say(t, "cat", "!table"); /* cat only spoke in #t */
+    say_in(t, NULL, "cat", "rules end", false);
+    assert_int_equal(count(t, "cat", "El primer bando que llega a 61 puntos gana"), 1);
+    say_in(t, NULL, "zed", "rules end", false); /* never in #t: the bot's */
+    assert_int_equal(count(t, "zed", "The first side to reach 61 points wins"), 1);
+    assert_int_equal(count(t, "zed", "El primer bando"), 0);
+    restart_host(t); /* the seats tell again where ann sits */
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 2);
+    say_in(t, NULL, "ann", "lang en", false); /* her own wins */
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 1);
+    say_in(t, NULL, "ann", "lang", false);
+    assert_int_equal(count(t, "ann", "your private lines are in English, as you chose"), 1);
+    say_in(t, NULL, "ann", "lang off", false); /* the room's again, told in it */
+    assert_int_equal(count(t, "ann", "tus líneas privadas vuelven a seguir el idioma de la sala"),
+                     1);
     close_table(t);
 }
 
@@ -960,7 +1010,8 @@ static void test_the_longest_settings_line_is_one_irc_line(void **state)
         print_message("%zu bytes: %s\n", strlen(line), line);
         assert_non_null(strstr(line, lang == 0 ? "pages off · language English ·"
                                                : "sin páginas · idioma español ·"));
-        assert_non_null(strstr(line, lang == 0 ? "· moderators: >>>help set" : "· para moderadores: >>>ayuda ajustar"));
+        assert_non_null(strstr(line, lang == 0 ? "· moderators: >>>help set"
+                                               : "· moderadores: >>>ayuda ajustar"));
         assert_true(strlen(line) <= 400);
     }
     close_table(t);
@@ -1040,7 +1091,7 @@ static void test_a_rooms_moderators_turn_its_colours_off(void **state)
     assert_int_equal(count(t, ROOM, "only the room's moderators"), 1);
     assert_true(host_room_colours(t->h, NET, ROOM));
     say_mod(t, "mod", "!set colours red");
-    assert_int_equal(count(t, ROOM, "mod: set colours on, or set colours off"), 1);
+    assert_int_equal(count(t, ROOM, "mod: say !set colours on, or !set colours off"), 1);
     say_mod(t, "mod", "!set colours off");
     assert_int_equal(count(t, ROOM, "mod: #t: colours off · !settings lists them all"), 1);
     assert_false(host_room_colours(t->h, NET, ROOM));
@@ -1134,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_a_rooms_moderators_set_its_own_command_prefix),
         cmocka_unit_test(test_the_longest_settings_line_is_one_irc_line),
         cmocka_unit_test(test_a_rooms_moderators_set_its_language),
+        cmocka_unit_test(test_a_player_seated_in_a_spanish_room_reads_spanish_privately),
         cmocka_unit_test(test_a_rooms_moderators_turn_its_colours_off),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
         cmocka_unit_test(test_a_full_table_is_dealt_after_its_countdown),

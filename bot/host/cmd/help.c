@@ -33,9 +33,10 @@ void hv_rules(ctx *c, const cmd *k)
                                                                    : NULL;
     bool game = room != NULL && hg_load(c, room) > 0;
     /* private lines: in the sender's own language (else the room's) */
-    pz_lang before = i18n_use(host_player_lang(c->h, c->network, c->m->sender, room));
-    help_rules(k->name, game ? &c->set.opt : NULL, &lines);
-    i18n_use(before);
+    {
+        I18N_SCOPE(host_player_lang(c->h, c->network, c->m->sender, room));
+        help_rules(k->name, game ? &c->set.opt : NULL, &lines);
+    }
     send_text(c, &lines);
 }
 
@@ -57,11 +58,11 @@ void hv_help(ctx *c, const cmd *k)
     /* all of it privately: in the sender's own language (else the room's);
        else the room's, as the part said there */
     bool private = !in_room || !c->m->private_waits;
-    pz_lang before = private
-                         ? i18n_use(host_player_lang(c->h, c->network, c->m->sender, c->m->room))
-                         : i18n_lang();
-    render_help(k->name, hc_prefix(c), &lines);
-    i18n_use(before);
+    {
+        I18N_SCOPE(private ? host_player_lang(c->h, c->network, c->m->sender, c->m->room)
+                           : i18n_lang());
+        render_help(k->name, hc_prefix(c), &lines);
+    }
     if (private || lines.n == 0) {
         send_text(c, &lines);
         return;

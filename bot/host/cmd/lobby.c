@@ -168,9 +168,10 @@ void hv_new(ctx *c, const cmd *k)
                     N_("%s opens a Porrazo table (%s). Say %sjoin to sit; %s says "
                        "%sstart to deal. Game #%lld."),
                     c->m->nick, what, hc_prefix(c), c->m->nick, hc_prefix(c), id);
-    pz_lang before = i18n_use(PZ_LANG_EN); /* the operator's log is English */
-    describe(c, what, sizeof what);
-    i18n_use(before);
+    {
+        I18N_SCOPE(PZ_LANG_EN); /* the operator's log is English */
+        describe(c, what, sizeof what);
+    }
     hc_event(c, "opened by %s (%s); %s", c->m->nick, what, record);
     if (k->robots)
         robot_fill(c, k->level >= 0 ? k->level : k->practice ? (int)PZAI_BEGINNER : -1);

@@ -69,7 +69,7 @@ void hv_moves(ctx *c, const cmd *k)
     size_t len = 0;
     int listed = 0, lines = 0;
     /* a private line: in the sender's own language (else the room's) */
-    pz_lang before = i18n_use(host_player_lang(c->h, c->network, c->m->sender, c->row.room));
+    I18N_SCOPE(host_player_lang(c->h, c->network, c->m->sender, c->row.room));
     for (int i = 0; i < n && !c->failed; i++) {
         if (!shown(&acts[i], acts, n))
             continue;
@@ -100,7 +100,6 @@ void hv_moves(ctx *c, const cmd *k)
     free(ev);
     if (!c->failed && listed > 0)
         send_moves(c, line, lines > 0);
-    i18n_use(before);
     if (c->failed || listed > 0)
         return;
     int actor = hg_actor(c->g);

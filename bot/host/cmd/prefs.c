@@ -116,6 +116,39 @@ void hv_reminders(ctx *c, const cmd *k)
                  : N_("reminders off: no private line when your turn waits (the deadline stays)"));
 }
 
+/* The codes of the bot's languages, for a reply: "en, es". */
+static void codes(char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int l = 0; l < PZ_LANG_COUNT && n < cap; l++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%s", l > 0 ? ", " : "", i18n_code((pz_lang)l));
+}
+
+/* lang: the language of the sender's private lines and why, as
+   host_player_lang decides it (their own, their room's, the bot's). */
+static void lang_told(ctx *c, const char *room)
+{
+    char list[64];
+    const char *seat = room != NULL ? room : lang_map_room(c->h, c->network, c->m->sender);
+    const char *name = _(i18n_name(host_player_lang(c->h, c->network, c->m->sender, room)));
+    codes(list, sizeof list);
+    if (lang_map_own(c->h, c->network, c->m->sender) >= 0)
+        hc_reply(c,
+                 N_("your private lines are in %s, as you chose; say %slang off to follow your "
+                    "room's"),
+                 name, hc_prompt_prefix(c));
+    else if (seat != NULL)
+        hc_reply(c,
+                 N_("your private lines are in %s, as %s's lines are; say %slang CODE for your "
+                    "own (%s)"),
+                 name, seat, hc_prompt_prefix(c), list);
+    else
+        hc_reply(c,
+                 N_("your private lines are in %s, the bot's; say %slang CODE for your own (%s)"),
+                 name, hc_prompt_prefix(c), list);
+}
+
 /* lang [es|en|off]: the language of the sender's private lines, kept in
    the kv (LANG_SCOPE) and in memory once the call commits (lang_map.c). */
 void hv_lang(ctx *c, const cmd *k)
@@ -123,17 +156,16 @@ void hv_lang(ctx *c, const cmd *k)
     pz_lang l;
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room : NULL;
     if (k->name[0] == '\0' && !k->off) {
-        l = host_player_lang(c->h, c->network, c->m->sender, room);
-        hc_reply(c,
-                 l == PZ_LANG_ES
-                     ? N_("your private lines are in Spanish; say %slang en for English")
-                     : N_("your private lines are in English; say %slang es for Spanish"),
-                 hc_prompt_prefix(c));
+        lang_told(c, room);
         return;
     }
     if (!k->off && !i18n_parse(k->name, &l)) {
         hc_reply(c, N_("%s is not a language here: say %slang es (Spanish) or %slang en (English)"),
                  k->name, hc_prompt_prefix(c), hc_prompt_prefix(c));
+        return;
+    }
+    if (!k->off && !i18n_available(l)) {
+        hc_reply(c, N_("%s is not installed here: its catalogue was not found"), _(i18n_name(l)));
         return;
     }
     prefs_set(c, LANG_SCOPE, k->off ? "" : i18n_code(l));
@@ -142,15 +174,18 @@ void hv_lang(ctx *c, const cmd *k)
     c->lang_change.pending = true;
     c->lang_change.lang = k->off ? -1 : (int)l;
     /* told in the new language, which the in-memory copy learns only once
-       this commits */
-    pz_lang now = k->off ? host_room_lang(c->h, c->network, room) : l;
-    pz_lang before = i18n_use(now);
+       this commits: without their own, the rule's next step (their room's) */
+    pz_lang now = k->off ? lang_map_without_own(c->h, c->network, c->m->sender, room) : l;
     char text[300];
-    snprintf(text, sizeof text, "%s",
-             k->off              ? _("your private lines follow the room's language again")
-             : now == PZ_LANG_ES ? _("your private lines are in Spanish from now on")
-                                 : _("your private lines are in English from now on"));
-    i18n_use(before);
+    {
+        I18N_SCOPE(now);
+        if (k->off)
+            snprintf(text, sizeof text, "%s",
+                     _("your private lines follow the room's language again"));
+        else
+            snprintf(text, sizeof text, _("your private lines are in %s from now on"),
+                     _(i18n_name(now)));
+    }
     hc_say_private(c, c->m->sender, 0, "%s", text);
 }
 
