@@ -163,6 +163,7 @@ int reload_config(reload_target *t)
     char database[sizeof next.bot.database];
     memcpy(database, t->live->bot.database, sizeof database);
     int old_cap = t->live->bot.max_database_mb;
+    int old_cache = t->live->bot.database_cache_kib, old_map = t->live->bot.database_mmap_mib;
     t->live->bot = next.bot;
     memcpy(t->live->bot.database, database, sizeof database);
     /* the pages' links follow base_url at once; where they are served waits */
@@ -172,6 +173,14 @@ int reload_config(reload_target *t)
         log_msg(LOG_WARN, "reload: cannot cap the database at %d MiB: %s; the cap stays",
                 next.bot.max_database_mb, store_errmsg(t->store));
         t->live->bot.max_database_mb = old_cap;
+    }
+    if ((next.bot.database_cache_kib != old_cache || next.bot.database_mmap_mib != old_map) &&
+        store_set_cache(t->store, next.bot.database_cache_kib, next.bot.database_mmap_mib) != 0) {
+        log_msg(LOG_WARN, "reload: %s; the database's cache stays as it was",
+                store_errmsg(t->store));
+        (void)store_set_cache(t->store, old_cache, old_map);
+        t->live->bot.database_cache_kib = old_cache;
+        t->live->bot.database_mmap_mib = old_map;
     }
     log_set_level(log_level_named(t->live->bot.log_level));
     cfg_make_lang_rules(t->live); /* its [irc] sections are the file's now */

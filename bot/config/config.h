@@ -38,6 +38,8 @@ typedef struct cfg_bot {
     int flood_ignore_secs;   /* how long a flooder is ignored ("flood_ignore", 60 s) */
     int backlog_max;         /* replies held back past this many queued to one target (20) */
     int max_database_mb;     /* the database's size cap in MiB (0: none) */
+    int database_cache_kib;  /* SQLite's page cache for the database, KiB (2000) */
+    int database_mmap_mib;   /* the database file mapped in memory, MiB (1024; 0: none) */
     int restart_recent_secs; /* "is back" after a start: games this recent ("restart_recent", 1h) */
     int restart_announce_max; /* ... at most this many (50) */
     char log_level[8];        /* error, warn, info, debug ("info") */

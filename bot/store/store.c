@@ -487,6 +487,8 @@ static int open_rw(store *s, const char *path, bool exists)
         rc = load_instance(s);
     if (rc == 0)
         store_set_busy_ms(s, STORE_BUSY_MS_DEFAULT);
+    if (rc == 0)
+        rc = store_set_cache(s, STORE_CACHE_KIB_DEFAULT, STORE_MMAP_MIB_DEFAULT);
     return rc;
 }
 

@@ -86,6 +86,29 @@ int store_set_max_bytes(store *s, int64_t max_bytes);
 void store_set_busy_ms(store *s, int ms);
 
 /*
+ * The pages of the file kept in memory: SQLite's page cache of cache_kib
+ * KiB (the process's own memory, used as pages are read) and a memory map
+ * of the file's first mmap_mib MiB (0: none; pages are then read with
+ * pread). store_open sets the defaults; porrazo-bot's database_cache_kib
+ * and database_mmap_mib keys change them (porrazo.conf(5)). 0 or a
+ * store_err (a size out of its range, SQLite refusing).
+ */
+#define STORE_CACHE_KIB_DEFAULT 2000 /* SQLite's own default */
+#define STORE_CACHE_KIB_MIN 64
+#define STORE_CACHE_KIB_MAX 4194304 /* 4 GiB */
+#define STORE_MMAP_MIB_DEFAULT 1024
+#define STORE_MMAP_MIB_MAX 2047 /* Debian's SQLITE_MAX_MMAP_SIZE is just under 2 GiB */
+int store_set_cache(store *s, int cache_kib, int mmap_mib);
+
+/* The page cache's counters since store_open (sqlite3_db_status). */
+typedef struct store_cache_stat {
+    int64_t hits;       /* pages found in the cache */
+    int64_t misses;     /* pages read from the file or the -wal */
+    int64_t used_bytes; /* what the cache holds now */
+} store_cache_stat;
+void store_cache_stats(store *s, store_cache_stat *out);
+
+/*
  * Where the store tells the operator of trouble with its files that it
  * handled by itself: fn(arg, serious, msg), msg one line that says what
  * was done and what to do, naming files, never their contents:

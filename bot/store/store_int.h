@@ -8,7 +8,8 @@
  * disk (their modes at open, the -wal, -shm and the file watched while
  * running), store_game.c games, seats and the action log, store_outbox.c
  * the outbox and the adapters' key/value state, store_stats.c the
- * statistics, store_fair.c the fair deals' salts and seeds. Not part of the API.
+ * statistics, store_fair.c the fair deals' salts and seeds, store_cache.c
+ * the page cache and the memory map. Not part of the API.
  */
 #ifndef PZ_STORE_INT_H
 #define PZ_STORE_INT_H
@@ -114,6 +115,7 @@ struct store {
     store_alert_fn alert;      /* store_set_alert's */
     void *alert_arg;
     char pending[STORE_ALERT_MAX]; /* a warning of store_open, for store_set_alert */
+    int64_t cache_hits, cache_misses; /* store_cache_stats's totals */
 };
 
 #if defined(__GNUC__)

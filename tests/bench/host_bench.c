@@ -67,6 +67,7 @@
 #define HB_GAMES_MAX 1000000L /* largest size accepted */
 #define HB_SAMPLES_MAX 1000000L
 #define HB_SIZES_MAX 16
+#define HB_WARMUP_DEFAULT 20000L        /* untimed commands before the samples */
 #define HB_SLOW_US 50000.0              /* a sample slower than this is printed */
 #define HB_CLOCK_BUDGET_NS 3000000000LL /* host_next_tick timed for at most 3 s */
 
@@ -76,6 +77,8 @@ typedef struct hb_opts {
     long sizes[HB_SIZES_MAX];
     int nsizes;
     long samples;
+    long warmup;              /* untimed commands before the samples */
+    long cache_kib, mmap_mib; /* store_set_cache's, in the measured processes */
     uint64_t seed;
     bool restart;
     char db_dir[HB_PATH_MAX];
@@ -252,6 +255,7 @@ typedef struct hb_samples {
     double *all, *kind[KINDS], *flush, *clock;
     long n, nkind[KINDS], nclock, failed, ended;
     int64_t cpu_total;
+    int64_t hits[KINDS], misses[KINDS]; /* page cache counters, per kind */
 } hb_samples;
 
 static int samples_alloc(hb_samples *s, long n)
@@ -273,6 +277,20 @@ static void samples_free(hb_samples *s)
     free(s->clock);
     for (int k = 0; k < KINDS; k++)
         free(s->kind[k]);
+}
+
+/* The mean of counts per command of kind k (-1: of every kind); 0 when
+   there were none. */
+static double per_cmd(const int64_t *counts, const long *n, int k)
+{
+    int64_t sum = 0;
+    long cmds = 0;
+    for (int i = 0; i < KINDS; i++)
+        if (k < 0 || i == k) {
+            sum += counts[i];
+            cmds += n[i];
+        }
+    return cmds > 0 ? (double)sum / (double)cmds : 0;
 }
 
 /* One timed command; its time and CPU go into s. 0 or -1. */
@@ -311,13 +329,50 @@ static int sample_one(host *h, hb_adapter *a, const hb_cmd *c, int64_t now, hb_s
     return turn == 1 ? hb_adapter_drain(a) : 0; /* a backlog beyond LOAD_MAX: never here */
 }
 
+/* hb_open_store with the page cache and map of --cache-kib, --mmap-mib. */
+static store *open_sized(const hb_opts *o, const char *path)
+{
+    store *st = hb_open_store(path);
+    if (st != NULL && store_set_cache(st, (int)o->cache_kib, (int)o->mmap_mib) != 0) {
+        fprintf(stderr, "porrazo-bench: %s\n", store_errmsg(st));
+        store_close(st);
+        return NULL;
+    }
+    return st;
+}
+
+/*
+ * o->warmup commands before the samples, untimed: "!turn" and "hand" (no
+ * moves, so the games stay as built) in random rooms of their own random
+ * sequence, so the bot is measured as it runs, its map of the file and
+ * SQLite's cache filled, not in its first second. 0 or -1.
+ */
+static int warm_up(host *h, store *st, hb_adapter *a, const hb_opts *o, long games)
+{
+    uint64_t rng = (o->seed + 1) * UINT64_C(0xD1B54A32D192ED03) ^ (uint64_t)games;
+    hb_samples junk;
+    if (o->warmup == 0)
+        return 0;
+    if (samples_alloc(&junk, 1) != 0)
+        return -1;
+    int rc = 0;
+    for (long i = 0; rc == 0 && i < o->warmup; i++) {
+        hb_cmd c;
+        choose_cmd(st, i % 2, 1 + (long)(rng_next(&rng) % (uint64_t)games), &c);
+        junk.n = junk.nkind[c.kind] = 0;
+        rc = sample_one(h, a, &c, HB_T0 + 60, &junk);
+    }
+    samples_free(&junk);
+    return rc;
+}
+
 /*
  * The samples of one size on a copy of its built database: prints the
  * "host" and "clock" lines. 0, or 1 when the host or the store failed.
  */
 static int measure(const hb_opts *o, long games, const char *run_path)
 {
-    store *st = hb_open_store(run_path);
+    store *st = open_sized(o, run_path);
     hb_adapter a = {0};
     host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
     hb_samples s;
@@ -326,12 +381,19 @@ static int measure(const hb_opts *o, long games, const char *run_path)
     uint64_t rng = o->seed ^ (uint64_t)games * UINT64_C(0x9E3779B97F4A7C15);
     int64_t clock_spent = 0;
     int rc = hb_adapter_drain(&a); /* the built outbox is empty: this reads nothing */
+    if (rc == 0)
+        rc = warm_up(h, st, &a, o, games);
     for (long i = 0; rc == 0 && i < o->samples; i++) {
         long k = 1 + (long)(rng_next(&rng) % (uint64_t)games);
         int64_t now = HB_T0 + 60 + i / 50;
         hb_cmd c;
         choose_cmd(st, i, k, &c);
+        store_cache_stat c0, c1;
+        store_cache_stats(st, &c0);
         rc = sample_one(h, &a, &c, now, &s);
+        store_cache_stats(st, &c1);
+        s.hits[c.kind] += c1.hits - c0.hits;
+        s.misses[c.kind] += c1.misses - c0.misses;
         if (rc == 0 && c.kind == KIND_PLAY)
             rc = keep_game(h, st, &a, k, now, &s.ended);
         if (rc == 0 && clock_spent < HB_CLOCK_BUDGET_NS) {
@@ -344,6 +406,7 @@ static int measure(const hb_opts *o, long games, const char *run_path)
         }
     }
     long rss = proc_status_kib("VmRSS"), hwm = proc_status_kib("VmHWM");
+    long anon = proc_status_kib("RssAnon");
     if (rc == 0) {
         double med = median_of(s.all, s.n);
         double kmed[KINDS];
@@ -351,11 +414,18 @@ static int measure(const hb_opts *o, long games, const char *run_path)
             kmed[k] = median_of(s.kind[k], s.nkind[k]);
         printf("host games=%ld median_us=%.1f p99_us=%.1f cpu_us=%.1f rss_kib=%ld samples=%ld "
                "turn_us=%.1f hand_us=%.1f play_us=%.1f n_turn=%ld n_hand=%ld n_play=%ld "
-               "max_us=%.1f flush_us=%.1f hwm_kib=%ld games_ended=%ld\n",
+               "max_us=%.1f flush_us=%.1f hwm_kib=%ld games_ended=%ld anon_kib=%ld warmup=%ld\n",
                games, med, percentile(s.all, s.n, 99), (double)s.cpu_total / 1e3 / (double)s.n, rss,
                s.n, kmed[KIND_TURN], kmed[KIND_HAND], kmed[KIND_PLAY], s.nkind[KIND_TURN],
                s.nkind[KIND_HAND], s.nkind[KIND_PLAY], s.all[s.n - 1], median_of(s.flush, s.n), hwm,
-               s.ended);
+               s.ended, anon, o->warmup);
+        store_cache_stat cs;
+        store_cache_stats(st, &cs);
+        printf("pages games=%ld hit_per_cmd=%.2f miss_per_cmd=%.2f turn_hit=%.2f turn_miss=%.2f "
+               "play_miss=%.2f cache_kib=%lld\n",
+               games, per_cmd(s.hits, s.nkind, -1), per_cmd(s.misses, s.nkind, -1),
+               per_cmd(s.hits, s.nkind, KIND_TURN), per_cmd(s.misses, s.nkind, KIND_TURN),
+               per_cmd(s.misses, s.nkind, KIND_PLAY), (long long)(cs.used_bytes / 1024));
         double cmed = median_of(s.clock, s.nclock);
         printf("clock games=%ld next_tick_us=%.1f p99_us=%.1f calls=%ld\n", games, cmed,
                percentile(s.clock, s.nclock, 99), s.nclock);
@@ -410,7 +480,7 @@ static int measure_restart(const hb_opts *o, long games, const char *run_path)
     hb_names_of(1 + (long)(rng_next(&rng) % (uint64_t)games), "", &n);
     int64_t now = HB_T0 + 300;
     int64_t t0 = hb_now_ns();
-    store *st = hb_open_store(run_path);
+    store *st = open_sized(o, run_path);
     hb_adapter a = {0};
     host *h = st != NULL ? hb_open_host(st, &a.q) : NULL;
     int64_t t_open = hb_now_ns();
@@ -566,16 +636,21 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: porrazo-bench --host [--sizes N,N,...] [--samples N] [--db-dir DIR]\n"
+            "                            [--warmup N] [--cache-kib N] [--mmap-mib N]\n"
             "                            [--seed N] [--no-restart]\n"
             "       porrazo-bench --host --make-db FILE --games N [--network NET]\n"
             "                            [--id-prefix P] [--room ROOM --players ID1,ID2]\n"
             "  --sizes    games in progress per measurement (default 1,1000,10000,100000)\n"
             "  --samples  commands timed per size (default 2000)\n"
+            "  --warmup   untimed !turn/hand commands before them (default %ld; 0: none)\n"
+            "  --cache-kib, --mmap-mib  the store's page cache and map (default %d KiB,\n"
+            "             %d MiB; 0: no map), as porrazo-bot's database_cache_kib and\n"
+            "             database_mmap_mib\n"
             "  --db-dir   where built databases are cached (default %s)\n"
             "  --make-db  only build FILE: N games, the last in ROOM between ID1 and ID2,\n"
             "             at the real time, every message sent (for tests/bench/peers);\n"
             "             player ids of the others are P<nick> (--id-prefix n: as on IRC)\n",
-            PZ_BENCH_DB_DIR);
+            HB_WARMUP_DEFAULT, STORE_CACHE_KIB_DEFAULT, STORE_MMAP_MIB_DEFAULT, PZ_BENCH_DB_DIR);
 }
 
 /* Parses argv (argv[0] is "--host"). 0, or 2 with a message. */
@@ -586,6 +661,9 @@ static int parse_args(int argc, char **argv, hb_opts *o)
     o->nsizes = 4;
     memcpy(o->sizes, default_sizes, sizeof default_sizes);
     o->samples = 2000;
+    o->warmup = HB_WARMUP_DEFAULT;
+    o->cache_kib = STORE_CACHE_KIB_DEFAULT;
+    o->mmap_mib = STORE_MMAP_MIB_DEFAULT;
     o->seed = 1;
     o->restart = true;
     o->network = HB_NETWORK;
@@ -599,6 +677,16 @@ static int parse_args(int argc, char **argv, hb_opts *o)
             ok = v != NULL && parse_sizes(v, o);
         else if (strcmp(a, "--samples") == 0)
             ok = parse_num(v, HB_SAMPLES_MAX, &o->samples);
+        else if (strcmp(a, "--warmup") == 0)
+            ok = v != NULL && (strcmp(v, "0") == 0 ? (o->warmup = 0, true)
+                                                   : parse_num(v, HB_SAMPLES_MAX, &o->warmup));
+        else if (strcmp(a, "--cache-kib") == 0)
+            ok = parse_num(v, STORE_CACHE_KIB_MAX, &o->cache_kib) &&
+                 o->cache_kib >= STORE_CACHE_KIB_MIN;
+        else if (strcmp(a, "--mmap-mib") == 0)
+            ok =
+                v != NULL && (strcmp(v, "0") == 0 ? (o->mmap_mib = 0, true)
+                                                  : parse_num(v, STORE_MMAP_MIB_MAX, &o->mmap_mib));
         else if (strcmp(a, "--seed") == 0 && (ok = parse_num(v, LONG_MAX, &n)))
             o->seed = (uint64_t)n;
         else if (strcmp(a, "--db-dir") == 0)

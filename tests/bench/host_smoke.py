@@ -3,8 +3,8 @@
 
 Runs porrazo-bench --host --sizes 1,100 --samples 50 in a fresh temporary
 database directory (so both databases are built, then measured and
-restarted) and checks that for each size the host, clock and restart
-lines are there, once each, with every field a number. It checks the
+restarted) and checks that for each size the host, pages, clock and
+restart lines are there, once each, with every field a number. It checks the
 output's shape, never the figures (a loaded machine must not fail it).
 
 usage: host_smoke.py PATH/TO/porrazo-bench
@@ -17,6 +17,7 @@ import tempfile
 SIZES = (1, 100)
 FIELDS = {
     "host": ("median_us", "p99_us", "cpu_us", "rss_kib"),
+    "pages": ("hit_per_cmd", "miss_per_cmd", "cache_kib"),
     "clock": ("next_tick_us",),
     "restart": ("ready_ms", "drained_ms"),
 }
@@ -69,7 +70,7 @@ def main():
             sys.exit(f"FAIL: games={n}: a restart took no time")
     if not any(line.startswith("# build games=100 took_s=") for line in run.stdout.splitlines()):
         sys.exit("FAIL: the build of 100 games did not say how long it took")
-    print("OK: host, clock and restart lines for sizes", ", ".join(map(str, SIZES)))
+    print("OK: host, pages, clock and restart lines for sizes", ", ".join(map(str, SIZES)))
 
 
 if __name__ == "__main__":
