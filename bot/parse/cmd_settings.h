@@ -18,7 +18,7 @@
 
 /* The settings, in the table's order: CMD_SETTING_OPTIONS, ... */
 typedef enum cmd_setting {
-#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,        \
+#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,         \
                 example, usage, what, shown, shown_off, told, told_off)                            \
     CMD_SETTING_##id,
 #include "settings.def"
@@ -36,7 +36,7 @@ typedef enum cmd_setting_scope {
    CMD_ROOM_SETTINGS - 1 (tests/bot/test_settings.c checks the order). */
 enum {
     CMD_ROOM_SETTINGS = 0
-#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,        \
+#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,         \
                 example, usage, what, shown, shown_off, told, told_off)                            \
     +(scope == SS_ROOM)
 #include "settings.def"
@@ -77,10 +77,10 @@ typedef struct cmd_setting_row {
 #define CMD_PREFIX_MAX 3     /* bytes of a room's own prefix */
 #define CMD_SETTINGS_ROW 320 /* bytes of a stored row, NUL included */
 
-/* A room's values (ids below CMD_ROOM_SETTINGS): own[] says which the room set (else the default the
-   host put in num[] before reading); num[] is a duration's seconds, a
-   level (porrazo_ai.h's order), a switch's 1 or 0, a language (i18n.h), -1
-   for a language not set; the prefix and options kinds keep their text. */
+/* A room's values (ids below CMD_ROOM_SETTINGS): own[] says which the room set (else the default
+   the host put in num[] before reading); num[] is a duration's seconds, a level (porrazo_ai.h's
+   order), a switch's 1 or 0, a language (i18n.h), -1 for a language not set; the prefix and options
+   kinds keep their text. */
 typedef struct cmd_settings {
     bool own[CMD_ROOM_SETTINGS];
     int num[CMD_ROOM_SETTINGS];

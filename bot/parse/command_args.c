@@ -2,8 +2,8 @@
  * command_args.c — the arguments of the verbs that set or name something
  * rather than play: a player's and a game's settings, by their row's kind
  * in the settings table (settings.def), the games list, links, a game's
- * number, and set's key and value (the key from the same table). command.c reads the line and calls these
- * by verb (command_int.h).
+ * number, and set's key and value (the key from the same table).
+ * command.c reads the line and calls these by verb (command_int.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -67,8 +67,7 @@ static cmd_result parse_switch(const cmd_setting_row *r, const word *w, int n, c
 
 /* An SK_ZONE (nothing: the one in use) or SK_WINDOW: one word as typed,
    or off (c->off); the host checks the word. */
-static cmd_result parse_one_word(const cmd_setting_row *r, const word *w, int n, cmd *c,
-                                 reply *rp)
+static cmd_result parse_one_word(const cmd_setting_row *r, const word *w, int n, cmd *c, reply *rp)
 {
     if (n == 0 && r->kind == SK_ZONE)
         return CMD_OK; /* says the zone in use */
@@ -84,8 +83,7 @@ static cmd_result parse_one_word(const cmd_setting_row *r, const word *w, int n,
 }
 
 /* An SK_DURATION, row r's verb off|DURATION: c->deadline_secs. */
-static cmd_result parse_duration(const cmd_setting_row *r, const word *w, int n, cmd *c,
-                                 reply *rp)
+static cmd_result parse_duration(const cmd_setting_row *r, const word *w, int n, cmd *c, reply *rp)
 {
     char q[TEXT_QUOTE_MAX];
     if (n == 0)

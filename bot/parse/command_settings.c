@@ -17,10 +17,10 @@
 #include "text.h"
 
 static const cmd_setting_row ROWS[] = {
-#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,        \
+#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,         \
                 example, usage, what, shown, shown_off, told, told_off)                            \
-    [CMD_SETTING_##id] = {key,     words, more,  kind, dflt,      scope, who,  stored, CMD_##verb, \
-                          list,    example, usage, what, shown, shown_off, told, told_off},
+    [CMD_SETTING_##id] = {key,  words,   more,  kind, dflt,  scope,     who,  stored,  CMD_##verb, \
+                          list, example, usage, what, shown, shown_off, told, told_off},
 #include "settings.def"
 #undef SETTING
 };

@@ -167,7 +167,8 @@ static void test_verbs_are_understood_in_any_case(void **state)
     (void)state;
     char piece[64], line[80];
     for (int v = CMD_NEW; v < CMD_NVERBS; v++) {
-        for (const char *list = ALIASES[v]; list != NULL && next_piece(&list, piece, sizeof piece);) {
+        for (const char *list = ALIASES[v];
+             list != NULL && next_piece(&list, piece, sizeof piece);) {
             size_t n = strlen(piece);
             line[0] = '!';
             for (size_t j = 0; j <= n; j++)
@@ -183,45 +184,44 @@ static void test_verbs_are_understood_in_any_case(void **state)
 static void test_every_verb_has_its_canonical_english_name(void **state)
 {
     (void)state;
-    static const char *const names[CMD_NVERBS] = {
-        [CMD_NEW] = "new",
-        [CMD_JOIN] = "join",
-        [CMD_LEAVE] = "leave",
-        [CMD_START] = "start",
-        [CMD_KICK] = "kick",
-        [CMD_PLAY] = "play",
-        [CMD_HAND] = "hand",
-        [CMD_TABLE] = "table",
-        [CMD_SCORE] = "score",
-        [CMD_TURN] = "turn",
-        [CMD_TENDIDO] = "tendido",
-        [CMD_ARRANGE] = "arrange",
-        [CMD_DECLARE] = "declare",
-        [CMD_CLAIM] = "claim",
-        [CMD_PAUSE] = "pause",
-        [CMD_RESUME] = "resume",
-        [CMD_STOP] = "stop",
-        [CMD_OPTIONS] = "options",
-        [CMD_RULES] = "rules",
-        [CMD_HELP] = "help",
-        [CMD_STATS] = "stats",
-        [CMD_TOP] = "top",
-        [CMD_PLAYERS] = "players",
-        [CMD_DEADLINE] = "deadline",
-        [CMD_PURGE] = "purge",
-        [CMD_PROMPTS] = "prompts",
-        [CMD_GAMES] = "games",
-        [CMD_EXPORT] = "export",
-        [CMD_FSTOP] = "fstop",
-        [CMD_FLEAVE] = "fleave",
-        [CMD_SKIP] = "skip",
-        [CMD_TZ] = "tz",
-        [CMD_QUIET] = "quiet",
-        [CMD_AWAY] = "away",
-        [CMD_REMINDERS] = "reminders",
-        [CMD_NOTICES] = "notices",
-        [CMD_REVIEW] = "review",
-        [CMD_LANG] = "lang"};
+    static const char *const names[CMD_NVERBS] = {[CMD_NEW] = "new",
+                                                  [CMD_JOIN] = "join",
+                                                  [CMD_LEAVE] = "leave",
+                                                  [CMD_START] = "start",
+                                                  [CMD_KICK] = "kick",
+                                                  [CMD_PLAY] = "play",
+                                                  [CMD_HAND] = "hand",
+                                                  [CMD_TABLE] = "table",
+                                                  [CMD_SCORE] = "score",
+                                                  [CMD_TURN] = "turn",
+                                                  [CMD_TENDIDO] = "tendido",
+                                                  [CMD_ARRANGE] = "arrange",
+                                                  [CMD_DECLARE] = "declare",
+                                                  [CMD_CLAIM] = "claim",
+                                                  [CMD_PAUSE] = "pause",
+                                                  [CMD_RESUME] = "resume",
+                                                  [CMD_STOP] = "stop",
+                                                  [CMD_OPTIONS] = "options",
+                                                  [CMD_RULES] = "rules",
+                                                  [CMD_HELP] = "help",
+                                                  [CMD_STATS] = "stats",
+                                                  [CMD_TOP] = "top",
+                                                  [CMD_PLAYERS] = "players",
+                                                  [CMD_DEADLINE] = "deadline",
+                                                  [CMD_PURGE] = "purge",
+                                                  [CMD_PROMPTS] = "prompts",
+                                                  [CMD_GAMES] = "games",
+                                                  [CMD_EXPORT] = "export",
+                                                  [CMD_FSTOP] = "fstop",
+                                                  [CMD_FLEAVE] = "fleave",
+                                                  [CMD_SKIP] = "skip",
+                                                  [CMD_TZ] = "tz",
+                                                  [CMD_QUIET] = "quiet",
+                                                  [CMD_AWAY] = "away",
+                                                  [CMD_REMINDERS] = "reminders",
+                                                  [CMD_NOTICES] = "notices",
+                                                  [CMD_REVIEW] = "review",
+                                                  [CMD_LANG] = "lang"};
     int named = 0;
     for (int v = CMD_NEW; v < CMD_NVERBS; v++)
         if (names[v] != NULL) {

@@ -27,12 +27,10 @@
 
 /* A value of each kind that sets it, as typed, and the row it leaves. */
 static const char *const GOOD[] = {
-    [SK_ZONE] = "Europe/Madrid",    [SK_WINDOW] = "23:00-08:00", [SK_UNTIL] = "3d bot",
-    [SK_OPTIONS] = "partners to 31",
-    [SK_DURATION] = "10m",
-    [SK_LEVEL] = "experto",
-    [SK_PREFIX] = ">>",
-    [SK_SWITCH] = "off",
+    [SK_ZONE] = "Europe/Madrid", [SK_WINDOW] = "23:00-08:00",
+    [SK_UNTIL] = "3d bot",       [SK_OPTIONS] = "partners to 31",
+    [SK_DURATION] = "10m",       [SK_LEVEL] = "experto",
+    [SK_PREFIX] = ">>",          [SK_SWITCH] = "off",
     [SK_LANG] = "español",
 };
 static const char *const STORED[] = {
@@ -47,7 +45,7 @@ static const char *const STORED[] = {
 static const char *const BAD[] = {
     [SK_OPTIONS] = "to 500", [SK_DURATION] = "soon", [SK_LEVEL] = "godlike",
     [SK_PREFIX] = "ab",      [SK_SWITCH] = "red",    [SK_LANG] = "klingon",
-    [SK_ZONE] = "two words", [SK_WINDOW] = "", [SK_UNTIL] = "soon",
+    [SK_ZONE] = "two words", [SK_WINDOW] = "",       [SK_UNTIL] = "soon",
 };
 
 /* The words of row id: its key, then its other words, into out. */
