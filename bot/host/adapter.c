@@ -268,10 +268,5 @@ int host_kv_set(host *h, const char *scope, const char *key, const char *value)
 
 bool host_wants_notice(host *h, const char *network, const char *player)
 {
-    char key[2 * STORE_ID_MAX + 2], value[8];
-    int k = snprintf(key, sizeof key, "%s\x1f%s", network, player);
-    if (k < 0 || (size_t)k >= sizeof key)
-        return false;
-    return store_kv_get(h->st, HOST_NOTICE_SCOPE, key, value, sizeof value) == 0 &&
-           strcmp(value, "on") == 0;
+    return prefs_switch(h, network, player, CMD_SETTING_NOTICES);
 }

@@ -17,7 +17,8 @@
 #include "hlisten.h"
 #include "think.h"
 
-#define LEARN_REVIEW_SCOPE "review"     /* review on: key "network\x1fplayer", value "on" */
+/* review on: key "network\x1fplayer", value "on" (settings.def's review) */
+#define LEARN_REVIEW_SCOPE (cmd_setting_row_of(CMD_SETTING_REVIEW)->stored)
 #define LEARN_ITEMS_SCOPE "review.hand" /* a hand's judged plays: "network\x1fgame\x1fplayer" */
 #define LEARN_REVIEW_MAX 3              /* lines of a hand's review, at most */
 

@@ -1,8 +1,8 @@
 /*
  * hprefs.h — a player's own choices (prefs.c: time zone, quiet hours,
- * away, reminders) and their ids tied on several networks (links.c), as
- * the store's kv keeps them, key "network\x1fplayer". Prefixes prefs_,
- * link_.
+ * away, reminders, and every other row of the settings table's player
+ * scope) and their ids tied on several networks (links.c), as the store's
+ * kv keeps them, key "network\x1fplayer". Prefixes prefs_, link_.
  */
 #ifndef PZ_HPREFS_H
 #define PZ_HPREFS_H
@@ -11,16 +11,20 @@
 #error "hprefs.h is the host's inside: other layers include host.h (ARCHITECTURE.md)"
 #endif
 
+#include "cmd_settings.h"
 #include "hctx.h"
 
 /* ---- prefs.c ---- */
-#define TZ_SCOPE "tz"
-#define QUIET_SCOPE "quiet"
-#define AWAY_SCOPE "away"
-#define REMINDERS_SCOPE "reminders"
-/* The players who want private lines by NOTICE on IRC ("notices on"), key
-   "network\x1fplayer", value "on" (host_wants_notice). */
-#define HOST_NOTICE_SCOPE "notice"
+/* The kv scope of player setting id (settings.def's row CMD_SETTING_<id>,
+   its stored), key "network\x1fplayer": the scopes the host always had. */
+#define PREFS_SCOPE(id) (cmd_setting_row_of(CMD_SETTING_##id)->stored)
+#define TZ_SCOPE PREFS_SCOPE(TZ)
+#define QUIET_SCOPE PREFS_SCOPE(QUIET)
+#define AWAY_SCOPE PREFS_SCOPE(PLAYER_AWAY)
+#define REMINDERS_SCOPE PREFS_SCOPE(REMINDERS)
+/* player's switch id (a player's SK_SWITCH row) on network: as kept in its
+   kv scope, else the row's dflt (cmd_switch_read). */
+bool prefs_switch(host *h, const char *network, const char *player, int id);
 /* player's choices on the context's network (defaults when none), read
    once per context. 0. */
 int prefs_load(ctx *c, const char *player, prefs *p);

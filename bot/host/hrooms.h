@@ -65,7 +65,8 @@ int room_map_put(host *h, const char *network, const char *room, const char *pre
                  bool colours_off, int lang);
 
 /* ---- lang_map.c: the players' own languages ("lang es") and rooms, in memory ---- */
-#define LANG_SCOPE "lang" /* kv scope, key "network\x1fplayer", value "es" or "en" */
+/* kv scope, key "network\x1fplayer", value "es" or "en" (settings.def's lang) */
+#define LANG_SCOPE (cmd_setting_row_of(CMD_SETTING_PLAYER_LANG)->stored)
 /* Reads every player's from the store (host_new). 0, or -1 with why. */
 int lang_map_load(host *h, char *why, size_t why_len);
 /* Sets player's language on network (-1: none, the room's). 0, or -1 out

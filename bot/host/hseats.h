@@ -140,7 +140,7 @@ bool prompt_needed(const ctx *c, const recent *rec, int seat);
 /* prompts on|off: the sender's choice (kv scope PROMPTS_SCOPE, key
    "network\x1fplayer"). 0, 1 when the sender's id is too long to keep,
    or the store's error (the call failed). */
-#define PROMPTS_SCOPE "prompts"
+#define PROMPTS_SCOPE (cmd_setting_row_of(CMD_SETTING_PROMPTS)->stored)
 int prompt_choose(ctx *c, bool every);
 
 #endif /* PZ_HSEATS_H */

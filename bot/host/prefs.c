@@ -4,8 +4,9 @@
  * clock stops), a vacation (away: their games wait, up to away_max, or a
  * computer player plays for them), no reminders. Prefix prefs_.
  *
- * Each choice is kept in the store's kv, scope "tz", "quiet", "away" or
- * "reminders" (hprefs.h), key "network\x1fplayer", so it holds in every
+ * Each choice is kept in the store's kv, in its row's scope of the
+ * settings table (settings.def's stored: "tz", "quiet", "away",
+ * "reminders"), key "network\x1fplayer", so it holds in every
  * room of that network and across restarts. Reading them costs a kv
  * lookup per choice, done only for the player to act when a game is saved
  * or ticked, and once per call (ctx.prefs_memo) however often a save asks.
@@ -44,8 +45,7 @@ static void prefs_read(const ctx *c, const char *player, prefs *p)
     if (store_kv_get(c->h->st, QUIET_SCOPE, key, value, sizeof value) == 0 &&
         tz_quiet_parse(value, &p->quiet) == 0)
         p->has_quiet = true;
-    p->no_reminders = store_kv_get(c->h->st, REMINDERS_SCOPE, key, value, sizeof value) == 0 &&
-                      strcmp(value, "off") == 0;
+    p->no_reminders = !prefs_switch(c->h, c->network, player, CMD_SETTING_REMINDERS);
     if (store_kv_get(c->h->st, AWAY_SCOPE, key, value, sizeof value) == 0) {
         char *end;
         long long until = strtoll(value, &end, 10);
@@ -54,6 +54,16 @@ static void prefs_read(const ctx *c, const char *player, prefs *p)
             p->away_bot = strcmp(end, " bot") == 0;
         }
     }
+}
+
+bool prefs_switch(host *h, const char *network, const char *player, int id)
+{
+    char key[2 * STORE_ID_MAX + 2], value[8];
+    const cmd_setting_row *r = cmd_setting_row_of(id);
+    int k = snprintf(key, sizeof key, "%s\x1f%s", network, player);
+    bool kept = k >= 0 && (size_t)k < sizeof key &&
+                store_kv_get(h->st, r->stored, key, value, sizeof value) == 0;
+    return cmd_switch_read(r, kept ? value : NULL);
 }
 
 int prefs_load(ctx *c, const char *player, prefs *p)

@@ -11,6 +11,7 @@
 
 #include "hctx.h"
 #include "hgame.h"
+#include "hprefs.h"
 #include "hseats.h"
 
 /* Bytes of what a turn prompt tells of the plays since the player's last:
@@ -94,10 +95,7 @@ static void prompts_key(const ctx *c, const char *player, char *key, size_t cap)
 /* Whether player asked for a prompt at every turn (prompts on). */
 static bool wants_every_prompt(const ctx *c, const char *player)
 {
-    char key[2 * STORE_ID_MAX + 2], value[8];
-    prompts_key(c, player, key, sizeof key);
-    return key[0] != '\0' && store_kv_get(c->h->st, PROMPTS_SCOPE, key, value, sizeof value) == 0 &&
-           strcmp(value, "on") == 0;
+    return prefs_switch(c->h, c->network, player, CMD_SETTING_PROMPTS);
 }
 
 int prompt_choose(ctx *c, bool every)
@@ -106,7 +104,8 @@ int prompt_choose(ctx *c, bool every)
     prompts_key(c, c->m->sender, key, sizeof key);
     if (key[0] == '\0')
         return 1;
-    int err = store_kv_set(c->h->st, PROMPTS_SCOPE, key, every ? "on" : "off");
+    const cmd_setting_row *r = cmd_setting_row_of(CMD_SETTING_PROMPTS);
+    int err = store_kv_set(c->h->st, r->stored, key, cmd_switch_stored(r, every));
     if (err != 0)
         hc_failed(c, err);
     return err;

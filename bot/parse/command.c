@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_settings.h"
 #include "command_int.h"
 #include "i18n.h"
 #include "text.h"
@@ -435,25 +436,6 @@ static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
-/* tz [ZONE], quiet WINDOW|off: one word as typed, checked by the host. */
-static cmd_result parse_clock_word(const word *w, int n, cmd *c, reply *r)
-{
-    const char *name = cmd_verb_name(c->verb);
-    if (n == 0 && c->verb == CMD_TZ)
-        return CMD_OK; /* says the zone in use */
-    if (n == 1 && cmd_is_word(w[0], CMD_OFF_WORDS)) {
-        c->off = true;
-        return CMD_OK;
-    }
-    if (n != 1 || !cmd_is_name(w[0]))
-        return c->verb == CMD_TZ
-                   ? cmd_fail(r, _("%s takes one word: e.g. %s%s Europe/Madrid"), name, r->p, name)
-                   : cmd_fail(r, _("%s takes one word: e.g. %s%s 23:00-08:00 (or off)"), name, r->p,
-                              name);
-    cmd_copy_name(c->name, w[0]);
-    return CMD_OK;
-}
-
 /* sub NICK [SEAT]: who takes the seat, and whose seat (default: mine). */
 static cmd_result parse_sub(const word *w, int n, cmd *c, reply *r)
 {
@@ -518,21 +500,6 @@ static cmd_result parse_declare(const word *w, int n, reply *r)
     return CMD_OK;
 }
 
-/* deadline off|DURATION */
-static cmd_result parse_deadline(const word *w, int n, cmd *c, reply *r)
-{
-    char q[TEXT_QUOTE_MAX];
-    if (n == 0)
-        return cmd_fail(r, _("deadline off, or how long? e.g. %sdeadline 10m"), r->p);
-    word all = cmd_span(w, 0, n - 1);
-    if (cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0)
-        return cmd_fail(r,
-                        _("'%s' is not a time: say %sdeadline off, or e.g. %sdeadline 90s, 10m or "
-                          "1h30m"),
-                        cmd_quote(all, q), r->p, r->p);
-    return CMD_OK;
-}
-
 /* purge TARGET: a room name was already taken into c->room by cmd_parse. */
 static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
 {
@@ -554,6 +521,9 @@ static cmd_result parse_purge(const word *w, int n, cmd *c, reply *r)
 static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, reply *r)
 {
     const char *name = cmd_verb_name(c->verb);
+    int setting = cmd_setting_of_verb(c->verb); /* a player's or a game's: its row says how */
+    if (setting >= 0)
+        return cmd_parse_setting(setting, w, n, c, r);
     switch (c->verb) {
     case CMD_NEW:
         return cmd_parse_new(w, n, c, r);
@@ -580,15 +550,8 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
     case CMD_HELP:
     case CMD_RULES:
         return parse_topic(w, n, prefix, c, r);
-    case CMD_DEADLINE:
-        return parse_deadline(w, n, c, r);
     case CMD_PURGE:
         return parse_purge(w, n, c, r);
-    case CMD_PROMPTS:
-    case CMD_REMINDERS:
-    case CMD_NOTICES:
-    case CMD_REVIEW:
-        return cmd_parse_switch(w, n, c, r);
     case CMD_LEARN:
         c->practice = true;
         return cmd_parse_new(w, n, c, r);
@@ -598,13 +561,6 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return n == 0 ? CMD_OK : parse_nick(w, n, c, r);
     case CMD_SUB:
         return parse_sub(w, n, c, r);
-    case CMD_TZ:
-    case CMD_QUIET:
-        return parse_clock_word(w, n, c, r);
-    case CMD_AWAY:
-        return cmd_parse_away(w, n, c, r);
-    case CMD_LANG:
-        return cmd_parse_lang(w, n, c, r);
     case CMD_SET: /* set KEY VALUE...: the value's words as typed */
         return cmd_parse_set(w, n, c, r);
     case CMD_TOP:

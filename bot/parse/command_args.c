@@ -1,9 +1,9 @@
 /*
  * command_args.c — the arguments of the verbs that set or name something
- * rather than play: a player's own switches and language, away, the games
- * list, links, a game's number, and set's key and value (the key from the
- * settings table, settings.def). command.c reads the line and calls these
- * by verb (command_int.h).
+ * rather than play: a player's and a game's settings, by their row's kind
+ * in the settings table (settings.def), the games list, links, a game's
+ * number, and set's key and value (the key from the same table).
+ * command.c reads the line and calls these by verb (command_int.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,8 +13,9 @@
 #include "i18n.h"
 #include "text.h"
 
-/* lang [WORD|off]: the word is checked by the host (i18n_parse) */
-cmd_result cmd_parse_lang(const word *w, int n, cmd *c, reply *r)
+/* A player's SK_LANG, lang [WORD|off]: the word is checked by the host
+   (i18n_parse). */
+static cmd_result parse_lang(const word *w, int n, cmd *c, reply *r)
 {
     if (n == 0)
         return CMD_OK; /* says the language in use */
@@ -28,8 +29,8 @@ cmd_result cmd_parse_lang(const word *w, int n, cmd *c, reply *r)
     return CMD_OK;
 }
 
-/* away DURATION [bot] | off */
-cmd_result cmd_parse_away(const word *w, int n, cmd *c, reply *r)
+/* A player's SK_UNTIL, away DURATION [bot] | off. */
+static cmd_result parse_until(const word *w, int n, cmd *c, reply *r)
 {
     char q[TEXT_QUOTE_MAX];
     if (n == 1 && cmd_is_word(w[0], CMD_OFF_WORDS)) {
@@ -47,6 +48,74 @@ cmd_result cmd_parse_away(const word *w, int n, cmd *c, reply *r)
                           "computer player plays for you), %saway off; not '%s'"),
                         r->p, r->p, r->p, cmd_quote(all, q));
     return CMD_OK;
+}
+
+/* An SK_SWITCH, row r's verb on|off: c->on. */
+static cmd_result parse_switch(const cmd_setting_row *r, const word *w, int n, cmd *c, reply *rp)
+{
+    if (n == 1 && cmd_is_word(w[0], CMD_ON_WORDS)) {
+        c->on = true;
+        return CMD_OK;
+    }
+    if (n == 1 && cmd_is_word(w[0], CMD_OFF_WORDS)) {
+        c->on = false;
+        return CMD_OK;
+    }
+    return cmd_fail(rp, _("say %s%s on or %s%s off (%shelp %s says what each does)"), rp->p, r->key,
+                    rp->p, r->key, rp->p, r->key);
+}
+
+/* An SK_ZONE (nothing: the one in use) or SK_WINDOW: one word as typed,
+   or off (c->off); the host checks the word. */
+static cmd_result parse_one_word(const cmd_setting_row *r, const word *w, int n, cmd *c, reply *rp)
+{
+    if (n == 0 && r->kind == SK_ZONE)
+        return CMD_OK; /* says the zone in use */
+    if (n == 1 && cmd_is_word(w[0], CMD_OFF_WORDS)) {
+        c->off = true;
+        return CMD_OK;
+    }
+    if (n != 1 || !cmd_is_name(w[0]))
+        return cmd_fail(rp, _("%s takes one word: e.g. %s%s, or %s%s off"), r->key, rp->p,
+                        _(r->example), rp->p, r->key);
+    cmd_copy_name(c->name, w[0]);
+    return CMD_OK;
+}
+
+/* An SK_DURATION, row r's verb off|DURATION: c->deadline_secs. */
+static cmd_result parse_duration(const cmd_setting_row *r, const word *w, int n, cmd *c, reply *rp)
+{
+    char q[TEXT_QUOTE_MAX];
+    if (n == 0)
+        return cmd_fail(rp, _("%s off, or how long? e.g. %s%s"), r->key, rp->p, _(r->example));
+    word all = cmd_span(w, 0, n - 1);
+    if (cmd_parse_duration(all.s, all.n, &c->deadline_secs) != 0)
+        return cmd_fail(rp, _("'%s' is not a time: say %s%s off, or e.g. %s%s 90s, 10m or 1h30m"),
+                        cmd_quote(all, q), rp->p, r->key, rp->p, r->key);
+    return CMD_OK;
+}
+
+cmd_result cmd_parse_setting(int id, const word *w, int n, cmd *c, reply *rp)
+{
+    const cmd_setting_row *r = cmd_setting_row_of(id);
+    switch (r->kind) {
+    case SK_SWITCH:
+        return parse_switch(r, w, n, c, rp);
+    case SK_ZONE:
+    case SK_WINDOW:
+        return parse_one_word(r, w, n, c, rp);
+    case SK_DURATION:
+        return parse_duration(r, w, n, c, rp);
+    case SK_UNTIL:
+        return parse_until(w, n, c, rp);
+    case SK_LANG:
+        return parse_lang(w, n, c, rp);
+    case SK_OPTIONS: /* a room's kinds, said through set */
+    case SK_LEVEL:
+    case SK_PREFIX:
+        break;
+    }
+    return cmd_fail(rp, "%s", _("there is no such setting: say help set"));
 }
 
 /* games [all] */
@@ -107,33 +176,6 @@ cmd_result cmd_parse_game_id(const word *w, int n, cmd *c, reply *r)
         c->room[0] = '\0'; /* "#12" was the game, not a room */
     c->game = id;
     return CMD_OK;
-}
-
-/* prompts|reminders|notices|review on|off */
-cmd_result cmd_parse_switch(const word *w, int n, cmd *c, reply *r)
-{
-    if (n == 1 && cmd_is_word(w[0], CMD_ON_WORDS)) {
-        c->on = true;
-        return CMD_OK;
-    }
-    if (n == 1 && cmd_is_word(w[0], CMD_OFF_WORDS)) {
-        c->on = false;
-        return CMD_OK;
-    }
-    if (c->verb == CMD_REMINDERS)
-        return cmd_fail(r, _("say %sreminders on or %sreminders off"), r->p, r->p);
-    if (c->verb == CMD_REVIEW)
-        return cmd_fail(r,
-                        _("say %sreview on (the points you left on the table, after each "
-                          "hand) or %sreview off"),
-                        r->p, r->p);
-    if (c->verb == CMD_NOTICES)
-        return cmd_fail(r, _("say %snotices on (private lines as NOTICE) or %snotices off"), r->p,
-                        r->p);
-    return cmd_fail(r,
-                    _("say %sprompts on (a private message at each of your turns) or %sprompts "
-                      "off (only when you have been away a while)"),
-                    r->p, r->p);
 }
 
 /*

@@ -101,9 +101,9 @@ cmd_result cmd_parse_top(const word *w, int n, cmd *c, reply *r);
 cmd_result cmd_parse_games(const word *w, int n, cmd *c, reply *r);
 cmd_result cmd_parse_link(const word *w, int n, cmd *c, reply *r);
 cmd_result cmd_parse_game_id(const word *w, int n, cmd *c, reply *r);
-cmd_result cmd_parse_switch(const word *w, int n, cmd *c, reply *r);
-cmd_result cmd_parse_lang(const word *w, int n, cmd *c, reply *r);
-cmd_result cmd_parse_away(const word *w, int n, cmd *c, reply *r);
+/* The value of a player's or a game's setting id (settings.def), by its
+   row's kind: c->on, c->off, c->name or c->deadline_secs. */
+cmd_result cmd_parse_setting(int id, const word *w, int n, cmd *c, reply *r);
 cmd_result cmd_parse_set(const word *w, int n, cmd *c, reply *r);
 
 /* The word covering w[i] to w[j] of one line, spaces included. */

@@ -17,11 +17,12 @@
 #include "text.h"
 
 static const cmd_setting_row ROWS[] = {
-#define X(id, key, words, kind, dflt, who, usage, what, shown, shown_off, told, told_off)          \
-    [CMD_SETTING_##                                                                                \
-        id] = {key, words, kind, dflt, who, usage, what, shown, shown_off, told, told_off},
+#define SETTING(id, key, words, more, kind, dflt, scope, who, stored, verb, handler, list,         \
+                example, usage, what, shown, shown_off, told, told_off)                            \
+    [CMD_SETTING_##id] = {key,  words,   more,  kind, dflt,  scope,     who,  stored,  CMD_##verb, \
+                          list, example, usage, what, shown, shown_off, told, told_off},
 #include "settings.def"
-#undef X
+#undef SETTING
 };
 
 #define DURATION_MAX (366L * 86400) /* a stored duration past a year is not one we wrote */
@@ -42,16 +43,38 @@ int cmd_setting_find(const char *said)
 {
     char f[CMD_WORD_MAX];
     size_t n = fold(said, f);
-    for (int i = 0; i < CMD_SETTING_COUNT && n > 0; i++)
+    for (int i = 0; i < CMD_ROOM_SETTINGS && n > 0; i++)
         if (cmd_in_list(f, n, ROWS[i].key) || cmd_in_list(f, n, ROWS[i].words))
             return i;
     return -1;
 }
 
+int cmd_setting_of_verb(int verb)
+{
+    for (int i = CMD_ROOM_SETTINGS; i < CMD_SETTING_COUNT; i++)
+        if (ROWS[i].verb == verb)
+            return i;
+    return -1;
+}
+
+const char *cmd_switch_stored(const cmd_setting_row *r, bool on)
+{
+    return on == (r->dflt != 0) ? "" : on ? "on" : "off";
+}
+
+bool cmd_switch_read(const cmd_setting_row *r, const char *stored)
+{
+    if (stored != NULL && strcmp(stored, "on") == 0)
+        return true;
+    if (stored != NULL && strcmp(stored, "off") == 0)
+        return false;
+    return r->dflt != 0;
+}
+
 void cmd_settings_clear(cmd_settings *s)
 {
     memset(s, 0, sizeof *s);
-    for (int i = 0; i < CMD_SETTING_COUNT; i++)
+    for (int i = 0; i < CMD_ROOM_SETTINGS; i++)
         s->num[i] = ROWS[i].kind == SK_SWITCH ? ROWS[i].dflt : ROWS[i].kind == SK_LANG ? -1 : 0;
 }
 
@@ -90,9 +113,9 @@ static int level_named(const char *v)
 /* Reads one "key=value" word of a stored row into s (unknown: skipped). */
 static void read_word(const char *key, size_t klen, const char *v, cmd_settings *s)
 {
-    for (int i = 0; i < CMD_SETTING_COUNT; i++) {
+    for (int i = 0; i < CMD_ROOM_SETTINGS; i++) {
         const cmd_setting_row *r = &ROWS[i];
-        if (strlen(r->key) != klen || strncmp(r->key, key, klen) != 0)
+        if (strlen(r->stored) != klen || strncmp(r->stored, key, klen) != 0)
             continue;
         pz_lang l;
         int n;
@@ -122,6 +145,9 @@ static void read_word(const char *key, size_t klen, const char *v, cmd_settings 
                 s->num[i] = (int)l, s->own[i] = true;
             break;
         case SK_OPTIONS: /* its words are "o.NAME=VALUE", read by the caller */
+        case SK_ZONE:    /* a player's kinds: never a room's */
+        case SK_WINDOW:
+        case SK_UNTIL:
             break;
         }
         return;
@@ -151,7 +177,7 @@ int cmd_settings_write(const cmd_settings *s, char *out, size_t cap)
 {
     size_t n = 0;
     out[0] = '\0';
-    for (int i = 0; i < CMD_SETTING_COUNT; i++) {
+    for (int i = 0; i < CMD_ROOM_SETTINGS; i++) {
         const cmd_setting_row *r = &ROWS[i];
         char v[64] = "";
         if (!s->own[i])
@@ -168,7 +194,7 @@ int cmd_settings_write(const cmd_settings *s, char *out, size_t cap)
             snprintf(v, sizeof v, "%s", i18n_code((pz_lang)s->num[i]));
         if (v[0] == '\0')
             continue;
-        int k = snprintf(out + n, cap - n, "%s=%s ", r->key, v);
+        int k = snprintf(out + n, cap - n, "%s=%s ", r->stored, v);
         if (k < 0 || (size_t)k >= cap - n)
             return -1;
         n += (size_t)k;
@@ -235,7 +261,7 @@ int cmd_setting_set(cmd_settings *s, int id, const char *value, const char *p,
     int n;
     pz_lang l;
     text_quote(value, strlen(value), q);
-    if (r == NULL) {
+    if (r == NULL || r->scope != SS_ROOM) {
         snprintf(why, why_len, "%s", _("there is no such setting: say help set"));
         return -1;
     }
@@ -305,6 +331,10 @@ int cmd_setting_set(cmd_settings *s, int id, const char *value, const char *p,
         s->num[id] = (int)l;
         s->own[id] = true;
         return 0;
+    case SK_ZONE: /* a player's kinds, set by their verbs: never a room's */
+    case SK_WINDOW:
+    case SK_UNTIL:
+        break;
     }
     return -1;
 }

@@ -253,7 +253,7 @@ static void help_command(const help_cmd *c, const char *p, render_lines *out)
     rtext_init(&b, line, sizeof line);
     put_usage(&b, c, _(c->usage), p);
     if (c == &COMMANDS[CMD_SET]) /* its keys, from the settings table */
-        for (int id = 0; id < CMD_SETTING_COUNT; id++)
+        for (int id = 0; id < CMD_ROOM_SETTINGS; id++)
             rtext_addf(&b, "%s%s", id > 0 ? " | " : ": ", _(cmd_setting_row_of(id)->usage));
     rtext_addf(&b, " — %s.", _(c->what));
     rtext_line(out, &b);

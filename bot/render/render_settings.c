@@ -63,6 +63,10 @@ static bool value_of(const cmd_settings *s, int id, const char *bot_prefix, char
     case SK_LANG:
         snprintf(out, cap, "%s", _(i18n_name((pz_lang)(s->num[id] >= 0 ? s->num[id] : 0))));
         return s->own[id];
+    case SK_ZONE: /* a player's kinds: no room has them */
+    case SK_WINDOW:
+    case SK_UNTIL:
+        return false;
     }
     return false;
 }

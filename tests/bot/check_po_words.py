@@ -7,7 +7,8 @@ usage: check_po_words.py SOURCE_DIR
 For every translated message of every catalogue in SOURCE_DIR/bot/po:
 - the commands it suggests after the prefix ("say %sjoin", "%splay %s
   capture") name the same verbs as the English does, in words the parser
-  takes: the words of bot/parse/verbs.def, compared folded (lower case, no
+  takes: the words of bot/parse/verbs.def (and of settings.def's players'
+  and games' rows, verbs too), compared folded (lower case, no
   accents) as the parser compares them;
 - with every placeholder written as 12 bytes, it fits one line of what
   players read (RENDER_LINE_MAX, 400 bytes with the NUL) unless the English
@@ -37,6 +38,13 @@ def verb_words(source):
     text = open(os.path.join(source, "bot/parse/verbs.def"), encoding="utf-8").read()
     words = {}
     for name, shown, more in re.findall(r'\nX\(\w+, "([^"]*)", "([^"]*)", "([^"]*)"', text):
+        for w in (name + " " + shown + " " + more).split():
+            words[w] = name
+    # the players' and the games' settings are verbs too (verbs.def makes
+    # each of their rows of settings.def one)
+    text = open(os.path.join(source, "bot/parse/settings.def"), encoding="utf-8").read()
+    row = r'\nSETTING\(\w+, "([^"]*)", "([^"]*)", "([^"]*)", \w+, \w+, SS_(?:PLAYER|GAME),'
+    for name, shown, more in re.findall(row, text):
         for w in (name + " " + shown + " " + more).split():
             words[w] = name
     return words

@@ -400,6 +400,61 @@ static void test_personal_settings_said_in_a_room_are_answered_privately(void **
     free_world(w);
 }
 
+/* The value player's setting keeps in kv scope, into out ("-" unset). */
+static void kept(world *w, const char *scope, const char *player, char *out, size_t cap)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s\x1f%s", NET, player);
+    if (store_kv_get(w->st, scope, key, out, cap) != 0)
+        snprintf(out, cap, "-");
+}
+
+/* Issue 30: a player's settings are rows of the settings table
+   (settings.def) now. A database from before it, each value in the kv
+   scope and the form the host wrote then, loads as it did; and what the
+   verbs write now is that same form in the same scope. */
+static void test_players_settings_kept_before_the_table_still_load(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    char key[64], v[64], want[64];
+    snprintf(key, sizeof key, "%s\x1f%s", NET, "ann");
+    assert_int_equal(store_kv_set(w->st, "tz", key, "Europe/Madrid"), 0);
+    assert_int_equal(store_kv_set(w->st, "notice", key, "on"), 0);
+    assert_int_equal(store_kv_set(w->st, "lang", key, "es"), 0);
+    assert_int_equal(store_kv_set(w->st, "prompts", key, "off"), 0);
+    reopen_host(w, (host_config){0}); /* the languages are read at the start */
+    assert_true(host_wants_notice(w->h, NET, "ann"));
+    assert_false(host_wants_notice(w->h, NET, "bob"));
+    assert_int_equal(host_player_lang(w->h, NET, "ann", NULL), PZ_LANG_ES);
+    clear(w);
+    say(w, "ann", NULL, "tz");
+    assert_int_equal(count(w, STORE_MSG_PRIVATE, "ann", "Europe/Madrid"), 1);
+
+    static const struct {
+        const char *line, *scope, *value;
+    } WRITES[] = {{"notices off", "notice", ""},
+                  {"notices on", "notice", "on"},
+                  {"reminders off", "reminders", "off"},
+                  {"review on", "review", "on"},
+                  {"prompts on", "prompts", "on"},
+                  {"quiet 23:00-08:00", "quiet", "23:00-08:00"},
+                  {"tz America/Chicago", "tz", "America/Chicago"},
+                  {"lang en", "lang", "en"}};
+    for (size_t i = 0; i < sizeof WRITES / sizeof WRITES[0]; i++) {
+        say(w, "bob", NULL, WRITES[i].line);
+        kept(w, WRITES[i].scope, "bob", v, sizeof v);
+        if (strcmp(v, WRITES[i].value) != 0)
+            fail_msg("%s kept '%s' in %s, not '%s'", WRITES[i].line, v, WRITES[i].scope,
+                     WRITES[i].value);
+    }
+    say(w, "bob", NULL, "away 2d bot");
+    kept(w, "away", "bob", v, sizeof v);
+    snprintf(want, sizeof want, "%lld bot", (long long)(w->now + 2 * 86400));
+    assert_string_equal(v, want);
+    free_world(w);
+}
+
 /* The player at seat of room's game, in the store. */
 static void seat_player(world *w, const char *room, int seat, char *out, size_t cap)
 {
@@ -2595,6 +2650,7 @@ int main(void)
         cmocka_unit_test(test_bad_commands_get_one_specific_reply),
         cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
         cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
+        cmocka_unit_test(test_players_settings_kept_before_the_table_still_load),
         cmocka_unit_test(test_one_leave_mid_game_only_asks_to_confirm),
         cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),

@@ -6,7 +6,10 @@
  * back as the same row; a row written before the table (the host's old
  * words, unknown words and values among them) reads as it did; "help set
  * KEY" answers with the row's usage for every word of it; every row has
- * its item and its answer in English and in Spanish.
+ * its item and its answer in English and in Spanish. The players' and the
+ * games' rows: each a verb of its own, every word of it parsed with a
+ * value of its kind, its help its row's, a switch's stored form (and the
+ * host's forms from before the table) read back.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,11 +27,10 @@
 
 /* A value of each kind that sets it, as typed, and the row it leaves. */
 static const char *const GOOD[] = {
-    [SK_OPTIONS] = "partners to 31",
-    [SK_DURATION] = "10m",
-    [SK_LEVEL] = "experto",
-    [SK_PREFIX] = ">>",
-    [SK_SWITCH] = "off",
+    [SK_ZONE] = "Europe/Madrid", [SK_WINDOW] = "23:00-08:00",
+    [SK_UNTIL] = "3d bot",       [SK_OPTIONS] = "partners to 31",
+    [SK_DURATION] = "10m",       [SK_LEVEL] = "experto",
+    [SK_PREFIX] = ">>",          [SK_SWITCH] = "off",
     [SK_LANG] = "español",
 };
 static const char *const STORED[] = {
@@ -43,6 +45,7 @@ static const char *const STORED[] = {
 static const char *const BAD[] = {
     [SK_OPTIONS] = "to 500", [SK_DURATION] = "soon", [SK_LEVEL] = "godlike",
     [SK_PREFIX] = "ab",      [SK_SWITCH] = "red",    [SK_LANG] = "klingon",
+    [SK_ZONE] = "two words", [SK_WINDOW] = "",       [SK_UNTIL] = "soon",
 };
 
 /* The words of row id: its key, then its other words, into out. */
@@ -64,7 +67,7 @@ static void test_every_word_names_its_setting_and_no_other(void **state)
     (void)state;
     assert_true(CMD_SETTING_COUNT > 0);
     assert_null(cmd_setting_row_of(CMD_SETTING_COUNT));
-    for (int id = 0; id < CMD_SETTING_COUNT; id++) {
+    for (int id = 0; id < CMD_ROOM_SETTINGS; id++) {
         char words[16][64], line[160], err[CMD_ERROR_MAX];
         const cmd_setting_row *r = cmd_setting_row_of(id);
         assert_non_null(r->usage);
@@ -76,7 +79,7 @@ static void test_every_word_names_its_setting_and_no_other(void **state)
             if (cmd_setting_find(words[i]) != id)
                 fail_msg("%s names setting %d, not %s", words[i], cmd_setting_find(words[i]),
                          r->key);
-            for (int other = 0; other < CMD_SETTING_COUNT; other++) {
+            for (int other = 0; other < CMD_ROOM_SETTINGS; other++) {
                 char theirs[16][64];
                 int m = words_of(other, theirs);
                 for (int j = 0; j < m && other != id; j++)
@@ -102,7 +105,7 @@ static void test_every_word_names_its_setting_and_no_other(void **state)
 static void test_each_setting_is_kept_and_read_back(void **state)
 {
     (void)state;
-    for (int id = 0; id < CMD_SETTING_COUNT; id++) {
+    for (int id = 0; id < CMD_ROOM_SETTINGS; id++) {
         const cmd_setting_row *r = cmd_setting_row_of(id);
         cmd_settings s, back;
         char why[300], row[CMD_SETTINGS_ROW], again[CMD_SETTINGS_ROW], want[80];
@@ -173,7 +176,7 @@ static void test_a_row_of_the_old_form_still_loads(void **state)
     cmd_settings_read("deadline=soon level=godlike prefix=ab colours=red lang=xx zoom=2 "
                       "hints=on away=99999999999 =x web",
                       &s);
-    for (int id = 0; id < CMD_SETTING_COUNT; id++)
+    for (int id = 0; id < CMD_ROOM_SETTINGS; id++)
         assert_false(s.own[id]);
     assert_int_equal(s.num[CMD_SETTING_DEADLINE], 3600); /* the default kept */
     assert_int_equal(s.num[CMD_SETTING_HINTS], 1);
@@ -192,7 +195,7 @@ static void test_help_and_the_settings_line_read_the_table(void **state)
         render_lines out = {0};
         render_help("set", "!", &out);
         assert_true(out.n > 0);
-        for (int id = 0; id < CMD_SETTING_COUNT; id++) {
+        for (int id = 0; id < CMD_ROOM_SETTINGS; id++) {
             const cmd_setting_row *r = cmd_setting_row_of(id);
             if (strstr(out.line[0], _(r->usage)) == NULL)
                 fail_msg("help set does not list %s: %s", _(r->usage), out.line[0]);
@@ -220,6 +223,170 @@ static void test_help_and_the_settings_line_read_the_table(void **state)
     }
 }
 
+/* The table's order and columns: the rooms' rows first (set's keys), then
+   the players' (their own, privately), then the games' (the manager's);
+   a player's kv scope names one setting only. */
+static void test_the_rows_go_room_player_game_with_their_who(void **state)
+{
+    (void)state;
+    int last = SS_ROOM, players = 0, games = 0;
+    assert_true(CMD_ROOM_SETTINGS > 0 && (int)CMD_ROOM_SETTINGS < (int)CMD_SETTING_COUNT);
+    for (int id = 0; id < CMD_SETTING_COUNT; id++) {
+        const cmd_setting_row *r = cmd_setting_row_of(id);
+        assert_true((int)r->scope >= last);
+        last = (int)r->scope;
+        assert_int_equal(r->scope == SS_ROOM, id < CMD_ROOM_SETTINGS);
+        assert_true(r->stored != NULL && r->stored[0] != '\0');
+        assert_int_equal(r->who, r->scope == SS_ROOM     ? SW_MODERATORS
+                                 : r->scope == SS_PLAYER ? SW_SELF
+                                                         : SW_MANAGER);
+        if (r->scope == SS_ROOM) {
+            assert_int_equal(r->verb, CMD_SET);
+            assert_int_equal(cmd_setting_of_verb(r->verb), -1);
+            continue;
+        }
+        players += r->scope == SS_PLAYER;
+        games += r->scope == SS_GAME;
+        /* a verb of its own, named by its key, with its help */
+        assert_int_equal(cmd_setting_of_verb(r->verb), id);
+        assert_string_equal(cmd_verb_name(r->verb), r->key);
+        assert_true(r->list != NULL && r->example != NULL && r->usage != NULL && r->what != NULL);
+        assert_true(r->kind != SK_OPTIONS && r->kind != SK_LEVEL && r->kind != SK_PREFIX);
+        if (r->kind == SK_SWITCH)
+            assert_non_null(r->told);
+        for (int other = CMD_ROOM_SETTINGS; other < id; other++)
+            if (cmd_setting_row_of(other)->scope == SS_PLAYER && r->scope == SS_PLAYER &&
+                strcmp(cmd_setting_row_of(other)->stored, r->stored) == 0)
+                fail_msg("%s and %s are both kept in %s", r->key, cmd_setting_row_of(other)->key,
+                         r->stored);
+    }
+    assert_true(players >= 8 && games >= 1);
+    assert_int_equal(cmd_setting_find("prompts"), -1); /* not one of set's keys */
+}
+
+/* Every word of a player's or a game's row says its verb, with a good
+   value of its kind, in a room and privately; a bad value is refused
+   with a reason that names the verb. */
+static void test_every_player_and_game_row_parses_as_its_verb(void **state)
+{
+    (void)state;
+    for (int id = CMD_ROOM_SETTINGS; id < CMD_SETTING_COUNT; id++) {
+        const cmd_setting_row *r = cmd_setting_row_of(id);
+        char words[16][64], more[16][64], line[160], err[CMD_ERROR_MAX];
+        int n = words_of(id, words), m = 0;
+        for (const char *w = r->more; *w != '\0' && m < 16; w += strspn(w, " ")) {
+            size_t k = strcspn(w, " ");
+            snprintf(more[m++], 64, "%.*s", (int)k, w);
+            w += k;
+        }
+        for (int i = 0; i < n + m; i++) {
+            const char *word = i < n ? words[i] : more[i - n];
+            const char *good = r->kind == SK_DURATION ? GOOD[SK_DURATION] : GOOD[r->kind];
+            cmd c;
+            for (int in_room = 0; in_room < 2; in_room++) {
+                int len = snprintf(line, sizeof line, "%s%s %s", in_room ? "!" : "", word, good);
+                assert_true(len > 0 && (size_t)len < sizeof line);
+                if (cmd_parse(line, strlen(line), in_room, "!", &c, err, sizeof err) != CMD_OK)
+                    fail_msg("%s: %s", line, err);
+                assert_int_equal(c.verb, r->verb);
+            }
+            if (r->kind == SK_SWITCH)
+                assert_true(c.on == (strcmp(good, "on") == 0));
+            else if (r->kind == SK_DURATION)
+                assert_int_equal(c.deadline_secs, 600);
+            else if (r->kind == SK_UNTIL)
+                assert_true(c.deadline_secs == 3 * 86400 && c.robots);
+            else
+                assert_string_equal(c.name, good);
+        }
+        if (r->kind == SK_LANG) /* any one word: the host checks it */
+            continue;
+        cmd c;
+        snprintf(line, sizeof line, "%s %s", r->key, BAD[r->kind]);
+        err[0] = '\0';
+        assert_int_equal(cmd_parse(line, strlen(line), false, "!", &c, err, sizeof err), CMD_ERROR);
+        if (strstr(err, r->key) == NULL)
+            fail_msg("%s: %s", line, err);
+    }
+}
+
+/* A switch keeps nothing at its default, "on" or "off" otherwise, and
+   reads back what it wrote and what the host wrote before the table:
+   prompts "on" and "off" (always written), reminders "off", notice and
+   review "on", and nothing, or a value it never wrote, as its default. */
+static void test_a_switch_reads_what_it_wrote_and_the_old_forms(void **state)
+{
+    (void)state;
+    int switches = 0;
+    for (int id = 0; id < CMD_SETTING_COUNT; id++) {
+        const cmd_setting_row *r = cmd_setting_row_of(id);
+        if (r->kind != SK_SWITCH)
+            continue;
+        switches++;
+        for (int on = 0; on < 2; on++) {
+            const char *kept = cmd_switch_stored(r, on);
+            assert_string_equal(kept, on == r->dflt ? "" : on ? "on" : "off");
+            assert_int_equal(cmd_switch_read(r, kept), on);
+        }
+        assert_int_equal(cmd_switch_read(r, NULL), r->dflt);
+        assert_int_equal(cmd_switch_read(r, "maybe"), r->dflt);
+        assert_true(cmd_switch_read(r, "on"));
+        assert_false(cmd_switch_read(r, "off"));
+    }
+    assert_true(switches >= 7);
+    static const struct {
+        int id;
+        const char *scope, *value;
+        bool on;
+    } OLD[] = {{CMD_SETTING_PROMPTS, "prompts", "on", true},
+               {CMD_SETTING_PROMPTS, "prompts", "off", false},
+               {CMD_SETTING_REMINDERS, "reminders", "off", false},
+               {CMD_SETTING_REMINDERS, "reminders", "", true},
+               {CMD_SETTING_NOTICES, "notice", "on", true},
+               {CMD_SETTING_NOTICES, "notice", "", false},
+               {CMD_SETTING_REVIEW, "review", "on", true},
+               {CMD_SETTING_REVIEW, "review", "", false}};
+    for (size_t i = 0; i < sizeof OLD / sizeof OLD[0]; i++) {
+        const cmd_setting_row *r = cmd_setting_row_of(OLD[i].id);
+        assert_string_equal(r->stored, OLD[i].scope);
+        assert_int_equal(cmd_switch_read(r, OLD[i].value), OLD[i].on);
+    }
+    /* the other kinds' scopes, as the host always kept them */
+    assert_string_equal(cmd_setting_row_of(CMD_SETTING_TZ)->stored, "tz");
+    assert_string_equal(cmd_setting_row_of(CMD_SETTING_QUIET)->stored, "quiet");
+    assert_string_equal(cmd_setting_row_of(CMD_SETTING_PLAYER_AWAY)->stored, "away");
+    assert_string_equal(cmd_setting_row_of(CMD_SETTING_PLAYER_LANG)->stored, "lang");
+    assert_string_equal(cmd_setting_row_of(CMD_SETTING_GAME_DEADLINE)->stored, "deadline");
+}
+
+/* "help KEY" of a player's or a game's row answers with its usage, what
+   it does and its example, and the list names it, in every language. */
+static void test_help_of_a_player_or_game_row_is_its_row(void **state)
+{
+    (void)state;
+    for (int lang = 0; lang < PZ_LANG_COUNT; lang++) {
+        pz_lang before = i18n_use((pz_lang)lang);
+        render_lines list = {0};
+        render_help("", "!", &list);
+        for (int id = CMD_ROOM_SETTINGS; id < CMD_SETTING_COUNT; id++) {
+            const cmd_setting_row *r = cmd_setting_row_of(id);
+            render_lines one = {0};
+            render_help(r->key, "!", &one);
+            assert_true(one.n >= 2);
+            if (strstr(one.line[0], _(r->usage)) == NULL || strstr(one.line[0], _(r->what)) == NULL)
+                fail_msg("help %s: %s", r->key, one.line[0]);
+            if (strstr(one.line[1], _(r->example)) == NULL)
+                fail_msg("help %s: %s", r->key, one.line[1]);
+            bool listed = false;
+            for (int i = 0; i < list.n && !listed; i++)
+                listed = strstr(list.line[i], _(r->list)) != NULL;
+            if (!listed)
+                fail_msg("the help's list does not name %s", _(r->list));
+        }
+        i18n_use(before);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +394,10 @@ int main(void)
         cmocka_unit_test(test_each_setting_is_kept_and_read_back),
         cmocka_unit_test(test_a_row_of_the_old_form_still_loads),
         cmocka_unit_test(test_help_and_the_settings_line_read_the_table),
+        cmocka_unit_test(test_the_rows_go_room_player_game_with_their_who),
+        cmocka_unit_test(test_every_player_and_game_row_parses_as_its_verb),
+        cmocka_unit_test(test_a_switch_reads_what_it_wrote_and_the_old_forms),
+        cmocka_unit_test(test_help_of_a_player_or_game_row_is_its_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

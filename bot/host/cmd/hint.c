@@ -1,8 +1,9 @@
 /*
  * hint.c — learning from the bot, by command: hint (the strong level's
- * choice for the asker's decision now, with its reason, privately) and
- * review on|off (the hand's review, a player's own choice kept in the
- * store's kv). The practice table's verb, learn, is new's (lobby.c).
+ * choice for the asker's decision now, with its reason, privately). The
+ * hand's review, review on|off, is a player's switch of the settings table
+ * (settings.def, hv_switch in prefs.c); the practice table's verb, learn,
+ * is new's (lobby.c).
  *
  * Not here: deciding and the words (the core's learn.c, on the worker).
  */
@@ -46,16 +47,4 @@ void hv_hint(ctx *c, const cmd *k)
         return;
     }
     (void)learn_hint(c, seat);
-}
-
-void hv_review(ctx *c, const cmd *k)
-{
-    prefs_set(c, LEARN_REVIEW_SCOPE, k->on ? "on" : "");
-    if (c->failed)
-        return;
-    if (k->on)
-        hc_reply(c, _("after each hand you get up to three private lines on the points you left "
-                      "on the table, as the strong computer player sees them"));
-    else
-        hc_reply(c, _("no more reviews at the end of your hands"));
 }

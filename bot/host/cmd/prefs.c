@@ -1,7 +1,9 @@
 /*
- * prefs.c — a player's own choices, by command: tz ZONE, quiet HH:MM-HH:MM,
- * away DURATION [bot], reminders on|off, notices on|off, prompts on|off.
- * Each is kept in the store's kv per network and player (hprefs.h), and
+ * prefs.c — a player's own choices, by command: the player's rows of the
+ * settings table (settings.def), tz ZONE, quiet HH:MM-HH:MM, away DURATION
+ * [bot], reminders on|off, prompts on|off, lang, and every switch whose
+ * row words its answers (notices, review: hv_switch). Each is kept in the
+ * store's kv per network and player, in its row's scope (hprefs.h), and
  * every game of the player is timed again after a change of their clock.
  *
  * Not here: reading the choices (the core's prefs.c), the zone database
@@ -107,13 +109,38 @@ void hv_quiet(ctx *c, const cmd *k)
                  shown);
 }
 
+/* Replies with switch row r's answer to on (told, or told_off). */
+static void switch_told(ctx *c, const cmd_setting_row *r, bool on)
+{
+    char text[400];
+    {
+        I18N_SCOPE(hc_lang(c)); /* the row's msgid, in the reply's language */
+        snprintf(text, sizeof text, "%s", _(on || r->told_off == NULL ? r->told : r->told_off));
+    }
+    hc_reply(c, "%s", text);
+}
+
+/* Keeps the sender's switch (the verb's row) at on, in the row's form. */
+static const cmd_setting_row *switch_set(ctx *c, const cmd *k)
+{
+    const cmd_setting_row *r = cmd_setting_row_of(cmd_setting_of_verb(k->verb));
+    prefs_set(c, r->stored, cmd_switch_stored(r, k->on));
+    return r;
+}
+
+void hv_switch(ctx *c, const cmd *k)
+{
+    const cmd_setting_row *r = switch_set(c, k);
+    if (!c->failed)
+        switch_told(c, r, k->on);
+}
+
 void hv_reminders(ctx *c, const cmd *k)
 {
-    prefs_set(c, REMINDERS_SCOPE, k->on ? "" : "off");
+    const cmd_setting_row *r = switch_set(c, k);
     retime(c);
-    hc_reply(
-        c, k->on ? N_("reminders on: a private line when your turn has waited a while")
-                 : N_("reminders off: no private line when your turn waits (the deadline stays)"));
+    if (!c->failed)
+        switch_told(c, r, k->on);
 }
 
 /* The codes of the bot's languages, for a reply: "en, es". */
@@ -189,13 +216,6 @@ void hv_lang(ctx *c, const cmd *k)
     hc_say_private(c, c->m->sender, 0, "%s", text);
 }
 
-void hv_notices(ctx *c, const cmd *k)
-{
-    prefs_set(c, HOST_NOTICE_SCOPE, k->on ? "on" : "");
-    hc_reply(c, k->on ? N_("your private lines come as NOTICE from now on (on IRC)")
-                      : N_("your private lines come as private messages (PRIVMSG)"));
-}
-
 void hv_away(ctx *c, const cmd *k)
 {
     char value[48], until[64], how[32];
@@ -239,7 +259,7 @@ void hv_prompts(ctx *c, const cmd *k)
         return;
     int quiet = c->h->cfg.prompt_quiet_secs;
     if (k->on || quiet <= 0)
-        hc_reply(c, N_("you get a private message at each of your turns"));
+        switch_told(c, cmd_setting_row_of(CMD_SETTING_PROMPTS), true);
     else
         hc_reply(c,
                  N_("you get a private message at your turn only when you have not played for "

@@ -64,7 +64,7 @@ static void settings_line(const room_settings *rs, const char *room, const char 
 {
     char item[400];
     size_t n = (size_t)snprintf(line, cap, "%s", room);
-    for (int id = 0; id < CMD_SETTING_COUNT && n < cap; id++) {
+    for (int id = 0; id < CMD_ROOM_SETTINGS && n < cap; id++) {
         render_setting_item(&rs->s, id, p, item, sizeof item);
         n += (size_t)snprintf(line + n, cap - n, " · %s", item);
     }
@@ -103,7 +103,7 @@ void hv_settings(ctx *c, const cmd *k)
 static void keys_line(char *out, size_t cap)
 {
     size_t n = (size_t)snprintf(out, cap, "%s", _("say one of:"));
-    for (int id = 0; id < CMD_SETTING_COUNT && n < cap; id++)
+    for (int id = 0; id < CMD_ROOM_SETTINGS && n < cap; id++)
         n += (size_t)snprintf(out + n, cap - n, "%s set %s", id > 0 ? "," : "",
                               _(cmd_setting_row_of(id)->usage));
 }
