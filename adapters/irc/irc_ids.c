@@ -479,11 +479,22 @@ static void warn_stranger(irc_net *n, const char *id, const char *nick, const ch
         log_msg(LOG_ERROR, "%s: cannot queue a reply: %s", n->c.name, host_errmsg(n->env.host));
 }
 
-/* player_of, and the newcomer kept from a seat told why (warn_stranger). */
+/*
+ * player_of, and the newcomer kept from a seat told why (warn_stranger).
+ * player_of's writes (a first contact's nick and binding) are held into
+ * one transaction without an fsync of its own (host_kv_hold): on the way
+ * to the reply, a first contact costs no more fsyncs than the command it
+ * brings, whose commit, if it writes, makes the binding safe from a power
+ * cut with it.
+ */
 int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
 {
     char held[IRCP_ID_MAX];
-    if (player_of(n, nick, mask, id, cap, held, sizeof held) != 0)
+    host_kv_hold(n->env.host);
+    int rc = player_of(n, nick, mask, id, cap, held, sizeof held);
+    if (host_kv_release(n->env.host) != 0)
+        log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, host_errmsg(n->env.host));
+    if (rc != 0)
         return -1;
     if (held[0] != '\0')
         warn_stranger(n, id, nick, held);

@@ -263,7 +263,25 @@ int host_kv_set(host *h, const char *scope, const char *key, const char *value)
 {
     if (!adapter_scope(h, scope))
         return -1;
+    if (h->kv_held && !h->kv_open) {
+        if (store_begin_relaxed(h->st) != 0)
+            return failed(h);
+        h->kv_open = true;
+    }
     return store_kv_set(h->st, scope, key, value) == 0 ? 0 : failed(h);
+}
+
+void host_kv_hold(host *h)
+{
+    h->kv_held = true;
+}
+
+int host_kv_release(host *h)
+{
+    bool open = h->kv_open;
+    h->kv_held = false;
+    h->kv_open = false;
+    return !open || store_commit(h->st) == 0 ? 0 : failed(h);
 }
 
 bool host_wants_notice(host *h, const char *network, const char *player)

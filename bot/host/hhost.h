@@ -45,6 +45,8 @@ struct host {
     int nlangs;
     const hs_listener *listeners[HS_LISTENERS_MAX]; /* told of every move (act.c) */
     int nlisteners;
+    bool kv_held; /* between host_kv_hold and host_kv_release (adapter.c) */
+    bool kv_open; /* ... and a relaxed transaction opened by a host_kv_set */
 };
 
 /* A game's host-side settings, kept as words in store_game.settings. */

@@ -368,6 +368,24 @@ int host_kv_get(host *h, const char *scope, const char *key, char *value, size_t
 int host_kv_set(host *h, const char *scope, const char *key, const char *value);
 
 /*
+ * host_kv_hold: the host_kv_set calls from now until host_kv_release land
+ * in one transaction, opened at the first of them (none if nothing is
+ * written) and committed by host_kv_release without an fsync of its own
+ * (store_begin_relaxed). For values that must outlive the process but
+ * matter only with a later command's writes (IRC's nick bound to a
+ * user@host guards a seat, which a command takes): the commit is written
+ * to the -wal before host_kv_release returns, so a SIGKILL afterwards
+ * finds it, and the next fsynced commit (every command that writes makes
+ * one) makes it safe from a power cut too, the -wal being one file
+ * written in order. A failed write is undone alone, as without the hold.
+ * Between the two, only host_kv_get, host_kv_set and host_player_rooms
+ * may be called; a hold cannot nest. host_kv_release: 0, or -1 when the
+ * commit failed (nothing of the hold written, host_errmsg says why).
+ */
+void host_kv_hold(host *h);
+int host_kv_release(host *h);
+
+/*
  * Whether player (on network) said "notices on": their private lines go by
  * NOTICE on IRC. The host answers from one indexed read of its own kv
  * (no write, no transaction); false when the store fails.
