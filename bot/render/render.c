@@ -272,7 +272,8 @@ void rtext_side(rtext *b, const pz_game *g, const render_names *names, int side)
         if (pz_side_of(g, s) != side)
             continue;
         char tmp[16];
-        rtext_addf(b, "%s%s", found++ > 0 ? " & " : "", rtext_seat_name(names, s, tmp));
+        /* TRANSLATORS: between the nicks of a side, "ann & cat" */
+        rtext_addf(b, "%s%s", found++ > 0 ? _(" & ") : "", rtext_seat_name(names, s, tmp));
     }
     if (found == 0)
         rtext_addf(b, _("side %d"), side + 1);
