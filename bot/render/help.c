@@ -209,8 +209,9 @@ static void help_list(const char *p, render_lines *out)
 /* The command table's words are folded (no accents, as the parser compares
    them); the ones a reader writes with an accent are shown with it. */
 static const char *const WRITTEN[][2] = {
-    {"quien", "quién"},           {"revision", "revisión"}, {"practica", "práctica"},
-    {"estadisticas", "estadísticas"}, {"pagina", "página"},   {"rondin", "rondín"},
+    {"quien", "quién"},       {"revision", "revisión"},
+    {"practica", "práctica"}, {"estadisticas", "estadísticas"},
+    {"pagina", "página"},     {"rondin", "rondín"},
 };
 
 /* words[0..len) as a reader writes it: WRITTEN's form, else as it is. */
