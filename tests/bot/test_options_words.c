@@ -139,7 +139,7 @@ static void test_the_options_line_reads_spanish_values(void **state)
     I18N_SCOPE(PZ_LANG_ES);
     render_options(&o, line, sizeof line);
     assert_string_equal(line, "a 61 puntos · cantos: silenciosos · tendido: último · sobrantes: "
-                              "reparto · barrida final: repartidor · puntos por cartas: exceso26");
+                              "reparto · barrida final: repartidor · cartas: exceso26");
 }
 
 int main(void)
