@@ -128,7 +128,7 @@ int tz_check(const char *name, char *canon, size_t canon_cap, char *hint, size_t
     }
     int near = (int)strlen(name) / 3 + 2;
     if (n.dist[0] <= near && n.dist[1] <= near)
-        snprintf(hint, hint_cap, "%s or %s", n.best[0], n.best[1]);
+        snprintf(hint, hint_cap, _("%s or %s"), n.best[0], n.best[1]);
     else if (n.dist[0] <= near)
         snprintf(hint, hint_cap, "%s", n.best[0]);
     return -1;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_options.h"
 #include "hctx.h"
 #include "hfair.h"
 #include "hgame.h"
@@ -155,7 +156,7 @@ void hs_deal(ctx *c)
         hc_reply(c, N_("Porrazo needs at least 2 players: wait for someone to join"));
         return;
     }
-    if (pz_options_check(&c->set.opt, c->nseats, why, sizeof why) != 0) {
+    if (cmd_options_check(&c->set.opt, c->nseats, why, sizeof why) != 0) {
         hc_reply(c, N_("cannot start with %d players: %s"), c->nseats, why);
         return;
     }

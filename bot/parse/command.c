@@ -31,9 +31,10 @@
 static const struct verb_words {
     const char *name;
     const char *words[2];
+    const char *list; /* its help entry, a msgid whose first word is the verb said */
 } VERBS[] = {
 #define X(id, name, shown, more, flags, section, list, usage, what, example, refuse, handler)      \
-    [CMD_##id] = {name, {shown, more}},
+    [CMD_##id] = {name, {shown, more}, list},
 #include "verbs.def"
 #undef X
 };
@@ -45,6 +46,7 @@ static const struct verb_words {
 #define NOW_WORDS "now ahora ya ahorita"
 #define LATER_WORDS "later luego despues mas-tarde"
 #define BEST_WORDS "best mejor"
+#define PASS_WORDS "pass paso pasar pasa pase"
 #define LTR_WORDS "ltr l2r left izq izquierda left-to-right izquierda-a-derecha"
 #define RTL_WORDS "rtl r2l right der derecha right-to-left derecha-a-izquierda"
 
@@ -281,6 +283,11 @@ static cmd_result unknown_verb(word w, reply *r)
     char q[TEXT_QUOTE_MAX], best[CMD_WORD_MAX];
     if (w.n > 0 && w.s[0] >= '0' && w.s[0] <= '9')
         return bad_card(w, r);
+    if (cmd_is_word(w, PASS_WORDS)) /* "paso": a player's own turn, never the owners' skip */
+        return cmd_fail(r,
+                        _("nobody passes in Porrazo: on your turn you play a card (say %smoves "
+                          "for yours)"),
+                        r->p);
     if (suggest(w, best))
         return cmd_fail(r, _("unknown command '%s' — did you mean %s%s? Try %shelp."),
                         cmd_quote(w, q), r->p, best, r->p);
@@ -422,8 +429,8 @@ static cmd_result parse_arrange(const word *w, int n, cmd *c, reply *r)
 /* kick NICK, claim NICK, stats [NICK] */
 static cmd_result parse_nick(const word *w, int n, cmd *c, reply *r)
 {
-    char q[TEXT_QUOTE_MAX];
-    const char *name = cmd_verb_name(c->verb);
+    char q[TEXT_QUOTE_MAX], said[CMD_WORD_MAX];
+    const char *name = cmd_verb_said(c->verb, said, sizeof said);
     if (n == 0 && c->verb == CMD_STATS)
         return CMD_OK;
     if (n == 0)
@@ -557,7 +564,10 @@ static cmd_result parse_args(const word *w, int n, const char *prefix, cmd *c, r
         return cmd_parse_new(w, n, c, r);
     case CMD_ADDBOT:
         return cmd_parse_addbot(w, n, c, r);
-    case CMD_REMOVEBOT:
+    case CMD_REMOVEBOT: /* "Robot 2" as the table names it: the 2 */
+        if (n == 2 && cmd_is_word(w[0], "robot bot") && w[1].n > 0 &&
+            strspn(w[1].s, "0123456789") == w[1].n)
+            return parse_nick(w + 1, 1, c, r);
         return n == 0 ? CMD_OK : parse_nick(w, n, c, r);
     case CMD_SUB:
         return parse_sub(w, n, c, r);
@@ -661,4 +671,15 @@ const char *cmd_verb_name(cmd_verb v)
     if ((int)v < 0 || (int)v >= NVERBS)
         return "unknown";
     return VERBS[v].name;
+}
+
+const char *cmd_verb_said(cmd_verb v, char *out, size_t cap)
+{
+    const char *list = (int)v >= 0 && (int)v < NVERBS ? _(VERBS[v].list) : "";
+    size_t n = strcspn(list, " ");
+    if (n == 0 || n >= cap)
+        return cmd_verb_name(v);
+    memcpy(out, list, n);
+    out[n] = '\0';
+    return out;
 }

@@ -117,6 +117,10 @@ bool cmd_move_without_prefix(const char *text, size_t len, const char *prefix, c
 
 /* The canonical verb word ("play") of v. */
 const char *cmd_verb_name(cmd_verb v);
+/* The word of v a reader of the thread's language types ("quitarbot"),
+   the first of its help entry, in out (cap bytes) or cmd_verb_name's
+   when it does not fit; returns out or that name. */
+const char *cmd_verb_said(cmd_verb v, char *out, size_t cap);
 
 /*
  * Parses a card as players type it (exactly len bytes): rank as A 1 2..10

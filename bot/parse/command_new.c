@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cmd_options.h"
 #include "command_int.h"
 #include "text.h"
 
@@ -31,7 +32,7 @@ static const struct option_key {
 } OPTION_KEYS[] = {
     {"target", "target goal objetivo meta", false, "31"},
     {"wrap", "wrap vuelta", true, "false"},
-    {"declarations", "declarations declaration declaraciones", false, "manual"},
+    {"declarations", "declarations declaration declaraciones cantos", false, "manual"},
     {"tendido", "tendido", false, "last"},
     {"odd_leftover", "odd_leftover leftover sobrantes", false, "deal"},
     {"final_sweep", "final_sweep sweep barrida", false, "dealer"},
@@ -45,8 +46,8 @@ static const struct option_value {
     const char *name, *value, *words;
 } OPTION_VALUES[] = {
     {"declarations", "manual", "a-mano amano cantadas"},
-    {"declarations", "silent", "silencioso silenciosas calladas"},
-    {"declarations", "auto", "automatico automaticas"},
+    {"declarations", "silent", "silencioso silenciosos silenciosas calladas"},
+    {"declarations", "auto", "automatico automaticos automaticas"},
     {"tendido", "last", "ultimo ultima"},
     {"tendido", "choice", "eleccion elegir escoger"},
     {"odd_leftover", "deal", "reparto repartir"},
@@ -62,7 +63,8 @@ static const struct option_value {
 #define TARGET_WORDS "to a hasta"
 #define NOWRAP_WORDS "nowrap no-wrap no_wrap sinvuelta sin-vuelta"
 #define DECL_VALUES                                                                                \
-    "manual silent auto a-mano silencioso silenciosas calladas automatico automaticas"
+    "manual silent auto a-mano silencioso silenciosos silenciosas calladas automatico "            \
+    "automaticos automaticas"
 #define NEW_FILLER "game partida juego players jugadores one un una contra la el con vs"
 #define ROBOT_WORDS                                                                                \
     "bot bots robot robots computer computers ai maquina maquinas cpu computadora computadoras"
@@ -122,7 +124,8 @@ static cmd_result set_option(cmd *c, const char *name, bool boolean, word value,
         if (f[i] < 0x21 || f[i] > 0x7E)
             break;
     if (n <= 0 || i < n || n >= (int)sizeof c->option_value[0])
-        return cmd_fail(r, _("'%s' is not a value for %s"), cmd_quote(value, q), name);
+        return cmd_fail(r, _("'%s' is not a value for %s"), cmd_quote(value, q),
+                        cmd_option_shown(name));
     if (boolean && cmd_in_list(f, (size_t)n, TRUE_WORDS))
         memcpy(f, "true", 5);
     else if (boolean && cmd_in_list(f, (size_t)n, FALSE_WORDS))
@@ -211,7 +214,8 @@ static int assigned_number(const word *w, int n, word value, cmd *c, reply *r,
     word v[WORDS_MAX];
     int m = n < WORDS_MAX ? n : WORDS_MAX;
     if (value.n == 0) {
-        cmd_fail(r, _("'' is not a value for %s"), set == set_target ? "target" : "players");
+        cmd_fail(r, _("'' is not a value for %s"),
+                 set == set_target ? cmd_option_shown("target") : C_("option", "players"));
         return -1;
     }
     v[0] = value;
@@ -254,10 +258,7 @@ static int new_assignment(cmd *c, const word *w, int nw, const char *eq, reply *
         cmd_fail(r, _("shuffle takes yes or no, not '%s'"), cmd_quote(value, q));
         return -1;
     }
-    cmd_fail(r,
-             _("'%s' is not an option: try target, wrap, declarations, tendido, "
-               "odd_leftover, final_sweep, card_score or partnerships"),
-             cmd_quote(key.n > 0 ? key : w[0], q));
+    cmd_fail(r, _(CMD_NOT_AN_OPTION), cmd_quote(key.n > 0 ? key : w[0], q));
     return -1;
 }
 
@@ -272,7 +273,8 @@ static int new_valued(const word *w, int n, int i, int key, cmd *c, reply *r)
     char q[TEXT_QUOTE_MAX];
     const struct option_key *o = &OPTION_KEYS[key >= 0 ? key : 0];
     if (i + 1 >= n) {
-        cmd_fail(r, _("%s what? e.g. %snew %s=%s"), cmd_quote(w[i], q), r->p, o->name, o->example);
+        cmd_fail(r, _("%s what? e.g. %snew %s=%s"), cmd_quote(w[i], q), r->p,
+                 cmd_option_shown(o->name), cmd_option_value_shown(o->name, o->example));
         return -1;
     }
     if (strcmp(o->name, "target") == 0) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd_options.h"
 #include "cmd_settings.h"
 #include "command_int.h"
 #include "i18n.h"
@@ -238,12 +239,8 @@ static int set_options(cmd_settings *s, const char *value, char *why, size_t why
     pz_options_default(&o);
     for (int i = 0; i < k.noptions; i++) {
         size_t have = strlen(kept);
-        char engine_why[PZ_WHY_MAX];
-        if (pz_options_set(&o, k.option_name[i], k.option_value[i], engine_why,
-                           sizeof engine_why) != 0) {
-            snprintf(why, why_len, "%s", engine_why);
+        if (cmd_option_set(&o, k.option_name[i], k.option_value[i], why, why_len) != 0)
             return -1;
-        }
         snprintf(kept + have, sizeof kept - have, "%so.%s=%s", have ? " " : "", k.option_name[i],
                  k.option_value[i]);
     }

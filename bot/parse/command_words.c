@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "command_int.h"
+#include "i18n.h"
 #include "text.h"
 
 #define DURATION_MAX (366 * 86400) /* the longest duration accepted */
@@ -48,6 +49,10 @@ static const char *const SUIT_WORDS[PZ_SUITS] = {
     "h ♥ ♡ heart hearts corazon corazones",
     "s ♠ ♤ spade spades pica picas",
 };
+
+/* The Spanish suit letters by suit (C D H S): tréboles, diamantes,
+   corazones, picas. */
+#define SPANISH_SUIT_LETTERS "tdcp"
 
 /* Durations: words that say none, and the units (days to seconds). */
 #define OFF_WORDS "off none 0 no never nunca ninguno apagado sin"
@@ -165,6 +170,11 @@ static const char *fold_strip(const char *s, size_t len, char *f, size_t cap, si
 /*
  * The suit said by the folded text s[0..n): 0..3, -1 when s is blank, -2
  * when it says no suit. An "of " or "de " may come first ("of hearts").
+ * Read in Spanish (the thread's language, i18n.h: the room's for a room
+ * line, the sender's in private), the letters are the Spanish suits'
+ * initials: c corazones, d diamantes, p picas, t tréboles ("7c" is the
+ * seven of hearts there, of clubs in English); h and s keep their English
+ * meaning, which no Spanish letter takes.
  */
 static int parse_suit(const char *s, size_t n)
 {
@@ -174,6 +184,11 @@ static int parse_suit(const char *s, size_t n)
     if (n > 3 && (memcmp(s, "of ", 3) == 0 || memcmp(s, "de ", 3) == 0)) {
         n -= 3;
         s = strip(s + 3, &n);
+    }
+    if (n == 1 && i18n_lang() == PZ_LANG_ES) {
+        const char *at = strchr(SPANISH_SUIT_LETTERS, s[0]);
+        if (at != NULL && s[0] != '\0')
+            return (int)(at - SPANISH_SUIT_LETTERS);
     }
     for (int suit = 0; suit < PZ_SUITS; suit++)
         if (cmd_in_list(s, n, SUIT_WORDS[suit]))

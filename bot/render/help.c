@@ -206,10 +206,30 @@ static void help_list(const char *p, render_lines *out)
     rtext_line(out, &b);
 }
 
+/* The command table's words are folded (no accents, as the parser compares
+   them); the ones a reader writes with an accent are shown with it. */
+static const char *const WRITTEN[][2] = {
+    {"quien", "quién"},       {"revision", "revisión"},
+    {"practica", "práctica"}, {"estadisticas", "estadísticas"},
+    {"pagina", "página"},     {"rondin", "rondín"},
+};
+
+/* words[0..len) as a reader writes it: WRITTEN's form, else as it is. */
+static void put_written(rtext *b, const char *words, size_t len)
+{
+    for (size_t i = 0; i < sizeof WRITTEN / sizeof WRITTEN[0]; i++)
+        if (word_equal(words, len, WRITTEN[i][0])) {
+            rtext_addf(b, "%s", WRITTEN[i][1]);
+            return;
+        }
+    rtext_addf(b, "%.*s", (int)len, words);
+}
+
 /*
  * Appends words (separated by sep in the table) to b, each after the
  * prefix p and separated by joint, less the word skip when not NULL:
- * "jugar juega tirar" → "!juega, !tirar" (skip "jugar").
+ * "jugar juega tirar" → "!juega, !tirar" (skip "jugar"); accents as
+ * WRITTEN puts them.
  */
 static void put_words(rtext *b, const char *words, const char *sep, const char *joint,
                       const char *p, const char *skip)
@@ -218,8 +238,10 @@ static void put_words(rtext *b, const char *words, const char *sep, const char *
     for (int k = 0; *words != '\0';) {
         const char *end = strstr(words, sep);
         size_t len = end != NULL ? (size_t)(end - words) : strlen(words);
-        if (skip == NULL || !word_equal(words, len, skip))
-            rtext_addf(b, "%s%s%.*s", k++ > 0 ? joint : "", p, (int)len, words);
+        if (skip == NULL || !word_equal(words, len, skip)) {
+            rtext_addf(b, "%s%s", k++ > 0 ? joint : "", p);
+            put_written(b, words, len);
+        }
         words += len + (end != NULL ? seplen : 0);
     }
 }

@@ -12,6 +12,7 @@
  * Not here: the events of an action (render_events.c), the help and rules
  * texts (help.c).
  */
+#include "cmd_options.h"
 #include "i18n.h"
 #include "render_text.h"
 #include "text.h"
@@ -271,7 +272,8 @@ void rtext_side(rtext *b, const pz_game *g, const render_names *names, int side)
         if (pz_side_of(g, s) != side)
             continue;
         char tmp[16];
-        rtext_addf(b, "%s%s", found++ > 0 ? " & " : "", rtext_seat_name(names, s, tmp));
+        /* TRANSLATORS: between the nicks of a side, "ann & cat" */
+        rtext_addf(b, "%s%s", found++ > 0 ? _(" & ") : "", rtext_seat_name(names, s, tmp));
     }
     if (found == 0)
         rtext_addf(b, _("side %d"), side + 1);
@@ -585,28 +587,32 @@ void render_options(const pz_options *o, char *buf, size_t cap)
     rtext_addf(&b, _("first to %d"), o->target);
     if (o->partnerships)
         rtext_addf(&b, " · %s", _("partners"));
-    /* TRANSLATORS: the option values after the colons (manual, later, ...)
-       are the words of the "set" command and stay as they are */
+    /* the values in the reader's words, those "set options" takes back */
     if (o->declarations != PZ_DECL_AUTO) {
         rtext_addf(&b, " · ");
-        rtext_addf(&b, _("declarations: %s"), pz_declarations_name(o->declarations));
+        rtext_addf(&b, _("declarations: %s"),
+                   cmd_option_value_shown("declarations", pz_declarations_name(o->declarations)));
     }
     if (o->tendido != PZ_TENDIDO_CHOICE) {
         rtext_addf(&b, " · ");
-        rtext_addf(&b, _("tendido: %s"), pz_tendido_name(o->tendido));
+        rtext_addf(&b, _("tendido: %s"),
+                   cmd_option_value_shown("tendido", pz_tendido_name(o->tendido)));
     }
     if (!o->wrap)
         rtext_addf(&b, " · %s", _("wrap: off"));
     if (o->odd_leftover != PZ_LEFTOVER_TABLE) {
         rtext_addf(&b, " · ");
-        rtext_addf(&b, _("leftover: %s"), pz_leftover_name(o->odd_leftover));
+        rtext_addf(&b, _("leftover: %s"),
+                   cmd_option_value_shown("odd_leftover", pz_leftover_name(o->odd_leftover)));
     }
     if (o->final_sweep != PZ_SWEEP_LAST_CAPTURER) {
         rtext_addf(&b, " · ");
-        rtext_addf(&b, _("final sweep: %s"), pz_sweep_name(o->final_sweep));
+        rtext_addf(&b, _("final sweep: %s"),
+                   cmd_option_value_shown("final_sweep", pz_sweep_name(o->final_sweep)));
     }
     if (o->card_score != PZ_CARD_SCORE_DIFFERENCE) {
         rtext_addf(&b, " · ");
-        rtext_addf(&b, _("card score: %s"), pz_card_score_name(o->card_score));
+        rtext_addf(&b, _("card score: %s"),
+                   cmd_option_value_shown("card_score", pz_card_score_name(o->card_score)));
     }
 }

@@ -13,6 +13,10 @@ reads English. The same seed is then played in an English room, and:
     " · " segment of the room's lines;
   - ann's and bob's hands and prompts are Spanish, cat's English, and no
     private line mixes the two;
+  - nor in ann's and bob's private lines, nor in any reply (room or
+    private) to SCRIPT, the options' refusals and values and the errors a
+    Spanish player meets, then help on every verb of verbs.def and every
+    rules topic, in a Spanish room;
   - every line fits one IRC line (LINE_MAX bytes), and the Spanish room
     has as many lines as the English one for the same game (the room line
     per play stays one line), with the figures printed.
@@ -48,7 +52,42 @@ arranges arrange lays face up declares declare counter stands pending over choos
 later now best the of and to is are with by so from your you new privately seeing
 before game ends ended right left row kept together sweep won board
 opens sits down seats say says join start pack sealed practice hint hints review
+who record forcestop forceleave rondine pagat silent nowrap capture scoring excess26
+difference dealer option options takes lays partners partnerships declarations leftover
+sweep target wrap removebot or not needs sides even least
 """.split())
+# Commands a Spanish player may type, beyond the game: every verb's help,
+# every rules topic (ADVICE below adds them), the options' refusals and
+# values, the errors of the parser and of the host. Each reply, in the room
+# or private, is checked for ENGLISH words.
+SCRIPT = """
+ann: !nuevo 3 parejas
+ann: !nuevo 3 foo=1
+ann: !nuevo 3 cartas=xyz
+ann: !nuevo 3 vuelta=quizas
+ann: !nuevo 3 tendido
+ann: !nuevo 3 cartas=exceso26
+ann: !nuevo 3 meta=500
+ann: !nuevo 3 silenciosos tendido=ultimo sobrantes=reparto barrida=repartidor
+ann: !opciones
+ann: !reglas
+ann: !reglas fin
+ann: !reglas xyzzy
+ann: !quitarbot Robot 1
+ann: !quitarbot bob cat
+ann: !paso
+ann: !jugar
+ann: !jugar 7c 8c
+ann: !jugar 7x
+ann: !ordenar 4c 2t
+ann: !idioma fr
+ann: !idioma es en
+ann: !zona Europa/Madri
+ann: !xyzzy
+ann: !ayuda
+bob: !unirse
+ann: !quitarbot
+""".strip().split("\n")
 CARD = re.compile(r"^(?:10|[A2-9JQK])[♣♦♥♠]$")
 HOST_PHRASES = []  # every room line is checked: see the docstring
 STATUS = [  # both languages: cat's game is read from the same room
@@ -121,6 +160,29 @@ def play(exe, tmp, lang, cat_english):
     return table.transcript, steps
 
 
+def help_script(exe):
+    """SCRIPT, then help on every verb of verbs.def and every rules topic."""
+    verbs = re.findall(r'\nX\(\w+, "([^"]*)"', open(os.path.join(
+        os.path.dirname(TESTS), "bot", "parse", "verbs.def"), encoding="utf-8").read())
+    topics = "captura lugar limpia porrazo tendido ronda puntos fin sellado".split()
+    return SCRIPT + ["ann: !ayuda %s" % v for v in verbs] + ["ann: !reglas %s" % t for t in topics]
+
+
+def commands_read(exe, tmp):
+    """What ann reads (room and private) for help_script in a Spanish room."""
+    conf = os.path.join(tmp, "help.conf")
+    with open(conf, "w") as f:
+        f.write("[bot]\nlanguage = es\n")
+    bot = Bot(exe, os.path.join(tmp, "help.db"), SEED, conf)
+    read = []
+    for line in help_script(exe):
+        read += bot.send(line)
+    rc, rest, err = bot.close()
+    cg.check(rc == 0, "porrazo-bot exited %d: %s" % (rc, err))
+    read += rest.splitlines() if isinstance(rest, str) else list(rest)
+    return [l for l in read if l.startswith("#console <") or l.startswith("-> ")]
+
+
 def english_left(line):
     """The English words of a room line outside the host's phrases."""
     found = []
@@ -145,6 +207,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pz-es-") as tmp:
         es, es_steps = play(exe, tmp, "es", True)
         en, en_steps = play(exe, tmp, "en", False)
+        commands = commands_read(exe, tmp)
     golden = os.path.join(GOLDEN, "console-3p-es-seed%d.txt" % SEED)
     text = "\n".join(es) + "\n"
     if update:
@@ -164,6 +227,19 @@ def main():
     bad = [(l, english_left(l)) for l in room if english_left(l)]
     cg.check(not bad, "English words in the Spanish room:\n" +
              "\n".join("%s  <- %s" % b for b in bad[:10]))
+    # ann and bob read Spanish privately: no English word there either
+    spanish_private = [l.split(": ", 1)[1] for l in es
+                       if l.startswith("-> ann: ") or l.startswith("-> bob: ")]
+    bad = [(l, english_left(l)) for l in spanish_private if english_left(l)]
+    cg.check(not bad, "English words in a Spanish private line:\n" +
+             "\n".join("%s  <- %s" % b for b in bad[:10]))
+    # every verb's help, every rules topic, the options and the errors
+    told = [l.split("> ", 1)[1] if l.startswith("#console <") else l.split(": ", 1)[1]
+            for l in commands]
+    bad = [(l, english_left(l)) for l in told if english_left(l)]
+    cg.check(not bad, "English words in a reply to a Spanish player:\n" +
+             "\n".join("%s  <- %s" % b for b in bad[:10]))
+    cg.check(len(told) > len(SCRIPT) + 60, "only %d replies to the commands" % len(told))
     cg.check(any(l.startswith("Mano nueva: reparto 1 de ") for l in room),
              "the room never read a deal in Spanish")
     for nick, own, other in (("ann", "Tu mano en ", "Your hand"),

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "command.h"
+#include "i18n.h"
 
 static char err[CMD_ERROR_MAX];
 
@@ -110,7 +111,7 @@ static const char *const ALIASES[CMD_NVERBS] = {
     [CMD_EXPORT] = "export 12|exportar #12|record 3",
     [CMD_FSTOP] = "fstop 12|forcestop 7|force-stop #9",
     [CMD_FLEAVE] = "fleave bob|forceleave ann|force-leave cat",
-    [CMD_SKIP] = "skip|saltar|pasar",
+    [CMD_SKIP] = "skip|saltar",
     [CMD_ADDBOT] = "addbot|add-bot 2|robot expert|bot 1 strong|addbots 3 beginner",
     [CMD_REMOVEBOT] = "removebot|remove-bot 2|delbot|kickbot Robot",
     [CMD_BACK] = "back|volver|vuelvo|estoy",
@@ -359,6 +360,64 @@ static void expect_card(const char *s, int rank, int suit)
         fail_msg("'%s' is not parsed as a card", s);
     if (c.rank != rank || c.suit != suit)
         fail_msg("'%s' gave rank %d suit %d, not %d %d", s, c.rank, c.suit, rank, suit);
+}
+
+/* In Spanish the suit letters are the Spanish suits' initials: c corazones,
+   d diamantes, p picas, t tréboles; in English c is clubs and p and t no
+   suit. h and s keep their English meaning in both. */
+static void test_spanish_suit_letters_are_read_in_a_spanish_line(void **state)
+{
+    (void)state;
+    cmd_card c;
+    expect_card("7c", 6, 0);
+    assert_int_equal(cmd_parse_card("6p", 2, &c), -1);
+    assert_int_equal(cmd_parse_card("6t", 2, &c), -1);
+    {
+        I18N_SCOPE(PZ_LANG_ES);
+        expect_card("7c", 6, 2);
+        expect_card("7C", 6, 2);
+        expect_card("6p", 5, 3);
+        expect_card("6t", 5, 0);
+        expect_card("kd", 12, 1);
+        expect_card("10t", 9, 0);
+        expect_card("7h", 6, 2);
+        expect_card("7s", 6, 3);
+        expect_card("7 de corazones", 6, 2);
+        expect_card("as de treboles", 0, 0);
+        cmd k = parse_ok("!jugar 7c", true);
+        assert_int_equal(k.verb, CMD_PLAY);
+        assert_int_equal(k.card.suit, 2);
+    }
+    expect_card("7c", 6, 0); /* the scope left: English again */
+}
+
+/* "paso" is what a player says for their own turn, and Porrazo has no
+   passing: it is refused with what to do, never the owners' skip. */
+static void test_pass_is_told_nobody_passes_not_skipped(void **state)
+{
+    (void)state;
+    static const char *const said[] = {"!paso", "!pasar", "!pass", "!PASO"};
+    for (size_t i = 0; i < sizeof said / sizeof said[0]; i++) {
+        cmd c;
+        assert_int_equal(parse(said[i], true, &c), CMD_ERROR);
+        assert_non_null(strstr(err, "nobody passes in Porrazo"));
+        assert_non_null(strstr(err, "!moves"));
+    }
+    assert_int_equal(parse_ok("!saltar", true).verb, CMD_SKIP);
+}
+
+/* removebot takes the robot as the table names it ("Robot 2") or its number. */
+static void test_removebot_takes_robot_n(void **state)
+{
+    (void)state;
+    cmd c = parse_ok("!quitarbot Robot 2", true);
+    assert_int_equal(c.verb, CMD_REMOVEBOT);
+    assert_string_equal(c.name, "2");
+    assert_string_equal(parse_ok("!removebot 3", true).name, "3");
+    assert_string_equal(parse_ok("!removebot bob", true).name, "bob");
+    assert_int_equal(parse("!removebot bob cat", true, &c), CMD_ERROR);
+    assert_non_null(strstr(err, "removebot takes one nick"));
+    assert_int_equal(parse("!removebot Robot two", true, &c), CMD_ERROR);
 }
 
 static void test_every_rank_form_parses_alone_without_a_suit(void **state)
@@ -1258,6 +1317,9 @@ int main(void)
         cmocka_unit_test(test_as_alone_is_the_ace_of_spades_marked_as_spanish_for_ace),
         cmocka_unit_test(test_things_that_are_not_cards_are_refused),
         cmocka_unit_test(test_a_bare_card_is_a_play),
+        cmocka_unit_test(test_spanish_suit_letters_are_read_in_a_spanish_line),
+        cmocka_unit_test(test_pass_is_told_nobody_passes_not_skipped),
+        cmocka_unit_test(test_removebot_takes_robot_n),
         cmocka_unit_test(test_play_takes_capture_or_place_in_english_or_spanish),
         cmocka_unit_test(test_play_says_what_is_missing_or_wrong),
         cmocka_unit_test(test_channel_lines_not_addressed_to_the_bot_are_ignored),

@@ -296,7 +296,6 @@ static const char *const SPANISH[][2] = {
     {"fparar 12", "fstop 12"},
     {"fsacar bob", "fleave bob"},
     {"saltar", "skip"},
-    {"pasar", "skip"},
     {"agregarbot 2 fuerte", "addbot 2 strong"},
     {"añadirbot", "addbot"},
     {"robot 3 principiante", "addbot 3 beginner"},

@@ -100,8 +100,10 @@ def main(bot_exe, _replay_exe):
                 left = [c for c in hand if c not in played]
                 if not left:
                     break
-                card = left[0].replace("♣", "c").replace("♦", "d").replace("♥", "h") \
-                    .replace("♠", "s")
+                # the Spanish suit letters of a Spanish room: tréboles,
+                # diamantes, corazones, picas (c is hearts here, not clubs)
+                card = left[0].replace("♣", "t").replace("♦", "d").replace("♥", "c") \
+                    .replace("♠", "p")
                 mark = kib.mark()
                 who.privmsg(CHANNEL, "!play %s" % card)
                 e = kib.wait_for("PRIVMSG", sender=BOT_NICK, target=CHANNEL, since=mark,

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "cmd_options.h"
 #include "hctx.h"
 #include "hgame.h"
 #include "hrooms.h"
@@ -71,7 +72,7 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
     if (k->players != 0)
         s->max_players = k->players;
     for (int i = 0; i < k->noptions; i++)
-        if (pz_options_set(&s->opt, k->option_name[i], k->option_value[i], why, sizeof why)) {
+        if (cmd_option_set(&s->opt, k->option_name[i], k->option_value[i], why, sizeof why)) {
             hc_reply(c, "%s", why);
             return -1;
         }
@@ -83,7 +84,7 @@ static int new_settings(ctx *c, const cmd *k, settings *s)
     if (s->opt.partnerships && k->players == 0)
         s->max_players = 4;
     int check_players = s->max_players;
-    if (pz_options_check(&s->opt, check_players, why, sizeof why) != 0) {
+    if (cmd_options_check(&s->opt, check_players, why, sizeof why) != 0) {
         hc_reply(c, "%s", why);
         return -1;
     }
