@@ -20,7 +20,8 @@
 //   joined {name, room, timeout}  waits until the client is joined to room
 //   device {name, user, device}  the client's view of a device -> {status:
 //       {signedByOwner, crossSigningVerified, ...} or null}
-//   stats {name}  -> {decrypted, failures: [{event, room, reason}], requests}
+//   stats {name}  -> {decrypted, failures: [{event, room, reason}], requests:
+//       [{method, path, status, errcode}]}
 //   stop  stops every client and exits
 //
 // Node 20 lacks Promise.withResolvers (Node 22), which the js-sdk uses.
@@ -76,13 +77,20 @@ function until(cond, timeout, what) {
     });
 }
 
-// The fetch the client uses: each request's method, path and status kept,
-// for the test to list what the js-sdk asked for.
+// The fetch the client uses: each request's method, path and status kept
+// (and an error's errcode), for the test to list what the js-sdk asked for.
 function recordingFetch(requests) {
     return async (url, init) => {
         const res = await fetch(url, init);
-        const u = new URL(url);
-        requests.push({ method: (init && init.method) || "GET", path: u.pathname, status: res.status });
+        const entry = { method: (init && init.method) || "GET", path: new URL(url).pathname, status: res.status };
+        if (res.status >= 400) {
+            try {
+                entry.errcode = (await res.clone().json()).errcode;
+            } catch {
+                entry.errcode = null; // not JSON
+            }
+        }
+        requests.push(entry);
         return res;
     };
 }
