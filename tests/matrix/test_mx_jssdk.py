@@ -73,15 +73,17 @@ class JsPlayers:
             self.answers.put(line)
         self.answers.put(None)
 
-    def request(self, op, timeout=TIMEOUT * 2, **args):
-        self.next_id += 1
+    def request(self, op, **args):
+        """The answer to op (args as its JSON); an error or no answer in
+        args["wait"] (or 2 * TIMEOUT) + 10 seconds fails the test."""
+        timeout = args.get("wait", TIMEOUT * 2) + 10
         self.proc.stdin.write(json.dumps(dict(args, id=self.next_id, op=op)) + "\n")
         self.proc.stdin.flush()
         try:
-            line = self.answers.get(timeout=timeout + 5)
+            line = self.answers.get(timeout=timeout)
         except queue.Empty:
             raise AssertionError("the js-sdk players did not answer %s in %d s; their log:\n%s" % (
-                op, timeout + 5, self.tail()))
+                op, timeout, self.tail()))
         if line is None:
             raise AssertionError("the js-sdk players exited (%s) during %s; their log:\n%s" % (
                 self.proc.wait(), op, self.tail()))
@@ -133,7 +135,7 @@ class JsGame(g.MatrixGame):
                                predicate=lambda e: e.get("state_key") == g.BOT and
                                e["content"].get("membership") == "join")
         for uid in rest:
-            self.js.request("joined", name=self.names[uid], room=self.room, timeout=TIMEOUT)
+            self.js.request("joined", name=self.names[uid], room=self.room, wait=TIMEOUT)
         self.done[self.room] = len(self.hs.events(self.room))
 
     def join_invites(self):
@@ -163,7 +165,7 @@ class JsGame(g.MatrixGame):
     def _read(self, name, room, ids, where):
         """The events ids of room as name's client decrypted them; where
         names the room and how many bot events it had before."""
-        got = self.js.request("read", name=name, room=room, events=ids, timeout=TIMEOUT)["events"]
+        got = self.js.request("read", name=name, room=room, events=ids, wait=TIMEOUT)["events"]
         for i, ev in enumerate(got):
             g.check(ev["failure"] is None, "%s cannot decrypt the bot's event %s, its %d%s in %s: "
                     "%s" % (name, ev["event"], where[1] + i + 1,

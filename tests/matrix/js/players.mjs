@@ -14,10 +14,10 @@
 //   create_room {name, room_name, invite, encrypted}  -> {room}
 //   send {name, room, body}  an m.text, encrypted in an encrypted room
 //       -> {event}
-//   read {name, room, events, timeout}  waits until each event (ids) is in
+//   read {name, room, events, wait}  waits (wait seconds at most) until each event (ids) is in
 //       the client's timeline and its decryption is settled -> {events:
 //       [{event, type, encrypted, failure, content}]}
-//   joined {name, room, timeout}  waits until the client is joined to room
+//   joined {name, room, wait}  waits until the client is joined to room
 //   device {name, user, device}  the client's view of a device -> {status:
 //       {signedByOwner, crossSigningVerified, ...} or null}
 //   stats {name}  -> {decrypted, failures: [{event, room, reason}], requests:
@@ -56,10 +56,14 @@ function player(name) {
     return p;
 }
 
-// Resolves once cond() holds, rejects with what after timeout seconds; cond
-// is checked after each of the client's events and every 50 ms.
+// Resolves once cond() holds, rejects with what() after timeout seconds; cond
+// is checked every 10 ms.
 function until(cond, timeout, what) {
     return new Promise((resolve, reject) => {
+        if (!(timeout > 0)) {
+            reject(new Error(`no time to wait given (${timeout}) for ${what()}`));
+            return;
+        }
         const deadline = Date.now() + timeout * 1000;
         const tick = () => {
             let v;
@@ -70,8 +74,8 @@ function until(cond, timeout, what) {
                 return;
             }
             if (v) resolve(v);
-            else if (Date.now() > deadline) reject(new Error(`timed out: ${what}`));
-            else setTimeout(tick, 50);
+            else if (Date.now() > deadline) reject(new Error(`timed out: ${what()}`));
+            else setTimeout(tick, 10);
         };
         tick();
     });
@@ -155,10 +159,10 @@ async function createRoom({ name, room_name, invite, encrypted }) {
     return { room: r.room_id };
 }
 
-async function joined({ name, room, timeout }) {
+async function joined({ name, room, wait }) {
     const c = player(name).client;
-    await until(() => c.getRoom(room) && c.getRoom(room).getMyMembership() === "join", timeout,
-        `${name} joined ${room}`);
+    await until(() => c.getRoom(room) && c.getRoom(room).getMyMembership() === "join", wait,
+        () => `${name} joined ${room}`);
     return {};
 }
 
@@ -171,14 +175,15 @@ function settled(ev) {
     return !ev.isBeingDecrypted() && !(ev.isEncrypted() && ev.getClearContent() === null && !ev.isDecryptionFailure());
 }
 
-async function read({ name, room, events, timeout }) {
+async function read({ name, room, events, wait }) {
     const c = player(name).client;
     const find = (id) => {
         const r = c.getRoom(room);
         return r ? r.findEventById(id) : undefined;
     };
-    await until(() => events.every((id) => find(id) && settled(find(id))), timeout,
-        `${name} reads ${events.length} events in ${room}: missing ${events.filter((id) => !find(id))}`);
+    await until(() => events.every((id) => find(id) && settled(find(id))), wait,
+        () => `${name} reads ${events.length} events in ${room}: not in its timeline ` +
+            `${events.filter((id) => !find(id))}, not decrypted yet ${events.filter((id) => find(id) && !settled(find(id)))}`);
     return {
         events: events.map((id) => {
             const ev = find(id);
