@@ -307,14 +307,21 @@ class RoutesMixin:
             return {"joined": joined}
 
     def _h_members(self, req, token, p):
+        """Every m.room.member state event (invited members included), kept
+        or dropped by `membership` (only that one) and `not_membership`
+        (all but that one) as Synapse's RoomMemberListRestServlet filters
+        them: any string is taken and simply compared, none is refused."""
         with self.lock:
             state = self.room_state_for(token.user_id, p["room"])
             want = req.query.get("membership")
+            unwanted = req.query.get("not_membership")
             now = int(time.time() * 1000)
             return {"chunk": [ev.client(now, token.user_id)
                               for (etype, _), ev in state.items()
                               if etype == "m.room.member"
-                              and (want is None or ev.content.get("membership") == want)]}
+                              and (not want or ev.content.get("membership") == want)
+                              and (not unwanted
+                                   or ev.content.get("membership") != unwanted)]}
 
     def _h_state_all(self, req, token, p):
         with self.lock:
