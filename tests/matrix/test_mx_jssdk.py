@@ -167,14 +167,26 @@ class JsGame(g.MatrixGame):
         names the room and how many bot events it had before."""
         got = self.js.request("read", name=name, room=room, events=ids, wait=TIMEOUT)["events"]
         for i, ev in enumerate(got):
-            g.check(ev["failure"] is None, "%s cannot decrypt the bot's event %s, its %d%s in %s: "
-                    "%s" % (name, ev["event"], where[1] + i + 1,
-                            "st" if where[1] + i == 0 else "th", where[0], ev["failure"]))
+            g.check(ev["failure"] is None, "%s cannot decrypt the bot's event %s, its %d%s in %s "
+                    "(sent when %s's membership was %s): %s" % (
+                        name, ev["event"], where[1] + i + 1, "st" if where[1] + i == 0 else "th",
+                        where[0], name, self.membership_at(room, name, ev["event"]),
+                        ev["failure"]))
             g.check(ev["encrypted"] and ev["type"] == "m.room.message",
                     "%s read the bot's %s as %s (encrypted %s)" % (name, ev["event"], ev["type"],
                                                                   ev["encrypted"]))
         self.read_events += len(got)
         return got
+
+    def membership_at(self, room, name, event_id):
+        """name's membership of room when the server took event_id."""
+        membership = None
+        for e in self.hs.events(room):
+            if e["event_id"] == event_id:
+                break
+            if e["type"] == "m.room.member" and e.get("state_key") == self.users[name]:
+                membership = e["content"].get("membership")
+        return membership
 
     def collect(self):
         """The bot's new events as console lines, their bodies as the
