@@ -167,11 +167,10 @@ class JsGame(g.MatrixGame):
         names the room and how many bot events it had before."""
         got = self.js.request("read", name=name, room=room, events=ids, wait=TIMEOUT)["events"]
         for i, ev in enumerate(got):
-            g.check(ev["failure"] is None, "%s cannot decrypt the bot's event %s, its %d%s in %s "
-                    "(sent when %s's membership was %s): %s" % (
-                        name, ev["event"], where[1] + i + 1, "st" if where[1] + i == 0 else "th",
-                        where[0], name, self.membership_at(room, name, ev["event"]),
-                        ev["failure"]))
+            g.check(ev["failure"] is None, "%s cannot decrypt the bot's event %s, number %d in "
+                    "%s (sent when %s's membership was %s): %s" % (
+                        name, ev["event"], where[1] + i + 1, where[0], name,
+                        self.membership_at(room, name, ev["event"]), ev["failure"]))
             g.check(ev["encrypted"] and ev["type"] == "m.room.message",
                     "%s read the bot's %s as %s (encrypted %s)" % (name, ev["event"], ev["type"],
                                                                   ev["encrypted"]))
