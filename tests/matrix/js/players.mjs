@@ -86,7 +86,11 @@ function until(cond, timeout, what) {
 function recordingFetch(requests) {
     return async (url, init) => {
         const res = await fetch(url, init);
-        const entry = { method: (init && init.method) || "GET", path: new URL(url).pathname, status: res.status };
+        const entry = {
+            method: (init && init.method) || "GET",
+            path: new URL(url).pathname,
+            status: res.status,
+        };
         if (res.status >= 400) {
             try {
                 entry.errcode = (await res.clone().json()).errcode;
@@ -137,7 +141,9 @@ async function login({ name, url, user, password, device }) {
     });
     client.on(sdk.RoomMemberEvent.Membership, (_ev, member) => {
         if (member.userId === r.user_id && member.membership === "invite")
-            client.joinRoom(member.roomId).catch((e) => console.error(`${name}: join ${member.roomId}: ${e}`));
+            client
+                .joinRoom(member.roomId)
+                .catch((e) => console.error(`${name}: join ${member.roomId}: ${e}`));
     });
     const ready = new Promise((resolve, reject) => {
         client.on(sdk.ClientEvent.Sync, (state, _prev, data) => {
@@ -155,7 +161,12 @@ async function createRoom({ name, room_name, invite, encrypted }) {
     const initial_state = encrypted
         ? [{ type: "m.room.encryption", state_key: "", content: { algorithm: "m.megolm.v1.aes-sha2" } }]
         : [];
-    const r = await player(name).client.createRoom({ name: room_name, invite, initial_state, preset: "private_chat" });
+    const r = await player(name).client.createRoom({
+        name: room_name,
+        invite,
+        initial_state,
+        preset: "private_chat",
+    });
     return { room: r.room_id };
 }
 
@@ -171,8 +182,11 @@ async function send({ name, room, body }) {
     return { event: r.event_id };
 }
 
+// Whether ev's decryption is over: decrypted, or failed (a plaintext event
+// always is).
 function settled(ev) {
-    return !ev.isBeingDecrypted() && !(ev.isEncrypted() && ev.getClearContent() === null && !ev.isDecryptionFailure());
+    const pending = ev.isEncrypted() && ev.getClearContent() === null && !ev.isDecryptionFailure();
+    return !ev.isBeingDecrypted() && !pending;
 }
 
 async function read({ name, room, events, wait }) {
@@ -183,7 +197,8 @@ async function read({ name, room, events, wait }) {
     };
     await until(() => events.every((id) => find(id) && settled(find(id))), wait,
         () => `${name} reads ${events.length} events in ${room}: not in its timeline ` +
-            `${events.filter((id) => !find(id))}, not decrypted yet ${events.filter((id) => find(id) && !settled(find(id)))}`);
+            `${events.filter((id) => !find(id))}, not decrypted yet ` +
+            `${events.filter((id) => find(id) && !settled(find(id)))}`);
     return {
         events: events.map((id) => {
             const ev = find(id);
