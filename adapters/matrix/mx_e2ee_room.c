@@ -610,8 +610,8 @@ static void window_format(const window *w, char *out, size_t cap)
 
 /* Notes index of event id in the session's row (key: "mgi:..."; head: its
    "SENDER CURVE ED PICKLE"). 1 noted, 0 a replay or too old (logged), -1
-   the store failed (logged: the event is read, as one is when the store
-   fails to save anything else of it). */
+   not saved (out of memory, or the store failed: logged): the event is
+   read all the same, as it was when the store failed before. */
 static int replay_note(mx_net *n, mx_room *r, const char *key, const char *head, window *w,
                        unsigned index, const char *id)
 {

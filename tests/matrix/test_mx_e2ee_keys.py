@@ -10,6 +10,8 @@ python3-olm) against the homeserver double.
             accept it 0 s, 3 s or 60 s after the invitation, and every one
             reads that first hand (the key was given to invited members, from
             the session's index 0), 20 of 20
+  joined    a room whose history visibility is "joined": its invited member
+            gets no key until they join, then from the current index
   withheld  a player's client withholds its room key from the bot's device
             (m.room_key.withheld, m.unverified, twice, then m.blacklisted):
             the player is told once per code, privately, why and what to
@@ -21,7 +23,7 @@ python3-olm) against the homeserver double.
             an index posted again as a new event, or older than the window
             (a session used past it), is refused and logged
 
-usage: test_mx_e2ee_keys.py PORRAZO_BOT [--commands N] [--only late|withheld|replay]
+usage: test_mx_e2ee_keys.py PORRAZO_BOT [--commands N] [--only late|joined|withheld|replay]
 exit status 77 (skipped) when nio cannot encrypt here.
 """
 import argparse
@@ -230,6 +232,55 @@ def late_dm(bot_exe, tmp):
         w.close()
 
 
+def joined_history(bot_exe, tmp):
+    """A room whose history is for joined members only: its invited member
+    gets no room key until they join, then one from the session's current
+    index (they cannot read the line sent before)."""
+    w = World(bot_exe, tmp, ["ann", "bea"], "joined")
+    try:
+        ann = w.clients["ann"]
+        r = w.run(ann.room_create(name="Mesa", invite=[g.BOT], initial_state=[
+            nio.EnableEncryptionBuilder().as_dict(),
+            {"type": "m.room.history_visibility", "state_key": "",
+             "content": {"history_visibility": "joined"}}]))
+        g.check(isinstance(r, nio.RoomCreateResponse), "nio could not make a room: %s" % r)
+        room = r.room_id
+        deadline = time.monotonic() + TIMEOUT * 2
+        while w.hs.membership(room, g.BOT) != "join":
+            g.check(time.monotonic() < deadline, "the bot did not join")
+            time.sleep(0.05)
+        w.hs.invite(room, "ann", "bea")
+        w.run(w.sync(ann))
+        mark = w.hs.mark()
+        w.run(w.wait_seen(w.run(w.send("ann", room, "!help new"))))
+        before = bot_lines(w, room, mark)
+        g.check(before, "the bot did not answer")
+        to_bea = [e for e in w.hs.to_device_log if e["sender"] == g.BOT and
+                  e["user"] == "@bea:test"]
+        g.check(not to_bea, "the invited member got a room key in a 'joined' room")
+        bea = w.clients["bea"]
+        w.run(bea.join(room))
+        w.run(w.sync(bea))
+        mark = w.hs.mark()
+        w.run(w.wait_seen(w.run(w.send("ann", room, "!help new"))))
+        after = bot_lines(w, room, mark)
+        g.check(after and after[0]["content"]["session_id"] ==
+                before[0]["content"]["session_id"], "the room key changed when Bea joined")
+        w.run(read_lines(w, "bea", room, after))  # checks Bea has the key
+        s = bea.olm.inbound_group_store.get(room, before[0]["content"]["sender_key"],
+                                            before[0]["content"]["session_id"])
+        g.check(s.first_known_index > 0, "Bea got the key from index 0 in a 'joined' room")
+        try:
+            s.decrypt(before[0]["content"]["ciphertext"])
+            g.check(False, "Bea read a line sent before she joined a 'joined' room")
+        except olm.OlmGroupSessionError:
+            pass
+        print("joined history: no key while invited; after the join, from index %d" %
+              s.first_known_index)
+    finally:
+        w.close()
+
+
 def bot_lines(w, room, since):
     return [e for e in w.hs.events(room, since=since) if e["sender"] == g.BOT]
 
@@ -391,10 +442,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("bot")
     ap.add_argument("--commands", type=int, default=300)
-    ap.add_argument("--only", choices=("late", "withheld", "replay"))
+    ap.add_argument("--only", choices=("late", "joined", "withheld", "replay"))
     a = ap.parse_args()
     exit_on_sigterm()
     for name, fn in (("late", lambda tmp: late_dm(a.bot, tmp)),
+                     ("joined", lambda tmp: joined_history(a.bot, tmp)),
                      ("withheld", lambda tmp: withheld(a.bot, tmp)),
                      ("replay", lambda tmp: replay(a.bot, tmp, a.commands))):
         if a.only in (None, name):
