@@ -35,10 +35,12 @@ PZ_BUILD_PACKAGES=(build-essential cmake pkg-config python3 libjson-c-dev libsql
 # readelf); inspircd and atheme-services for tests/irc/test_irc_services.py;
 # python3-matrix-nio, a real Matrix client, for tests/matrix/test_mx_nio.py;
 # python3-olm, which checks libolm's signatures and lets nio encrypt, for
-# tests/matrix/test_mx_e2ee*.py; chromium, chromium-driver and
-# python3-selenium for tests/web/web_e2e.py.
+# tests/matrix/test_mx_e2ee*.py; nodejs (20 or later, with npm: NodeSource's
+# package has both, Debian's wants npm besides) for the matrix-js-sdk players
+# of tests/matrix/test_mx_jssdk.py, whose npm packages tests/check installs;
+# chromium, chromium-driver and python3-selenium for tests/web/web_e2e.py.
 PZ_TEST_PACKAGES=(libcmocka-dev openssl systemd man-db groff-base dpkg-dev lintian binutils
-    inspircd atheme-services python3-matrix-nio python3-olm chromium chromium-driver
+    inspircd atheme-services python3-matrix-nio python3-olm nodejs chromium chromium-driver
     python3-selenium)
 
 # PZ_BENCH_PACKAGES: the web benchmark's tools (tests/bench/web_bench.py:

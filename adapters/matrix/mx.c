@@ -214,13 +214,13 @@ static void on_whoami(mx_net *n, int status, json_object *b)
 /* ---- Filter, m.direct, sync ------------------------------------------------ */
 
 /* The filter: messages and membership, plus what says a room is encrypted or
-   replaced, who moderates it, its name and its alias. Its id is kept under
-   MX_FILTER_KEY, which changes with the event types (an older bot's filter is
-   not reused). */
-#define MX_FILTER_KEY "filter_id.3"
+   replaced, who moderates it, its name and its alias, and who may read its
+   history (whom its room key is for). Its id is kept under MX_FILTER_KEY,
+   which changes with the event types (an older bot's filter is not reused). */
+#define MX_FILTER_KEY "filter_id.4"
 #define MX_FILTER_STATE                                                                            \
     "\"m.room.member\",\"m.room.encryption\",\"m.room.tombstone\",\"m.room.power_levels\","        \
-    "\"m.room.name\",\"m.room.canonical_alias\""
+    "\"m.room.name\",\"m.room.canonical_alias\",\"m.room.history_visibility\""
 static const char FILTER_JSON[] =
     "{\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.encrypted\"," MX_FILTER_STATE
     "],\"limit\":50},"

@@ -7,13 +7,15 @@
  * checked against its device's signature) for Olm sessions kept in the kv
  * ("olm:CURVE25519"), and the to-device events of a sync: Olm-encrypted
  * m.room_key messages whose sender and recipient fields are checked
- * before the room key is taken. Not here: rooms' Megolm sessions
+ * before the room key is taken, and m.room_key.withheld: a player whose
+ * client will not give the bot its keys is told why, privately. Not here: rooms' Megolm sessions
  * (mx_e2ee_room.c), the bot's own keys (mx_e2ee.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "log.h"
 #include "mx_int.h"
 
@@ -393,7 +395,73 @@ void mx__e2ee_to_device(mx_net *n, json_object *sync)
         const char *type = mx__str(ev, "type");
         if (type != NULL && strcmp(type, "m.room.encrypted") == 0)
             on_olm(n, ev);
+        else if (type != NULL && (strcmp(type, "m.room_key.withheld") == 0 ||
+                                  strcmp(type, "org.matrix.room_key.withheld") == 0))
+            mx__e2ee_withheld(n, ev); /* the second: its name before Matrix 1.1 */
     }
     if (evs != NULL && json_object_array_length(evs) > 0)
         mx__e2ee_retry(n);
+}
+
+/* ---- Keys withheld --------------------------------------------------------- */
+
+/* What a withheld code means to the player and what they can change. */
+static const struct {
+    const char *code, *why;
+} withheld_codes[] = {
+    {"m.unverified",
+     N_("your client sends its keys only to sessions you have verified, and you have not "
+        "verified mine. Verify my session, or turn off \"Never send encrypted messages to "
+        "unverified sessions\" in your client's security settings.")},
+    {"m.blacklisted", N_("your client has blocked my session. Unblock it in your client's list "
+                         "of my sessions.")},
+    {"m.unauthorised",
+     N_("your client does not count my session among those allowed to read this room. Check "
+        "that you verified my session and that I am still a member there.")},
+    {"m.unavailable",
+     N_("your client no longer has the key of one of your messages. Say it again.")},
+    {"m.no_olm", N_("your client could not open an encrypted channel to my session. Say it "
+                    "again in a minute; if this goes on, sign out of your client and in "
+                    "again.")},
+};
+
+void mx__e2ee_withheld(mx_net *n, json_object *ev)
+{
+    const char *sender = mx__str(ev, "sender");
+    json_object *content = mx__obj(ev, "content");
+    const char *code = mx__str(content, "code"), *curve = mx__str(content, "sender_key");
+    if (!mx__id_ok(sender) || strcmp(sender, n->me) == 0 || code == NULL || curve == NULL ||
+        strlen(curve) >= MX_E2E_KEY_MAX)
+        return;
+    size_t k = 0, nk = sizeof withheld_codes / sizeof withheld_codes[0];
+    while (k < nk && strcmp(withheld_codes[k].code, code) != 0)
+        k++;
+    if (k == nk) { /* the spec's codes only: another is a client's own, unknown here */
+        log_msg(LOG_WARN,
+                "%s: %s's client withholds a room key from the bot with a code it "
+                "does not know: ignored",
+                n->c.name, sender);
+        return;
+    }
+    const char *device = curve; /* the device's id when it is a known device of theirs */
+    mx_dev *d[64];
+    int nd = mx__e2ee_devices(n, sender, d, 64);
+    for (int i = 0; i < nd; i++)
+        if (strcmp(d[i]->curve, curve) == 0)
+            device = d[i]->id;
+    char key[2 * MX_ID_MAX + MX_E2E_KEY_MAX + 32], told[8];
+    snprintf(key, sizeof key, "mgw:%s|%s|%s", sender, device, code);
+    if (mx__kv_get(n, key, told, sizeof told) == 0)
+        return; /* told already */
+    log_msg(LOG_WARN,
+            "%s: %s's device %s withholds its room keys from the bot (%s): the bot cannot "
+            "read them there; telling them",
+            n->c.name, sender, device, code);
+    char text[1024];
+    pz_lang before = i18n_use(host_reader_lang(n->env.host, n->c.name, sender, MSG_PRIVATE));
+    snprintf(text, sizeof text, _("I cannot read your encrypted messages to my session %s: %s"),
+             n->device, _(withheld_codes[k].why));
+    i18n_use(before);
+    if (mx__say(n, NULL, sender, text) == 0)
+        mx__kv_set(n, key, "1");
 }

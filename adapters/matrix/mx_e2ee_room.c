@@ -1,20 +1,28 @@
 /*
  * mx_e2ee_room.c — rooms' Megolm sessions. Sending: one outbound session
- * per room (kv "mgo:ROOM": created, messages, pickle), its key given by
- * Olm-encrypted m.room_key to every current device of the room's members
+ * per room (kv "mgo:ROOM": created, messages, pickle, and the pickle as it
+ * was made, at index 0), its key given by Olm-encrypted m.room_key to
+ * every current device of the room's members — invited ones too, as
+ * Element does, unless the room's history is for joined members only —
  * (kv "mgs:ROOM": the session id, then "USER DEVICE CURVE" per line), made
  * anew after MX_MEGOLM_MSGS messages, after MX_MEGOLM_AGE_MS, or when a
  * device it was given to is no longer a current device of a member (a
- * member left, a device went). The session is saved after each encryption
- * and before the event is handed to the request: a crash never reuses an
- * index. Receiving: inbound sessions from m.room_key (kv "mgi:ROOM|SID":
- * sender, device's curve25519 and ed25519, pickle); an event decrypts only
- * when it comes from the user whose device gave the key, that device is a
- * current, signature-checked device of theirs, its room id is the room's,
- * and its index was not seen with another event id (kv
- * "mgx:ROOM|SID|INDEX"). An event whose key has not come waits (at most
- * MX_E2E_WAITS_MAX, each MX_E2E_WAIT_MS).
+ * member left, a device went). A device given the key late gets it from
+ * index 0 when the room's history is shared, so that it reads what was
+ * sent before (a player's first hand, sent while they were invited);
+ * otherwise from the session's current index. The session is saved after
+ * each encryption and before the event is handed to the request: a crash
+ * never reuses an index. Receiving: inbound sessions from m.room_key (kv
+ * "mgi:ROOM|SID": sender, device's curve25519 and ed25519, pickle, then
+ * the session's replay window: its last MX_REPLAY_WINDOW indexes, each
+ * with a hash of its event's id); an event decrypts only when it comes
+ * from the user whose device gave the key, that device is a current,
+ * signature-checked device of theirs, its room id is the room's, and its
+ * index was not seen with another event id nor is older than the window.
+ * An event whose key has not come waits (at most MX_E2E_WAITS_MAX, each
+ * MX_E2E_WAIT_MS).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +70,16 @@ typedef struct outs {
     int64_t created;
     int count;
     char *pickle; /* malloc'd; NULL none */
+    char *first;  /* the same session at index 0 (malloc'd; NULL: not kept) */
     char sid[128];
 } outs;
+
+static void outs_free(outs *o)
+{
+    free(o->pickle);
+    free(o->first);
+    o->pickle = o->first = NULL;
+}
 
 static bool outs_load(mx_net *n, const char *room, outs *o)
 {
@@ -79,11 +95,20 @@ static bool outs_load(mx_net *n, const char *room, outs *o)
     if (sscanf(v, "%lld %d %n", &created, &count, &used) == 2 && v[used] != '\0') {
         o->created = created;
         o->count = count;
+        char *sp = strchr(v + used, ' '), sid0[128];
+        if (sp != NULL) { /* rows saved before the first pickle was kept have none */
+            *sp = '\0';
+            o->first = strdup(sp + 1);
+        }
         o->pickle = strdup(v + used);
-        if (o->pickle == NULL || mx_megolm_out_info(n->c.crypto_key, o->pickle, o->sid,
-                                                    sizeof o->sid, &idx, NULL) != 0) {
-            free(o->pickle);
-            o->pickle = NULL;
+        if (o->pickle == NULL ||
+            mx_megolm_out_info(n->c.crypto_key, o->pickle, o->sid, sizeof o->sid, &idx, NULL) != 0)
+            outs_free(o);
+        if (o->first != NULL &&
+            (mx_megolm_out_info(n->c.crypto_key, o->first, sid0, sizeof sid0, &idx, NULL) != 0 ||
+             idx != 0 || strcmp(sid0, o->sid) != 0)) {
+            free(o->first);
+            o->first = NULL;
         }
     }
     free(v);
@@ -95,11 +120,12 @@ static bool outs_save(mx_net *n, const char *room, const outs *o)
     char key[KEY_MAX], head[64];
     snprintf(key, sizeof key, "mgo:%s", room);
     snprintf(head, sizeof head, "%lld %d ", (long long)o->created, o->count);
-    size_t len = strlen(head) + strlen(o->pickle) + 1;
+    const char *first = o->first != NULL ? o->first : "";
+    size_t len = strlen(head) + strlen(o->pickle) + strlen(first) + 2;
     char *v = malloc(len);
     if (v == NULL)
         return false;
-    snprintf(v, len, "%s%s", head, o->pickle);
+    snprintf(v, len, "%s%s%s%s", head, o->pickle, first[0] != '\0' ? " " : "", first);
     bool ok = kv_save(n, key, v);
     free(v);
     return ok;
@@ -140,11 +166,11 @@ static bool shared_current(mx_net *n, const char *shared, mx_dev **cur, int ncur
 static bool rotate(mx_net *n, mx_room *r, outs *o, const char *why)
 {
     char key[KEY_MAX];
-    free(o->pickle);
-    o->pickle = NULL;
+    outs_free(o);
     unsigned idx;
     if (mx_megolm_out_new(n->c.crypto_key, &o->pickle) != 0 ||
-        mx_megolm_out_info(n->c.crypto_key, o->pickle, o->sid, sizeof o->sid, &idx, NULL) != 0)
+        mx_megolm_out_info(n->c.crypto_key, o->pickle, o->sid, sizeof o->sid, &idx, NULL) != 0 ||
+        (o->first = strdup(o->pickle)) == NULL)
         return false;
     o->created = wall_ms();
     o->count = 0;
@@ -157,12 +183,14 @@ static bool rotate(mx_net *n, mx_room *r, outs *o, const char *why)
     return true;
 }
 
-/* Gives the room key to devs (all with an Olm session): one /sendToDevice. */
+/* Gives the room key to devs (all with an Olm session): one /sendToDevice;
+   from index 0 when the room's history is shared (and that is kept). */
 static void share(mx_net *n, mx_room *r, outs *o, mx_dev **devs, int k)
 {
     char *skey = NULL, sid[128];
     unsigned idx;
-    if (mx_megolm_out_info(n->c.crypto_key, o->pickle, sid, sizeof sid, &idx, &skey) != 0)
+    const char *from = o->first != NULL && r->history == MX_HIST_SHARED ? o->first : o->pickle;
+    if (mx_megolm_out_info(n->c.crypto_key, from, sid, sizeof sid, &idx, &skey) != 0)
         return;
     json_object *msgs = json_object_new_object();
     int sent = 0;
@@ -215,13 +243,15 @@ static void share(mx_net *n, mx_room *r, outs *o, mx_dev **devs, int k)
     mx__call_go(n, c);
 }
 
-/* Reads a room's joined members (once a run: the sync's state may be old). */
+/* Reads a room's joined and invited members (once a run: the sync's state
+   may be old, or not have come yet for a room the bot just made). */
 static void members_fetch(mx_net *n, mx_room *r)
 {
     char url[MX_URL_MAX], path[MX_URL_MAX], room[3 * MX_ID_MAX];
     if (mx__call_find(n, MX_CALL_MEMBERS, r->id, NULL) != NULL ||
         mx__enc(r->id, room, sizeof room) != 0 ||
-        snprintf(path, sizeof path, "/rooms/%s/joined_members", room) >= (int)sizeof path ||
+        snprintf(path, sizeof path, "/rooms/%s/members?not_membership=leave", room) >=
+            (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
         return;
     mx_call *c = mx__call_new(n, MX_CALL_MEMBERS, "GET", url, NULL, true);
@@ -234,20 +264,39 @@ static void members_fetch(mx_net *n, mx_room *r)
 void mx__on_members(mx_net *n, mx_call *c, int status, json_object *body)
 {
     mx_room *r = mx__room(n, c->room, false);
-    json_object *joined = mx__obj(body, "joined");
-    if (r == NULL || status != 200 || joined == NULL) {
+    json_object *chunk = mx__arr(body, "chunk");
+    if (r == NULL || status != 200 || chunk == NULL) {
         log_msg(LOG_WARN, "%s: cannot read the members of %s (HTTP %d)", n->c.name, c->room,
                 status);
         return;
     }
-    json_object_object_foreach(joined, user, info)
-    {
-        if (strcmp(user, n->me) != 0 && mx__id_ok(user)) {
-            const char *name = mx__str(info, "display_name");
-            (void)mx__member_set(n, r, user, name != NULL ? name : "", NULL, 0);
-        }
+    for (size_t i = 0; i < json_object_array_length(chunk); i++) {
+        json_object *ev = json_object_array_get_idx(chunk, i), *content = mx__obj(ev, "content");
+        const char *user = mx__str(ev, "state_key"), *m = mx__str(content, "membership");
+        if (user == NULL || m == NULL || strcmp(user, n->me) == 0 || !mx__id_ok(user) ||
+            (strcmp(m, "join") != 0 && strcmp(m, "invite") != 0))
+            continue; /* a ban (or a knock) holds no key */
+        const char *name = mx__str(content, "displayname");
+        (void)mx__member_set(n, r, user, name != NULL ? name : "", NULL, 0);
+        mx__member_invited(r, user, strcmp(m, "invite") == 0);
     }
     r->members_known = true;
+}
+
+void mx__e2ee_history(mx_room *r, json_object *content)
+{
+    const char *h = mx__str(content, "history_visibility");
+    r->history = h == NULL                   ? MX_HIST_SHARED
+                 : strcmp(h, "joined") == 0  ? MX_HIST_JOINED
+                 : strcmp(h, "invited") == 0 ? MX_HIST_INVITED
+                                             : MX_HIST_SHARED;
+}
+
+/* Whether member m of r is given the room key: invited members too, unless
+   the room's history is for joined members only (Element's rule). */
+static bool key_for(const mx_room *r, const mx_member *m)
+{
+    return !m->invited || r->history != MX_HIST_JOINED;
 }
 
 int mx__e2ee_room_ready(mx_net *n, mx_room *r)
@@ -260,7 +309,8 @@ int mx__e2ee_room_ready(mx_net *n, mx_room *r)
     }
     bool all = true;
     for (int i = 0; i < r->nmembers; i++)
-        all = mx__e2ee_user_ready(n, r->members[i].user) && all;
+        if (key_for(r, &r->members[i]))
+            all = mx__e2ee_user_ready(n, r->members[i].user) && all;
     if (!all || mx__call_find(n, MX_CALL_TO_DEVICE, r->id, NULL) != NULL ||
         mx__call_find(n, MX_CALL_KEYS_CLAIM, NULL, NULL) != NULL)
         return 0;
@@ -269,7 +319,8 @@ int mx__e2ee_room_ready(mx_net *n, mx_room *r)
     if (cur == NULL)
         return 0;
     for (int i = 0; i < r->nmembers; i++)
-        ncur += mx__e2ee_devices(n, r->members[i].user, cur + ncur, cap - ncur);
+        if (key_for(r, &r->members[i]))
+            ncur += mx__e2ee_devices(n, r->members[i].user, cur + ncur, cap - ncur);
     outs o;
     char key[KEY_MAX];
     snprintf(key, sizeof key, "mgs:%s", r->id);
@@ -316,7 +367,7 @@ int mx__e2ee_room_ready(mx_net *n, mx_room *r)
     free(claim);
 out:
     free(shared);
-    free(o.pickle);
+    outs_free(&o);
     free(cur);
     return ready;
 }
@@ -395,7 +446,7 @@ char *mx__e2ee_encrypt(mx_net *n, mx_room *r, const char *type, const char *cont
         json_object_put(e);
     }
     free(cipher);
-    free(o.pickle);
+    outs_free(&o);
     json_object_put(c);
     return out;
 }
@@ -412,7 +463,7 @@ void mx__e2ee_room_key(mx_net *n, const char *sender, const char *curve, const c
         strlen(sid) >= 100 || skey == NULL)
         return;
     snprintf(key, sizeof key, "mgi:%s|%s", room, sid);
-    char *have = kv_load(n, key, 8);
+    char *have = kv_load(n, key, PICKLE_MAX);
     bool known = have == NULL || have[0] != '\0';
     free(have);
     if (known) /* the first key of a session is kept: a later copy cannot lower its index */
@@ -478,6 +529,114 @@ static int sender_device_ok(mx_net *n, const char *sender, const char *curve, co
     return 0;
 }
 
+/* ---- Replays: a window of indexes per inbound session ------------------------ */
+
+/* The indexes of a session decrypted lately (the highest MX_REPLAY_WINDOW),
+   each with the hash of its event's id. */
+typedef struct window {
+    int n;
+    unsigned idx[MX_REPLAY_WINDOW];
+    unsigned long long hash[MX_REPLAY_WINDOW];
+} window;
+
+/* FNV-1a, 64 bits: an event id's fingerprint (collisions only hide a replay
+   with a chance of 2^-64). */
+static unsigned long long id_hash(const char *id)
+{
+    unsigned long long h = 14695981039346656037ULL;
+    for (const unsigned char *p = (const unsigned char *)id; *p != '\0'; p++)
+        h = (h ^ *p) * 1099511628211ULL;
+    return h;
+}
+
+/* Reads " INDEX:HASH" items (as window_format writes them) into w. */
+static void window_parse(const char *s, window *w)
+{
+    w->n = 0;
+    while (s != NULL && w->n < MX_REPLAY_WINDOW) {
+        unsigned idx;
+        unsigned long long h;
+        int used = 0;
+        if (sscanf(s, " %u:%llx%n", &idx, &h, &used) != 2 || used <= 0)
+            break;
+        w->idx[w->n] = idx;
+        w->hash[w->n++] = h;
+        s += used;
+    }
+}
+
+/* Whether index was seen: 1 with this event (the same event again), -1 with
+   another (a replay), -2 not, but it is older than a full window; 0 new. */
+static int window_check(const window *w, unsigned index, unsigned long long h)
+{
+    unsigned low = UINT_MAX;
+    for (int i = 0; i < w->n; i++) {
+        if (w->idx[i] == index)
+            return w->hash[i] == h ? 1 : -1;
+        low = w->idx[i] < low ? w->idx[i] : low;
+    }
+    return w->n == MX_REPLAY_WINDOW && index < low ? -2 : 0;
+}
+
+/* Adds index (new, not older than a full window) in place of the lowest. */
+static void window_add(window *w, unsigned index, unsigned long long h)
+{
+    int at = w->n;
+    if (w->n == MX_REPLAY_WINDOW) {
+        at = 0;
+        for (int i = 1; i < w->n; i++)
+            at = w->idx[i] < w->idx[at] ? i : at;
+    } else {
+        w->n++;
+    }
+    w->idx[at] = index;
+    w->hash[at] = h;
+}
+
+/* w as " INDEX:HASH" items into out[cap] ("" when it does not fit). */
+static void window_format(const window *w, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < w->n; i++) {
+        int k = snprintf(out + len, cap - len, " %u:%llx", w->idx[i], w->hash[i]);
+        if (k < 0 || (size_t)k >= cap - len) {
+            out[0] = '\0';
+            return;
+        }
+        len += (size_t)k;
+    }
+}
+
+/* Notes index of event id in the session's row (key: "mgi:..."; head: its
+   "SENDER CURVE ED PICKLE"). 1 noted, 0 a replay or too old (logged), -1
+   not saved (out of memory, or the store failed: logged): the event is
+   read all the same, as it was when the store failed before. */
+static int replay_note(mx_net *n, mx_room *r, const char *key, const char *head, window *w,
+                       unsigned index, const char *id)
+{
+    unsigned long long h = id_hash(id);
+    int seen = window_check(w, index, h);
+    if (seen == 1)
+        return 1; /* the same event again (a gap read twice): nothing changes */
+    if (seen < 0) {
+        log_msg(LOG_WARN, "%s: %s in %s %s message %u of a room key: ignored", n->c.name, id, r->id,
+                seen == -1 ? "replays" : "is older than the replay window, at", index);
+        return 0;
+    }
+    window_add(w, index, h);
+    char win[MX_REPLAY_WINDOW * 28 + 1];
+    window_format(w, win, sizeof win);
+    size_t len = strlen(head) + strlen(win) + 1;
+    char *v = malloc(len);
+    if (v == NULL)
+        return -1;
+    snprintf(v, len, "%s%s", head, win);
+    bool ok = kv_save(n, key, v);
+    free(v);
+    return ok ? 1 : -1;
+}
+
 /* Decrypts ev: the event, NULL with *wait when its key (or its sender's
    devices) must come first. */
 static json_object *decrypt(mx_net *n, mx_room *r, json_object *ev, bool *wait)
@@ -502,6 +661,11 @@ static json_object *decrypt(mx_net *n, mx_room *r, json_object *ev, bool *wait)
         free(v);
         return NULL;
     }
+    window seen;
+    char *sp = strchr(v + used, ' '); /* the pickle, then the window */
+    window_parse(sp, &seen);
+    if (sp != NULL)
+        *sp = '\0';
     json_object *out = NULL;
     int dev = strcmp(who, sender) == 0 ? sender_device_ok(n, sender, curve, ed) : 0;
     char *plain = NULL;
@@ -516,19 +680,13 @@ static json_object *decrypt(mx_net *n, mx_room *r, json_object *ev, bool *wait)
     } else if (mx_megolm_decrypt(n->c.crypto_key, v + used, cipher, &plain, &index) != 0) {
         log_msg(LOG_WARN, "%s: %s in %s does not decrypt: ignored", n->c.name, id, r->id);
     } else {
-        char ikey[KEY_MAX + 160], seen[MX_ID_MAX];
-        snprintf(ikey, sizeof ikey, "mgx:%s|%s|%u", r->id, sid, index);
         json_object *p = mx__parse(plain, strlen(plain));
         const char *room = mx__str(p, "room_id"), *type = mx__str(p, "type");
-        if (mx__kv_get(n, ikey, seen, sizeof seen) == 0 && strcmp(seen, id) != 0) {
-            log_msg(LOG_WARN, "%s: %s in %s replays message %u of a room key: ignored", n->c.name,
-                    id, r->id, index);
-        } else if (room == NULL || strcmp(room, r->id) != 0 || type == NULL ||
-                   mx__obj(p, "content") == NULL) {
+        if (room == NULL || strcmp(room, r->id) != 0 || type == NULL ||
+            mx__obj(p, "content") == NULL) {
             log_msg(LOG_WARN, "%s: %s in %s was encrypted for another room: ignored", n->c.name, id,
                     r->id);
-        } else {
-            mx__kv_set(n, ikey, id);
+        } else if (replay_note(n, r, key, v, &seen, index, id) != 0) { /* -1: logged */
             out = json_object_new_object();
             json_object_object_foreach(ev, k, val)
             {

@@ -203,6 +203,7 @@ static void on_member(mx_net *n, mx_room *r, json_object *ev)
             mx__dm_set(n, user, r->id); /* a direct room the bot made; maybe not told yet */
         char was[MX_ID_MAX], now[MX_ID_MAX];
         bool changed = mx__member_set(n, r, user, name != NULL ? name : "", was, sizeof was);
+        mx__member_invited(r, user, strcmp(m, "invite") == 0);
         mx__base_name(n, r, user, now, sizeof now);
         mx__names_renamed(n, r, user, changed ? was : "", now);
     } else if (strcmp(m, "leave") == 0 || strcmp(m, "ban") == 0) {
@@ -228,6 +229,8 @@ static void on_state(mx_net *n, mx_room *r, json_object *ev)
         mark_encrypted(n, r);
     else if (strcmp(type, "m.room.name") == 0)
         mx__room_name_take(n, r, mx__obj(ev, "content"));
+    else if (strcmp(type, "m.room.history_visibility") == 0)
+        mx__e2ee_history(r, mx__obj(ev, "content"));
     else if (strcmp(type, "m.room.canonical_alias") == 0)
         mx__room_alias_take(n, r, mx__obj(ev, "content"));
     else if (strcmp(type, "m.room.power_levels") == 0)

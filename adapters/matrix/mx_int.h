@@ -125,7 +125,12 @@ typedef struct mx_share {
 typedef struct mx_member {
     char user[MX_ID_MAX];
     char name[MX_ID_MAX]; /* display name, cleaned; "" none */
+    bool invited;         /* invited, not joined yet */
 } mx_member;
+
+/* Who may read a room's history (m.room.history_visibility): "shared" (the
+   default) and "world_readable", "invited", "joined". */
+enum { MX_HIST_SHARED, MX_HIST_INVITED, MX_HIST_JOINED };
 
 /* What the adapter knows of one room. */
 typedef struct mx_room {
@@ -141,8 +146,9 @@ typedef struct mx_room {
     int64_t thread_ms;            /* when (loop time): volatile answers soon after are its */
     char *mods;     /* " @a:x @b:y ": its moderators (" * " everyone), malloc'd; NULL unknown */
     bool forbidden; /* a send was refused (403): nothing is sent until its power levels change */
-    bool said_encrypted; /* told that the bot cannot play here (encryption off) */
-    bool members_known;  /* its joined members were read in this run (encrypted rooms) */
+    bool said_encrypted;   /* told that the bot cannot play here (encryption off) */
+    bool members_known;    /* its members were read in this run (encrypted rooms) */
+    unsigned char history; /* MX_HIST_*, as its state says */
     mx_member *members;
     int nmembers, cap;
 } mx_room;
@@ -188,6 +194,7 @@ typedef enum mx_xstep {
 #define MX_MEGOLM_MSGS 100              /* a room key encrypts this many events */
 #define MX_MEGOLM_AGE_MS (7 * 86400000LL) /* or is this old (wall clock) */
 #define MX_E2E_CLAIM_RETRY_MS 3600000     /* a device without keys to claim: tried again after */
+#define MX_REPLAY_WINDOW 128 /* indexes of an inbound room key remembered against replays */
 
 /* A device of another user, its keys' self-signature checked. */
 typedef struct mx_dev {
@@ -407,6 +414,8 @@ void mx__rooms_free(mx_net *n);
 bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name, char *was,
                     size_t was_cap);
 void mx__member_remove(mx_room *r, const char *user);
+/* Marks user, a member of r, invited (not joined yet) or not. */
+void mx__member_invited(mx_room *r, const char *user, bool invited);
 /*
  * Takes a room's m.room.power_levels content: its moderators are the users
  * at the moderator level or above (the higher of the kick and state_default
@@ -528,6 +537,15 @@ void mx__e2ee_retry(mx_net *n);
 /* An m.room_key from sender's device (curve, claimed ed25519): kept. */
 void mx__e2ee_room_key(mx_net *n, const char *sender, const char *curve, const char *ed,
                        json_object *content);
+/* A room's m.room.history_visibility content: who the room key is for. */
+void mx__e2ee_history(mx_room *r, json_object *content);
+/*
+ * An m.room_key.withheld to-device event: the sender's client will not
+ * give the bot the key to their messages. They are told privately, in
+ * their language, why and what to change, once per (sender, device, code)
+ * (kv "mgw:USER|DEVICE|CODE"); logged.
+ */
+void mx__e2ee_withheld(mx_net *n, json_object *ev);
 /* Handlers of TO_DEVICE and MEMBERS calls. */
 void mx__on_to_device(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_members(mx_net *n, mx_call *c, int status, json_object *body);

@@ -125,6 +125,7 @@ bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name, c
         m = &r->members[r->nmembers++];
         snprintf(m->user, sizeof m->user, "%s", user);
         m->name[0] = '\0';
+        m->invited = false;
     }
     name_key(key, sizeof key, r->id, user);
     bool known = m->name[0] != '\0';
@@ -139,6 +140,13 @@ bool mx__member_set(mx_net *n, mx_room *r, const char *user, const char *name, c
     snprintf(m->name, sizeof m->name, "%s", clean);
     mx__kv_set(n, key, clean);
     return known && clean[0] != '\0';
+}
+
+void mx__member_invited(mx_room *r, const char *user, bool invited)
+{
+    mx_member *m = member_find(r, user);
+    if (m != NULL)
+        m->invited = invited;
 }
 
 void mx__member_remove(mx_room *r, const char *user)

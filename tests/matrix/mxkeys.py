@@ -251,13 +251,22 @@ class KeysMixin:
     # -- cross-signing -----------------------------------------------------------
 
     def _uia(self, token, auth):
-        """User-interactive auth by password, as Synapse asks it."""
+        """User-interactive auth by password, as Synapse's check_ui_auth does it:
+        no auth dict, 401 with the flows and a new session; an auth dict without
+        a session starts one and is checked at once (Element's and the js-sdk's
+        bootstrapCrossSigning send the password straight away); an unknown
+        session 400 "Unknown session ID"; a wrong password 401 M_FORBIDDEN."""
         flows = {"flows": [{"stages": ["m.login.password"]}], "params": {}}
-        if not isinstance(auth, dict) or auth.get("session") not in self._uia_sessions:
+        if not isinstance(auth, dict) or not auth:
             session = secrets.token_hex(12)
             self._uia_sessions[session] = token.user_id
             raise MatrixError(401, None, None, session=session, **flows)
-        session = auth["session"]
+        session = auth.get("session")
+        if not session:
+            session = secrets.token_hex(12)
+            self._uia_sessions[session] = token.user_id
+        elif self._uia_sessions.get(session) != token.user_id:
+            raise bad_request("Unknown session ID: %s" % session)
         ident = auth.get("identifier") or {}
         who = ident.get("user") or auth.get("user")
         acct = self._accounts.get(token.user_id)

@@ -9,6 +9,7 @@ the sockets, the faults and the request log.
 import json
 import time
 
+from mxpush import default_push_rules
 from mxmodel import (DEFAULT_ROOM_VERSION, KNOWN_ROOM_VERSIONS, MAX_UPLOAD_SIZE, MatrixError,
                      bad_request, forbidden, not_found, valid_user_id)
 
@@ -66,8 +67,13 @@ ROUTES = [
     ("POST", "/keys/device_signing/upload", "device_signing_upload", True, False),
     ("POST", "/keys/signatures/upload", "signatures_upload", True, False),
     ("PUT", "/sendToDevice/{type}/{txn}", "send_to_device", True, False),
+    ("GET", "/pushrules/", "push_rules", True, False),
+    ("GET", "/pushrules/global/", "push_rules_global", True, False),
+    ("GET", "/room_keys/version", "room_keys_version", True, False),
 ]
-_ROUTES = [(m, tuple(p.strip("/").split("/")), h, a, e) for m, p, h, a, e in ROUTES]
+# a trailing slash is part of the path: Synapse answers GET /pushrules/, not
+# GET /pushrules
+_ROUTES = [(m, tuple(p[1:].split("/")), h, a, e) for m, p, h, a, e in ROUTES]
 _CLIENT_PREFIXES = (("_matrix", "client", "v3"), ("_matrix", "client", "r0"))
 
 
@@ -301,14 +307,21 @@ class RoutesMixin:
             return {"joined": joined}
 
     def _h_members(self, req, token, p):
+        """Every m.room.member state event (invited members included), kept
+        or dropped by `membership` (only that one) and `not_membership`
+        (all but that one) as Synapse's RoomMemberListRestServlet filters
+        them: any string is taken and simply compared, none is refused."""
         with self.lock:
             state = self.room_state_for(token.user_id, p["room"])
             want = req.query.get("membership")
+            unwanted = req.query.get("not_membership")
             now = int(time.time() * 1000)
             return {"chunk": [ev.client(now, token.user_id)
                               for (etype, _), ev in state.items()
                               if etype == "m.room.member"
-                              and (want is None or ev.content.get("membership") == want)]}
+                              and (not want or ev.content.get("membership") == want)
+                              and (not unwanted
+                                   or ev.content.get("membership") != unwanted)]}
 
     def _h_state_all(self, req, token, p):
         with self.lock:
@@ -435,6 +448,19 @@ class RoutesMixin:
 
     def _h_send_to_device(self, req, token, p):
         return self.send_to_device(token, p["type"], p["txn"], req.json)
+
+    def _h_push_rules(self, req, token, p):
+        # Synapse's PushRuleRestServlet: an account's rules, here always the
+        # defaults (mxpush.py); the double does not store rules
+        return default_push_rules(token.user_id)
+
+    def _h_push_rules_global(self, req, token, p):
+        return default_push_rules(token.user_id)["global"]
+
+    def _h_room_keys_version(self, req, token, p):
+        # Synapse's RoomKeysNewVersionServlet.on_GET when the user has no key
+        # backup (the double keeps none): 404 M_NOT_FOUND "No backup found"
+        raise MatrixError(404, "M_NOT_FOUND", "No backup found")
 
 
 def _match(pattern, segments):

@@ -17,7 +17,8 @@ gives every joined room's last `limit` events (filter room.timeline.limit,
 default 10) with limited/prev_batch, the state at the start of that
 timeline, invited rooms' stripped state, and all global account data; an
 incremental sync gives each room's new events (limited, with the gap's state
-changes, when more than `limit` arrived), newly joined rooms in full, new
+changes, when more than `limit` arrived), newly joined rooms in full (their
+recent timeline, history before the join included, limited), new
 invites, rooms left, and changed account data. Empty sections are left out
 as Synapse leaves them out. An empty incremental sync waits (long poll) up
 to `timeout` ms for something to happen.
@@ -581,8 +582,17 @@ class ServerState(RoomsMixin, KeysMixin):
                 fresh = since_pos is None or room.membership_at(user, since_pos) != "join"
                 if not fresh and not full_state and room.events[-1].pos <= since_pos:
                     continue
-                entry = self._room_entry(room, user, device, since_pos, top, filt,
-                                         fresh or full_state, now)
+                # A room newly joined since `since` is a whole new room to the
+                # client, as in Synapse's SyncHandler: its since token is
+                # dropped (RoomSyncResultBuilder since_token=None when
+                # newly_joined), so the timeline is the room's recent events up
+                # to the limit -- those before the join that history visibility
+                # lets the user see included, e.g. a hand sent while they were
+                # only invited -- with limited true (_load_filtered_recents:
+                # limited=limited or newly_joined_room) and the full state.
+                entry = self._room_entry(room, user, device, None if fresh else since_pos,
+                                         top, filt, fresh or full_state, now,
+                                         newly_joined=fresh and since_pos is not None)
                 if entry is None:
                     continue
                 entry["ephemeral"] = {"events": []}
@@ -616,18 +626,19 @@ class ServerState(RoomsMixin, KeysMixin):
             body["rooms"] = rooms
         return body, not rooms and not account_data and not keys_news
 
-    def _room_entry(self, room, user, device, lo, hi, filt, full, now, force=False):
+    def _room_entry(self, room, user, device, lo, hi, filt, full, now, force=False,
+                    newly_joined=False):
         """A joined (or left) room's section: the timeline of the events in
-        (lo, hi] the user may see, at most the filter's limit of them
-        (limited and prev_batch when more existed); the state at the start
-        of that timeline when full, else the state changes in the gap when
-        limited."""
+        (lo, hi] the user may see (lo None: from the room's start), at most
+        the filter's limit of them (limited and prev_batch when more existed,
+        or always when newly_joined); the state at the start of that timeline
+        when full, else the state changes in the gap when limited."""
         cand = [ev for ev in room.events
                 if (lo is None or ev.pos > lo) and ev.pos <= hi
                 and filt.timeline.match(ev) and self._visible(room, user, ev)]
         limit = filt.timeline.limit if filt.timeline.limit is not None else self.timeline_limit
         timeline = cand[max(0, len(cand) - limit):] if limit > 0 else []
-        limited = len(cand) > len(timeline)
+        limited = len(cand) > len(timeline) or newly_joined
         if not timeline and not full and not force:
             return None
         start = timeline[0].pos - 1 if timeline else hi

@@ -417,6 +417,80 @@ class TestSync(HSTestCase):
         self.assertEqual([(e["type"], e["content"]) for e in gap],
                          [("m.room.topic", {"topic": "gap"})])
 
+    def test_a_room_joined_since_the_token_comes_whole(self):
+        # Synapse's SyncHandler drops the since token for a newly joined
+        # room: its recent history (before the join, as history visibility
+        # allows), limited, and its full state; an initial sync left it out
+        room = self.hs.create_room("alice", name="DM", preset="trusted_private_chat",
+                                   invite=[BOT], is_direct=True)
+        since = self.initial_sync()["next_batch"]
+        for i in range(3):
+            self.hs.send_text(room, "alice", "early%d" % i)
+        since = self.bot.sync(since=since).json["next_batch"]  # invited: no timeline
+        self.assertEqual(self.bot.post("/rooms/%s/join" % q(room)).status, 200)
+        body = self.bot.sync(since=since).json
+        entry = body["rooms"]["join"][room]
+        tl = entry["timeline"]
+        self.assertEqual(self.bodies(tl["events"]), ["early0", "early1", "early2"])
+        self.assertEqual(tl["events"][-1]["state_key"], BOT)
+        self.assertIs(tl["limited"], True)
+        # the state at the timeline's start, the timeline's own state after it
+        state = {(e["type"], e["state_key"]) for e in entry["state"]["events"]}
+        in_timeline = {(e["type"], e.get("state_key")) for e in tl["events"]}
+        self.assertIn(("m.room.name", ""), state | in_timeline)
+        self.assertIn(("m.room.create", ""), state)
+        self.assertIn(("m.room.member", ALICE), state)
+        # then an ordinary incremental sync: only what is new, not limited
+        self.hs.send_text(room, "alice", "later")
+        tl = self.timeline(self.bot.sync(since=body["next_batch"]).json, room)
+        self.assertEqual((self.bodies(tl["events"]), tl["limited"]), (["later"], False))
+
+    def test_a_newly_joined_room_keeps_to_the_limit_and_history_visibility(self):
+        room = self.hs.create_room("alice", invite=[BOT])
+        self.hs.set_state(room, "alice", "m.room.history_visibility",
+                          {"history_visibility": "joined"})
+        since = self.initial_sync()["next_batch"]
+        self.hs.send_text(room, "alice", "hidden")
+        self.assertEqual(self.bot.post("/rooms/%s/join" % q(room)).status, 200)
+        for i in range(12):
+            self.hs.send_text(room, "alice", "after%d" % i)
+        tl = self.timeline(self.bot.sync(since=since).json, room)
+        self.assertEqual(self.bodies(tl["events"]), ["after%d" % i for i in range(2, 12)])
+        self.assertIs(tl["limited"], True)
+        room2 = self.hs.create_room("alice", invite=[BOT])
+        self.hs.set_state(room2, "alice", "m.room.history_visibility",
+                          {"history_visibility": "joined"})
+        self.hs.send_text(room2, "alice", "hidden too")
+        self.assertEqual(self.bot.post("/rooms/%s/join" % q(room2)).status, 200)
+        tl = self.timeline(self.bot.sync(since=since).json, room2)
+        self.assertEqual(self.bodies(tl["events"]), [])
+        self.assertEqual(tl["events"][-1]["state_key"], BOT)
+
+    def test_members_lists_invited_members_and_filters_as_synapse(self):
+        # Synapse's RoomMemberListRestServlet: every member event, then
+        # membership= keeps one membership and not_membership= drops one
+        room = self.room_with_bot()
+        self.hs.invite(room, "alice", "bob")
+        path = "/rooms/%s/members" % q(room)
+
+        def members(**query):
+            r = self.bot.get(path, query=query)
+            self.assertEqual(r.status, 200, r)
+            return sorted((e["state_key"], e["content"]["membership"]) for e in r.json["chunk"])
+
+        everyone = [(ALICE, "join"), (BOB, "invite"), (BOT, "join")]
+        self.assertEqual(members(), everyone)
+        self.assertEqual(members(membership="invite"), [(BOB, "invite")])
+        self.assertEqual(members(not_membership="leave"), everyone)
+        self.assertEqual(members(not_membership="invite"), [(ALICE, "join"), (BOT, "join")])
+        self.assertEqual(members(membership="join", not_membership="join"), [])
+        self.hs.leave(room, "bob")
+        self.assertEqual(members(not_membership="leave"), [(ALICE, "join"), (BOT, "join")])
+        self.assertEqual(members(membership="leave"), [(BOB, "leave")])
+        self.assertEqual(members(membership=""), [(ALICE, "join"), (BOB, "leave"), (BOT, "join")])
+        joined = self.bot.get("/rooms/%s/joined_members" % q(room)).json["joined"]
+        self.assertEqual(sorted(joined), [ALICE, BOT])
+
     def test_long_poll_is_woken_by_a_new_message(self):
         room = self.room_with_bot()
         since = self.initial_sync()["next_batch"]
@@ -635,7 +709,10 @@ class TestRooms(HSTestCase):
         self.hs.send_encrypted(room2, "alice")
         body = self.bot.sync(since=body["next_batch"]).json
         entry = body["rooms"]["join"][room2]
-        self.assertIn("m.room.encryption", [e["type"] for e in entry["state"]["events"]])
+        # newly joined: the room's whole recent history, its encryption in
+        # the timeline or (when older than the timeline) in the state
+        self.assertIn("m.room.encryption", [e["type"] for e in entry["state"]["events"] +
+                                            entry["timeline"]["events"]])
         self.assertEqual(entry["timeline"]["events"][-1]["type"], "m.room.encrypted")
         self.assertEqual(entry["timeline"]["events"][-1]["content"]["algorithm"],
                          "m.megolm.v1.aes-sha2")

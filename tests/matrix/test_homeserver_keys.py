@@ -5,8 +5,9 @@ counts /sync gives back, /keys/claim taking one-time keys then the fallback
 key, /keys/query with cross-signing keys (user_signing only for oneself)
 and uploaded signatures, /keys/device_signing/upload behind user-interactive
 auth by password, PUT /sendToDevice idempotent per transaction id and
-delivered to one device's /sync, device_lists.changed/left. The ctest
-matrix_homeserver_keys.
+delivered to one device's /sync, device_lists.changed/left; and what an
+end-to-end client (the js-sdk) asks for as it starts: the default push
+rules, the key backup's version. The ctest matrix_homeserver_keys.
 """
 import os
 import sys
@@ -112,6 +113,28 @@ class TestKeys(HSTestCase):
         r = self.bot.post("/keys/signatures/upload", {BOT: {"NOSUCH": {"signatures": {}}}})
         self.assertEqual(r.json["failures"][BOT]["NOSUCH"]["errcode"], "M_INVALID_SIGNATURE")
 
+    def test_cross_signing_password_without_a_session(self):
+        # Synapse's check_ui_auth: an auth dict without a session starts one
+        # and is checked at once (the js-sdk's bootstrapCrossSigning sends it
+        # so); a session it never issued is 400 "Unknown session ID"
+        keys = {name + "_key": {"user_id": BOT, "usage": [name],
+                                "keys": {"ed25519:Q" + name: "Q" + name}}
+                for name in ("master", "self_signing", "user_signing")}
+        auth = {"type": "m.login.password",
+                "identifier": {"type": "m.id.user", "user": BOT}, "password": "wrong"}
+        r = self.bot.post("/keys/device_signing/upload", dict(keys, auth=auth))
+        self.assertError(r, 401, "M_FORBIDDEN")
+        self.assertIn("session", r.json)
+        r = self.bot.post("/keys/device_signing/upload",
+                          dict(keys, auth=dict(auth, password="secret", session="nosuch")))
+        self.assertError(r, 400, "M_UNKNOWN")
+        self.assertEqual(r.json["error"], "Unknown session ID: nosuch")
+        r = self.bot.post("/keys/device_signing/upload",
+                          dict(keys, auth=dict(auth, password="secret")))
+        self.assertEqual((r.status, r.json), (200, {}))
+        mine = self.bot.post("/keys/query", {"device_keys": {BOT: []}}).json
+        self.assertEqual(mine["master_keys"][BOT]["keys"], {"ed25519:Qmaster": "Qmaster"})
+
     def test_to_device_goes_to_one_device_once_per_transaction(self):
         a = self.alice()
         a2 = self.alice("ALICEPHONE")
@@ -149,6 +172,35 @@ class TestKeys(HSTestCase):
         b.post("/keys/upload", {"device_keys": device_keys("@bob:test", "BOBDEV")})
         body = self.bot.sync(since=mark, timeout=0).json
         self.assertNotIn("device_lists", body)
+
+
+class TestClientStart(HSTestCase):
+    def test_default_push_rules_as_synapse_formats_them(self):
+        self.assertError(self.bot.get("/pushrules"), 404, "M_UNRECOGNIZED")
+        r = self.bot.get("/pushrules/")
+        self.assertEqual(r.status, 200, r)
+        rules = r.json["global"]
+        self.assertEqual(list(r.json), ["global"])
+        self.assertEqual(sorted(rules), ["content", "override", "postcontent", "room", "sender",
+                                         "underride"])
+        ids = [x["rule_id"] for x in rules["override"]]
+        self.assertEqual(ids[:4], [".m.rule.master", ".m.rule.suppress_notices",
+                                   ".m.rule.invite_for_me", ".m.rule.member_event"])
+        self.assertFalse(rules["override"][0]["enabled"])
+        self.assertTrue(all(x["default"] and x["enabled"] for x in rules["override"][1:]))
+        self.assertEqual(rules["content"][0]["pattern"], "porrazo")
+        invite = rules["override"][2]["conditions"][2]
+        self.assertEqual(invite, {"kind": "event_match", "key": "state_key", "pattern": BOT})
+        self.assertEqual([x["rule_id"] for x in rules["underride"]][-3:],
+                         [".m.rule.message", ".m.rule.encrypted", ".im.vector.jitsi"])
+        self.assertFalse([x for k in rules.values() for x in k if "msc" in x["rule_id"]])
+        self.assertEqual(self.bot.get("/pushrules/global/").json, rules)
+        self.assertError(self.bot.get("/pushrules/", token=None), 401, "M_MISSING_TOKEN")
+
+    def test_no_key_backup_is_404_not_found(self):
+        r = self.bot.get("/room_keys/version")
+        self.assertError(r, 404, "M_NOT_FOUND")
+        self.assertEqual(r.json["error"], "No backup found")
 
 
 if __name__ == "__main__":

@@ -89,6 +89,28 @@ def write_config(path, hs_url, db, password="secret", token=None, allow=(":test"
         f.write("\n".join(lines) + "\n")
 
 
+E2EE_KEY = "e2ee test key"
+
+
+def write_e2ee_config(path, hs, db):
+    """write_config's, with encryption on (crypto_key): the encrypted-room tests'."""
+    write_config(path, hs.url, db)
+    with open(path, "a") as f:
+        f.write("crypto_key = %s\n" % E2EE_KEY)
+
+
+def check_no_plaintext(hs, rooms):
+    """The bot sent no m.room.message into rooms (encrypted), and sent some
+    m.room.encrypted: their count."""
+    plain = [e for e in hs.requests(path="/send/m.room.message/", user=BOT)
+             if any(r in e["path"] for r in rooms)]
+    check(not plain, "the bot sent %d plaintext events into encrypted rooms: %s" % (
+        len(plain), [e["path"] for e in plain[:3]]))
+    enc = hs.requests(path="/send/m.room.encrypted/", user=BOT)
+    check(enc, "the bot sent no encrypted event")
+    return len(enc)
+
+
 class Bot:
     """One porrazo-bot process on a configuration; its log in a file."""
 
