@@ -105,6 +105,70 @@ static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *
     return 0;
 }
 
+#define RISK_SAMPLES 32 /* sampled deals for the porrazo risk's expectation */
+
+/* Whether seat holds a card of rank in g; *card receives it. */
+static bool holds_rank(const pz_game *g, int seat, int rank, pz_card *card)
+{
+    pz_card hand[PZ_CARDS];
+    int n = pz_get_hand(g, seat, hand);
+    for (int i = 0; i < n; i++)
+        if (pz_card_rank(hand[i]) == rank) {
+            *card = hand[i];
+            return true;
+        }
+    return false;
+}
+
+/*
+ * The porrazo risk of a (pzai_why's risk_* fields): which rank threatens
+ * what the move leaves, from the public table after it on g, then how
+ * often the next player holds it over sampled deals, and for a counter
+ * whether the player after it could then win by a san benito.
+ */
+static void porrazo_risk(const pz_view *v, const pz_record *r, const pz_game *g, const pz_action *a,
+                         uint64_t unseen, uint64_t seed, pzai_why *w)
+{
+    w->risk_rank = -1;
+    if (a->kind != PZ_ACT_PLAY || w->next < 0 || w->porrazo <= 0)
+        return;
+    pz_game *after = pz_clone(g);
+    if (after == NULL || pz_apply(after, a, NULL, NULL, 0) != 0) {
+        pz_free(after);
+        return;
+    }
+    int pseat, side = pz_side_of(g, a->seat);
+    if (pz_get_pending(after, &pseat) != PZ_PENDING_NONE && pseat == a->seat) {
+        pz_card cards[16];
+        pz_get_pending_cards(after, cards);
+        w->risk_rank = pz_card_rank(cards[0]);
+        w->risk_counter = true;
+    } else {
+        w->risk_rank = pz_card_rank(a->card);
+    }
+    pz_free(after);
+    w->risk_unseen = pzai__count(unseen >> (4 * w->risk_rank) & 15);
+    pzai_rng rng;
+    pzai__rng_seed(&rng, seed ^ UINT64_C(0x7269736b));
+    for (int k = 0; k < RISK_SAMPLES; k++) {
+        pz_game *s = NULL;
+        if (pzai__sample(v, r, &rng, &s) != 0)
+            break;
+        pz_card card;
+        w->risk_worlds++;
+        if (pz_apply(s, a, NULL, NULL, 0) == 0 && holds_rank(s, w->next, w->risk_rank, &card)) {
+            w->risk_held++;
+            pz_action counter = pz_act_play(w->next, card, PZ_MODE_ANY);
+            int then = -1;
+            if (w->risk_counter && pz_apply(s, &counter, NULL, NULL, 0) == 0 &&
+                pz_get_phase(s) == PZ_PHASE_PLAY && (then = pz_get_turn(s)) >= 0 &&
+                pz_side_of(s, then) != side && holds_rank(s, then, w->risk_rank, &card))
+                w->risk_lost++;
+        }
+        pz_free(s);
+    }
+}
+
 #define TENDIDO_SAMPLES 16 /* sampled deals for the tendido's expected points */
 
 /* The tendido laid now and arranged at its best: its points at once for
@@ -162,6 +226,8 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
                 w.worst_limpia = t[PZAI_THREAT_LIMPIA];
         }
     }
+    if (err == 0)
+        porrazo_risk(v, r, g, a, unseen, seed, &w);
     pz_free(g);
     if (err == 0 && a->kind == PZ_ACT_TENDIDO)
         w.expected = tendido_expected(v, r, seed);

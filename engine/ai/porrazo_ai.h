@@ -103,6 +103,17 @@ typedef struct pzai_why {
     /* What the move itself makes for the seat (PZAI_MADE_* bits): a
        porrazo (pending or scored), a limpia, a card in place. */
     unsigned made;
+    /* The porrazo risk the move runs, an expectation over deals sampled
+       from what the seat may know (the strong level's sampler). risk_rank:
+       the rank that would porrazo the card the move lays (risk_counter
+       false) or counter the porrazo it leaves pending (true), for the next
+       player of another side; -1 for none. risk_unseen: the cards of that
+       rank the seat cannot place. Of risk_worlds sampled deals, risk_held
+       gave the next player one, and (counters) risk_lost also gave the
+       player after it, of another side than the seat, the fourth: a san
+       benito, the game lost. */
+    int risk_rank, risk_unseen, risk_worlds, risk_held, risk_lost;
+    bool risk_counter;
 } pzai_why;
 enum { PZAI_MADE_PORRAZO = 1, PZAI_MADE_LIMPIA = 2, PZAI_MADE_IN_PLACE = 4 };
 
