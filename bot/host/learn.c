@@ -112,6 +112,45 @@ static avoided avoids(const pzai_why *w)
     return p && l ? AVOIDS_BOTH : p ? AVOIDS_PORRAZO : l ? AVOIDS_LIMPIA : AVOIDS_NONE;
 }
 
+/* The share of w's sampled deals in which count happened, in per cent. */
+static int share_of(const pzai_why *w, int count)
+{
+    return w->risk_worlds > 0 ? (count * 100 + w->risk_worlds / 2) / w->risk_worlds : 0;
+}
+
+/*
+ * The porrazo risk w's move runs, in words, into buf ("" when it runs
+ * none): an expectation, worded as one, from the deals the strong level's
+ * sampler finds consistent with what the seat has seen. A counter of the
+ * porrazo the move leaves pending (and a san benito after it), or a
+ * porrazo on the card it lays.
+ */
+static void risk_words(const ctx *c, const pzai_why *w, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (w->risk_rank < 0 || w->risk_worlds == 0 || w->risk_unseen == 0)
+        return;
+    const char *next = nick_of(c, w->next), *rank = render_rank(w->risk_rank);
+    int held = share_of(w, w->risk_held);
+    int n;
+    if (w->risk_counter)
+        n = snprintf(buf, cap,
+                     _("%s may counter it with a %s: %d unseen, and %s holds one in about %d%% "
+                       "of the deals that match what you have seen"),
+                     next, rank, w->risk_unseen, next, held);
+    else
+        n = snprintf(buf, cap,
+                     _("%s may porrazo it with a %s (+%d to them): %d unseen, and %s holds one "
+                       "in about %d%% of the deals that match what you have seen"),
+                     next, rank, pz_ronda_value(w->risk_rank), w->risk_unseen, next, held);
+    if (n > 0 && (size_t)n < cap && w->risk_counter && w->risk_lost > 0)
+        n += snprintf(buf + n, cap - (size_t)n,
+                      _("; in about %d%% the player after %s then wins the game by a san benito"),
+                      share_of(w, w->risk_lost), next);
+    if (n < 0 || (size_t)n >= cap)
+        buf[0] = '\0';
+}
+
 /* ------------------------------------------------------------------------ */
 /* A hint                                                                   */
 
@@ -176,6 +215,14 @@ static void tell_hint(ctx *c, const think_job *j)
                     "best it scores about %d at once")
                 : _("Hint in %s: %s \xE2\x80\x94 laid now it would score only about %d at once"),
             c->row.room, words, j->why.expected);
+        count_hint(c, seat);
+        return;
+    }
+    char risk[RENDER_LINE_MAX];
+    risk_words(c, &j->why, risk, sizeof risk);
+    if (risk[0] != '\0') {
+        hc_say_private(c, j->player, 0, _("Hint in %s: %s \xE2\x80\x94 the risk: %s"), c->row.room,
+                       words, risk);
         count_hint(c, seat);
         return;
     }
@@ -426,6 +473,63 @@ static void learn_hand_end(ctx *c)
 /* ------------------------------------------------------------------------ */
 /* A computer player's move on a practice table                             */
 
+/* Whether seat of the loaded game holds a card of rank (its own view). */
+static bool seat_holds(const ctx *c, int seat, int rank)
+{
+    pz_view v;
+    if (c->g == NULL || pz_view_seat(c->g, seat, &v) != 0)
+        return false;
+    for (int i = 0; i < v.nhand; i++)
+        if (pz_card_rank(v.hand[i]) == rank)
+            return true;
+    return false;
+}
+
+/*
+ * What a computer player's move w leaves the next player, told to the
+ * learner of a practice table: of the learner's own chance only what the
+ * learner's hand allows; of another player's, what a player holding the
+ * right card could do.
+ */
+static void explain_next(ctx *c, const pzai_why *w, const char *who, const char *words)
+{
+    const char *to = c->row.creator, *next = nick_of(c, w->next);
+    bool to_learner = w->next >= 0 && learner(c, w->next);
+    if (w->porrazo > 0 && w->risk_rank >= 0) {
+        const char *rank = render_rank(w->risk_rank);
+        if (to_learner && seat_holds(c, w->next, w->risk_rank))
+            hc_say_private(c, to, 0, _("%s played %s: you may porrazo it with your %s (+%d)"), who,
+                           words, rank, w->porrazo);
+        else if (to_learner)
+            hc_say_private(c, to, 0,
+                           _("%s played %s: a player holding a %s could porrazo it; you hold "
+                             "none"),
+                           who, words, rank);
+        else
+            hc_say_private(c, to, 0, _("%s played %s: %s may porrazo it (+%d) if holding a %s"),
+                           who, words, next, w->porrazo, rank);
+    } else if (w->porrazo == 0 && w->limpia == 0 && w->in_place == 0) {
+        hc_say_private(c, to, 0,
+                       _("%s played %s: it leaves %s no porrazo, limpia or card in place to "
+                         "score"),
+                       who, words, next);
+    } else {
+        hc_say_private(c, to, 0,
+                       _("%s played %s: a player holding the right card could score at once "
+                         "next (a limpia or a card in place)"),
+                       who, words);
+    }
+}
+
+/* Whether v's seat is about to play the last card of the deal. */
+static bool last_card(const pz_view *v)
+{
+    int cards = 0;
+    for (int s = 0; s < v->players; s++)
+        cards += v->hand_count[s];
+    return cards == 1;
+}
+
 void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
 {
     int seat = j->view.seat;
@@ -439,25 +543,24 @@ void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
     if (a->kind == PZ_ACT_TENDIDO)
         hc_say_private(c, to, 0,
                        a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
-                                  "about %d at once")
+                                  "about %d at once, on average over the deals it cannot tell "
+                                  "apart")
                               : _("Why %s chose %s: laid now it would score only about %d at "
-                                  "once"),
+                                  "once, on average over the deals it cannot tell apart"),
                        who, words, w->expected);
     else if (avoids(w) != AVOIDS_NONE)
         hc_say_private(c, to, 0,
                        avoids(w) == AVOIDS_LIMPIA ? _("Why %s played %s: it leaves %s no limpia")
                                                   : _("Why %s played %s: it leaves %s no porrazo"),
                        who, words, next);
-    else if (w->value != 0)
-        hc_say_private(c, to, 0, _("Why %s played %s: %+d at once"), who, words, w->value);
-    else if (w->next >= 0 && w->porrazo > 0)
-        hc_say_private(c, to, 0, _("%s played %s: nothing at once, and %s may porrazo it (+%d)"),
-                       who, words, next, w->porrazo);
     else if (w->next >= 0)
+        explain_next(c, w, who, words);
+    else if (a->kind == PZ_ACT_PLAY && last_card(&j->view))
         hc_say_private(c, to, 0,
-                       _("%s played %s: nothing at once, and nothing for %s to take at "
-                         "once either"),
-                       who, words, next);
+                       j->view.deal == j->view.deals_per_hand
+                           ? _("%s: %s, the last card of the hand")
+                           : _("%s: %s, the last card of the deal"),
+                       who, words);
     else
         hc_say_private(c, to, 0, _("%s: %s"), who, words);
 }
