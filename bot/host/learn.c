@@ -269,6 +269,28 @@ int learn_hint(ctx *c, int seat)
 /* ------------------------------------------------------------------------ */
 /* Judging a play: the practice table and the review                        */
 
+/* store_hand_each's callback: the highest hand recorded, into arg. */
+static int last_hand(void *arg, int hand, uint64_t seed, const char *digest)
+{
+    (void)seed;
+    (void)digest;
+    int *n = arg;
+    if (hand > *n)
+        *n = hand;
+    return 0;
+}
+
+/* The hand the loaded game is in (1-based: the fair-deal record's last
+   hand), 0 when it has no record. */
+static int hand_now(ctx *c)
+{
+    int n = 0;
+    int err = store_hand_each(c->h->st, c->row.id, last_hand, &n);
+    if (err != 0)
+        hc_failed(c, err);
+    return err == 0 ? n : 0;
+}
+
 /* Whether seat of the loaded game gets its plays judged (a practice
    table's learner, or review on). */
 static bool learn_judges(ctx *c, int seat)
@@ -278,28 +300,13 @@ static bool learn_judges(ctx *c, int seat)
     return learner(c, seat) || wants_review(c, c->seats[seat].player);
 }
 
-/* What a judged play left on the table, as a review line's label. */
-static const char *loss_label(const think_job *j)
+/* Adds a judged play (its points lost, its hand, its line) to player's
+   items, keeping the LEARN_REVIEW_MAX largest ("points\thand\tline\n"
+   each, a line cut at ITEM_MAX bytes). */
+static void keep_item(ctx *c, const char *player, int lost, int hand, const char *text)
 {
-    unsigned missed = j->why.made & ~j->why_played.made;
-    if (missed & PZAI_MADE_PORRAZO)
-        return _("a missed porrazo");
-    if (missed & PZAI_MADE_IN_PLACE)
-        return _("a card left in place");
-    if (missed & PZAI_MADE_LIMPIA)
-        return _("a missed limpia");
-    if (j->why_played.limpia > j->why.limpia)
-        return _("a limpia given away");
-    if (j->why_played.porrazo > j->why.porrazo)
-        return _("a porrazo left open");
-    return _("points left on the table");
-}
-
-/* Adds a judged play (its points lost, its line) to player's items of the
-   hand, keeping the LEARN_REVIEW_MAX largest ("points\tline\n" each, a
-   line cut at ITEM_MAX bytes). */
-static void keep_item(ctx *c, const char *player, int lost, const char *line)
-{
+    char line[ITEM_MAX + 16];
+    snprintf(line, sizeof line, "%d\t%.*s", hand, ITEM_MAX, text);
     char key[3 * STORE_ID_MAX], value[ITEMS_MAX] = "", out[ITEMS_MAX] = "";
     char items[LEARN_REVIEW_MAX + 1][ITEM_MAX + 16];
     int n = 0;
@@ -373,19 +380,30 @@ static void tell_judged(ctx *c, const think_job *j)
                              "once against your %+d, but better further on by its search"),
                            best, mine, w->value, p->value);
     }
-    int lost = (w->value - p->value) + (p->porrazo + p->limpia) - (w->porrazo + w->limpia);
-    if (lost <= 0 || !wants_review(c, j->player))
+    if (!wants_review(c, j->player))
         return;
-    snprintf(line, sizeof line, _("deal %d, your %s: %s was worth %d more (%s)"), j->view.deal,
-             mine, best, lost, loss_label(j));
-    keep_item(c, j->player, lost, line);
+    /* Facts (what each play scores at once) or a risk worded as one: the
+       porrazo the player's card let a holder of its rank make. */
+    if (w->value > p->value)
+        snprintf(line, sizeof line, _("deal %d, your %s: %s scores %+d at once, yours %+d"),
+                 j->view.deal, mine, best, w->value, p->value);
+    else if (w->value == p->value && p->risk_rank >= 0 && w->risk_rank < 0 && p->next >= 0)
+        snprintf(line, sizeof line,
+                 _("deal %d, your %s: %s scores the same and leaves %s no porrazo; yours let "
+                   "%s porrazo it (+%d) if holding a %s"),
+                 j->view.deal, mine, best, nick_of(c, p->next), nick_of(c, p->next), p->porrazo,
+                 render_rank(p->risk_rank));
+    else
+        return;
+    keep_item(c, j->player, w->value - p->value + (p->risk_rank >= 0 ? p->porrazo : 0), j->hand,
+              line);
 }
 
 /* seat played a from view v and record r (taken before it, with the seed
-   learn_seed gave then): judged on the worker against the strong level's
-   choice (a play only). */
+   learn_seed gave then) in hand: judged against the strong level's play,
+   on the worker but in the hand's last deal. */
 static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, uint64_t seed,
-                        const pz_action *a)
+                        const pz_action *a, int hand)
 {
     think_job j;
     if (a->kind != PZ_ACT_PLAY || seat < 0 || seat >= c->nseats)
@@ -402,7 +420,10 @@ static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, 
     j.level = PZAI_STRONG;
     j.seed = seed;
     j.iterations = c->h->cfg.robot_iterations;
-    if (c->h->think == NULL) {
+    j.hand = hand;
+    /* The hand's last deal is judged at once: its review follows the
+       hand's last play, before the next hand's first line. */
+    if (c->h->think == NULL || v->deal == v->deals_per_hand) {
         think_run(&j);
         tell_judged(c, &j);
     } else {
@@ -410,34 +431,38 @@ static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, 
     }
 }
 
-/* The review of player's hand: its kept items, then forgotten. */
-static void tell_review(ctx *c, const char *player)
+/* The review of player's hand (hand, 1-based; 0 unknown): its kept items
+   (those of another hand, judged late, are dropped), then forgotten. Sent
+   with the hands' priority, so it comes before the next hand's lines. */
+static void tell_review(ctx *c, const char *player, int hand)
 {
-    char key[3 * STORE_ID_MAX], value[ITEMS_MAX];
+    char key[3 * STORE_ID_MAX], value[ITEMS_MAX], where[STORE_ID_MAX + 32];
     items_key(c, player, key, sizeof key);
     if (key[0] == '\0')
         return;
     if (store_kv_get(c->h->st, LEARN_ITEMS_SCOPE, key, value, sizeof value) != 0)
         value[0] = '\0';
+    if (hand > 0)
+        snprintf(where, sizeof where, _("hand %d in %s"), hand, c->row.room);
+    else
+        snprintf(where, sizeof where, "%s", c->row.room);
     int told = 0;
     for (const char *p = value; *p != '\0';) {
         size_t n = strcspn(p, "\n");
-        const char *tab = memchr(p, '\t', n);
         char item[ITEMS_MAX];
-        if (tab != NULL) {
-            size_t len = n - (size_t)(tab + 1 - p);
-            memcpy(item, tab + 1, len < sizeof item ? len : sizeof item - 1);
-            item[len < sizeof item ? len : sizeof item - 1] = '\0';
-            hc_say_private(c, player, 0, _("Review of the hand in %s: %s"), c->row.room, item);
+        snprintf(item, sizeof item, "%.*s", (int)n, p);
+        char *tab = strchr(item, '\t'), *text = tab ? strchr(tab + 1, '\t') : NULL;
+        if (text != NULL && told < LEARN_REVIEW_MAX &&
+            (hand == 0 || strtol(tab + 1, NULL, 10) == hand)) {
+            hc_say_private(c, player, 1, _("Review of %s: %s"), where, text + 1);
+            told++;
         }
-        told += tab != NULL;
         p += n + (p[n] == '\n');
     }
     if (told == 0)
-        hc_say_private(c, player, 0,
-                       _("Review of the hand in %s: the strong level found no points you left on "
-                         "the table"),
-                       c->row.room);
+        hc_say_private(c, player, 1,
+                       _("Review of %s: the strong level found no points you left on the table"),
+                       where);
     int err = store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
     if (err != 0)
         hc_failed(c, err);
@@ -457,16 +482,17 @@ static void learn_forget(ctx *c)
     }
 }
 
-/* A hand ended in the loaded game: the review of each player who asked. */
+/* A hand ended in the loaded game: the review of each player who asked,
+   at once (the hand's last deal was judged as it was played). */
 static void learn_hand_end(ctx *c)
 {
+    int hand = -1;
     for (int s = 0; s < c->nseats && !c->failed; s++) {
         if (hc_is_robot(c->seats[s].player) || !wants_review(c, c->seats[s].player))
             continue;
-        think_job j;
-        if (c->h->think == NULL || job_for(c, s, THINK_REVIEW, &j) != 0 ||
-            think_submit(c->h->think, &j) != 0)
-            tell_review(c, c->seats[s].player); /* what was judged so far */
+        if (hand < 0)
+            hand = hand_now(c);
+        tell_review(c, c->seats[s].player, hand);
     }
 }
 
@@ -605,8 +631,6 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
     } else if (load_by_id(&c, j->game) > 0) { /* judged from the job's view */
         if (j->purpose == THINK_JUDGE)
             tell_judged(&c, j);
-        else if (j->purpose == THINK_REVIEW)
-            tell_review(&c, j->player);
     }
     hg_unload(&c);
     if (c.failed || store_commit(h->st) != 0) {
@@ -623,7 +647,7 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
 
 /* What learning takes of the game before a judged play. */
 typedef struct learn_taken {
-    int seat;
+    int seat, hand;
     uint64_t seed;
     pz_view view;
     pz_record record;
@@ -641,6 +665,7 @@ static void *before_move(ctx *c, const pz_action *a, const char *forced)
     if (t == NULL)
         return NULL;
     t->seat = a->seat;
+    t->hand = hand_now(c);
     t->seed = learn_seed(c, a->seat);
     if (pz_view_seat(c->g, a->seat, &t->view) != 0 || pz_public_record(c->g, &t->record) != 0) {
         free(t);
@@ -654,7 +679,7 @@ static void after_move(ctx *c, const pz_action *a, void *taken, bool applied)
 {
     learn_taken *t = taken;
     if (applied)
-        learn_judge(c, t->seat, &t->view, &t->record, t->seed, a);
+        learn_judge(c, t->seat, &t->view, &t->record, t->seed, a, t->hand);
     free(t);
 }
 

@@ -251,3 +251,23 @@ int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_bu
     *why = w;
     return 1;
 }
+
+int pzai_hint_play(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
+                   pz_action *action, pzai_why *why)
+{
+    pz_action a;
+    int rc = pzai_decide(v, r, PZAI_STRONG, seed, budget, &a); /* checks the inputs too */
+    if (rc == 1 && a.kind != PZ_ACT_PLAY)
+        rc = v->phase == PZ_PHASE_PLAY && v->turn == v->seat && v->nhand > 0
+                 ? pzai__strong(v, r, seed, budget, &a)
+                 : 0;
+    if (rc != 1)
+        return rc;
+    pzai_why w;
+    int err = pzai_why_of(v, r, &a, seed, &w);
+    if (err != 0)
+        return err;
+    *action = a;
+    *why = w;
+    return 1;
+}

@@ -135,6 +135,15 @@ int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_bu
               pz_action *action, pzai_why *why);
 
 /*
+ * The strong level's play for v->seat, to judge a play against: as
+ * pzai_hint, but never a claim or a declaration (manual mode), which are
+ * no play to compare with. 1 and a play with its figures, 0 when the seat
+ * has no play now, or a negative PZ_E code, as pzai_decide.
+ */
+int pzai_hint_play(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
+                   pz_action *action, pzai_why *why);
+
+/*
  * How many of ev's first events (those pz_apply() gave for a) are the move
  * a itself, as pzai_why_of reads them: up to the next deal, the tendido,
  * the hand's end and its card score, a declaration other than a's own, or
