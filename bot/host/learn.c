@@ -135,14 +135,17 @@ static void risk_words(const ctx *c, const pzai_why *w, char *buf, size_t cap)
     int n;
     if (w->risk_counter)
         n = snprintf(buf, cap,
-                     _("%s may counter it with a %s: %d unseen, and %s holds one in about %d%% "
-                       "of the deals that match what you have seen"),
-                     next, rank, w->risk_unseen, next, held);
+                     _("%s may counter it with the third %s (+%d to them if it stands): %d unseen, "
+                       "held by %s in about %d%% of the deals you cannot tell apart"),
+                     next, rank, w->risk_worth > 0 ? w->risk_worth : w->porrazo, w->risk_unseen,
+                     next, held);
     else
         n = snprintf(buf, cap,
-                     _("%s may porrazo it with a %s (+%d to them): %d unseen, and %s holds one "
-                       "in about %d%% of the deals that match what you have seen"),
-                     next, rank, pz_ronda_value(w->risk_rank), w->risk_unseen, next, held);
+                     _("%s may porrazo it with another %s (+%d to them if it stands): %d unseen, "
+                       "held by %s in "
+                       "about %d%% of the deals you cannot tell apart"),
+                     next, rank, w->risk_worth > 0 ? w->risk_worth : w->porrazo, w->risk_unseen,
+                     next, held);
     if (n > 0 && (size_t)n < cap && w->risk_counter && w->risk_lost > 0)
         n += snprintf(buf + n, cap - (size_t)n,
                       _("; in about %d%% the player after %s then wins the game by a san benito"),
@@ -347,28 +350,50 @@ static bool same_play(const pz_action *a, const pz_action *b, const char *wa, co
 }
 
 /* A judged play: the practice table's line, the review's item. */
+/*
+ * Why the strong level's play w beats the player's p, when it is a fact
+ * (what each scores at once) or a risk worded as one (the porrazo p let a
+ * holder of the rank make, w not), into buf: 1, or 0 (buf "") when the
+ * difference is only the search's view of what follows.
+ */
+static int judged_reason(const ctx *c, const pzai_why *w, const pzai_why *p, char *buf, size_t cap)
+{
+    const char *next = nick_of(c, p->next);
+    int n = 0;
+    if (w->value > p->value)
+        n = snprintf(buf, cap, _("%+d at once, yours %+d"), w->value, p->value);
+    else if (w->value == p->value && p->risk_rank >= 0 && w->risk_rank < 0 && p->next >= 0)
+        n = snprintf(
+            buf, cap,
+            p->risk_counter ? _("the same at once, and it leaves %s nothing to counter; yours let "
+                                "%s counter it (+%d if it stands) if holding the third %s")
+                            : _("the same at once, and it leaves %s no porrazo; yours let %s "
+                                "porrazo it (+%d if it stands) if holding another %s"),
+            next, next, p->risk_worth > 0 ? p->risk_worth : p->porrazo, render_rank(p->risk_rank));
+    else
+        buf[0] = '\0';
+    if (n < 0 || (size_t)n >= cap)
+        buf[0] = '\0';
+    return buf[0] != '\0';
+}
+
+/* A judged play: the practice table's line, the review's item. */
 static void tell_judged(ctx *c, const think_job *j)
 {
     int seat = hg_seat_of(c, j->player);
     char best[RENDER_LINE_MAX], mine[RENDER_LINE_MAX], line[2 * RENDER_LINE_MAX];
-    if (seat < 0 || j->result != 1 ||
+    char reason[RENDER_LINE_MAX];
+    if (seat < 0 || j->result != 1 || j->action.kind != PZ_ACT_PLAY ||
         words_of(c, &j->view, &j->record, j->seed, &j->action, best, sizeof best) != 0 ||
         words_of(c, &j->view, &j->record, j->seed, &j->played, mine, sizeof mine) != 0 ||
         same_play(&j->action, &j->played, best, mine))
         return;
     const pzai_why *w = &j->why, *p = &j->why_played;
-    int risk_w = w->porrazo + w->limpia + w->in_place,
-        risk_p = p->porrazo + p->limpia + p->in_place;
+    bool told = judged_reason(c, w, p, reason, sizeof reason);
     if (learner(c, seat)) {
-        if (w->value > p->value)
-            hc_say_private(c, j->player, 0,
-                           _("Stronger than your %s: %s (%+d at once against your %+d)"), mine,
-                           best, w->value, p->value);
-        else if (risk_p > risk_w && w->next >= 0)
-            hc_say_private(c, j->player, 0,
-                           _("Stronger than your %s: %s (it leaves %s %d to take at once, yours "
-                             "%d)"),
-                           mine, best, nick_of(c, w->next), risk_w, risk_p);
+        if (told)
+            hc_say_private(c, j->player, 0, _("Stronger than your %s: %s \xE2\x80\x94 %s"), mine,
+                           best, reason);
         else if (w->value == p->value)
             hc_say_private(c, j->player, 0,
                            _("The strong level would have played %s rather than your %s: the "
@@ -380,21 +405,10 @@ static void tell_judged(ctx *c, const think_job *j)
                              "once against your %+d, but better further on by its search"),
                            best, mine, w->value, p->value);
     }
-    if (!wants_review(c, j->player))
+    if (!told || !wants_review(c, j->player))
         return;
-    /* Facts (what each play scores at once) or a risk worded as one: the
-       porrazo the player's card let a holder of its rank make. */
-    if (w->value > p->value)
-        snprintf(line, sizeof line, _("deal %d, your %s: %s scores %+d at once, yours %+d"),
-                 j->view.deal, mine, best, w->value, p->value);
-    else if (w->value == p->value && p->risk_rank >= 0 && w->risk_rank < 0 && p->next >= 0)
-        snprintf(line, sizeof line,
-                 _("deal %d, your %s: %s scores the same and leaves %s no porrazo; yours let "
-                   "%s porrazo it (+%d) if holding a %s"),
-                 j->view.deal, mine, best, nick_of(c, p->next), nick_of(c, p->next), p->porrazo,
-                 render_rank(p->risk_rank));
-    else
-        return;
+    snprintf(line, sizeof line, _("deal %d, your %s: %s \xE2\x80\x94 %s"), j->view.deal, mine, best,
+             reason);
     keep_item(c, j->player, w->value - p->value + (p->risk_rank >= 0 ? p->porrazo : 0), j->hand,
               line);
 }
@@ -520,20 +534,31 @@ static bool seat_holds(const ctx *c, int seat, int rank)
 static void explain_next(ctx *c, const pzai_why *w, const char *who, const char *words)
 {
     const char *to = c->row.creator, *next = nick_of(c, w->next);
-    bool to_learner = w->next >= 0 && learner(c, w->next);
+    bool to_learner = w->next >= 0 && learner(c, w->next), counter = w->risk_counter;
     if (w->porrazo > 0 && w->risk_rank >= 0) {
         const char *rank = render_rank(w->risk_rank);
+        int worth = w->risk_worth > 0 ? w->risk_worth : w->porrazo;
         if (to_learner && seat_holds(c, w->next, w->risk_rank))
-            hc_say_private(c, to, 0, _("%s played %s: you may porrazo it with your %s (+%d)"), who,
-                           words, rank, w->porrazo);
+            hc_say_private(c, to, 0,
+                           counter ? _("%s played %s: you may counter it with your %s (+%d if it "
+                                       "stands)")
+                                   : _("%s played %s: you may porrazo it with your %s (+%d if it "
+                                       "stands)"),
+                           who, words, rank, worth);
         else if (to_learner)
             hc_say_private(c, to, 0,
-                           _("%s played %s: a player holding a %s could porrazo it; you hold "
-                             "none"),
+                           counter ? _("%s played %s: a player holding the third %s could "
+                                       "counter it; you hold none")
+                                   : _("%s played %s: a player holding another %s could porrazo "
+                                       "it; you hold none"),
                            who, words, rank);
         else
-            hc_say_private(c, to, 0, _("%s played %s: %s may porrazo it (+%d) if holding a %s"),
-                           who, words, next, w->porrazo, rank);
+            hc_say_private(c, to, 0,
+                           counter ? _("%s played %s: %s may counter it (+%d if it stands) if "
+                                       "holding the third %s")
+                                   : _("%s played %s: %s may porrazo it (+%d if it stands) if "
+                                       "holding another %s"),
+                           who, words, next, worth, rank);
     } else if (w->porrazo == 0 && w->limpia == 0 && w->in_place == 0) {
         hc_say_private(c, to, 0,
                        _("%s played %s: it leaves %s no porrazo, limpia or card in place to "

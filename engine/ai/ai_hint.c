@@ -160,9 +160,18 @@ static void porrazo_risk(const pz_view *v, const pz_record *r, const pz_game *g,
             w->risk_held++;
             pz_action counter = pz_act_play(w->next, card, PZ_MODE_ANY);
             int then = -1;
-            if (w->risk_counter && pz_apply(s, &counter, NULL, NULL, 0) == 0 &&
-                pz_get_phase(s) == PZ_PHASE_PLAY && (then = pz_get_turn(s)) >= 0 &&
-                pz_side_of(s, then) != side && holds_rank(s, then, w->risk_rank, &card))
+            if (pz_apply(s, &counter, NULL, NULL, 0) != 0) { /* a porrazo that could lie in place */
+                counter.mode = PZ_MODE_CAPTURE;
+                if (pz_apply(s, &counter, NULL, NULL, 0) != 0) {
+                    pz_free(s);
+                    continue;
+                }
+            }
+            if (pz_get_pending(s, &then) != PZ_PENDING_NONE && then == w->next)
+                w->risk_worth = pzai__pending_points(s);
+            if (w->risk_counter && pz_get_phase(s) == PZ_PHASE_PLAY &&
+                (then = pz_get_turn(s)) >= 0 && pz_side_of(s, then) != side &&
+                holds_rank(s, then, w->risk_rank, &card))
                 w->risk_lost++;
         }
         pz_free(s);

@@ -111,8 +111,10 @@ typedef struct pzai_why {
        rank the seat cannot place. Of risk_worlds sampled deals, risk_held
        gave the next player one, and (counters) risk_lost also gave the
        player after it, of another side than the seat, the fourth: a san
-       benito, the game lost. */
-    int risk_rank, risk_unseen, risk_worlds, risk_held, risk_lost;
+       benito, the game lost. risk_worth: what that porrazo or counter
+       would score if it stood (public cards decide it: a fact if it
+       happens), 0 when no sampled deal gave the next player the card. */
+    int risk_rank, risk_unseen, risk_worlds, risk_held, risk_lost, risk_worth;
     bool risk_counter;
 } pzai_why;
 enum { PZAI_MADE_PORRAZO = 1, PZAI_MADE_LIMPIA = 2, PZAI_MADE_IN_PLACE = 4 };

@@ -9,7 +9,9 @@
  * - a pending porrazo's worth "if it stands": the porrazo (or counter)
  *   and limpia points the engine scores when it stands;
  * - risk_unseen: the cards of the threatening rank the seat cannot place
- *   (the other hands and the stock of the real game).
+ *   (the other hands and the stock of the real game);
+ * - risk_worth: when the next player does porrazo or counter the move,
+ *   what that porrazo would score if it stood.
  * The expectations (risk_held and risk_lost out of risk_worlds, the
  * tendido's expected points) are not facts: only their bounds are checked.
  * Mismatches must be 0; the count of figures checked is printed.
@@ -34,10 +36,10 @@
 static const pzai_budget BUDGET = {24, NULL, NULL};
 
 /* What the checker saw. */
-enum { F_UNSEEN, F_WORTH, F_VALUE, F_NEXT, FIGURES };
-static const char *const FIGURE_NAME[FIGURES] = {"cards of the risk's rank unseen",
-                                                 "the pending porrazo's worth if it stands",
-                                                 "points at once", "the next player"};
+enum { F_UNSEEN, F_WORTH, F_VALUE, F_NEXT, F_RISK_WORTH, FIGURES };
+static const char *const FIGURE_NAME[FIGURES] = {
+    "cards of the risk's rank unseen", "the pending porrazo's worth if it stands", "points at once",
+    "the next player", "the worth of the next player's porrazo or counter"};
 typedef struct truth {
     long checked, mismatches, of[FIGURES];
 } truth;
@@ -118,7 +120,8 @@ static int settled_for(const pz_events *ev, int seat)
 static void play_following_hints(const pz_setup *s, truth *t)
 {
     pz_game *g = at_new_game(s);
-    int owed_seat = -1, owed = 0; /* a stated pending worth not yet settled */
+    int owed_seat = -1, owed = 0;      /* a stated pending worth not yet settled */
+    pzai_why told = {.risk_rank = -1}; /* the last hint's risk, for the next move */
     for (int step = 0; step < 5000 && pz_get_phase(g) != PZ_PHASE_GAME_OVER; step++) {
         if (pz_get_phase(g) == PZ_PHASE_HAND_OVER) {
             pz_action next = pz_act_next_hand(NULL);
@@ -142,6 +145,13 @@ static void play_following_hints(const pz_setup *s, truth *t)
         ev.n = 0;
         assert_non_null(before);
         assert_int_equal(pz_apply(g, &a, &ev, NULL, 0), 0);
+        int pseat;
+        if (told.risk_rank >= 0 && told.risk_worth > 0 && a.kind == PZ_ACT_PLAY &&
+            a.seat == told.next && pz_card_rank(a.card) == told.risk_rank &&
+            pz_get_phase(g) == PZ_PHASE_PLAY && pz_get_pending(g, &pseat) != PZ_PENDING_NONE &&
+            pseat == a.seat)
+            compare(t, F_RISK_WORTH, s->seed, told.risk_worth, pzai__pending_points(g));
+        told.risk_rank = -1;
         if (owed_seat >= 0) {
             int got = settled_for(&ev, owed_seat);
             if (got >= 0)
@@ -160,6 +170,7 @@ static void play_following_hints(const pz_setup *s, truth *t)
                 owed_seat = seat;
                 owed = pending;
             }
+            told = w;
             /* expectations: only their bounds */
             assert_true(w.risk_held >= 0 && w.risk_held <= w.risk_worlds);
             assert_true(w.risk_lost >= 0 && w.risk_lost <= w.risk_held);
