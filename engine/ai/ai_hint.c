@@ -11,6 +11,7 @@
  * where the hidden cards lie. Not here: the words (the host renders them),
  * choosing (the levels).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ai_int.h"
@@ -180,25 +181,41 @@ static void porrazo_risk(const pz_view *v, const pz_record *r, const pz_game *g,
 
 #define TENDIDO_SAMPLES 16 /* sampled deals for the tendido's expected points */
 
+/* The points of ev's tendido scores (its cards in place, the sets they
+   make) for side: the arrangement's own, not a holding scored with it. */
+static int tendido_points(const pz_events *ev, int side)
+{
+    int points = 0;
+    for (int i = 0; i < ev->n; i++)
+        if (ev->ev[i].kind == PZ_EV_SCORE && ev->ev[i].side == side &&
+            (ev->ev[i].reason == PZ_REASON_TENDIDO_PLACE ||
+             ev->ev[i].reason == PZ_REASON_TENDIDO_SETS))
+            points += ev->ev[i].points;
+    return points;
+}
+
 /* The tendido laid now and arranged at its best: its points at once for
-   the seat's side, on average over sampled deals (rounded). */
+   the seat's side (the arrangement's scores only), on average over
+   sampled deals (rounded). */
 static int tendido_expected(const pz_view *v, const pz_record *r, uint64_t seed)
 {
     pzai_rng rng;
     pzai__rng_seed(&rng, seed ^ UINT64_C(0x74656e6469646f));
+    pz_events *ev = malloc(sizeof *ev);
     int total = 0, n = 0;
-    for (int k = 0; k < TENDIDO_SAMPLES; k++) {
+    for (int k = 0; ev != NULL && k < TENDIDO_SAMPLES; k++) {
         pz_game *g = NULL;
         if (pzai__sample(v, r, &rng, &g) != 0)
             break;
-        int before = pz_get_score(g, v->side);
         pz_action now = pz_act_tendido(v->seat, true), best = pz_act_arrange_best(v->seat);
-        if (pz_apply(g, &now, NULL, NULL, 0) == 0 && pz_apply(g, &best, NULL, NULL, 0) == 0) {
-            total += pz_get_score(g, v->side) - before;
+        ev->n = 0;
+        if (pz_apply(g, &now, NULL, NULL, 0) == 0 && pz_apply(g, &best, ev, NULL, 0) == 0) {
+            total += tendido_points(ev, v->side);
             n++;
         }
         pz_free(g);
     }
+    free(ev);
     return n > 0 ? (total + n / 2) / n : 0;
 }
 

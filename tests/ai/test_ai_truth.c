@@ -42,6 +42,8 @@ static const char *const FIGURE_NAME[FIGURES] = {
     "the next player", "the worth of the next player's porrazo or counter"};
 typedef struct truth {
     long checked, mismatches, of[FIGURES];
+    /* the tendido laid now: the expectation stated, the points scored */
+    long tendidos, expected, scored;
 } truth;
 
 /* One figure compared: stated against recorded. */
@@ -122,6 +124,7 @@ static void play_following_hints(const pz_setup *s, truth *t)
     pz_game *g = at_new_game(s);
     int owed_seat = -1, owed = 0;      /* a stated pending worth not yet settled */
     pzai_why told = {.risk_rank = -1}; /* the last hint's risk, for the next move */
+    int tendido_seat = -1, tendido_expected = 0;
     for (int step = 0; step < 5000 && pz_get_phase(g) != PZ_PHASE_GAME_OVER; step++) {
         if (pz_get_phase(g) == PZ_PHASE_HAND_OVER) {
             pz_action next = pz_act_next_hand(NULL);
@@ -175,6 +178,19 @@ static void play_following_hints(const pz_setup *s, truth *t)
             assert_true(w.risk_held >= 0 && w.risk_held <= w.risk_worlds);
             assert_true(w.risk_lost >= 0 && w.risk_lost <= w.risk_held);
         }
+        if (a.kind == PZ_ACT_TENDIDO && a.now) {
+            tendido_seat = seat;
+            tendido_expected = w.expected;
+        } else if (a.kind == PZ_ACT_ARRANGE && a.seat == tendido_seat) {
+            t->tendidos++;
+            t->expected += tendido_expected;
+            for (int i = 0; i < ev.n; i++)
+                if (ev.ev[i].kind == PZ_EV_SCORE && ev.ev[i].seat == a.seat &&
+                    (ev.ev[i].reason == PZ_REASON_TENDIDO_PLACE ||
+                     ev.ev[i].reason == PZ_REASON_TENDIDO_SETS))
+                    t->scored += ev.ev[i].points;
+            tendido_seat = -1;
+        }
         pz_free(before);
     }
     pz_free(g);
@@ -185,7 +201,7 @@ static void test_every_stated_fact_is_what_the_engine_records(void **state)
     (void)state;
     truth t = {0};
     uint64_t rng = 0x747275746821ull;
-    int games = at_scaled(6);
+    int games = at_scaled(20);
     for (int players = 2; players <= 4; players++)
         for (int k = 0; k < games; k++) {
             pz_setup s;
@@ -203,6 +219,13 @@ static void test_every_stated_fact_is_what_the_engine_records(void **state)
         assert_true(t.of[f] > 0); /* every kind of figure was met */
     }
     assert_int_equal(t.mismatches, 0);
+    /* An expectation, not a fact: over many tendidos its mean is the mean
+       scored, within a point (the issue's quote: said 4.3, scored 2.0). */
+    printf("  the tendido now: %ld laid, %.2f expected, %.2f scored on average\n", t.tendidos,
+           (double)t.expected / (double)(t.tendidos ? t.tendidos : 1),
+           (double)t.scored / (double)(t.tendidos ? t.tendidos : 1));
+    assert_true(t.tendidos > 0);
+    assert_true(t.expected - t.scored < t.tendidos && t.scored - t.expected < t.tendidos);
 }
 
 int main(void)
