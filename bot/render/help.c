@@ -413,7 +413,7 @@ static const rules_topic TOPICS[] = {
     {"options", /* R9 */
      "option variants variant wrap nowrap declarations manual silent excess26 partners "
      "partnerships leftover sweep opciones variantes",
-     {N_("Options are set when a game is made, after the number of players: !new 3 to 31 "
+     {N_("Options are set when a game is made, after the number of players: new 3 to 31 "
          "nowrap. Unset, a game is: to 61, sequences go on after K, rondas declared for you, "
          "the tendido's time the dealer's choice."),
       N_("to N: the target. nowrap: a sequence stops at K. declarations manual: say ronda "
@@ -424,7 +424,7 @@ static const rules_topic TOPICS[] = {
          "Leftover cards go to the table, or with leftover deal to the players."),
       N_("The table's last cards go to the last side to capture, or with sweep dealer to the "
          "dealer. During a game, rules shows its options.")},
-     N_("Example: !new 2 to 31 excess26 is a two-player game to 31 where, at each hand's end, "
+     N_("Example: new 2 to 31 excess26 is a two-player game to 31 where, at each hand's end, "
         "30 cards against 18 score 4 (30 less 26), not 12.")},
 };
 

@@ -154,7 +154,7 @@ static void test_the_rules_name_every_option(void **state)
                                        "excess26",
                                        "leftover deal",
                                        "sweep dealer",
-                                       "Example: !new 2 to 31 excess26"};
+                                       "Example: new 2 to 31 excess26"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         render_lines out = {0};
         render_rules(words[i], &out);
