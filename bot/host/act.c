@@ -196,6 +196,8 @@ static int first_event(const pz_events *ev, pz_event_kind k)
     return -1;
 }
 
+static void tell_listeners(ctx *c, bool stopped);
+
 /* Deals the next hand at once when one ends (R2.1). */
 static void deal_next_hand(ctx *c)
 {
@@ -354,6 +356,10 @@ void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *fo
     count_events(c, ev);
     if ((err = recent_save(c, &rec)) != 0)
         hc_failed(c, err);
+    /* once (a game may end mid-hand), before the next hand's first line:
+       a hand's review comes before the cards of the next */
+    if (has_event(ev, PZ_EV_HAND_END) || has_event(ev, PZ_EV_GAME_END))
+        tell_listeners(c, false);
     if (over) {
         finish_game(c);
         hg_save(c);
@@ -616,9 +622,7 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
        choice, then the arrangement): their clock starts again */
     if (hg_actor(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
         hs_new_turn(c);
-    hs_announce(c, a, &ev, forced);
-    if (has_event(&ev, PZ_EV_HAND_END) || has_event(&ev, PZ_EV_GAME_END))
-        tell_listeners(c, false); /* once: a game may end mid-hand */
+    hs_announce(c, a, &ev, forced); /* the listeners hear a hand's end there */
     return 0;
 }
 

@@ -112,6 +112,48 @@ static avoided avoids(const pzai_why *w)
     return p && l ? AVOIDS_BOTH : p ? AVOIDS_PORRAZO : l ? AVOIDS_LIMPIA : AVOIDS_NONE;
 }
 
+/* The share of w's sampled deals in which count happened, in per cent. */
+static int share_of(const pzai_why *w, int count)
+{
+    return w->risk_worlds > 0 ? (count * 100 + w->risk_worlds / 2) / w->risk_worlds : 0;
+}
+
+/*
+ * The porrazo risk w's move runs, in words, into buf ("" when it runs
+ * none): an expectation, worded as one, from the deals the strong level's
+ * sampler finds consistent with what the seat has seen. A counter of the
+ * porrazo the move leaves pending (and a san benito after it), or a
+ * porrazo on the card it lays.
+ */
+static void risk_words(const ctx *c, const pzai_why *w, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (w->risk_rank < 0 || w->risk_worlds == 0 || w->risk_unseen == 0)
+        return;
+    const char *next = nick_of(c, w->next), *rank = render_rank(w->risk_rank);
+    int held = share_of(w, w->risk_held);
+    int n;
+    if (w->risk_counter)
+        n = snprintf(buf, cap,
+                     _("%s may counter it with the third %s (+%d to them if it stands): %d unseen, "
+                       "held by %s in about %d%% of the deals you cannot tell apart"),
+                     next, rank, w->risk_worth > 0 ? w->risk_worth : w->porrazo, w->risk_unseen,
+                     next, held);
+    else
+        n = snprintf(buf, cap,
+                     _("%s may porrazo it with another %s (+%d to them if it stands): %d unseen, "
+                       "held by %s in "
+                       "about %d%% of the deals you cannot tell apart"),
+                     next, rank, w->risk_worth > 0 ? w->risk_worth : w->porrazo, w->risk_unseen,
+                     next, held);
+    if (n > 0 && (size_t)n < cap && w->risk_counter && w->risk_lost > 0)
+        n += snprintf(buf + n, cap - (size_t)n,
+                      _("; in about %d%% the player after %s then wins the game by a san benito"),
+                      share_of(w, w->risk_lost), next);
+    if (n < 0 || (size_t)n >= cap)
+        buf[0] = '\0';
+}
+
 /* ------------------------------------------------------------------------ */
 /* A hint                                                                   */
 
@@ -179,6 +221,14 @@ static void tell_hint(ctx *c, const think_job *j)
         count_hint(c, seat);
         return;
     }
+    char risk[RENDER_LINE_MAX];
+    risk_words(c, &j->why, risk, sizeof risk);
+    if (risk[0] != '\0') {
+        hc_say_private(c, j->player, 0, _("Hint in %s: %s \xE2\x80\x94 the risk: %s"), c->row.room,
+                       words, risk);
+        count_hint(c, seat);
+        return;
+    }
     switch (avoids(&j->why)) {
     case AVOIDS_BOTH:
         hc_say_private(c, j->player, 0,
@@ -222,6 +272,28 @@ int learn_hint(ctx *c, int seat)
 /* ------------------------------------------------------------------------ */
 /* Judging a play: the practice table and the review                        */
 
+/* store_hand_each's callback: the highest hand recorded, into arg. */
+static int last_hand(void *arg, int hand, uint64_t seed, const char *digest)
+{
+    (void)seed;
+    (void)digest;
+    int *n = arg;
+    if (hand > *n)
+        *n = hand;
+    return 0;
+}
+
+/* The hand the loaded game is in (1-based: the fair-deal record's last
+   hand), 0 when it has no record. */
+static int hand_now(ctx *c)
+{
+    int n = 0;
+    int err = store_hand_each(c->h->st, c->row.id, last_hand, &n);
+    if (err != 0)
+        hc_failed(c, err);
+    return err == 0 ? n : 0;
+}
+
 /* Whether seat of the loaded game gets its plays judged (a practice
    table's learner, or review on). */
 static bool learn_judges(ctx *c, int seat)
@@ -231,28 +303,13 @@ static bool learn_judges(ctx *c, int seat)
     return learner(c, seat) || wants_review(c, c->seats[seat].player);
 }
 
-/* What a judged play left on the table, as a review line's label. */
-static const char *loss_label(const think_job *j)
+/* Adds a judged play (its points lost, its hand, its line) to player's
+   items, keeping the LEARN_REVIEW_MAX largest ("points\thand\tline\n"
+   each, a line cut at ITEM_MAX bytes). */
+static void keep_item(ctx *c, const char *player, int lost, int hand, const char *text)
 {
-    unsigned missed = j->why.made & ~j->why_played.made;
-    if (missed & PZAI_MADE_PORRAZO)
-        return _("a missed porrazo");
-    if (missed & PZAI_MADE_IN_PLACE)
-        return _("a card left in place");
-    if (missed & PZAI_MADE_LIMPIA)
-        return _("a missed limpia");
-    if (j->why_played.limpia > j->why.limpia)
-        return _("a limpia given away");
-    if (j->why_played.porrazo > j->why.porrazo)
-        return _("a porrazo left open");
-    return _("points left on the table");
-}
-
-/* Adds a judged play (its points lost, its line) to player's items of the
-   hand, keeping the LEARN_REVIEW_MAX largest ("points\tline\n" each, a
-   line cut at ITEM_MAX bytes). */
-static void keep_item(ctx *c, const char *player, int lost, const char *line)
-{
+    char line[ITEM_MAX + 16];
+    snprintf(line, sizeof line, "%d\t%.*s", hand, ITEM_MAX, text);
     char key[3 * STORE_ID_MAX], value[ITEMS_MAX] = "", out[ITEMS_MAX] = "";
     char items[LEARN_REVIEW_MAX + 1][ITEM_MAX + 16];
     int n = 0;
@@ -293,28 +350,50 @@ static bool same_play(const pz_action *a, const pz_action *b, const char *wa, co
 }
 
 /* A judged play: the practice table's line, the review's item. */
+/*
+ * Why the strong level's play w beats the player's p, when it is a fact
+ * (what each scores at once) or a risk worded as one (the porrazo p let a
+ * holder of the rank make, w not), into buf: 1, or 0 (buf "") when the
+ * difference is only the search's view of what follows.
+ */
+static int judged_reason(const ctx *c, const pzai_why *w, const pzai_why *p, char *buf, size_t cap)
+{
+    const char *next = nick_of(c, p->next);
+    int n = 0;
+    if (w->value > p->value)
+        n = snprintf(buf, cap, _("%+d at once, yours %+d"), w->value, p->value);
+    else if (w->value == p->value && p->risk_rank >= 0 && w->risk_rank < 0 && p->next >= 0)
+        n = snprintf(
+            buf, cap,
+            p->risk_counter ? _("the same at once, and it leaves %s nothing to counter; yours let "
+                                "%s counter it (+%d if it stands) if holding the third %s")
+                            : _("the same at once, and it leaves %s no porrazo; yours let %s "
+                                "porrazo it (+%d if it stands) if holding another %s"),
+            next, next, p->risk_worth > 0 ? p->risk_worth : p->porrazo, render_rank(p->risk_rank));
+    else
+        buf[0] = '\0';
+    if (n < 0 || (size_t)n >= cap)
+        buf[0] = '\0';
+    return buf[0] != '\0';
+}
+
+/* A judged play: the practice table's line, the review's item. */
 static void tell_judged(ctx *c, const think_job *j)
 {
     int seat = hg_seat_of(c, j->player);
     char best[RENDER_LINE_MAX], mine[RENDER_LINE_MAX], line[2 * RENDER_LINE_MAX];
-    if (seat < 0 || j->result != 1 ||
+    char reason[RENDER_LINE_MAX];
+    if (seat < 0 || j->result != 1 || j->action.kind != PZ_ACT_PLAY ||
         words_of(c, &j->view, &j->record, j->seed, &j->action, best, sizeof best) != 0 ||
         words_of(c, &j->view, &j->record, j->seed, &j->played, mine, sizeof mine) != 0 ||
         same_play(&j->action, &j->played, best, mine))
         return;
     const pzai_why *w = &j->why, *p = &j->why_played;
-    int risk_w = w->porrazo + w->limpia + w->in_place,
-        risk_p = p->porrazo + p->limpia + p->in_place;
+    bool told = judged_reason(c, w, p, reason, sizeof reason);
     if (learner(c, seat)) {
-        if (w->value > p->value)
-            hc_say_private(c, j->player, 0,
-                           _("Stronger than your %s: %s (%+d at once against your %+d)"), mine,
-                           best, w->value, p->value);
-        else if (risk_p > risk_w && w->next >= 0)
-            hc_say_private(c, j->player, 0,
-                           _("Stronger than your %s: %s (it leaves %s %d to take at once, yours "
-                             "%d)"),
-                           mine, best, nick_of(c, w->next), risk_w, risk_p);
+        if (told)
+            hc_say_private(c, j->player, 0, _("Stronger than your %s: %s \xE2\x80\x94 %s"), mine,
+                           best, reason);
         else if (w->value == p->value)
             hc_say_private(c, j->player, 0,
                            _("The strong level would have played %s rather than your %s: the "
@@ -326,19 +405,19 @@ static void tell_judged(ctx *c, const think_job *j)
                              "once against your %+d, but better further on by its search"),
                            best, mine, w->value, p->value);
     }
-    int lost = (w->value - p->value) + (p->porrazo + p->limpia) - (w->porrazo + w->limpia);
-    if (lost <= 0 || !wants_review(c, j->player))
+    if (!told || !wants_review(c, j->player))
         return;
-    snprintf(line, sizeof line, _("deal %d, your %s: %s was worth %d more (%s)"), j->view.deal,
-             mine, best, lost, loss_label(j));
-    keep_item(c, j->player, lost, line);
+    snprintf(line, sizeof line, _("deal %d, your %s: %s \xE2\x80\x94 %s"), j->view.deal, mine, best,
+             reason);
+    keep_item(c, j->player, w->value - p->value + (p->risk_rank >= 0 ? p->porrazo : 0), j->hand,
+              line);
 }
 
 /* seat played a from view v and record r (taken before it, with the seed
-   learn_seed gave then): judged on the worker against the strong level's
-   choice (a play only). */
+   learn_seed gave then) in hand: judged against the strong level's play,
+   on the worker but in the hand's last deal. */
 static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, uint64_t seed,
-                        const pz_action *a)
+                        const pz_action *a, int hand)
 {
     think_job j;
     if (a->kind != PZ_ACT_PLAY || seat < 0 || seat >= c->nseats)
@@ -355,7 +434,10 @@ static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, 
     j.level = PZAI_STRONG;
     j.seed = seed;
     j.iterations = c->h->cfg.robot_iterations;
-    if (c->h->think == NULL) {
+    j.hand = hand;
+    /* The hand's last deal is judged at once: its review follows the
+       hand's last play, before the next hand's first line. */
+    if (c->h->think == NULL || v->deal == v->deals_per_hand) {
         think_run(&j);
         tell_judged(c, &j);
     } else {
@@ -363,34 +445,38 @@ static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, 
     }
 }
 
-/* The review of player's hand: its kept items, then forgotten. */
-static void tell_review(ctx *c, const char *player)
+/* The review of player's hand (hand, 1-based; 0 unknown): its kept items
+   (those of another hand, judged late, are dropped), then forgotten. Sent
+   with the hands' priority, so it comes before the next hand's lines. */
+static void tell_review(ctx *c, const char *player, int hand)
 {
-    char key[3 * STORE_ID_MAX], value[ITEMS_MAX];
+    char key[3 * STORE_ID_MAX], value[ITEMS_MAX], where[STORE_ID_MAX + 32];
     items_key(c, player, key, sizeof key);
     if (key[0] == '\0')
         return;
     if (store_kv_get(c->h->st, LEARN_ITEMS_SCOPE, key, value, sizeof value) != 0)
         value[0] = '\0';
+    if (hand > 0)
+        snprintf(where, sizeof where, _("hand %d in %s"), hand, c->row.room);
+    else
+        snprintf(where, sizeof where, "%s", c->row.room);
     int told = 0;
     for (const char *p = value; *p != '\0';) {
         size_t n = strcspn(p, "\n");
-        const char *tab = memchr(p, '\t', n);
         char item[ITEMS_MAX];
-        if (tab != NULL) {
-            size_t len = n - (size_t)(tab + 1 - p);
-            memcpy(item, tab + 1, len < sizeof item ? len : sizeof item - 1);
-            item[len < sizeof item ? len : sizeof item - 1] = '\0';
-            hc_say_private(c, player, 0, _("Review of the hand in %s: %s"), c->row.room, item);
+        snprintf(item, sizeof item, "%.*s", (int)n, p);
+        char *tab = strchr(item, '\t'), *text = tab ? strchr(tab + 1, '\t') : NULL;
+        if (text != NULL && told < LEARN_REVIEW_MAX &&
+            (hand == 0 || strtol(tab + 1, NULL, 10) == hand)) {
+            hc_say_private(c, player, 1, _("Review of %s: %s"), where, text + 1);
+            told++;
         }
-        told += tab != NULL;
         p += n + (p[n] == '\n');
     }
     if (told == 0)
-        hc_say_private(c, player, 0,
-                       _("Review of the hand in %s: the strong level found no points you left on "
-                         "the table"),
-                       c->row.room);
+        hc_say_private(c, player, 1,
+                       _("Review of %s: the strong level found no points you left on the table"),
+                       where);
     int err = store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
     if (err != 0)
         hc_failed(c, err);
@@ -410,21 +496,90 @@ static void learn_forget(ctx *c)
     }
 }
 
-/* A hand ended in the loaded game: the review of each player who asked. */
+/* A hand ended in the loaded game: the review of each player who asked,
+   at once (the hand's last deal was judged as it was played). */
 static void learn_hand_end(ctx *c)
 {
+    int hand = -1;
     for (int s = 0; s < c->nseats && !c->failed; s++) {
         if (hc_is_robot(c->seats[s].player) || !wants_review(c, c->seats[s].player))
             continue;
-        think_job j;
-        if (c->h->think == NULL || job_for(c, s, THINK_REVIEW, &j) != 0 ||
-            think_submit(c->h->think, &j) != 0)
-            tell_review(c, c->seats[s].player); /* what was judged so far */
+        if (hand < 0)
+            hand = hand_now(c);
+        tell_review(c, c->seats[s].player, hand);
     }
 }
 
 /* ------------------------------------------------------------------------ */
 /* A computer player's move on a practice table                             */
+
+/* Whether seat of the loaded game holds a card of rank (its own view). */
+static bool seat_holds(const ctx *c, int seat, int rank)
+{
+    pz_view v;
+    if (c->g == NULL || pz_view_seat(c->g, seat, &v) != 0)
+        return false;
+    for (int i = 0; i < v.nhand; i++)
+        if (pz_card_rank(v.hand[i]) == rank)
+            return true;
+    return false;
+}
+
+/*
+ * What a computer player's move w leaves the next player, told to the
+ * learner of a practice table: of the learner's own chance only what the
+ * learner's hand allows; of another player's, what a player holding the
+ * right card could do.
+ */
+static void explain_next(ctx *c, const pzai_why *w, const char *who, const char *words)
+{
+    const char *to = c->row.creator, *next = nick_of(c, w->next);
+    bool to_learner = w->next >= 0 && learner(c, w->next), counter = w->risk_counter;
+    if (w->porrazo > 0 && w->risk_rank >= 0) {
+        const char *rank = render_rank(w->risk_rank);
+        int worth = w->risk_worth > 0 ? w->risk_worth : w->porrazo;
+        if (to_learner && seat_holds(c, w->next, w->risk_rank))
+            hc_say_private(c, to, 0,
+                           counter ? _("%s played %s: you may counter it with your %s (+%d if it "
+                                       "stands)")
+                                   : _("%s played %s: you may porrazo it with your %s (+%d if it "
+                                       "stands)"),
+                           who, words, rank, worth);
+        else if (to_learner)
+            hc_say_private(c, to, 0,
+                           counter ? _("%s played %s: a player holding the third %s could "
+                                       "counter it; you hold none")
+                                   : _("%s played %s: a player holding another %s could porrazo "
+                                       "it; you hold none"),
+                           who, words, rank);
+        else
+            hc_say_private(c, to, 0,
+                           counter ? _("%s played %s: %s may counter it (+%d if it stands) if "
+                                       "holding the third %s")
+                                   : _("%s played %s: %s may porrazo it (+%d if it stands) if "
+                                       "holding another %s"),
+                           who, words, next, worth, rank);
+    } else if (w->porrazo == 0 && w->limpia == 0 && w->in_place == 0) {
+        hc_say_private(c, to, 0,
+                       _("%s played %s: it leaves %s no porrazo, limpia or card in place to "
+                         "score"),
+                       who, words, next);
+    } else {
+        hc_say_private(c, to, 0,
+                       _("%s played %s: a player holding the right card could score at once "
+                         "next (a limpia or a card in place)"),
+                       who, words);
+    }
+}
+
+/* Whether v's seat is about to play the last card of the deal. */
+static bool last_card(const pz_view *v)
+{
+    int cards = 0;
+    for (int s = 0; s < v->players; s++)
+        cards += v->hand_count[s];
+    return cards == 1;
+}
 
 void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
 {
@@ -439,25 +594,24 @@ void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
     if (a->kind == PZ_ACT_TENDIDO)
         hc_say_private(c, to, 0,
                        a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
-                                  "about %d at once")
+                                  "about %d at once, on average over the deals it cannot tell "
+                                  "apart")
                               : _("Why %s chose %s: laid now it would score only about %d at "
-                                  "once"),
+                                  "once, on average over the deals it cannot tell apart"),
                        who, words, w->expected);
     else if (avoids(w) != AVOIDS_NONE)
         hc_say_private(c, to, 0,
                        avoids(w) == AVOIDS_LIMPIA ? _("Why %s played %s: it leaves %s no limpia")
                                                   : _("Why %s played %s: it leaves %s no porrazo"),
                        who, words, next);
-    else if (w->value != 0)
-        hc_say_private(c, to, 0, _("Why %s played %s: %+d at once"), who, words, w->value);
-    else if (w->next >= 0 && w->porrazo > 0)
-        hc_say_private(c, to, 0, _("%s played %s: nothing at once, and %s may porrazo it (+%d)"),
-                       who, words, next, w->porrazo);
     else if (w->next >= 0)
+        explain_next(c, w, who, words);
+    else if (a->kind == PZ_ACT_PLAY && last_card(&j->view))
         hc_say_private(c, to, 0,
-                       _("%s played %s: nothing at once, and nothing for %s to take at "
-                         "once either"),
-                       who, words, next);
+                       j->view.deal == j->view.deals_per_hand
+                           ? _("%s: %s, the last card of the hand")
+                           : _("%s: %s, the last card of the deal"),
+                       who, words);
     else
         hc_say_private(c, to, 0, _("%s: %s"), who, words);
 }
@@ -502,8 +656,6 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
     } else if (load_by_id(&c, j->game) > 0) { /* judged from the job's view */
         if (j->purpose == THINK_JUDGE)
             tell_judged(&c, j);
-        else if (j->purpose == THINK_REVIEW)
-            tell_review(&c, j->player);
     }
     hg_unload(&c);
     if (c.failed || store_commit(h->st) != 0) {
@@ -520,7 +672,7 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
 
 /* What learning takes of the game before a judged play. */
 typedef struct learn_taken {
-    int seat;
+    int seat, hand;
     uint64_t seed;
     pz_view view;
     pz_record record;
@@ -538,6 +690,7 @@ static void *before_move(ctx *c, const pz_action *a, const char *forced)
     if (t == NULL)
         return NULL;
     t->seat = a->seat;
+    t->hand = hand_now(c);
     t->seed = learn_seed(c, a->seat);
     if (pz_view_seat(c->g, a->seat, &t->view) != 0 || pz_public_record(c->g, &t->record) != 0) {
         free(t);
@@ -551,7 +704,7 @@ static void after_move(ctx *c, const pz_action *a, void *taken, bool applied)
 {
     learn_taken *t = taken;
     if (applied)
-        learn_judge(c, t->seat, &t->view, &t->record, t->seed, a);
+        learn_judge(c, t->seat, &t->view, &t->record, t->seed, a, t->hand);
     free(t);
 }
 

@@ -54,8 +54,8 @@ void think_run(think_job *j)
     case THINK_HINT:
         j->result = pzai_hint(&j->view, &j->record, j->seed, &budget, &j->action, &j->why);
         break;
-    case THINK_JUDGE:
-        j->result = pzai_hint(&j->view, &j->record, j->seed, &budget, &j->action, &j->why);
+    case THINK_JUDGE: /* a play against a play: never a claim or a declaration */
+        j->result = pzai_hint_play(&j->view, &j->record, j->seed, &budget, &j->action, &j->why);
         if (j->result == 1 &&
             pzai_why_of(&j->view, &j->record, &j->played, j->seed, &j->why_played) != 0)
             j->result = -1;

@@ -35,18 +35,18 @@ typedef struct think think;
    person (learn.c): a hint asked for, or a play of theirs judged against
    the strong level's (the practice table, the hand's review). */
 typedef enum think_purpose {
-    THINK_MOVE,  /* pzai_decide at the job's level (explain: and pzai_why_of) */
-    THINK_HINT,  /* pzai_hint for player */
-    THINK_JUDGE, /* pzai_hint, and pzai_why_of of played, for player */
-    THINK_REVIEW /* nothing to decide: a hand ended, its judged plays are told */
+    THINK_MOVE, /* pzai_decide at the job's level (explain: and pzai_why_of) */
+    THINK_HINT, /* pzai_hint for player */
+    THINK_JUDGE /* pzai_hint_play, and pzai_why_of of played, for player */
 } think_purpose;
 
 /* One decision to make, and its answer. */
 typedef struct think_job {
     think_purpose purpose;
-    char player[STORE_ID_MAX];  /* HINT, JUDGE, REVIEW: whom it is for */
+    char player[STORE_ID_MAX];  /* HINT, JUDGE: whom it is for */
     bool explain;               /* MOVE: also the figures of the move (a practice table) */
     pz_action played;           /* JUDGE: what the player did */
+    int hand;                   /* JUDGE: the hand it was played in (1-based; 0 unknown) */
     int64_t game;               /* the game's id */
     char network[STORE_ID_MAX]; /* where the game is */
     char room[STORE_ID_MAX];
@@ -76,9 +76,8 @@ void think_free(think *t);
 /*
  * Queues a copy of job j. Returns 0, or -1 when THINK_QUEUE_MAX jobs wait
  * (the caller tries again later) or a job of the same game, purpose and
- * player is already queued or running (JUDGE and REVIEW jobs queue in
- * any number: each is answered in its turn, so a hand's REVIEW comes after
- * the JUDGE jobs of its plays).
+ * player is already queued or running (JUDGE jobs queue in any number:
+ * each is answered in its turn).
  */
 int think_submit(think *t, const think_job *j);
 

@@ -353,8 +353,9 @@ static const rules_topic TOPICS[] = {
         "7, a 9 takes the 9, and an 8 or a 10 takes nothing.")},
     {"place",
      "inplace in-place lugar colocar",
-     {N_("An A, 2, 3 or 4 that captures nothing and becomes the table's 1st, 2nd, 3rd or 4th "
-         "card scores its value: an A on an empty table scores 1."),
+     {N_("A card scores in place when it captures nothing and its value is the number of "
+         "cards on the table once it lies there: an A on an empty table scores 1, a 2 laid as "
+         "the table's second card 2, a 3 as the third 3, a 4 as the fourth 4."),
       N_("If it could capture too, you choose: play 4 capture, or play 4 place."), NULL},
      N_("Example: on a table of 4 5 9, a 4 may capture 4 5 or go in place as the fourth card for "
         "4; on a lone 2, a 2 may capture it (a limpia of 1) or go in place for 2.")},
@@ -370,18 +371,21 @@ static const rules_topic TOPICS[] = {
      "counter san sanbenito benito contra contraporrazo",
      {N_("Porrazo: play the rank of the card just laid (one that took nothing): you take it and "
          "its sequence, and score 1 (2 for a J, 3 for a Q, 4 for a K)."),
-      N_("It stands once the next player plays. If that player plays the third card of the "
-         "rank, it is a counter porrazo: they take it all and score 3 to 12."),
+      N_("It is pending until the next player plays, and stands (scores) when they play another "
+         "rank or the deal ends: a porrazo with a deal's last card stands at once."),
+      N_("If the next player plays the third card of the rank it is a counter porrazo: your "
+         "porrazo scores nothing; they take all its cards and score 3 (6 for a J, 9 for a Q, "
+         "12 for a K), plus the limpia again if yours was one."),
       N_("After a counter porrazo, the fourth card of the rank is a san benito: that side wins "
-         "the game at once."),
-      NULL},
-     N_("Example: a porrazo of a 5 that empties the table scores 1 and a limpia of 1; if the "
-        "next player plays the third 5, their counter porrazo scores 3 and the limpia's 1 "
-        "instead.")},
+         "the game at once.")},
+     N_("Example: a porrazo of a 5 that empties the table will score 1 and a limpia of 1 when "
+        "it stands; if the next player plays the third 5 instead, your porrazo scores nothing "
+        "and their counter porrazo scores 3 plus that limpia of 1.")},
     {"tendido",
      "layout arrange ordenar",
-     {N_("Once a hand the dealer lays 4 cards face up in two pairs, after a deal of their "
-         "choice, before seeing the new cards."),
+     {N_("Once a hand (the dealer's turn, several deals of 3 cards each) the dealer takes the "
+         "next 4 cards of the undealt pack and lays them face up in two pairs: tendido now, "
+         "right after this deal, or later, after another; at the hand's last deal it is now."),
       N_("The dealer lays them in a row, each pair in either order, counted from left to right "
          "or from right to left: each A, 2, 3, 4 in its own position scores its value."),
       N_("Sets made with a tendido card score too: a pair 1 to 4, three of a rank 3 to 12, four "
@@ -393,13 +397,15 @@ static const rules_topic TOPICS[] = {
     {"ronda",
      "rondine rondina declare declarations holding cantar declarar",
      {N_("A pair in the three cards dealt to you is a ronda, three of a rank a rondine."),
-      N_("At the end of the deal the best declared one scores: ronda K 4, Q 3, J 2, others 1; "
-         "rondine K 12, Q 9, J 6, others 3."),
+      N_("At the end of the deal only the best declared one at the table scores (a rondine "
+         "beats a ronda; then the higher rank; then the one nearest the dealer's left): ronda "
+         "K 4, Q 3, J 2, others 1; rondine K 12, Q 9, J 6, others 3."),
       N_("With manual declarations (pagat's rule) say ronda or rondine before the deal's first "
          "card; one not declared can be claimed by the other side: claim NICK."),
       NULL},
-     N_("Example: dealt K K 5 you hold a ronda of kings, worth 4 when the deal ends; another "
-        "player dealt 5 5 5 holds a rondine, which beats any ronda and scores 3 instead.")},
+     N_("Example: you are dealt K K 5 and bob 7 7 2: both rondas are declared, only your kings "
+        "score, 4; had carl been dealt 5 5 5, his rondine would beat both and score 3 "
+        "instead.")},
     {"scoring",
      "score points puntos puntuacion tanteo",
      {N_("Points come from porrazos, counter porrazos, limpias, cards in place, the tendido, "
@@ -421,9 +427,27 @@ static const rules_topic TOPICS[] = {
       N_("Once the game is over its record reveals each hand's seed and the game's salt: "
          "porrazo-replay --verify, or the game's page, checks each seal and deals every hand "
          "again."),
+      N_("A game's page is its record, every card of every hand; the same address ending in "
+         ".json is that record for programs."),
       NULL},
      N_("Example: the seed and salt of a hand sealed 847e357ca8ab must give 847e357ca8ab again "
         "and the very cards dealt; anything else fails the check.")},
+    {"options", /* R9 */
+     "option variants variant wrap nowrap declarations manual silent excess26 partners "
+     "partnerships leftover sweep opciones variantes",
+     {N_("Options are set when a game is made, after the number of players: new 3 to 31 "
+         "nowrap. Unset, a game is: to 61, sequences go on after K, rondas declared for you, "
+         "the tendido's time the dealer's choice."),
+      N_("to N: the target. nowrap: a sequence stops at K. declarations manual: say ronda "
+         "yourself, or be claimed; silent: nothing is said until the deal ends. tendido last: "
+         "the pack's last 4 cards."),
+      N_("partners: sides of two (an even number of players, 4 or more). excess26 (two sides): "
+         "the side with more than 26 cards scores the excess instead of the difference. "
+         "Leftover cards go to the table, or with leftover deal to the players."),
+      N_("The table's last cards go to the last side to capture, or with sweep dealer to the "
+         "dealer. During a game, rules shows its options.")},
+     N_("Example: new 2 to 31 excess26 is a two-player game to 31 where, at each hand's end, "
+        "30 cards against 18 score 4 (30 less 26), not 12.")},
 };
 
 #define NTOPICS ((int)(sizeof TOPICS / sizeof TOPICS[0]))
@@ -496,19 +520,21 @@ static void rules_summary(const pz_options *game, render_lines *out)
     if (wraps(game))
         render_add(out, "%s",
                    _("A card takes the table card of its rank and the ranks that follow, K then "
-                     "A then 2: a 5 takes 5 6 7. Capturing is compulsory. An A, 2, 3 or 4 laid "
-                     "as the table's 1st to 4th card scores in place."));
+                     "A then 2: a 5 takes 5 6 7. Capturing is compulsory. An A on an empty "
+                     "table, or a 2, 3 or 4 laid as the table's 2nd, 3rd or 4th card, scores "
+                     "in place."));
     else
         render_add(out, "%s",
                    _("A card takes the table card of its rank and the ranks that follow, up to "
-                     "K: a 5 takes 5 6 7. Capturing is compulsory. An A, 2, 3 or 4 laid as the "
-                     "table's 1st to 4th card scores in place."));
+                     "K: a 5 takes 5 6 7. Capturing is compulsory. An A on an empty table, "
+                     "or a 2, 3 or 4 laid as the table's 2nd, 3rd or 4th card, scores in "
+                     "place."));
     render_add(out, "%s",
                _("Emptying the table is a limpia. Matching the card just laid is a porrazo, the "
                  "third of the rank a counter porrazo, the fourth a san benito: game."));
     render_add(out, "%s",
                _("Also: the tendido, rondas and rondines, the most cards. Topics: capture, "
-                 "place, limpia, porrazo, tendido, ronda, scoring, end, sealed."));
+                 "place, limpia, porrazo, tendido, ronda, scoring, end, sealed, options."));
     game_options(game, out);
 }
 
@@ -543,7 +569,7 @@ void help_rules(const char *topic, const pz_options *game, render_lines *out)
     topic_echo(topic, echo);
     render_add(out,
                _("No rules topic \"%s\". Topics: capture, place, limpia, porrazo, tendido, "
-                 "ronda, scoring, end, sealed."),
+                 "ronda, scoring, end, sealed, options."),
                echo);
 }
 

@@ -174,6 +174,11 @@ const char *rtext_rank_word(int r)
     return r >= 0 && r < PZ_RANKS ? RANK_WORD[r] : "?";
 }
 
+const char *render_rank(int r)
+{
+    return rtext_rank_word(r);
+}
+
 /* Writes c as rank and suit symbol ("10♠") into buf[8]; "??" for no card. */
 void render_card(pz_card c, char buf[8])
 {

@@ -43,6 +43,9 @@ typedef struct render_names {
 
 /* "7♥", "10♠", "K♣" (no "T": players read 10) into buf[8]. */
 void render_card(pz_card c, char buf[8]);
+/* The word of rank r as cards show it: "A", "2", ..., "10", "J", "Q", "K"
+   ("?" for none). */
+const char *render_rank(int r);
 /* Cards separated by spaces; "(empty)" for none. */
 void render_cards(const pz_card *cards, int n, char *buf, size_t cap);
 /* The same, sorted by rank then suit (hands and the table everywhere). */

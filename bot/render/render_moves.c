@@ -1,7 +1,8 @@
 /*
  * render_moves.c — what one move would do, as the player who may make it
  * reads it in their list of moves: "7♥ takes 7♣ 8♦: limpia +1", "K♠
- * lays", "4♦ in place +4", "tendido now", "arrange best +3", "ronda".
+ * lays", "4♦ in place +4", "tendido now", "arrange best — +3 in all: tendido in
+ * place +2, tendido sets +1", "ronda".
  *
  * Only the move itself is told: the events pz_apply() gave on a copy of
  * the game are read up to the first one that belongs to what follows it
@@ -55,6 +56,26 @@ static bool settled(const pz_events *ev, int from, int end, int seat)
     return false;
 }
 
+/* What the porrazo (or counter porrazo: *counter) left pending in after
+   will score when it stands (R6.2, R6.4): the rank's ronda value (rondine
+   for a counter), plus a limpia's when the table is left empty (the last
+   card the porrazo took). 0 when nothing is pending. */
+static int pending_worth(const pz_game *after, bool *counter)
+{
+    int seat;
+    pz_pending_kind kind = pz_get_pending(after, &seat);
+    pz_card taken[16], table[PZ_CARDS];
+    int n = kind == PZ_PENDING_NONE ? 0 : pz_get_pending_cards(after, taken);
+    *counter = kind == PZ_PENDING_COUNTER;
+    if (n <= 0)
+        return 0;
+    int rank = pz_card_rank(taken[0]);
+    int worth = *counter ? pz_rondine_value(rank) : pz_ronda_value(rank);
+    if (n >= 2 && pz_get_table(after, table) == 0)
+        worth += pz_ronda_value(pz_card_rank(taken[*counter ? n - 2 : n - 1]));
+    return worth;
+}
+
 /* The mode a play was asked with, when the player must say it. */
 static const char *chosen_mode(const pz_action *a)
 {
@@ -104,18 +125,35 @@ void render_outcome(const pz_game *after, const render_names *names, const pz_ac
                 render_card(e->cards[k], card);
                 rtext_whole(&b, " ", card);
             }
-            if (e->pending && !settled(ev, i + 1, end, e->seat))
-                rtext_addf(&b, "%s %s", scores++ == 0 ? ":" : ",", _("porrazo pending"));
+            if (e->pending && !settled(ev, i + 1, end, e->seat)) {
+                bool counter;
+                int worth = pending_worth(after, &counter);
+                /* TRANSLATORS: what the engine records if the next player
+                   does not counter: "porrazo pending, +3 if it stands" */
+                rtext_addf(&b,
+                           counter ? _("%s counter porrazo pending, +%d if it stands")
+                                   : _("%s porrazo pending, +%d if it stands"),
+                           scores++ == 0 ? ":" : ",", worth);
+            }
             break;
         case PZ_EV_DECLARE:
-            rtext_addf(&b, "%s",
+            rtext_addf(&b, "%s%s", b.len > 0 ? " " : "",
                        e->holding == PZ_HOLD_RONDINE ? _("rondine")
                        : e->holding == PZ_HOLD_FOUR  ? _("four of a kind")
                                                      : _("ronda"));
             break;
-        case PZ_EV_ARRANGED:
-            rtext_addf(&b, " +%d", e->points);
+        case PZ_EV_ARRANGED: {
+            /* The total first, its parts (the scores below) after it. */
+            int total = 0;
+            for (int k = i + 1; k < end; k++)
+                if (ev->ev[k].kind == PZ_EV_SCORE && ev->ev[k].seat == a->seat &&
+                    (ev->ev[k].reason == PZ_REASON_TENDIDO_PLACE ||
+                     ev->ev[k].reason == PZ_REASON_TENDIDO_SETS))
+                    total += ev->ev[k].points;
+            /* TRANSLATORS: the arrangement's points in all, its parts follow */
+            rtext_addf(&b, _(" \xE2\x80\x94 %+d in all"), total);
             break;
+        }
         case PZ_EV_SCORE:
             if (e->reason == PZ_REASON_IN_PLACE && e->seat == a->seat) {
                 rtext_addf(&b, " +%d", e->points);

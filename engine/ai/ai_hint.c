@@ -11,6 +11,7 @@
  * where the hidden cards lie. Not here: the words (the host renders them),
  * choosing (the levels).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ai_int.h"
@@ -105,27 +106,116 @@ static int try_move(const pz_game *g, const pz_action *a, uint64_t unseen, int *
     return 0;
 }
 
+#define RISK_SAMPLES 32 /* sampled deals for the porrazo risk's expectation */
+
+/* Whether seat holds a card of rank in g; *card receives it. */
+static bool holds_rank(const pz_game *g, int seat, int rank, pz_card *card)
+{
+    pz_card hand[PZ_CARDS];
+    int n = pz_get_hand(g, seat, hand);
+    for (int i = 0; i < n; i++)
+        if (pz_card_rank(hand[i]) == rank) {
+            *card = hand[i];
+            return true;
+        }
+    return false;
+}
+
+/*
+ * The porrazo risk of a (pzai_why's risk_* fields): which rank threatens
+ * what the move leaves, from the public table after it on g, then how
+ * often the next player holds it over sampled deals, and for a counter
+ * whether the player after it could then win by a san benito.
+ */
+static void porrazo_risk(const pz_view *v, const pz_record *r, const pz_game *g, const pz_action *a,
+                         uint64_t unseen, uint64_t seed, pzai_why *w)
+{
+    w->risk_rank = -1;
+    if (a->kind != PZ_ACT_PLAY || w->next < 0 || w->porrazo <= 0)
+        return;
+    pz_game *after = pz_clone(g);
+    if (after == NULL || pz_apply(after, a, NULL, NULL, 0) != 0) {
+        pz_free(after);
+        return;
+    }
+    int pseat, side = pz_side_of(g, a->seat);
+    if (pz_get_pending(after, &pseat) != PZ_PENDING_NONE && pseat == a->seat) {
+        pz_card cards[16];
+        pz_get_pending_cards(after, cards);
+        w->risk_rank = pz_card_rank(cards[0]);
+        w->risk_counter = true;
+    } else {
+        w->risk_rank = pz_card_rank(a->card);
+    }
+    pz_free(after);
+    w->risk_unseen = pzai__count(unseen >> (4 * w->risk_rank) & 15);
+    pzai_rng rng;
+    pzai__rng_seed(&rng, seed ^ UINT64_C(0x7269736b));
+    for (int k = 0; k < RISK_SAMPLES; k++) {
+        pz_game *s = NULL;
+        if (pzai__sample(v, r, &rng, &s) != 0)
+            break;
+        pz_card card;
+        w->risk_worlds++;
+        if (pz_apply(s, a, NULL, NULL, 0) == 0 && holds_rank(s, w->next, w->risk_rank, &card)) {
+            w->risk_held++;
+            pz_action counter = pz_act_play(w->next, card, PZ_MODE_ANY);
+            int then = -1;
+            if (pz_apply(s, &counter, NULL, NULL, 0) != 0) { /* a porrazo that could lie in place */
+                counter.mode = PZ_MODE_CAPTURE;
+                if (pz_apply(s, &counter, NULL, NULL, 0) != 0) {
+                    pz_free(s);
+                    continue;
+                }
+            }
+            if (pz_get_pending(s, &then) != PZ_PENDING_NONE && then == w->next)
+                w->risk_worth = pzai__pending_points(s);
+            if (w->risk_counter && pz_get_phase(s) == PZ_PHASE_PLAY &&
+                (then = pz_get_turn(s)) >= 0 && pz_side_of(s, then) != side &&
+                holds_rank(s, then, w->risk_rank, &card))
+                w->risk_lost++;
+        }
+        pz_free(s);
+    }
+}
+
 #define TENDIDO_SAMPLES 16 /* sampled deals for the tendido's expected points */
 
+/* The points of ev's tendido scores (its cards in place, the sets they
+   make) for side: the arrangement's own, not a holding scored with it. */
+static int tendido_points(const pz_events *ev, int side)
+{
+    int points = 0;
+    for (int i = 0; i < ev->n; i++)
+        if (ev->ev[i].kind == PZ_EV_SCORE && ev->ev[i].side == side &&
+            (ev->ev[i].reason == PZ_REASON_TENDIDO_PLACE ||
+             ev->ev[i].reason == PZ_REASON_TENDIDO_SETS))
+            points += ev->ev[i].points;
+    return points;
+}
+
 /* The tendido laid now and arranged at its best: its points at once for
-   the seat's side, on average over sampled deals (rounded). */
+   the seat's side (the arrangement's scores only), on average over
+   sampled deals (rounded). */
 static int tendido_expected(const pz_view *v, const pz_record *r, uint64_t seed)
 {
     pzai_rng rng;
     pzai__rng_seed(&rng, seed ^ UINT64_C(0x74656e6469646f));
+    pz_events *ev = malloc(sizeof *ev);
     int total = 0, n = 0;
-    for (int k = 0; k < TENDIDO_SAMPLES; k++) {
+    for (int k = 0; ev != NULL && k < TENDIDO_SAMPLES; k++) {
         pz_game *g = NULL;
         if (pzai__sample(v, r, &rng, &g) != 0)
             break;
-        int before = pz_get_score(g, v->side);
         pz_action now = pz_act_tendido(v->seat, true), best = pz_act_arrange_best(v->seat);
-        if (pz_apply(g, &now, NULL, NULL, 0) == 0 && pz_apply(g, &best, NULL, NULL, 0) == 0) {
-            total += pz_get_score(g, v->side) - before;
+        ev->n = 0;
+        if (pz_apply(g, &now, NULL, NULL, 0) == 0 && pz_apply(g, &best, ev, NULL, 0) == 0) {
+            total += tendido_points(ev, v->side);
             n++;
         }
         pz_free(g);
     }
+    free(ev);
     return n > 0 ? (total + n / 2) / n : 0;
 }
 
@@ -162,6 +252,8 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
                 w.worst_limpia = t[PZAI_THREAT_LIMPIA];
         }
     }
+    if (err == 0)
+        porrazo_risk(v, r, g, a, unseen, seed, &w);
     pz_free(g);
     if (err == 0 && a->kind == PZ_ACT_TENDIDO)
         w.expected = tendido_expected(v, r, seed);
@@ -175,6 +267,26 @@ int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_bu
 {
     pz_action a;
     int rc = pzai_decide(v, r, PZAI_STRONG, seed, budget, &a);
+    if (rc != 1)
+        return rc;
+    pzai_why w;
+    int err = pzai_why_of(v, r, &a, seed, &w);
+    if (err != 0)
+        return err;
+    *action = a;
+    *why = w;
+    return 1;
+}
+
+int pzai_hint_play(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
+                   pz_action *action, pzai_why *why)
+{
+    pz_action a;
+    int rc = pzai_decide(v, r, PZAI_STRONG, seed, budget, &a); /* checks the inputs too */
+    if (rc == 1 && a.kind != PZ_ACT_PLAY)
+        rc = v->phase == PZ_PHASE_PLAY && v->turn == v->seat && v->nhand > 0
+                 ? pzai__strong(v, r, seed, budget, &a)
+                 : 0;
     if (rc != 1)
         return rc;
     pzai_why w;

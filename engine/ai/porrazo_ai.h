@@ -103,6 +103,19 @@ typedef struct pzai_why {
     /* What the move itself makes for the seat (PZAI_MADE_* bits): a
        porrazo (pending or scored), a limpia, a card in place. */
     unsigned made;
+    /* The porrazo risk the move runs, an expectation over deals sampled
+       from what the seat may know (the strong level's sampler). risk_rank:
+       the rank that would porrazo the card the move lays (risk_counter
+       false) or counter the porrazo it leaves pending (true), for the next
+       player of another side; -1 for none. risk_unseen: the cards of that
+       rank the seat cannot place. Of risk_worlds sampled deals, risk_held
+       gave the next player one, and (counters) risk_lost also gave the
+       player after it, of another side than the seat, the fourth: a san
+       benito, the game lost. risk_worth: what that porrazo or counter
+       would score if it stood (public cards decide it: a fact if it
+       happens), 0 when no sampled deal gave the next player the card. */
+    int risk_rank, risk_unseen, risk_worlds, risk_held, risk_lost, risk_worth;
+    bool risk_counter;
 } pzai_why;
 enum { PZAI_MADE_PORRAZO = 1, PZAI_MADE_LIMPIA = 2, PZAI_MADE_IN_PLACE = 4 };
 
@@ -122,6 +135,15 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
  */
 int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
               pz_action *action, pzai_why *why);
+
+/*
+ * The strong level's play for v->seat, to judge a play against: as
+ * pzai_hint, but never a claim or a declaration (manual mode), which are
+ * no play to compare with. 1 and a play with its figures, 0 when the seat
+ * has no play now, or a negative PZ_E code, as pzai_decide.
+ */
+int pzai_hint_play(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
+                   pz_action *action, pzai_why *why);
 
 /*
  * How many of ev's first events (those pz_apply() gave for a) are the move

@@ -35,6 +35,7 @@
 /* What the command line asks for. */
 typedef struct arena_args {
     pzai_level a, b;
+    bool a_hint; /* --a hint: A's seats play pzai_hint's action (the bot's hint) */
     int players;
     int games;
     bool partners;
@@ -78,7 +79,9 @@ static const char usage_text[] =
     "Plays N games of Porrazo between two computer levels (beginner, greedy, expert,\n"
     "strong) through pzai_decide(), the entry point the bot uses.\n"
     "\n"
-    "  --a, --b LEVEL   the two levels; A is the level under test\n"
+    "  --a, --b LEVEL   the two levels; A is the level under test. --a hint: A's seats\n"
+    "                   play every hint the bot would give them (pzai_hint), a learner\n"
+    "                   who follows each one\n"
     "  --players N      2..8 players (default 2); seats alternate A, B, A, ...\n"
     "  --games N        games to play (default 100); they come in pairs: each game seed\n"
     "                   is played twice with A and B swapped (an odd N plays the first\n"
@@ -209,7 +212,11 @@ static int arena_parse_args(int argc, char **argv, arena_args *a)
             pzai_level *lv = opt[2] == 'a' ? &a->a : &a->b;
             if (!s)
                 return arena_bad("a level is missing after", opt);
-            if (pzai_level_parse(s, lv) != 0)
+            if (opt[2] == 'a')
+                a->a_hint = strcmp(s, "hint") == 0;
+            if (opt[2] == 'a' && a->a_hint)
+                *lv = PZAI_STRONG;
+            else if (pzai_level_parse(s, lv) != 0)
                 return arena_bad("unknown level (beginner, greedy, expert, strong)", s);
             *(opt[2] == 'a' ? &have_a : &have_b) = true;
         } else if (!strcmp(opt, "--players")) {
@@ -383,7 +390,13 @@ static int arena_ask(arena_game *ag, int seat)
     }
     pz_action act;
     uint64_t seed = arena_mix(ag->seed ^ arena_mix(++ag->decisions));
-    int rc = pzai_decide(&v, &r, is_a ? args->a : args->b, seed, &budget, &act);
+    int rc;
+    if (is_a && args->a_hint) {
+        pzai_why why;
+        rc = pzai_hint(&v, &r, seed, &budget, &act, &why);
+    } else {
+        rc = pzai_decide(&v, &r, is_a ? args->a : args->b, seed, &budget, &act);
+    }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     bool is_turn = seat == pz_get_turn(ag->g);
     if (rc == 0 && !is_turn)

@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import console_game as cg  # noqa: E402
 
-LEARNING = ("Why ", "Hint in ", "Stronger than", "The strong level", "Review of the hand")
+LEARNING = ("Why ", "Hint in ", "Stronger than", "The strong level", "Review of ")
 
 
 class LearnBot(cg.Bot):

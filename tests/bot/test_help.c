@@ -122,8 +122,9 @@ static void test_the_rules_explain_the_sealed_pack(void **state)
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         render_lines out = {0};
         render_rules(words[i], &out);
-        assert_int_equal(out.n, 3);
+        assert_int_equal(out.n, 4);
         assert_true(any_line_has(&out, "\"pack sealed 847e357ca8ab\""));
+        assert_true(any_line_has(&out, "ending in .json is that record"));
         assert_true(any_line_has(&out, "seed"));
         assert_true(any_line_has(&out, "salt"));
         assert_true(any_line_has(&out, "porrazo-replay --verify"));
@@ -131,10 +132,62 @@ static void test_the_rules_explain_the_sealed_pack(void **state)
     }
     render_lines out = {0};
     render_rules("", &out);
-    assert_true(any_line_has(&out, "end, sealed."));
+    assert_true(any_line_has(&out, "end, sealed, options."));
     out.n = 0;
     render_rules("nosuch", &out);
-    assert_true(any_line_has(&out, "end, sealed."));
+    assert_true(any_line_has(&out, "end, sealed, options."));
+}
+
+/* rules options: every option a game can be made with, by name and by
+   the word a player types (excess26, nowrap, ...), with its example. */
+static void test_the_rules_name_every_option(void **state)
+{
+    (void)state;
+    static const char *const words[] = {"options", "excess26", "nowrap",
+                                        "manual",  "partners", "opciones"};
+    static const char *const told[] = {"to N",
+                                       "nowrap",
+                                       "declarations manual",
+                                       "silent",
+                                       "tendido last",
+                                       "partners",
+                                       "excess26",
+                                       "leftover deal",
+                                       "sweep dealer",
+                                       "Example: new 2 to 31 excess26"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        render_lines out = {0};
+        render_rules(words[i], &out);
+        if (out.n != 5)
+            print_error("rules %s: %d lines, %s\n", words[i], out.n, out.n ? out.line[0] : "");
+        assert_int_equal(out.n, 5);
+        for (size_t k = 0; k < sizeof told / sizeof told[0]; k++)
+            assert_true(any_line_has(&out, told[k]));
+    }
+}
+
+/* The topics a newcomer stalled on say what they left out: where the
+   tendido's cards come from, the counter's formula, the place positions,
+   which declared ronda scores. */
+static void test_the_rules_answer_a_newcomers_questions(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *topic, *says;
+    } cases[] = {
+        {"tendido", "next 4 cards of the undealt pack"},
+        {"porrazo", "score 3 (6 for a J, 9 for a Q, 12 for a K)"},
+        {"porrazo", "a porrazo with a deal's last card stands at once"},
+        {"porrazo", "their counter porrazo scores 3 plus that limpia of 1"},
+        {"place", "a 2 laid as the table's second card 2"},
+        {"ronda", "only the best declared one at the table scores"},
+        {"ronda", "only your kings score, 4"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        render_lines out = {0};
+        render_rules(cases[i].topic, &out);
+        assert_true(any_line_has(&out, cases[i].says));
+    }
 }
 
 static void test_the_rules_of_a_game_say_its_target_and_options(void **state)
@@ -232,6 +285,8 @@ int main(void)
         cmocka_unit_test(test_the_rules_of_a_game_say_its_target_and_options),
         cmocka_unit_test(test_the_rules_say_capture_is_compulsory_and_wrap_only_where_allowed),
         cmocka_unit_test(test_the_rules_explain_the_sealed_pack),
+        cmocka_unit_test(test_the_rules_name_every_option),
+        cmocka_unit_test(test_the_rules_answer_a_newcomers_questions),
         cmocka_unit_test(test_help_shows_directions_and_ranks_as_players_say_them),
         cmocka_unit_test(test_an_unknown_help_topic_is_echoed_without_invisible_characters),
     };

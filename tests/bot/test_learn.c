@@ -319,13 +319,22 @@ static void test_a_practice_table_explains_and_counts_nowhere(void **state)
 }
 
 /* The runs of review lines in a row (a hand's review each), every run at
-   most three lines, all to ann. */
+   most three lines, all to ann, each line naming its hand (the first run
+   hand 1, the next hand 2, ...) and sent before the next hand's first
+   line. */
 static int review_runs(const table *t)
 {
-    int runs = 0, run = 0;
+    int runs = 0, run = 0, hands = 0;
     for (int i = 0; i <= t->nmsg; i++) {
-        bool review = i < t->nmsg && strstr(t->msg[i].text, "Review of the hand in #t") != NULL;
-        if (review) {
+        const char *at = i < t->nmsg ? strstr(t->msg[i].text, "Review of hand ") : NULL;
+        hands += i < t->nmsg && strstr(t->msg[i].text, "New hand") != NULL;
+        if (at != NULL) {
+            assert_int_equal(hands, runs + 1); /* before the next hand's first line */
+            char named[48];
+            snprintf(named, sizeof named, "Review of hand %d in #t: ", runs + 1);
+            if (strstr(t->msg[i].text, named) == NULL)
+                print_error("not %s: %s\n", named, t->msg[i].text);
+            assert_non_null(strstr(t->msg[i].text, named));
             assert_string_equal(t->msg[i].target, "ann");
             run++;
         } else if (run > 0) {

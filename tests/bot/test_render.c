@@ -468,6 +468,22 @@ static void test_a_porrazo_names_the_card_it_hits_and_its_owner(void **state)
     fx_free(f);
 }
 
+/* The moves list says a pending porrazo's worth if it stands, and names
+   a counter porrazo with its own (the rondine value: 3 for a 7). */
+static void test_a_pending_porrazo_says_its_worth_and_a_counter_is_named(void **state)
+{
+    (void)state;
+    char got[RENDER_LINE_MAX];
+    fx *f = fx_porrazo_ready();
+    outcome_of(f, 1, "7D", got, sizeof got);
+    assert_string_equal(got, "7\xE2\x99\xA6 takes 7\xE2\x99\xA3 8\xE2\x99\xA6: porrazo "
+                             "pending, +1 if it stands");
+    outcome_of(f, 2, "7H", got, sizeof got);
+    assert_string_equal(got, "7\xE2\x99\xA5 takes 7\xE2\x99\xA6 7\xE2\x99\xA3 "
+                             "8\xE2\x99\xA6: counter porrazo pending, +3 if it stands");
+    fx_free(f);
+}
+
 static void test_a_porrazo_stands_before_the_next_card_is_played(void **state)
 {
     (void)state;
@@ -1333,6 +1349,7 @@ int main(void)
         cmocka_unit_test(test_a_limpia_says_so_with_its_point_and_total),
         cmocka_unit_test(test_a_move_says_what_it_takes_and_scores_and_nothing_after_it),
         cmocka_unit_test(test_a_porrazo_names_the_card_it_hits_and_its_owner),
+        cmocka_unit_test(test_a_pending_porrazo_says_its_worth_and_a_counter_is_named),
         cmocka_unit_test(test_a_porrazo_stands_before_the_next_card_is_played),
         cmocka_unit_test(test_a_counter_porrazo_takes_the_porrazo_and_warns_of_san_benito),
         cmocka_unit_test(test_a_counter_porrazo_that_stands_scores_its_rondine_value),
