@@ -115,6 +115,27 @@ static int judge(const reload_target *t, const cfg *next)
     return 0;
 }
 
+/*
+ * Takes into live's [matrix] sections the languages of next's sections of
+ * the same name: the network's language and its rooms' lang_CODE lists.
+ * The host reads them for every line (cfg_room_lang over the rules made
+ * again after) and the adapter never does, so they need no restart; the
+ * rest of a changed section still waits for one (warn_restart_only).
+ */
+static void take_matrix_langs(cfg *live, const cfg *next)
+{
+    for (int i = 0; i < live->nmatrix; i++) {
+        int j = matrix_named(next, live->matrix[i].name);
+        if (j < 0)
+            continue;
+        cfg_matrix *to = &live->matrix[i];
+        const cfg_matrix *from = &next->matrix[j];
+        memcpy(to->language, from->language, sizeof to->language);
+        memcpy(to->lang_rooms, from->lang_rooms, sizeof to->lang_rooms);
+        to->nlang_rooms = from->nlang_rooms;
+    }
+}
+
 /* Warns of the sections that only a restart adds or changes. */
 static void warn_restart_only(const cfg *live, const cfg *next, bool db_from_args)
 {
@@ -154,6 +175,7 @@ int reload_config(reload_target *t)
     }
     if (judge(t, &next) != 0)
         return -1;
+    take_matrix_langs(t->live, &next); /* before the warning: not a change it names */
     warn_restart_only(t->live, &next, t->db_from_args);
     for (int i = 0; i < t->nnets; i++) {
         const adapter_run *a = &t->nets[i];
@@ -183,7 +205,7 @@ int reload_config(reload_target *t)
         t->live->bot.database_mmap_mib = old_map;
     }
     log_set_level(log_level_named(t->live->bot.log_level));
-    cfg_make_lang_rules(t->live); /* its [irc] sections are the file's now */
+    cfg_make_lang_rules(t->live); /* its [irc] sections and its languages are the file's now */
     reload_host_settings(t->live, t->hcfg);
     host_reconfigure(t->host, t->hcfg);
     if (reload_web_langs(t->live, t->pages) != 0)

@@ -9,9 +9,10 @@
  * connection or a game: the bot's settings (owners, prefix, name, reminders, prompts, deadlines of
  * new games, flood and backlog bounds, the log level, the database's size
  * cap) and each IRC network's channels, colours and pacing
- * (the adapters' reconfigure, adapter.h), and the rooms' languages the game pages use.
+ * (the adapters' reconfigure, adapter.h), and the rooms' and networks' languages (lang_CODE,
+ * language; the host's lines and the game pages, Matrix's as IRC's).
  * What needs a new connection or a new process (a
- * network added, a Matrix section changed, the database's path,
+ * network added, the rest of a Matrix section changed, the database's path,
  * an IRC link's server, nicks, passwords) waits for a restart, and the log
  * names it. Not here: parsing (config.c), signals (main.c).
  */
