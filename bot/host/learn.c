@@ -215,8 +215,9 @@ static void tell_hint(ctx *c, const think_job *j)
             c, j->player, 0,
             j->action.now
                 ? _("Hint in %s: %s \xE2\x80\x94 laid now and arranged at its "
-                    "best it scores about %d at once")
-                : _("Hint in %s: %s \xE2\x80\x94 laid now it would score only about %d at once"),
+                    "best it scores on average +%d at once (its 4 cards are not dealt yet)")
+                : _("Hint in %s: %s \xE2\x80\x94 laid now it would score on average only +%d "
+                    "at once"),
             c->row.room, words, j->why.expected);
         count_hint(c, seat);
         return;
@@ -594,10 +595,9 @@ void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
     if (a->kind == PZ_ACT_TENDIDO)
         hc_say_private(c, to, 0,
                        a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
-                                  "about %d at once, on average over the deals it cannot tell "
-                                  "apart")
-                              : _("Why %s chose %s: laid now it would score only about %d at "
-                                  "once, on average over the deals it cannot tell apart"),
+                                  "on average +%d at once, over the deals it cannot tell apart")
+                              : _("Why %s chose %s: laid now it would score on average only +%d "
+                                  "at once, over the deals it cannot tell apart"),
                        who, words, w->expected);
     else if (avoids(w) != AVOIDS_NONE)
         hc_say_private(c, to, 0,

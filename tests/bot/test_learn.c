@@ -7,8 +7,8 @@
  * explains its computer players' moves to the learner and counts in
  * neither stats nor top; review on sends at most three lines a hand.
  *
- * Every message the host queues is read raw from the store's outbox (the
- * live markers left in): the checks look for plain phrases in them.
+ * Every message the host queues is read raw from the store's outbox
+ * (learn_table.h): the checks look for plain phrases in them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,145 +22,17 @@
 
 #include <cmocka.h>
 
-#include "host.h"
-#include "porrazo.h"
+#include "learn_table.h"
 #include "porrazo_ai.h"
-#include "store.h"
-
-#define NET "t"
-#define ROOM "#t"
-#define MSGS_MAX 8000
-#define ITERATIONS 50 /* host_config.robot_iterations: the hints' budget too */
-
-typedef struct table {
-    char dir[64], path[96];
-    store *st;
-    host *h;
-    int64_t now;
-    int64_t read_after;
-    int nmsg;
-    store_msg *msg;
-} table;
 
 static table *open_table(void)
 {
-    table *t = calloc(1, sizeof *t);
-    char why[256];
-    assert_non_null(t);
-    t->msg = calloc(MSGS_MAX, sizeof *t->msg);
-    assert_non_null(t->msg);
-    snprintf(t->dir, sizeof t->dir, "/tmp/pz-learn-XXXXXX");
-    assert_non_null(mkdtemp(t->dir));
-    snprintf(t->path, sizeof t->path, "%s/t.db", t->dir);
-    assert_int_equal(store_open(&t->st, t->path, why, sizeof why), 0);
-    host_config c = {.prefix = "!",
-                     .bot_name = "porrazo",
-                     .max_games = 10,
-                     .fixed_seed = true,
-                     .seed = 77,
-                     .robot_level = "greedy",
-                     .robot_delay_secs = 1,
-                     .robot_iterations = ITERATIONS,
-                     .absent_after = 3,
-                     .lobby_expiry_secs = 3600,
-                     .away_max_secs = 7 * 86400};
-    assert_int_equal(host_new(&t->h, t->st, &c, why, sizeof why), 0);
-    t->now = 2000000;
-    return t;
-}
-
-static void close_table(table *t)
-{
-    char cmd[128];
-    host_free(t->h);
-    store_close(t->st);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", t->dir);
-    assert_int_equal(system(cmd), 0);
-    free(t->msg);
-    free(t);
-}
-
-static void read_outbox(table *t)
-{
-    store_msg batch[64];
-    int n;
-    do {
-        assert_int_equal(store_outbox_since(t->st, NET, t->read_after, batch, 64, &n), 0);
-        for (int i = 0; i < n; i++) {
-            assert_true(t->nmsg < MSGS_MAX);
-            t->msg[t->nmsg++] = batch[i];
-            t->read_after = batch[i].id;
-        }
-    } while (n == 64);
-}
-
-static void say_as(table *t, const char *nick, const char *text, bool moderator)
-{
-    host_msg m = {NET, ROOM, nick, nick, text, strlen(text), NULL, false, moderator, NULL, false};
-    assert_int_equal(host_handle(t->h, &m, t->now), 0);
-    read_outbox(t);
-}
-
-static void say(table *t, const char *nick, const char *text)
-{
-    say_as(t, nick, text, false);
-}
-
-static void tick(table *t, int secs)
-{
-    t->now += secs;
-    assert_int_equal(host_tick(t->h, t->now), 0);
-    read_outbox(t);
-}
-
-/* Messages to target (NULL: any) holding s, from message `from` on. */
-static int count_from(const table *t, int from, const char *target, const char *s)
-{
-    int n = 0;
-    for (int i = from; i < t->nmsg; i++)
-        if ((target == NULL || strcmp(t->msg[i].target, target) == 0) &&
-            strstr(t->msg[i].text, s) != NULL)
-            n++;
-    return n;
+    return open_table_seeded(77);
 }
 
 static int count(const table *t, const char *target, const char *s)
 {
     return count_from(t, 0, target, s);
-}
-
-/* The room's stored game (caller frees), or NULL when none is active. */
-static pz_game *game_now(table *t)
-{
-    store_game g;
-    pz_game *game = NULL;
-    if (store_game_active(t->st, NET, ROOM, &g) != 0)
-        return NULL;
-    if (g.state != NULL)
-        assert_int_equal(pz_restore(&game, g.state, strlen(g.state), NULL, 0), 0);
-    store_game_fini(&g);
-    return game;
-}
-
-/* The seat to act in g (turn, or the dealer choosing/arranging), or -1. */
-static int to_act(const pz_game *g)
-{
-    pz_phase p = pz_get_phase(g);
-    if (p == PZ_PHASE_PLAY)
-        return pz_get_turn(g);
-    if (p == PZ_PHASE_TENDIDO_CHOICE || p == PZ_PHASE_ARRANGE)
-        return pz_get_dealer(g);
-    return -1;
-}
-
-/* How a player reads card c: "7♥", "10♠", "K♣". */
-static void card_words(pz_card c, char *buf, size_t cap)
-{
-    static const char *const rank[] = {"A", "2", "3",  "4", "5", "6", "7",
-                                       "8", "9", "10", "J", "Q", "K"};
-    static const char *const suit[] = {"\xE2\x99\xA3", "\xE2\x99\xA6", "\xE2\x99\xA5",
-                                       "\xE2\x99\xA0"};
-    snprintf(buf, cap, "%s%s", rank[pz_card_rank(c)], suit[pz_card_suit(c)]);
 }
 
 /* What the hint for seat in g starts with, worked out as the host must:
