@@ -222,6 +222,21 @@ static void tell_hint(ctx *c, const think_job *j)
         count_hint(c, seat);
         return;
     }
+    if (j->action.kind == PZ_ACT_DECLARE || j->action.kind == PZ_ACT_CLAIM) {
+        /* a declaration's reason is the rule itself (R3.2, R3.4, R3.6): said, so that
+           "Hint: ronda" never comes without its why */
+        hc_say_private(
+            c, j->player, 0,
+            j->action.kind == PZ_ACT_DECLARE
+                ? _("Hint in %s: %s \xE2\x80\x94 say it before the deal's first card: the best "
+                    "holding declared scores when the deal ends, one not declared scores "
+                    "nothing and another side may claim it")
+                : _("Hint in %s: %s \xE2\x80\x94 that holding went undeclared: the claim scores "
+                    "its value for your side"),
+            c->row.room, words);
+        count_hint(c, seat);
+        return;
+    }
     char risk[RENDER_LINE_MAX];
     risk_words(c, &j->why, risk, sizeof risk);
     if (risk[0] != '\0') {

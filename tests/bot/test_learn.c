@@ -133,6 +133,55 @@ static void test_a_hint_is_the_strong_level_choice_said_privately_and_counted(vo
     close_table(t);
 }
 
+/* Whether seat may declare now in g (a holding, manual declarations, before
+   the deal's first card). */
+static bool may_declare(const pz_game *g, int seat)
+{
+    pz_action acts[64];
+    int n = pz_legal_actions(g, seat, acts, 64);
+    for (int i = 0; i < n; i++)
+        if (acts[i].kind == PZ_ACT_DECLARE)
+            return true;
+    return false;
+}
+
+static void test_a_declaration_hint_says_why(void **state)
+{
+    (void)state;
+    int told = 0;
+    for (uint64_t seed = 1; seed <= 40 && told < 2; seed++) {
+        table *t = open_table_seeded(seed);
+        say(t, "ann", "!new 2 bot manual to 11");
+        for (int step = 0; step < 20; step++) { /* until ann's first decision */
+            pz_game *g = game_now(t);
+            bool hers = g != NULL && to_act(g) == 0;
+            bool declare = hers && may_declare(g, 0);
+            pz_free(g);
+            if (!hers) {
+                tick(t, 1);
+                continue;
+            }
+            if (declare) {
+                int before = t->nmsg;
+                say(t, "ann", "!hint");
+                if (count_from(t, before, "ann", "Hint in #t: ") != 1)
+                    fail_msg("seed %d: no hint", (int)seed);
+                /* the strong level declares a holding it has (R3.2): and says why */
+                if (count_from(t, before, "ann",
+                               "the best holding declared scores when the "
+                               "deal ends") == 1)
+                    told++;
+                else if (count_from(t, before, "ann", "declare") > 0)
+                    fail_msg("seed %d: a declaration hinted without its reason: %s", (int)seed,
+                             t->msg[before].text);
+            }
+            break;
+        }
+        close_table(t);
+    }
+    assert_true(told >= 1);
+}
+
 static void test_hints_off_in_a_room_refuses_them_there(void **state)
 {
     (void)state;
@@ -306,6 +355,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_hint_is_the_strong_level_choice_said_privately_and_counted),
+        cmocka_unit_test(test_a_declaration_hint_says_why),
         cmocka_unit_test(test_hints_off_in_a_room_refuses_them_there),
         cmocka_unit_test(test_a_hint_is_only_for_a_player_of_the_game),
         cmocka_unit_test(test_a_practice_table_explains_and_counts_nowhere),
