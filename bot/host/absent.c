@@ -6,7 +6,7 @@
  * missed turns in a row (3) a computer player plays that seat at the
  * robots' pace until the person comes back: "back", or any move of theirs.
  * Kept in the settings' away and missed fields (seat bits, and four bits
- * of missed turns per seat). Prefix absent_.
+ * of missed turns per seat). Prefix host__absent_.
  *
  * Not here: a seat given for good to a computer player or offered to
  * another person (seats.c), the computer players themselves (robots.c),
@@ -37,48 +37,48 @@ static void set_missed(settings *s, int seat, int n)
     s->missed |= (unsigned)(n > MISSED_MAX ? MISSED_MAX : n) << (4 * seat);
 }
 
-bool absent_computer(ctx *c, int seat)
+bool host__absent_computer(ctx *c, int seat)
 {
     return seat >= 0 && seat < c->nseats &&
-           (hc_is_robot(c->seats[seat].player) || (c->set.away & (1u << seat)) != 0 ||
-            prefs_away_bot(c, seat));
+           (host__is_robot(c->seats[seat].player) || (c->set.away & (1u << seat)) != 0 ||
+            host__prefs_away_bot(c, seat));
 }
 
-void absent_missed(ctx *c, int seat)
+void host__absent_missed(ctx *c, int seat)
 {
-    if (seat < 0 || seat >= c->nseats || hc_is_robot(c->seats[seat].player))
+    if (seat < 0 || seat >= c->nseats || host__is_robot(c->seats[seat].player))
         return;
     int n = missed_of(&c->set, seat) + 1, after = c->h->cfg.absent_after;
     set_missed(&c->set, seat, n);
     if (after <= 0 || n < after || (c->set.away & (1u << seat)) != 0)
         return;
     c->set.away |= 1u << seat;
-    hc_say_room(
+    host__say_room(
         c, c->row.room,
         N_("%s has missed %d turns in a row: a computer player plays for them until they are "
            "back (%sback)"),
-        c->seats[seat].nick, n, hc_prefix(c));
-    hc_event(c, "%s is away after %d missed turns: a computer player plays for them",
-             c->seats[seat].nick, n);
+        c->seats[seat].nick, n, host__prefix(c));
+    host__event(c, "%s is away after %d missed turns: a computer player plays for them",
+                c->seats[seat].nick, n);
 }
 
-void absent_forget(ctx *c, int seat)
+void host__absent_forget(ctx *c, int seat)
 {
     c->set.away &= ~(1u << seat);
     set_missed(&c->set, seat, 0);
 }
 
-bool absent_back(ctx *c, int seat)
+bool host__absent_back(ctx *c, int seat)
 {
     if ((c->set.away & (1u << seat)) != 0) {
-        absent_acted(c, seat);
+        host__absent_acted(c, seat);
         return true;
     }
     set_missed(&c->set, seat, 0);
     return false;
 }
 
-void absent_acted(ctx *c, int seat)
+void host__absent_acted(ctx *c, int seat)
 {
     if (seat < 0 || seat >= c->nseats)
         return;
@@ -86,5 +86,5 @@ void absent_acted(ctx *c, int seat)
     if ((c->set.away & (1u << seat)) == 0)
         return;
     c->set.away &= ~(1u << seat);
-    hc_say_room(c, c->row.room, N_("%s is back and plays again"), c->seats[seat].nick);
+    host__say_room(c, c->row.room, N_("%s is back and plays again"), c->seats[seat].nick);
 }

@@ -4,7 +4,7 @@
  * logged (REPLAY.md's action JSON), announced in the room, counted in the
  * statistics, and followed by private hands and the prompt of the seat to
  * act; a refused move is explained to its sender. Also a game's stop.
- * Prefix hs_ (with seats.c: seats and acting).
+ * Prefix host__ (with seats.c: seats and acting).
  *
  * Not here: reading players' moves (cmd/play.c), the clock (timers.c).
  */
@@ -76,7 +76,7 @@ static void log_action(ctx *c, const pz_action *a)
     if (action_json(a, json, sizeof json) != 0 ||
         (err = store_action_count(c->h->st, c->row.id, &n)) != 0 ||
         (err = store_action_append(c->h->st, c->row.id, n, json, c->now)) != 0)
-        hc_failed(c, -1);
+        host__failed(c, -1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -90,11 +90,12 @@ static void add_stats(ctx *c, int seat, store_stats *d)
         return; /* a practice table counts nothing (learn) */
     snprintf(d->player, sizeof d->player, "%s", c->seats[seat].player);
     snprintf(d->nick, sizeof d->nick, "%s", c->seats[seat].nick);
-    if (hc_is_robot(d->player)) /* one row per level, not per robot number */
-        robot_stats_id(c->seats[seat].player, d->player, sizeof d->player, d->nick, sizeof d->nick);
+    if (host__is_robot(d->player)) /* one row per level, not per robot number */
+        host__robot_stats_id(c->seats[seat].player, d->player, sizeof d->player, d->nick,
+                             sizeof d->nick);
     int err = store_stats_tally(c->h->st, c->row.id, d);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
 /*
@@ -143,31 +144,31 @@ static void finish_game(ctx *c)
     c->row.winner = winner;
     bool robots = false;
     for (int s = 0; s < c->nseats; s++)
-        robots |= hc_is_robot(c->seats[s].player);
+        robots |= host__is_robot(c->seats[s].player);
     for (int s = 0; s < c->nseats; s++) {
         store_stats d = {0};
         d.games = 1;
         d.wins = pz_side_of(c->g, s) == winner;
-        d.robot_games = robots && !hc_is_robot(c->seats[s].player);
+        d.robot_games = robots && !host__is_robot(c->seats[s].player);
         add_stats(c, s, &d);
     }
     int err = c->failed ? 0 : store_stats_finish(c->h->st, c->row.id, c->network, c->row.room);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
     char record[80], score[RENDER_LINE_MAX], status[RENDER_LINE_MAX];
-    hc_record_hint(c, record, sizeof record);
-    render_names names = hg_names(c);
+    host__record_hint(c, record, sizeof record);
+    render_names names = host__game_names(c);
     pz_lang before = i18n_use(PZ_LANG_EN); /* the operator's log is English */
     render_score_line(c->g, &names, score, sizeof score);
     render_status(c->g, &names, status, sizeof status);
     i18n_use(before);
-    hc_event(c, "finished: %s; %s; %s", score, status, record);
+    host__event(c, "finished: %s; %s; %s", score, status, record);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Announcing                                                               */
 
-void hs_new_turn(ctx *c)
+void host__new_turn(ctx *c)
 {
     c->row.turn_since = c->now;
     c->row.reminded = 0;
@@ -203,7 +204,7 @@ static void deal_next_hand(ctx *c)
 {
     pz_card pack[PZ_CARDS];
     uint64_t seed;
-    int fresh = hf_next_hand(c, &seed);
+    int fresh = host__fair_next_hand(c, &seed);
     if (fresh < 0)
         return;
     if (fresh == 0) /* a seed of its own; else a game from before fair deals */
@@ -211,11 +212,11 @@ static void deal_next_hand(ctx *c)
     pz_action nh = pz_act_next_hand(fresh == 0 ? pack : NULL);
     pz_events ev = {0};
     if (pz_apply(c->g, &nh, &ev, NULL, 0) != 0) {
-        hc_failed(c, -1);
+        host__failed(c, -1);
         return;
     }
     log_action(c, &nh);
-    hs_announce(c, &nh, &ev, NULL);
+    host__announce(c, &nh, &ev, NULL);
 }
 
 /* Joins the segments of lines with " · " into buf. */
@@ -264,7 +265,7 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
                       recent *rec)
 {
     live_nicks nb;
-    render_names names = live_names(c, &nb);
+    render_names names = host__live_names(c, &nb);
     render_lines seg = {0};
     int actor = seat_of_action(a);
     char head[48], text[1000];
@@ -297,21 +298,21 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
         render_events(c->g, &names, &part, &next);
         join_segments(&next, next_text, sizeof next_text);
         render_status(c->g, &names, status, sizeof status);
-        size_t shown =
-            live_shown_chars(text) + live_shown_chars(next_text) + live_shown_chars(status) + 6;
+        size_t shown = host__live_shown_chars(text) + host__live_shown_chars(next_text) +
+                       host__live_shown_chars(status) + 6;
         if (shown <= DEAL_LINE_MAX) {
             size_t len = strlen(text);
             int n = snprintf(text + len, sizeof text - len, " \xC2\xB7 %s", next_text);
             if (n < 0 || (size_t)n >= sizeof text - len)
                 text[len] = '\0'; /* cannot happen: both halves are short */
         }
-        recent_add(rec, actor, text);
-        live_header(c, 'E', -1, head, sizeof head);
-        hc_say_room(c, c->row.room, "%s%s", head, text);
+        host__recent_add(rec, actor, text);
+        host__live_header(c, 'E', -1, head, sizeof head);
+        host__say_room(c, c->row.room, "%s%s", head, text);
         if (shown > DEAL_LINE_MAX) {
-            recent_add(rec, -1, next_text);
-            live_header(c, 'D', -1, head, sizeof head);
-            hc_say_room(c, c->row.room, "%s%s", head, next_text);
+            host__recent_add(rec, -1, next_text);
+            host__live_header(c, 'D', -1, head, sizeof head);
+            host__say_room(c, c->row.room, "%s%s", head, next_text);
         }
         return;
     }
@@ -319,50 +320,50 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
     add_seal(c, ev, &seg);
     join_segments(&seg, text, sizeof text);
     if (actor >= 0) /* a hand's first deal is no news in a turn prompt */
-        recent_add(rec, actor, text);
-    live_header(c, 'E', -1, head, sizeof head);
-    hc_say_room(c, c->row.room, "%s%s", head, text);
+        host__recent_add(rec, actor, text);
+    host__live_header(c, 'E', -1, head, sizeof head);
+    host__say_room(c, c->row.room, "%s%s", head, text);
     if (over || hand_end) {
         render_lines board = {0};
         render_board(c->g, &names, &board);
-        live_header(c, 'B', -1, head, sizeof head);
+        host__live_header(c, 'B', -1, head, sizeof head);
         char url[HWEB_URL_MAX] = ""; /* the final line carries the game's page */
         if (over)
-            (void)hweb_game_url(c, url);
+            (void)host__web_game_url(c, url);
         for (int i = 0; i < board.n; i++) {
             bool link = i == board.n - 1 && url[0] != '\0';
-            hc_say_room(c, c->row.room, "%s%s%s%s", head, board.line[i], link ? " \xC2\xB7 " : "",
-                        link ? url : "");
+            host__say_room(c, c->row.room, "%s%s%s%s", head, board.line[i],
+                           link ? " \xC2\xB7 " : "", link ? url : "");
         }
     }
 }
 
-void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced)
+void host__announce(ctx *c, const pz_action *a, const pz_events *ev, const char *forced)
 {
     recent rec;
-    int err = recent_load(c, &rec);
+    int err = host__recent_load(c, &rec);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     bool dealt = has_event(ev, PZ_EV_DEAL);
     bool over = pz_get_phase(c->g) == PZ_PHASE_GAME_OVER;
     if (forced == NULL)
-        recent_touch(&rec, seat_of_action(a), c->now);
+        host__recent_touch(&rec, seat_of_action(a), c->now);
     /* the room's line in the room's language, whoever acted and wherever */
     pz_lang before = i18n_use(host_room_lang(c->h, c->network, c->row.room));
     tell_room(c, a, ev, forced, &rec);
     i18n_use(before);
     count_events(c, ev);
-    if ((err = recent_save(c, &rec)) != 0)
-        hc_failed(c, err);
+    if ((err = host__recent_save(c, &rec)) != 0)
+        host__failed(c, err);
     /* once (a game may end mid-hand), before the next hand's first line:
        a hand's review comes before the cards of the next */
     if (has_event(ev, PZ_EV_HAND_END) || has_event(ev, PZ_EV_GAME_END))
         tell_listeners(c, false);
     if (over) {
         finish_game(c);
-        hg_save(c);
+        host__game_save(c);
         return;
     }
     if (pz_get_phase(c->g) == PZ_PHASE_HAND_OVER) {
@@ -376,30 +377,30 @@ void hs_announce(ctx *c, const pz_action *a, const pz_events *ev, const char *fo
         for (int s = 0; s < c->nseats; s++) {
             pz_view v;
             if (pz_view_seat(c->g, s, &v) == 0 && v.hand_hidden) {
-                if (prompt_needed(c, &rec, s))
-                    prompt_with(c, &rec);
+                if (host__prompt_needed(c, &rec, s))
+                    host__prompt_with(c, &rec);
             } else {
-                prompt_hand(c, s);
+                host__prompt_hand(c, s);
             }
         }
     } else {
         /* R4.2: the dealer's new hand, held back until the choice (it
            says what to do when the dealer arranges the tendido next) */
-        int dealer = pz_get_dealer(c->g), seat = hg_actor(c->g);
+        int dealer = pz_get_dealer(c->g), seat = host__game_actor(c->g);
         bool dealer_told = a != NULL && a->kind == PZ_ACT_TENDIDO;
         if (dealer_told)
-            prompt_hand(c, dealer);
-        if (seat >= 0 && !(dealer_told && seat == dealer) && prompt_needed(c, &rec, seat))
-            prompt_with(c, &rec);
+            host__prompt_hand(c, dealer);
+        if (seat >= 0 && !(dealer_told && seat == dealer) && host__prompt_needed(c, &rec, seat))
+            host__prompt_with(c, &rec);
     }
-    hg_save(c);
+    host__game_save(c);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Actions                                                                  */
 
 /* The word of a rank: "A", "2", ..., "10", "J", "Q", "K". */
-const char *hs_rank_word(int rank)
+const char *host__rank_word(int rank)
 {
     static const char *const words[PZ_RANKS] = {"A", "2", "3",  "4", "5", "6", "7",
                                                 "8", "9", "10", "J", "Q", "K"};
@@ -407,7 +408,7 @@ const char *hs_rank_word(int rank)
 }
 
 /* The tendido waiting to be arranged as "4♥ 2♣ and 3♦ 7♠" (its pairs). */
-void hs_tendido_pairs(const ctx *c, char *buf, size_t cap)
+void host__tendido_pairs(const ctx *c, char *buf, size_t cap)
 {
     pz_card t[4];
     char a[100], b[100];
@@ -430,16 +431,16 @@ static void explain_place(ctx *c, const pz_action *a, const char *p)
     render_card(a->card, card);
     if (pz_get_pending(c->g, &seat) != PZ_PENDING_NONE && pz_get_pending_cards(c->g, pend) > 0 &&
         pz_card_rank(pend[0]) == rank)
-        hc_reply(
+        host__reply(
             c,
             N_("%s answers the porrazo on the table, so it is not played in place: say %splay %s"),
             card, p, card);
     else if (rank > 3)
-        hc_reply(c, N_("only an A, 2, 3 or 4 is played in place: say %splay %s"), p, card);
+        host__reply(c, N_("only an A, 2, 3 or 4 is played in place: say %splay %s"), p, card);
     else
-        hc_reply(c,
-                 N_("%s is in place only as card number %d on the table, not now: say %splay %s"),
-                 card, rank + 1, p, card);
+        host__reply(
+            c, N_("%s is in place only as card number %d on the table, not now: say %splay %s"),
+            card, rank + 1, p, card);
 }
 
 /* A refused claim against the seat a->claimed. */
@@ -447,17 +448,17 @@ static void explain_claim(ctx *c, const char *why, const pz_action *a)
 {
     int t = a->claimed;
     if (t < 0 || t >= c->nseats)
-        hc_reply(c, N_("nobody by that name plays here"));
+        host__reply(c, N_("nobody by that name plays here"));
     else if (t == a->seat)
-        hc_reply(c, N_("you cannot claim against yourself: claim against the other side"));
+        host__reply(c, N_("you cannot claim against yourself: claim against the other side"));
     else if (pz_side_of(c->g, t) == pz_side_of(c->g, a->seat))
-        hc_reply(c, N_("%s is your partner: claim against the other side"), c->seats[t].nick);
+        host__reply(c, N_("%s is your partner: claim against the other side"), c->seats[t].nick);
     else if (strstr(why, "already claimed") != NULL)
-        hc_reply(c, N_("%s's missed declaration was claimed already"), c->seats[t].nick);
+        host__reply(c, N_("%s's missed declaration was claimed already"), c->seats[t].nick);
     else if (strstr(why, "did not miss") != NULL)
-        hc_reply(c, N_("%s did not miss a declaration in the last deal"), c->seats[t].nick);
+        host__reply(c, N_("%s did not miss a declaration in the last deal"), c->seats[t].nick);
     else
-        hc_reply(c, N_("claims are made after a deal ends, before the next deal's first card"));
+        host__reply(c, N_("claims are made after a deal ends, before the next deal's first card"));
 }
 
 /*
@@ -467,7 +468,7 @@ static void explain_claim(ctx *c, const char *why, const pz_action *a)
  * no 9; your cards went to you privately" and the hand line (rendered
  * when sent); in private, one line with the hand.
  */
-void hs_refuse_not_held(ctx *c, int seat, const char *card)
+void host__refuse_not_held(ctx *c, int seat, const char *card)
 {
     char hand[200];
     pz_card cards[PZ_CARDS];
@@ -475,11 +476,11 @@ void hs_refuse_not_held(ctx *c, int seat, const char *card)
         return;
     if (c->m->room == NULL || c->m->room[0] == '\0') {
         render_cards(cards, pz_get_hand(c->g, seat, cards), hand, sizeof hand);
-        hc_reply(c, N_("you hold no %s (your hand: %s)"), card, hand);
+        host__reply(c, N_("you hold no %s (your hand: %s)"), card, hand);
         return;
     }
-    hc_reply(c, N_("you hold no %s; your cards went to you privately"), card);
-    prompt_hand(c, seat);
+    host__reply(c, N_("you hold no %s; your cards went to you privately"), card);
+    host__prompt_hand(c, seat);
 }
 
 /*
@@ -491,48 +492,49 @@ void hs_refuse_not_held(ctx *c, int seat, const char *card)
  */
 static void explain(ctx *c, int err, const char *why, const pz_action *a)
 {
-    render_names names = hg_names(c);
-    const char *p = hc_prompt_prefix(c);
+    render_names names = host__game_names(c);
+    const char *p = host__prompt_prefix(c);
     char status[RENDER_LINE_MAX], card[8], text[300];
     pz_view v;
     int turn = pz_get_turn(c->g), dealer = pz_get_dealer(c->g);
     switch (err) {
     case PZ_ENOT_YOUR_TURN:
         if (turn >= 0 && turn < c->nseats)
-            hc_reply(c, N_("it is %s's turn, not yours"), c->seats[turn].nick);
+            host__reply(c, N_("it is %s's turn, not yours"), c->seats[turn].nick);
         else
-            hc_reply(c, N_("nobody is to play now"));
+            host__reply(c, N_("nobody is to play now"));
         return;
     case PZ_ECARD_NOT_IN_HAND:
         render_card(a->card, card);
-        hs_refuse_not_held(c, a->seat, card);
+        host__refuse_not_held(c, a->seat, card);
         return;
     case PZ_ECHOICE_REQUIRED:
         render_card(a->card, card);
-        hc_reply(c,
-                 N_("%s can capture or be played in place for %d points: say %splay %s capture, or "
-                    "%splay %s place"),
-                 card, pz_card_rank(a->card) + 1, p, card, p, card);
+        host__reply(
+            c,
+            N_("%s can capture or be played in place for %d points: say %splay %s capture, or "
+               "%splay %s place"),
+            card, pz_card_rank(a->card) + 1, p, card, p, card);
         return;
     case PZ_ECANNOT_PLACE:
         explain_place(c, a, p);
         return;
     case PZ_ENOT_DEALER:
         if (dealer >= 0 && dealer < c->nseats) {
-            hc_reply(c,
-                     a->kind == PZ_ACT_TENDIDO ? N_("only the dealer, %s, chooses the tendido")
-                                               : N_("only the dealer, %s, arranges the tendido"),
-                     c->seats[dealer].nick);
+            host__reply(c,
+                        a->kind == PZ_ACT_TENDIDO ? N_("only the dealer, %s, chooses the tendido")
+                                                  : N_("only the dealer, %s, arranges the tendido"),
+                        c->seats[dealer].nick);
             return;
         }
         /* fall through */
     case PZ_EWRONG_PHASE:
         render_status(c->g, &names, status, sizeof status);
-        hc_reply(c, N_("not now — %s"), status);
+        host__reply(c, N_("not now — %s"), status);
         return;
     case PZ_EBAD_ARRANGEMENT:
-        hs_tendido_pairs(c, text, sizeof text);
-        hc_reply(
+        host__tendido_pairs(c, text, sizeof text);
+        host__reply(
             c,
             N_("lay one pair of the tendido on the left and the other on the right, each pair in "
                "either order; the pairs are %s (or say %sarrange best)"),
@@ -540,42 +542,42 @@ static void explain(ctx *c, int err, const char *why, const pz_action *a)
         return;
     case PZ_ENOTHING_TO_DECLARE:
         if (pz_view_seat(c->g, a->seat, &v) == 0 && v.holding_declared)
-            hc_reply(c, N_("you have declared already"));
+            host__reply(c, N_("you have declared already"));
         else
-            hc_reply(c, N_("you hold no ronda or rondine this deal: nothing to declare"));
+            host__reply(c, N_("you hold no ronda or rondine this deal: nothing to declare"));
         return;
     case PZ_EDECLARATION_CLOSED:
-        hc_reply(c, N_("too late: declarations closed with this deal's first card"));
+        host__reply(c, N_("too late: declarations closed with this deal's first card"));
         return;
     case PZ_EBAD_CLAIM:
         explain_claim(c, why, a);
         return;
     case PZ_EGAME_OVER:
         render_side(c->g, &names, pz_get_winner(c->g), text, sizeof text);
-        hc_reply(c, N_("the game is over: %s won"), text);
+        host__reply(c, N_("the game is over: %s won"), text);
         return;
     case PZ_EINVALID_ACTION:
         if (a->kind == PZ_ACT_PLAY && a->mode == PZ_MODE_CAPTURE) {
             render_card(a->card, card);
-            hc_reply(c, N_("%s captures nothing: there is no %s on the table; say %splay %s"), card,
-                     hs_rank_word(pz_card_rank(a->card)), p, card);
+            host__reply(c, N_("%s captures nothing: there is no %s on the table; say %splay %s"),
+                        card, host__rank_word(pz_card_rank(a->card)), p, card);
         } else if (a->kind == PZ_ACT_DECLARE) {
-            hc_reply(c, pz_get_options(c->g)->declarations == PZ_DECL_SILENT
-                            ? N_("declarations are silent in this game: nothing to declare")
-                            : N_("declarations are automatic in this game: nothing to declare"));
+            host__reply(c, pz_get_options(c->g)->declarations == PZ_DECL_SILENT
+                               ? N_("declarations are silent in this game: nothing to declare")
+                               : N_("declarations are automatic in this game: nothing to declare"));
         } else if (a->kind == PZ_ACT_CLAIM) {
-            hc_reply(c, N_("claims are made only in a game with manual declarations"));
+            host__reply(c, N_("claims are made only in a game with manual declarations"));
         } else {
-            hc_reply(c, N_("that is not a move you can make now"));
+            host__reply(c, N_("that is not a move you can make now"));
         }
         return;
     default: /* options, documents, memory: not a player's doing */
-        hc_reply(c, N_("something went wrong on my side: your move was not taken; try again"));
+        host__reply(c, N_("something went wrong on my side: your move was not taken; try again"));
         return;
     }
 }
 
-int hs_listen(host *h, const hs_listener *l)
+int host__listen(host *h, const hs_listener *l)
 {
     if (h->nlisteners >= HS_LISTENERS_MAX)
         return -1;
@@ -594,11 +596,11 @@ static void tell_listeners(ctx *c, bool stopped)
     }
 }
 
-int hs_act(ctx *c, const pz_action *a, const char *forced)
+int host__act(ctx *c, const pz_action *a, const char *forced)
 {
     char why[PZ_WHY_MAX] = "";
     pz_events ev = {0};
-    int before = hg_actor(c->g);
+    int before = host__game_actor(c->g);
     pz_phase phase = pz_get_phase(c->g);
     /* the listeners take what they need of the game before the move */
     void *taken[HS_LISTENERS_MAX] = {0};
@@ -616,23 +618,23 @@ int hs_act(ctx *c, const pz_action *a, const char *forced)
     log_action(c, a);
     c->acted = true;
     if (forced == NULL && c->m != NULL && seat_of_action(a) >= 0 &&
-        seat_of_action(a) == hg_seat_of(c, c->m->sender))
-        absent_acted(c, seat_of_action(a)); /* their own move: not absent */
+        seat_of_action(a) == host__game_seat_of(c, c->m->sender))
+        host__absent_acted(c, seat_of_action(a)); /* their own move: not absent */
     /* a new actor, or the same one at a new step (the dealer's tendido
        choice, then the arrangement): their clock starts again */
-    if (hg_actor(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
-        hs_new_turn(c);
-    hs_announce(c, a, &ev, forced); /* the listeners hear a hand's end there */
+    if (host__game_actor(c->g) != before || pz_get_phase(c->g) != phase || forced != NULL)
+        host__new_turn(c);
+    host__announce(c, a, &ev, forced); /* the listeners hear a hand's end there */
     return 0;
 }
 
 /* Stops the loaded game: the room is told why (who), the operator's log
    by whom (by). */
-void hs_stop(ctx *c, const char *by)
+void host__stop(ctx *c, const char *by)
 {
     bool lobby = c->row.status == STORE_LOBBY;
     c->row.status = STORE_STOPPED;
-    hg_save(c);
+    host__game_save(c);
     tell_listeners(c, true);
-    hc_event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
+    host__event(c, "%s %s", lobby ? "closed before it started," : "stopped", by);
 }

@@ -286,5 +286,5 @@ int host_kv_release(host *h)
 
 bool host_wants_notice(host *h, const char *network, const char *player)
 {
-    return prefs_switch(h, network, player, CMD_SETTING_NOTICES);
+    return host__prefs_switch(h, network, player, CMD_SETTING_NOTICES);
 }

@@ -3,7 +3,7 @@
  * reminder to a player who has been quiet, the move of a player whose
  * deadline passed, a full table dealt, an open table closed, a computer
  * player's move), TICK_BATCH at a time, and every active game's due time
- * computed again when the clock's configuration changed. Prefix clock_.
+ * computed again when the clock's configuration changed. Prefix host__clock_.
  *
  * Not here: when a game is due (timers.c), what a move does (act.c).
  */
@@ -28,60 +28,60 @@
    saves the game, which writes its next due time. */
 static void tick_game(ctx *c, const char *room)
 {
-    if (hg_load(c, room) <= 0)
+    if (host__game_load(c, room) <= 0)
         return;
     if (c->row.status == STORE_LOBBY && c->set.start_at > 0 && c->now >= c->set.start_at) {
         c->set.start_at = 0;
         if (c->nseats == c->set.max_players)
-            hs_deal(c); /* saves the game */
+            host__deal(c); /* saves the game */
         else
-            hg_save(c);
+            host__game_save(c);
         return;
     }
     int64_t expiry = c->h->cfg.lobby_expiry_secs;
     if (c->row.status == STORE_LOBBY && expiry > 0 && c->now >= c->row.turn_since + expiry) {
         char idle[32];
         text_duration(expiry, idle, sizeof idle);
-        hc_say_room(c, c->row.room,
-                    N_("The game is abandoned (nobody joined for %s). Say %snew for another."),
-                    idle, hc_prefix(c));
-        hs_stop(c, "as it expired");
+        host__say_room(c, c->row.room,
+                       N_("The game is abandoned (nobody joined for %s). Say %snew for another."),
+                       idle, host__prefix(c));
+        host__stop(c, "as it expired");
         return;
     }
     if (c->row.status != STORE_PLAYING || c->g == NULL) {
-        hg_save(c); /* next_due was stale: this writes it right */
+        host__game_save(c); /* next_due was stale: this writes it right */
         return;
     }
-    int robot = robot_to_act(c);
+    int robot = host__robot_to_act(c);
     if (robot >= 0) {
-        robot_turn(c, robot); /* saves the game, or sets its next time */
+        host__robot_turn(c, robot); /* saves the game, or sets its next time */
         return;
     }
     int actor = pz_get_turn(c->g);
     if (actor < 0 || actor >= c->nseats) {
-        hg_save(c);
+        host__game_save(c);
         return;
     }
     if (c->set.deadline > 0 &&
-        c->now >= prefs_deadline(c, actor, c->row.turn_since, c->set.deadline)) {
+        c->now >= host__prefs_deadline(c, actor, c->row.turn_since, c->set.deadline)) {
         pz_action a;
-        if (robot_choose(c, actor, &a) == 0) {
-            absent_missed(c, actor);
-            hs_act(c, &a, c->seats[actor].nick); /* saves the game */
+        if (host__robot_choose(c, actor, &a) == 0) {
+            host__absent_missed(c, actor);
+            host__act(c, &a, c->seats[actor].nick); /* saves the game */
         } else
-            hg_save(c);
+            host__game_save(c);
         return;
     }
     int64_t until;
-    if (timers_reminder_due(c) && !prefs_quiet_at(c, actor, c->now, &until)) {
-        prompt_remind(c); /* one line: what happened, the hand, what to do */
+    if (host__timers_reminder_due(c) && !host__prefs_quiet_at(c, actor, c->now, &until)) {
+        host__prompt_remind(c); /* one line: what happened, the hand, what to do */
         c->set.reminders++;
         c->row.reminded = c->now;
     }
-    hg_save(c);
+    host__game_save(c);
 }
 
-int clock_tick(host *h, int64_t now)
+int host__clock_tick(host *h, int64_t now)
 {
     store_due due[TICK_BATCH];
     int n = 0, failed = 0;
@@ -110,8 +110,8 @@ int clock_tick(host *h, int64_t now)
         bool same = c.have_game && c.row.id == due[i].id;
         if (!c.failed && (!same || (c.row.next_due <= now && !c.acted)) &&
             store_game_set_due(h->st, due[i].id, same ? now + TICK_STUCK_SECS : INT64_MAX) != 0)
-            hc_failed(&c, -1);
-        hg_unload(&c);
+            host__failed(&c, -1);
+        host__game_unload(&c);
         if (c.failed) {
             store_rollback(h->st);
             failed = -1;
@@ -120,7 +120,7 @@ int clock_tick(host *h, int64_t now)
             store_rollback(h->st);
             failed = -1;
         } else {
-            hc_events_flush(&c);
+            host__events_flush(&c);
         }
         if (failed)
             break;
@@ -143,8 +143,8 @@ static int rebuild_one(void *arg, const store_clock_row *r)
     rebuild_arg *a = arg;
     settings s;
     int64_t due = INT64_MAX;
-    if (settings_parse(&s, r->settings) == 0)
-        due = timers_due(a->h, r->status, &s, r->turn_since, r->reminded);
+    if (host__settings_parse(&s, r->settings) == 0)
+        due = host__timers_due(a->h, r->status, &s, r->turn_since, r->reminded);
     /* At a table with computer players an earlier time stays: whether one
        is to act cannot be told from here, and a tick too early only saves
        the game again, with its time right. */
@@ -152,7 +152,7 @@ static int rebuild_one(void *arg, const store_clock_row *r)
     int n = 0;
     if (r->next_due < due && store_seats_get(a->h->st, r->id, seats, PZ_MAX_PLAYERS, &n) == 0)
         for (int i = 0; i < n; i++)
-            if (hc_is_robot(seats[i].player))
+            if (host__is_robot(seats[i].player))
                 due = r->next_due;
     if (due == r->next_due)
         return 0;
@@ -160,7 +160,7 @@ static int rebuild_one(void *arg, const store_clock_row *r)
     return store_game_set_due(a->h->st, r->id, due);
 }
 
-int clock_rebuild(host *h, char *why, size_t why_len)
+int host__clock_rebuild(host *h, char *why, size_t why_len)
 {
     char want[64], have[64] = "";
     snprintf(want, sizeof want, "v1 reminder=%d", h->cfg.reminder_secs);

@@ -4,7 +4,7 @@
  * volatile messages of the adapter's queue for a command that only
  * reads), game events for the operator's log, the prefix a reply writes
  * before a command, and the permission checks (owner, manager of the
- * table, an open table). Prefix hc_.
+ * table, an open table). Prefix host__.
  *
  * Not here: the game of a room (game.c), seating and acting (seats.c,
  * act.c).
@@ -41,13 +41,13 @@ static void vformat_in(pz_lang lang, char *buf, size_t cap, const char *fmt, va_
 }
 
 /* The send queue of network's adapter (host_config.outq_of), or NULL. */
-outq *hc_queue_of(const host *h, const char *network)
+outq *host__queue_of(const host *h, const char *network)
 {
     return h->cfg.outq_of != NULL ? h->cfg.outq_of(h->cfg.outq_arg, network) : NULL;
 }
 
 /* Marks the call failed after a store error. */
-void hc_failed(ctx *c, int err)
+void host__failed(ctx *c, int err)
 {
     if (c->failed == 0)
         snprintf(c->h->err, sizeof c->h->err, "%s", store_errmsg(c->h->st));
@@ -65,7 +65,7 @@ static void queue_volatile(ctx *c, const char *target, store_msg_kind kind, int 
     if (!c->vq_loaded) {
         int rc = outq_load_fresh(c->vq);
         if (rc != 0) {
-            hc_failed(c, rc);
+            host__failed(c, rc);
             return;
         }
         c->vq_loaded = true;
@@ -87,12 +87,12 @@ static void queue(ctx *c, const char *target, store_msg_kind kind, int priority,
         return;
     }
     if (c->bounded && c->h->cfg.backlog_max > 0) {
-        /* A hc_reply (not an announcement): not to a target already behind. */
+        /* A host__reply (not an announcement): not to a target already behind. */
         int waiting = 0;
         int err = store_outbox_target_count(c->h->st, c->network, target, c->h->cfg.backlog_max,
                                             &waiting);
         if (err != 0) {
-            hc_failed(c, err);
+            host__failed(c, err);
             return;
         }
         if (waiting >= c->h->cfg.backlog_max)
@@ -100,7 +100,7 @@ static void queue(ctx *c, const char *target, store_msg_kind kind, int priority,
     }
     int err = store_outbox_add(c->h->st, c->network, target, kind, priority, text, c->now, NULL);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
 /* The language of room's lines on the call's network. */
@@ -117,7 +117,7 @@ static pz_lang player_lang(const ctx *c, const char *player)
     return host_player_lang(c->h, c->network, player, room);
 }
 
-void hc_say_room(ctx *c, const char *room, const char *fmt, ...)
+void host__say_room(ctx *c, const char *room, const char *fmt, ...)
 {
     char text[1000];
     va_list ap;
@@ -127,7 +127,7 @@ void hc_say_room(ctx *c, const char *room, const char *fmt, ...)
     queue(c, room, STORE_MSG_ROOM, 0, text);
 }
 
-void hc_say_room_first(ctx *c, const char *room, const char *fmt, ...)
+void host__say_room_first(ctx *c, const char *room, const char *fmt, ...)
 {
     char text[1000];
     va_list ap;
@@ -137,7 +137,7 @@ void hc_say_room_first(ctx *c, const char *room, const char *fmt, ...)
     queue(c, room, STORE_MSG_ROOM, 1, text);
 }
 
-void hc_event(ctx *c, const char *fmt, ...)
+void host__event(ctx *c, const char *fmt, ...)
 {
     if (c->h->cfg.log_event == NULL || c->nevents >= CTX_EVENTS_MAX)
         return;
@@ -152,24 +152,24 @@ void hc_event(ctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
-void hc_events_flush(ctx *c)
+void host__events_flush(ctx *c)
 {
     for (int i = 0; i < c->nevents; i++)
         c->h->cfg.log_event(c->h->cfg.log_arg, c->events[i]);
     c->nevents = 0;
 }
 
-void hc_record_hint(const ctx *c, char *buf, size_t cap)
+void host__record_hint(const ctx *c, char *buf, size_t cap)
 {
     long long id = (long long)c->row.id;
     if (snprintf(buf, cap, "its record: porrazo-bot --export %lld or %sexport %lld (owners)", id,
-                 hc_prefix(c), id) >= (int)cap)
+                 host__prefix(c), id) >= (int)cap)
         snprintf(buf, cap, "its record: porrazo-bot --export %lld", id);
 }
 
-void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
+void host__say_private(ctx *c, const char *player, int priority, const char *fmt, ...)
 {
-    if (hc_is_robot(player))
+    if (host__is_robot(player))
         return; /* a computer player reads the game, not chat */
     char text[1000];
     va_list ap;
@@ -179,24 +179,24 @@ void hc_say_private(ctx *c, const char *player, int priority, const char *fmt, .
     queue(c, player, STORE_MSG_PRIVATE, priority, text);
 }
 
-void hc_reply(ctx *c, const char *fmt, ...)
+void host__reply(ctx *c, const char *fmt, ...)
 {
     if (c->m == NULL)
         return;
     char text[900];
     va_list ap;
     va_start(ap, fmt);
-    vformat_in(hc_lang(c), text, sizeof text, fmt, ap);
+    vformat_in(host__lang(c), text, sizeof text, fmt, ap);
     va_end(ap);
     c->bounded = true;
     if (c->m->room != NULL && c->m->room[0] != '\0' && !c->personal)
-        hc_say_room(c, c->m->room, "%s: %s", c->m->nick, text);
+        host__say_room(c, c->m->room, "%s: %s", c->m->nick, text);
     else
-        hc_say_private(c, c->m->sender, 0, "%s", text);
+        host__say_private(c, c->m->sender, 0, "%s", text);
     c->bounded = false;
 }
 
-bool hc_is_owner(const ctx *c, const char *player)
+bool host__is_owner(const ctx *c, const char *player)
 {
     return c->h->cfg.is_owner != NULL &&
            c->h->cfg.is_owner(c->h->cfg.owner_arg, c->network, player);
@@ -204,14 +204,14 @@ bool hc_is_owner(const ctx *c, const char *player)
 
 /* The prefix to write before a command a reply suggests: the room's in a
    room, none in private (where none is needed). */
-const char *hc_prompt_prefix(const ctx *c)
+const char *host__prompt_prefix(const ctx *c)
 {
     return c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0'
                ? host_room_prefix(c->h, c->network, c->m->room)
                : "";
 }
 
-const char *hc_prefix(const ctx *c)
+const char *host__prefix(const ctx *c)
 {
     const char *room = c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : c->have_game                                              ? c->row.room
@@ -219,25 +219,25 @@ const char *hc_prefix(const ctx *c)
     return host_room_prefix(c->h, c->network, room);
 }
 
-bool hc_in_lobby(ctx *c)
+bool host__in_lobby(ctx *c)
 {
     if (c->row.status == STORE_LOBBY)
         return true;
-    hc_reply(c, N_("the game in %s has started already"), c->row.room);
+    host__reply(c, N_("the game in %s has started already"), c->row.room);
     return false;
 }
 
 /* The creator, a room moderator or an owner may manage the table. */
-bool hc_may_manage(ctx *c)
+bool host__may_manage(ctx *c)
 {
     if (strcmp(c->row.creator, c->m->sender) == 0 || c->m->moderator ||
-        hc_is_owner(c, c->m->sender))
+        host__is_owner(c, c->m->sender))
         return true;
-    hc_reply(c, N_("only the table's creator can do that"));
+    host__reply(c, N_("only the table's creator can do that"));
     return false;
 }
 
-bool hc_is_robot(const char *player)
+bool host__is_robot(const char *player)
 {
     return strncmp(player, ROBOT_ID, strlen(ROBOT_ID)) == 0;
 }

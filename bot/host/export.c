@@ -159,7 +159,7 @@ int host_export(store *st, int64_t game, char **out, char *why, size_t why_len)
         snprintf(why, why_len, _("no game %lld in this database"), (long long)game);
         return -1;
     }
-    int bad = settings_parse(&s, g.settings) != 0 ||
+    int bad = host__settings_parse(&s, g.settings) != 0 ||
               store_seats_get(st, game, seats, PZ_MAX_PLAYERS, &n) != 0 || g.state == NULL;
     if (bad) {
         snprintf(why, why_len, _("game %lld never started or cannot be read"), (long long)game);

@@ -4,7 +4,7 @@
  * dealt and never dealt twice; a game has a salt; before a hand's first
  * card its first line shows the start of the commitment (SHA-256 of the
  * seed and the salt), and the record reveals seeds and salt once the game
- * is over (export.c). Prefix hf_.
+ * is over (export.c). Prefix host__fair_.
  *
  * Not here: the shuffle (the engine's pz_shuffle, from the seed given),
  * the record (export.c), checking it (porrazo-replay --verify).
@@ -77,14 +77,14 @@ static int record_seed(ctx *c, int hand, uint64_t first, const char *salt, uint6
     return err;
 }
 
-int hf_first_hand(ctx *c, uint64_t *seed)
+int host__fair_first_hand(ctx *c, uint64_t *seed)
 {
     char salt[STORE_SALT_HEX + 1];
     unsigned char raw[STORE_SALT_HEX / 2];
     bool sealed = !c->h->cfg.fixed_seed;
     if (sealed) {
         if (os_random(raw, sizeof raw) != 0) {
-            hc_reply(c, _("the system's random source failed: try again"));
+            host__reply(c, _("the system's random source failed: try again"));
             return -1;
         }
     } else {
@@ -100,17 +100,17 @@ int hf_first_hand(ctx *c, uint64_t *seed)
     if (err == 0)
         err = record_seed(c, 1, c->h->cfg.seed, salt, seed);
     if (err == 1) {
-        hc_reply(c, _("the system's random source failed: try again"));
+        host__reply(c, _("the system's random source failed: try again"));
         return -1;
     }
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return -1;
     }
     return 0;
 }
 
-/* What hf_next_hand needs of the recorded hands. */
+/* What host__fair_next_hand needs of the recorded hands. */
 typedef struct hands_seen {
     int n;          /* hands recorded */
     uint64_t first; /* hand 1's seed */
@@ -127,7 +127,7 @@ static int count_hand(void *arg, int hand, uint64_t seed, const char *digest)
     return 0;
 }
 
-int hf_next_hand(ctx *c, uint64_t *seed)
+int host__fair_next_hand(ctx *c, uint64_t *seed)
 {
     char salt[STORE_SALT_HEX + 1];
     bool sealed;
@@ -142,7 +142,7 @@ int hf_next_hand(ctx *c, uint64_t *seed)
     if (err == 0)
         err = record_seed(c, seen.n + 1, seen.first, salt, seed);
     if (err != 0) {
-        hc_failed(c, err == 1 ? -1 : err);
+        host__failed(c, err == 1 ? -1 : err);
         return -1;
     }
     return 0;

@@ -36,13 +36,13 @@ struct flood_slot {
     uint64_t hint_room;    /* the room it was given in (key_of) */
 };
 
-int flood_new(host *h)
+int host__flood_new(host *h)
 {
     h->flood = calloc(FLOOD_SLOTS, sizeof *h->flood);
     return h->flood != NULL ? 0 : -1;
 }
 
-void flood_free(host *h)
+void host__flood_free(host *h)
 {
     free(h->flood);
     h->flood = NULL;
@@ -79,7 +79,7 @@ static flood_slot *slot_of(host *h, const char *network, const char *sender, int
     return oldest;
 }
 
-flood_verdict flood_check(host *h, const char *network, const char *sender, int64_t now)
+flood_verdict host__flood_check(host *h, const char *network, const char *sender, int64_t now)
 {
     if (h->flood == NULL || h->cfg.flood_commands <= 0 || h->cfg.flood_secs <= 0 ||
         sender == NULL ||
@@ -104,7 +104,7 @@ flood_verdict flood_check(host *h, const char *network, const char *sender, int6
     return FLOOD_TELL;
 }
 
-bool flood_fault_reply_ok(host *h, const char *network, const char *sender, int64_t now)
+bool host__flood_fault_reply_ok(host *h, const char *network, const char *sender, int64_t now)
 {
     if (h->flood == NULL || sender == NULL)
         return true;
@@ -115,7 +115,8 @@ bool flood_fault_reply_ok(host *h, const char *network, const char *sender, int6
     return true;
 }
 
-bool flood_hint_due(host *h, const char *network, const char *sender, const char *room, int64_t now)
+bool host__flood_hint_due(host *h, const char *network, const char *sender, const char *room,
+                          int64_t now)
 {
     if (h->flood == NULL || sender == NULL || room == NULL)
         return false;
@@ -124,8 +125,8 @@ bool flood_hint_due(host *h, const char *network, const char *sender, const char
            now - s->hint_told >= FLOOD_HINT_SECS;
 }
 
-void flood_hint_told(host *h, const char *network, const char *sender, const char *room,
-                     int64_t now)
+void host__flood_hint_told(host *h, const char *network, const char *sender, const char *room,
+                           int64_t now)
 {
     if (h->flood == NULL || sender == NULL || room == NULL)
         return;

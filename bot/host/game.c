@@ -2,7 +2,7 @@
  * game.c — the game of a room as one call holds it: loaded from the store
  * (its row, seats, settings and engine state), saved back with the time
  * the clock next needs it, and the seats looked up by player or name.
- * Prefix hg_.
+ * Prefix host__game_.
  *
  * Not here: what changes a game (seats.c, act.c), the clock (timers.c).
  */
@@ -15,21 +15,21 @@
 #include "hgame.h"
 #include "hseats.h"
 
-int hg_load(ctx *c, const char *room)
+int host__game_load(ctx *c, const char *room)
 {
     char why[PZ_WHY_MAX];
-    hg_unload(c);
+    host__game_unload(c);
     int err = store_game_active(c->h->st, c->network, room, &c->row);
     if (err == STORE_NOT_FOUND)
         return 0;
     if (err == 0)
         err = store_seats_get(c->h->st, c->row.id, c->seats, PZ_MAX_PLAYERS, &c->nseats);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return -1;
     }
     c->have_game = true;
-    if (settings_parse(&c->set, c->row.settings) != 0) {
+    if (host__settings_parse(&c->set, c->row.settings) != 0) {
         snprintf(c->h->err, sizeof c->h->err, "game %lld: unreadable settings",
                  (long long)c->row.id);
         c->failed = -1;
@@ -45,7 +45,7 @@ int hg_load(ctx *c, const char *room)
     return 1;
 }
 
-void hg_save(ctx *c)
+void host__game_save(ctx *c)
 {
     if (c->failed || !c->have_game)
         return;
@@ -56,7 +56,7 @@ void hg_save(ctx *c)
         return;
     }
     char doc[PZ_SAVE_MAX];
-    settings_format(&c->set, c->row.settings, sizeof c->row.settings);
+    host__settings_format(&c->set, c->row.settings, sizeof c->row.settings);
     free(c->row.state);
     c->row.state = NULL;
     if (c->g != NULL) {
@@ -72,23 +72,25 @@ void hg_save(ctx *c)
         }
     }
     c->row.updated = c->now;
-    c->row.next_due = timers_due(c->h, c->row.status, &c->set, c->row.turn_since, c->row.reminded);
-    int actor = c->g != NULL && c->row.status == STORE_PLAYING ? hg_actor(c->g) : -1;
-    if (actor >= 0 && actor < c->nseats && !absent_computer(c, actor))
-        c->row.next_due = timers_person_due(c, actor); /* their clock: quiet, away */
+    c->row.next_due =
+        host__timers_due(c->h, c->row.status, &c->set, c->row.turn_since, c->row.reminded);
+    int actor = c->g != NULL && c->row.status == STORE_PLAYING ? host__game_actor(c->g) : -1;
+    if (actor >= 0 && actor < c->nseats && !host__absent_computer(c, actor))
+        c->row.next_due = host__timers_person_due(c, actor); /* their clock: quiet, away */
     /* a computer player to act moves robot_delay_secs from now (robots.c) */
-    int64_t robot =
-        actor >= 0 && absent_computer(c, actor) ? c->now + c->h->cfg.robot_delay_secs : INT64_MAX;
+    int64_t robot = actor >= 0 && host__absent_computer(c, actor)
+                        ? c->now + c->h->cfg.robot_delay_secs
+                        : INT64_MAX;
     if (robot < c->row.next_due)
         c->row.next_due = robot;
     int err = store_game_update(c->h->st, &c->row);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
     else
-        timers_saved(c->h, c->row.next_due);
+        host__timers_saved(c->h, c->row.next_due);
 }
 
-void hg_unload(ctx *c)
+void host__game_unload(ctx *c)
 {
     if (c->have_game)
         store_game_fini(&c->row);
@@ -98,7 +100,7 @@ void hg_unload(ctx *c)
     c->nseats = 0;
 }
 
-int hg_seat_of(const ctx *c, const char *player)
+int host__game_seat_of(const ctx *c, const char *player)
 {
     for (int i = 0; i < c->nseats; i++)
         if (strcmp(c->seats[i].player, player) == 0)
@@ -106,7 +108,7 @@ int hg_seat_of(const ctx *c, const char *player)
     return -1;
 }
 
-int hg_seat_named(const ctx *c, const char *name)
+int host__game_seat_named(const ctx *c, const char *name)
 {
     for (int i = 0; i < c->nseats; i++)
         if (strcasecmp(c->seats[i].nick, name) == 0 || strcmp(c->seats[i].player, name) == 0)
@@ -114,16 +116,16 @@ int hg_seat_named(const ctx *c, const char *name)
     return -1;
 }
 
-render_names hg_names(const ctx *c)
+render_names host__game_names(const ctx *c)
 {
-    render_names n = {c->nseats, {NULL}, hc_prefix(c)};
+    render_names n = {c->nseats, {NULL}, host__prefix(c)};
     for (int i = 0; i < c->nseats; i++)
         n.nick[i] = c->seats[i].nick;
     return n;
 }
 
 /* The seat to act now (play, choose or arrange the tendido), or -1. */
-int hg_actor(const pz_game *g)
+int host__game_actor(const pz_game *g)
 {
     switch (pz_get_phase(g)) {
     case PZ_PHASE_PLAY:

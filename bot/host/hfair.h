@@ -1,7 +1,7 @@
 /*
  * hfair.h — provably fair deals (FAIRNESS.md): each hand's seed drawn from
  * the operating system and recorded, the game's salt, and the commitment
- * a hand's first line shows before its first card. Prefix hf_.
+ * a hand's first line shows before its first card. Prefix host__fair_.
  */
 #ifndef PZ_HFAIR_H
 #define PZ_HFAIR_H
@@ -21,16 +21,16 @@
  * first hand's seed from the operating system (sealed until the game
  * ends), or with a fixed seed (tests, demos) that seed and a salt derived
  * from it (nothing sealed); records both and sets c->seal. 0 and *seed;
- * -1 after a reply saying why (the random source failed) or hc_failed().
+ * -1 after a reply saying why (the random source failed) or host__failed().
  */
-int hf_first_hand(ctx *c, uint64_t *seed);
+int host__fair_first_hand(ctx *c, uint64_t *seed);
 
 /*
  * The next hand's seed of c's game, fresh from the operating system (or
  * derived from the fixed seed), recorded, with c->seal set. 0 and *seed;
  * 1 for a game from before fair deals (the engine's generator deals on);
- * -1 after hc_failed().
+ * -1 after host__failed().
  */
-int hf_next_hand(ctx *c, uint64_t *seed);
+int host__fair_next_hand(ctx *c, uint64_t *seed);
 
 #endif /* PZ_HFAIR_H */

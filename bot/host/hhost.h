@@ -25,7 +25,7 @@ typedef struct think think;
 typedef struct room_own room_own;
 typedef struct hs_listener hs_listener; /* hlisten.h */
 
-#define HS_LISTENERS_MAX 4 /* who listens to the games' moves (hs_listen) */
+#define HS_LISTENERS_MAX 4 /* who listens to the games' moves (host__listen) */
 
 struct host {
     store *st;
@@ -92,11 +92,11 @@ typedef struct ctx {
     pz_game *g;   /* the engine state while playing, else NULL */
     int failed;   /* a store call failed: roll back (the store_err) */
     bool bounded; /* queuing a reply: dropped when its target is behind */
-    bool acted;   /* an action was applied (hs_act()) */
+    bool acted;   /* an action was applied (host__act()) */
     /* the start of the commitment of the hand being dealt, for its first
        line (hfair.h); "" none */
     char seal[16];
-    /* a V_PRIVATE verb (a person's own setting): hc_reply answers privately */
+    /* a V_PRIVATE verb (a person's own setting): host__reply answers privately */
     bool personal;
     /* A command that changes nothing: its replies go to vq as volatile
        messages (no write, no fsync), read in a read-only transaction. */
@@ -105,7 +105,7 @@ typedef struct ctx {
     /* game events for host_config.log_event, written once committed */
     char events[CTX_EVENTS_MAX][CTX_EVENT_LEN];
     int nevents;
-    /* prefs_load's memo: the players whose choices this call has read (a
+    /* host__prefs_load's memo: the players whose choices this call has read (a
        save asks for the actor's up to four times); pref_set empties it */
     struct {
         char player[STORE_ID_MAX];

@@ -1,6 +1,6 @@
 /*
  * hlisten.h — who listens to a game's moves (act.c tells them): learning
- * (learn.c) today, so that act.c names none of them. Prefix hs_ (act.c's).
+ * (learn.c) today, so that act.c names none of them. Prefix host__ (act.c's).
  */
 #ifndef PZ_HLISTEN_H
 #define PZ_HLISTEN_H
@@ -15,12 +15,12 @@
 
 /*
  * What a game's moves tell whoever listens (learning: learn.c), so that
- * act.c names none of them. hs_act calls each listener's before() with the
- * move about to be applied in the loaded game (forced: as for hs_act);
+ * act.c names none of them. host__act calls each listener's before() with the
+ * move about to be applied in the loaded game (forced: as for host__act);
  * what it returns, unless NULL, goes back to its after() once the move was
  * applied or refused (applied), which owns it then. hand_end: a hand (or
  * the game) ended in the loaded game; stopped: the game was stopped
- * (hs_stop). Any hook may be NULL, after only when before is.
+ * (host__stop). Any hook may be NULL, after only when before is.
  */
 struct hs_listener {
     void *(*before)(ctx *c, const pz_action *a, const char *forced);
@@ -30,6 +30,6 @@ struct hs_listener {
 };
 /* Adds l (static: never freed) to h's listeners. 0, or -1 when
    HS_LISTENERS_MAX listen already (a programmer's error). */
-int hs_listen(host *h, const hs_listener *l);
+int host__listen(host *h, const hs_listener *l);
 
 #endif /* PZ_HLISTEN_H */

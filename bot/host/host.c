@@ -1,7 +1,7 @@
 /*
  * host.c — the host's front door: a chat line becomes a command (the
  * parser), the command table's row for its verb (verbs.def) says what to
- * check before its handler runs (hv_*, hverbs.h) and whether it only
+ * check before its handler runs (host__verb_*, hverbs.h) and whether it only
  * reads, and everything it causes is committed in one transaction with
  * the messages it produces. Also flood control's verdicts, the answers to
  * a store that refuses, and the host's life cycle.
@@ -69,8 +69,8 @@ static void ask_which_game(ctx *c, const rooms_found *f)
     }
     if (f->n > shown)
         snprintf(rooms + len, sizeof rooms - len, _(" and %d more"), f->n - shown);
-    hc_reply(c, N_("you play in %s: say %s %s"), rooms, text_echo(c->m->text, c->m->len, echo),
-             f->room[0]);
+    host__reply(c, N_("you play in %s: say %s %s"), rooms, text_echo(c->m->text, c->m->len, echo),
+                f->room[0]);
 }
 
 /*
@@ -84,28 +84,28 @@ static int find_game(ctx *c, const cmd *k)
     if (room == NULL && k->room[0] != '\0')
         room = k->room;
     if (room != NULL) {
-        int found = hg_load(c, room);
+        int found = host__game_load(c, room);
         if (found == 0)
-            hc_reply(c, N_("there is no game in %s: say %snew there to open one"), room,
-                     host_room_prefix(c->h, c->network, room));
+            host__reply(c, N_("there is no game in %s: say %snew there to open one"), room,
+                        host_room_prefix(c->h, c->network, room));
         return found > 0;
     }
     rooms_found f = {0};
     int err = store_games_of_player(c->h->st, c->network, c->m->sender, collect_room, &f);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return 0;
     }
     if (f.n == 0) {
-        hc_reply(c, N_("you are not in a game: say %snew or %sjoin in a channel"), hc_prefix(c),
-                 hc_prefix(c));
+        host__reply(c, N_("you are not in a game: say %snew or %sjoin in a channel"),
+                    host__prefix(c), host__prefix(c));
         return 0;
     }
     if (f.n > 1) {
         ask_which_game(c, &f);
         return 0;
     }
-    return hg_load(c, f.room[0]) > 0;
+    return host__game_load(c, f.room[0]) > 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -118,7 +118,7 @@ static int find_game(ctx *c, const cmd *k)
 static void read_spanish_as(const ctx *c, cmd *k)
 {
     pz_card hand[PZ_CARDS];
-    int seat = c->g != NULL ? hg_seat_of(c, c->m->sender) : -1;
+    int seat = c->g != NULL ? host__game_seat_of(c, c->m->sender) : -1;
     if (k->verb != CMD_PLAY || !k->card.spanish_as || seat < 0)
         return;
     int n = pz_get_hand(c->g, seat, hand);
@@ -158,8 +158,8 @@ static void dispatch(ctx *c, const cmd *k)
 {
     const struct verb_run *v = &VERBS[k->verb];
     cmd said;
-    if ((v->flags & V_OWNER) && v->refuse != NULL && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, "%s", _(v->refuse));
+    if ((v->flags & V_OWNER) && v->refuse != NULL && !host__is_owner(c, c->m->sender)) {
+        host__reply(c, "%s", _(v->refuse));
         return;
     }
     if (v->flags & V_GAME) {
@@ -169,26 +169,26 @@ static void dispatch(ctx *c, const cmd *k)
         read_spanish_as(c, &said);
         k = &said;
     }
-    if ((v->flags & V_LOBBY) && !hc_in_lobby(c))
+    if ((v->flags & V_LOBBY) && !host__in_lobby(c))
         return;
-    if ((v->flags & V_SEATED) && hg_seat_of(c, c->m->sender) < 0 && !hc_may_manage(c))
+    if ((v->flags & V_SEATED) && host__game_seat_of(c, c->m->sender) < 0 && !host__may_manage(c))
         return;
-    if ((v->flags & V_MANAGER) && !hc_may_manage(c))
+    if ((v->flags & V_MANAGER) && !host__may_manage(c))
         return;
     c->personal = (v->flags & V_PRIVATE) != 0;
     {
-        I18N_SCOPE(hc_lang(c)); /* a person's setting: their own language */
+        I18N_SCOPE(host__lang(c)); /* a person's setting: their own language */
         v->run(c, k);
         c->personal = false;
     }
     if ((v->flags & V_PRIVATE) && c->m->room != NULL && c->m->room[0] != '\0')
-        hc_reply(c, N_("I answered you privately")); /* a person's settings are theirs */
+        host__reply(c, N_("I answered you privately")); /* a person's settings are theirs */
 }
 
 /* Commits or rolls back the call's transaction; 0 or the store_err. */
 static int finish(ctx *c)
 {
-    hg_unload(c);
+    host__game_unload(c);
     if (c->failed) {
         store_rollback(c->h->st);
         return c->failed;
@@ -199,15 +199,15 @@ static int finish(ctx *c)
         store_rollback(c->h->st);
         return err;
     }
-    hc_events_flush(c);
+    host__events_flush(c);
     if (c->room_change.pending &&
-        room_map_put(c->h, c->network, c->room_change.room, c->room_change.prefix,
-                     c->room_change.colours_off, c->room_change.lang) != 0)
+        host__room_map_put(c->h, c->network, c->room_change.room, c->room_change.prefix,
+                           c->room_change.colours_off, c->room_change.lang) != 0)
         snprintf(c->h->err, sizeof c->h->err,
                  "out of memory: %s's prefix, colours and language take effect after a restart",
                  c->room_change.room);
     if (c->lang_change.pending && c->m != NULL &&
-        lang_map_put(c->h, c->network, c->m->sender, c->lang_change.lang) != 0)
+        host__lang_map_put(c->h, c->network, c->m->sender, c->lang_change.lang) != 0)
         snprintf(c->h->err, sizeof c->h->err,
                  "out of memory: %s's language takes effect after a restart", c->m->sender);
     return 0;
@@ -220,8 +220,8 @@ static int finish(ctx *c)
  */
 static void fault_reply(host *h, const host_msg *m, int err, int64_t now)
 {
-    outq *q = hc_queue_of(h, m->network);
-    if (q == NULL || !flood_fault_reply_ok(h, m->network, m->sender, now))
+    outq *q = host__queue_of(h, m->network);
+    if (q == NULL || !host__flood_fault_reply_ok(h, m->network, m->sender, now))
         return;
     const char *what =
         m->retried ? _("I can't save right now; I will take your command as soon as I can.")
@@ -249,7 +249,7 @@ static int tell_flooder(host *h, const host_msg *m, int64_t now)
     int err = store_outbox_add(h->st, m->network, m->sender, STORE_MSG_PRIVATE, 0, text, now, NULL);
     if (err != 0) {
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
-        outq *q = hc_queue_of(h, m->network);
+        outq *q = host__queue_of(h, m->network);
         if (q != NULL)
             (void)outq_add_volatile(q, m->sender, STORE_MSG_PRIVATE, 0, text);
         return -1;
@@ -267,13 +267,13 @@ static int tell_flooder(host *h, const host_msg *m, int64_t now)
 static void hint_prefix(ctx *c)
 {
     char echo[TEXT_ECHO_MAX];
-    if (hg_load(c, c->m->room) <= 0 ||
+    if (host__game_load(c, c->m->room) <= 0 ||
         (c->row.status != STORE_PLAYING && c->row.status != STORE_PAUSED) ||
-        hg_seat_of(c, c->m->sender) < 0)
+        host__game_seat_of(c, c->m->sender) < 0)
         return;
-    flood_hint_told(c->h, c->network, c->m->sender, c->m->room, c->now);
-    hc_reply(c, N_("commands start with %s here — say %s%s"), hc_prefix(c), hc_prefix(c),
-             text_echo(c->m->text, c->m->len, echo));
+    host__flood_hint_told(c->h, c->network, c->m->sender, c->m->room, c->now);
+    host__reply(c, N_("commands start with %s here — say %s%s"), host__prefix(c), host__prefix(c),
+                text_echo(c->m->text, c->m->len, echo));
 }
 
 /* Answers a parsed line: an error, a hint (CMD_IGNORED: a move without
@@ -281,7 +281,7 @@ static void hint_prefix(ctx *c)
 static void answer(ctx *c, cmd_result r, const cmd *k, const char *error)
 {
     if (r == CMD_ERROR)
-        hc_reply(c, "%s", error);
+        host__reply(c, "%s", error);
     else if (r == CMD_IGNORED)
         hint_prefix(c);
     else
@@ -305,7 +305,7 @@ static int handle_read_only(host *h, const host_msg *m, int64_t now, cmd_result 
     }
     ctx c = {.h = h, .now = now, .m = m, .network = m->network, .vq = q};
     answer(&c, r, k, error);
-    hg_unload(&c);
+    host__game_unload(&c);
     store_rollback(h->st);
     return c.failed;
 }
@@ -314,7 +314,7 @@ static int handle_read_only(host *h, const host_msg *m, int64_t now, cmd_result 
 static int handle_parsed(host *h, const host_msg *m, int64_t now, cmd_result r, const cmd *k,
                          const char *error)
 {
-    outq *q = hc_queue_of(h, m->network);
+    outq *q = host__queue_of(h, m->network);
     if (q != NULL && m->once == NULL && (r != CMD_OK || only_reads(k->verb)))
         return handle_read_only(h, m, now, r, k, error, q);
     int err = store_begin(h->st);
@@ -366,11 +366,11 @@ static int handle_line(host *h, const host_msg *m, int64_t now, bool in_room, co
     cmd_result r = cmd_parse(m->text, m->len, in_room, prefix, &k, error, sizeof error);
     if (r == CMD_IGNORED) { /* chat; a move without the prefix may get a hint */
         if (in_room && cmd_move_without_prefix(m->text, m->len, prefix, &k) &&
-            flood_hint_due(h, m->network, m->sender, m->room, now))
+            host__flood_hint_due(h, m->network, m->sender, m->room, now))
             (void)handle_parsed(h, m, now, r, &k, error); /* a hint that fails is no loss */
         return 0;
     }
-    switch (flood_check(h, m->network, m->sender, now)) {
+    switch (host__flood_check(h, m->network, m->sender, now)) {
     case FLOOD_OK:
         break;
     case FLOOD_TELL:
@@ -379,7 +379,7 @@ static int handle_line(host *h, const host_msg *m, int64_t now, bool in_room, co
         return 0;
     }
     if (in_room) /* where they last spoke: their private lines' language */
-        lang_map_seen(h, m->network, m->sender, m->room);
+        host__lang_map_seen(h, m->network, m->sender, m->room);
     int err = handle_parsed(h, m, now, r, &k, error);
     if (err == 0)
         return 0;
@@ -403,7 +403,7 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
         h->cfg.restart_recent_secs = 3600;
     if (h->cfg.restart_announce_max <= 0)
         h->cfg.restart_announce_max = 50;
-    if (flood_new(h) != 0) {
+    if (host__flood_new(h) != 0) {
         snprintf(why, why_len, "out of memory");
         free(h);
         return -1;
@@ -420,9 +420,9 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
         return -1;
     }
     h->robot_level = (int)level;
-    (void)hs_listen(h, &learn_listener); /* the first of HS_LISTENERS_MAX: cannot fail */
-    if (room_map_load(h, why, why_len) != 0 || lang_map_load(h, why, why_len) != 0 ||
-        clock_rebuild(h, why, why_len) != 0) {
+    (void)host__listen(h, &host__learn_listener); /* the first of HS_LISTENERS_MAX: cannot fail */
+    if (host__room_map_load(h, why, why_len) != 0 || host__lang_map_load(h, why, why_len) != 0 ||
+        host__clock_rebuild(h, why, why_len) != 0) {
         host_free(h);
         return -1;
     }
@@ -452,10 +452,10 @@ void host_free(host *h)
 {
     if (h == NULL)
         return;
-    think_free(h->think);
-    flood_free(h);
-    room_map_free(h);
-    lang_map_free(h);
+    host__think_free(h->think);
+    host__flood_free(h);
+    host__room_map_free(h);
+    host__lang_map_free(h);
     free(h);
 }
 
@@ -466,20 +466,20 @@ const char *host_errmsg(const host *h)
 
 int host_tick(host *h, int64_t now)
 {
-    int rc = robot_collect(h, now);
-    return clock_tick(h, now) != 0 ? -1 : rc;
+    int rc = host__robot_collect(h, now);
+    return host__clock_tick(h, now) != 0 ? -1 : rc;
 }
 
 int64_t host_next_tick(host *h, int64_t now)
 {
-    if (h->think != NULL && think_ready(h->think))
+    if (h->think != NULL && host__think_ready(h->think))
         return now;
-    return timers_next(h, now);
+    return host__timers_next(h, now);
 }
 
 void host_think_stop(host *h)
 {
-    think_free(h->think);
+    host__think_free(h->think);
     h->think = NULL;
 }
 
@@ -487,5 +487,5 @@ int host_think_async(host *h, void (*wake)(void *arg), void *arg)
 {
     if (h->think != NULL)
         return 0;
-    return think_new(&h->think, wake, arg);
+    return host__think_new(&h->think, wake, arg);
 }

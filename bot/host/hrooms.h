@@ -1,7 +1,7 @@
 /*
  * hrooms.h — rooms: the defaults their moderators set (rooms.c) and the
  * copy in memory of their own prefixes and colours (room_map.c). Prefixes
- * room_, room_map_.
+ * host__room_, host__room_map_.
  */
 #ifndef PZ_HROOMS_H
 #define PZ_HROOMS_H
@@ -40,56 +40,56 @@ typedef struct room_settings {
 } room_settings;
 /* The kv key of room on the context's network into key[ROOM_KEY_MAX]
    ("" when it does not fit). */
-void room_key(const ctx *c, const char *room, char *key, size_t cap);
+void host__room_key(const ctx *c, const char *room, char *key, size_t cap);
 /* The prefix ("" none), colours and language (-1 none) of a room's
    stored words: what room_map.c keeps in memory. */
-void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
-                    int *lang);
+void host__room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
+                          int *lang);
 /* Applies rs's options to o; 0, or -1 with why (a value the engine no
    longer takes). */
-int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len);
+int host__room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len);
 /* room's defaults on the context's network (the configuration's where the
    room has none). */
-void room_defaults(const ctx *c, const char *room, room_settings *rs);
+void host__room_defaults(const ctx *c, const char *room, room_settings *rs);
 /* rs's host fields made again from rs->s, after a change to it. */
-void room_settings_follow(room_settings *rs);
+void host__room_settings_follow(room_settings *rs);
 /* The computer players' level of the loaded game's room. */
-int room_level(const ctx *c);
+int host__room_level(const ctx *c);
 
 /* ---- room_map.c: the rooms' own prefixes and colours, in memory ---- */
 /* Reads every room's from the store (host_new). 0, or -1 with why. */
-int room_map_load(host *h, char *why, size_t why_len);
+int host__room_map_load(host *h, char *why, size_t why_len);
 /* Sets (network, room)'s: prefix "", colours on and lang -1 forget it.
    0, or -1 out of memory (unchanged). */
-int room_map_put(host *h, const char *network, const char *room, const char *prefix,
-                 bool colours_off, int lang);
+int host__room_map_put(host *h, const char *network, const char *room, const char *prefix,
+                       bool colours_off, int lang);
 
 /* ---- lang_map.c: the players' own languages ("lang es") and rooms, in memory ---- */
 /* kv scope, key "network\x1fplayer", value "es" or "en" (settings.def's lang) */
 #define LANG_SCOPE (cmd_setting_row_of(CMD_SETTING_PLAYER_LANG)->stored)
 /* Reads every player's from the store (host_new). 0, or -1 with why. */
-int lang_map_load(host *h, char *why, size_t why_len);
+int host__lang_map_load(host *h, char *why, size_t why_len);
 /* Sets player's language on network (-1: none, the room's). 0, or -1 out
    of memory (unchanged). */
-int lang_map_put(host *h, const char *network, const char *player, int lang);
-void lang_map_free(host *h);
+int host__lang_map_put(host *h, const char *network, const char *player, int lang);
+void host__lang_map_free(host *h);
 /* Remembers room as where player is seated or last gave a command on
    network: their private lines follow its language when they chose none
    (host_player_lang). In memory only; never fails a call. */
-void lang_map_seen(host *h, const char *network, const char *player, const char *room);
+void host__lang_map_seen(host *h, const char *network, const char *player, const char *room);
 /* That room, or NULL when none is known. */
-const char *lang_map_room(const host *h, const char *network, const char *player);
+const char *host__lang_map_room(const host *h, const char *network, const char *player);
 /* The language player chose (-1 none); and host_player_lang as if they
    had chosen none. */
-int lang_map_own(const host *h, const char *network, const char *player);
-pz_lang lang_map_without_own(const host *h, const char *network, const char *player,
-                             const char *room);
-/* The language of lines to the room the call is about (hc_prefix's room),
+int host__lang_map_own(const host *h, const char *network, const char *player);
+pz_lang host__lang_map_without_own(const host *h, const char *network, const char *player,
+                                   const char *room);
+/* The language of lines to the room the call is about (host__prefix's room),
    or of the sender's private lines when there is none. */
-pz_lang hc_lang(const ctx *c);
-void room_map_free(host *h);
+pz_lang host__lang(const ctx *c);
+void host__room_map_free(host *h);
 /* The configuration's language of room (NULL: the network's), whatever
    the room chose. */
-pz_lang room_map_configured(const host *h, const char *network, const char *room);
+pz_lang host__room_map_configured(const host *h, const char *network, const char *room);
 
 #endif /* PZ_HROOMS_H */

@@ -10,7 +10,7 @@
  * room). A sorted array looked up by bsearch, at most LANG_MAP_MAX
  * players. The rule itself is host_player_lang's: their own, else that
  * room's, else the network's, else the bot's (i18n_reader_lang); also the
- * language a call writes in (hc_lang).
+ * language a call writes in (host__lang).
  *
  * Not here: the command (cmd/prefs.c), the rooms' languages (room_map.c).
  */
@@ -41,7 +41,7 @@ static const struct lang_own *find(const host *h, const char *network, const cha
     struct lang_own probe;
     if (h->nlangs == 0 || network == NULL || player == NULL)
         return NULL;
-    link_key(network, player, probe.key, sizeof probe.key);
+    host__link_key(network, player, probe.key, sizeof probe.key);
     if (probe.key[0] == '\0')
         return NULL;
     return bsearch(&probe, h->langs, (size_t)h->nlangs, sizeof *h->langs, by_key);
@@ -56,7 +56,7 @@ static pz_lang rule(const host *h, const char *network, const char *player, cons
         room = l != NULL && l->room[0] != '\0' ? l->room : NULL;
     return i18n_reader_lang(with_own && l != NULL ? l->lang : -1,
                             room != NULL ? (int)host_room_lang(h, network, room) : -1,
-                            (int)room_map_configured(h, network, NULL), PZ_LANG_EN);
+                            (int)host__room_map_configured(h, network, NULL), PZ_LANG_EN);
 }
 
 pz_lang host_player_lang(const host *h, const char *network, const char *player, const char *room)
@@ -64,19 +64,19 @@ pz_lang host_player_lang(const host *h, const char *network, const char *player,
     return rule(h, network, player, room, true);
 }
 
-pz_lang lang_map_without_own(const host *h, const char *network, const char *player,
-                             const char *room)
+pz_lang host__lang_map_without_own(const host *h, const char *network, const char *player,
+                                   const char *room)
 {
     return rule(h, network, player, room, false);
 }
 
-int lang_map_own(const host *h, const char *network, const char *player)
+int host__lang_map_own(const host *h, const char *network, const char *player)
 {
     const struct lang_own *l = find(h, network, player);
     return l != NULL ? l->lang : -1;
 }
 
-const char *lang_map_room(const host *h, const char *network, const char *player)
+const char *host__lang_map_room(const host *h, const char *network, const char *player)
 {
     const struct lang_own *l = find(h, network, player);
     return l != NULL && l->room[0] != '\0' ? l->room : NULL;
@@ -88,7 +88,7 @@ pz_lang host_reader_lang(const host *h, const char *network, const char *target,
                             : host_player_lang(h, network, target, NULL);
 }
 
-pz_lang hc_lang(const ctx *c)
+pz_lang host__lang(const ctx *c)
 {
     bool in_room = c->m != NULL && c->m->room != NULL && c->m->room[0] != '\0';
     if (c->m != NULL && (!in_room || c->personal))
@@ -144,14 +144,14 @@ static int put_key(host *h, const char *key, bool set_lang, int lang, const char
     return 0;
 }
 
-int lang_map_put(host *h, const char *network, const char *player, int lang)
+int host__lang_map_put(host *h, const char *network, const char *player, int lang)
 {
     char key[LINK_ID_LEN];
-    link_key(network, player, key, sizeof key);
+    host__link_key(network, player, key, sizeof key);
     return key[0] == '\0' ? 0 : put_key(h, key, true, lang, NULL);
 }
 
-void lang_map_seen(host *h, const char *network, const char *player, const char *room)
+void host__lang_map_seen(host *h, const char *network, const char *player, const char *room)
 {
     char key[LINK_ID_LEN];
     if (network == NULL || player == NULL || room == NULL || room[0] == '\0' ||
@@ -160,7 +160,7 @@ void lang_map_seen(host *h, const char *network, const char *player, const char 
     const struct lang_own *l = find(h, network, player);
     if (l != NULL && strcmp(l->room, room) == 0)
         return; /* the common case: a command where they last spoke */
-    link_key(network, player, key, sizeof key);
+    host__link_key(network, player, key, sizeof key);
     if (key[0] != '\0')
         (void)put_key(h, key, false, -1, room); /* full: their network's */
 }
@@ -184,12 +184,12 @@ static int seated_one(void *arg, store_game *g)
     if (store_seats_get(h->st, g->id, seats, PZ_MAX_PLAYERS, &n) != 0)
         return 0; /* the language of a line is no reason to stop */
     for (int i = 0; i < n; i++)
-        if (!hc_is_robot(seats[i].player))
-            lang_map_seen(h, g->network, seats[i].player, g->room);
+        if (!host__is_robot(seats[i].player))
+            host__lang_map_seen(h, g->network, seats[i].player, g->room);
     return 0;
 }
 
-int lang_map_load(host *h, char *why, size_t why_len)
+int host__lang_map_load(host *h, char *why, size_t why_len)
 {
     int err = store_kv_each(h->st, LANG_SCOPE, load_one, h);
     if (err != 0) {
@@ -204,7 +204,7 @@ int lang_map_load(host *h, char *why, size_t why_len)
     return 0;
 }
 
-void lang_map_free(host *h)
+void host__lang_map_free(host *h)
 {
     free(h->langs);
     h->langs = NULL;

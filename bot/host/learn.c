@@ -2,7 +2,7 @@
  * learn.c — learning the game from the bot (hlearn.h): the hint a player
  * asks for, the practice table's explanations (why a computer player
  * moved; a stronger play than the learner's), and the hand's review (the
- * largest points a player left on the table). Prefix learn_.
+ * largest points a player left on the table). Prefix host__learn_.
  *
  * Every decision is the worker's (think.h: the strong level's choice and
  * its figures, pzai_hint and pzai_why_of), made from the seat's view and
@@ -47,10 +47,10 @@ static void items_key(const ctx *c, const char *player, char *key, size_t cap)
         key[0] = '\0';
 }
 
-bool learn_hints_allowed(const ctx *c, const char *room)
+bool host__learn_hints_allowed(const ctx *c, const char *room)
 {
     room_settings rs;
-    room_defaults(c, room, &rs);
+    host__room_defaults(c, room, &rs);
     return !rs.hints_off;
 }
 
@@ -59,7 +59,7 @@ static bool wants_review(const ctx *c, const char *player)
 {
     char key[2 * STORE_ID_MAX + 2], value[8];
     player_key(c, player, key, sizeof key);
-    return key[0] != '\0' && !hc_is_robot(player) &&
+    return key[0] != '\0' && !host__is_robot(player) &&
            store_kv_get(c->h->st, LEARN_REVIEW_SCOPE, key, value, sizeof value) == 0 &&
            strcmp(value, "on") == 0;
 }
@@ -86,7 +86,7 @@ static int words_of(const ctx *c, const pz_view *v, const pz_record *r, uint64_t
     ev->n = 0;
     int rc = -1;
     if (pz_apply(g, a, ev, NULL, 0) == 0) {
-        render_names names = hg_names(c);
+        render_names names = host__game_names(c);
         ev->n = pzai_move_events(ev, a); /* nothing of the sample's own cards */
         render_outcome(g, &names, a, ev, buf, cap);
         rc = 0;
@@ -161,7 +161,7 @@ static void risk_words(const ctx *c, const pzai_why *w, char *buf, size_t cap)
    same for a hint as for a computer player in that seat). */
 static uint64_t learn_seed(const ctx *c, int seat)
 {
-    return robot_fingerprint(c) ^ ((uint64_t)seat << 56);
+    return host__robot_fingerprint(c) ^ ((uint64_t)seat << 56);
 }
 
 /* A job for seat's decision in the loaded game now. 0, or -1. */
@@ -173,7 +173,7 @@ static int job_for(const ctx *c, int seat, think_purpose purpose, think_job *j)
     snprintf(j->network, sizeof j->network, "%s", c->network);
     snprintf(j->room, sizeof j->room, "%s", c->row.room);
     snprintf(j->player, sizeof j->player, "%s", c->seats[seat].player);
-    j->fingerprint = robot_fingerprint(c);
+    j->fingerprint = host__robot_fingerprint(c);
     j->level = PZAI_STRONG;
     j->seed = j->fingerprint ^ ((uint64_t)seat << 56);
     j->iterations = c->h->cfg.robot_iterations;
@@ -193,25 +193,25 @@ static void count_hint(ctx *c, int seat)
     snprintf(d.nick, sizeof d.nick, "%s", c->seats[seat].nick);
     int err = store_stats_tally(c->h->st, c->row.id, &d);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
 /* The answer to a hint, privately to its asker. */
 static void tell_hint(ctx *c, const think_job *j)
 {
-    int seat = hg_seat_of(c, j->player);
+    int seat = host__game_seat_of(c, j->player);
     char words[RENDER_LINE_MAX];
     if (seat < 0)
         return;
     if (j->result != 1) {
-        hc_say_private(c, j->player, 0, _("Hint in %s: nothing for you to do now"), c->row.room);
+        host__say_private(c, j->player, 0, _("Hint in %s: nothing for you to do now"), c->row.room);
         return;
     }
     if (words_of(c, &j->view, &j->record, j->seed, &j->action, words, sizeof words) != 0)
         return;
     const char *next = nick_of(c, j->why.next);
     if (j->action.kind == PZ_ACT_TENDIDO) {
-        hc_say_private(
+        host__say_private(
             c, j->player, 0,
             j->action.now
                 ? _("Hint in %s: %s \xE2\x80\x94 laid now and arranged at its "
@@ -225,7 +225,7 @@ static void tell_hint(ctx *c, const think_job *j)
     if (j->action.kind == PZ_ACT_DECLARE || j->action.kind == PZ_ACT_CLAIM) {
         /* a declaration's reason is the rule itself (R3.2, R3.4, R3.6): said, so that
            "Hint: ronda" never comes without its why */
-        hc_say_private(
+        host__say_private(
             c, j->player, 0,
             j->action.kind == PZ_ACT_DECLARE
                 ? _("Hint in %s: %s \xE2\x80\x94 say it before the deal's first card: the best "
@@ -240,46 +240,47 @@ static void tell_hint(ctx *c, const think_job *j)
     char risk[RENDER_LINE_MAX];
     risk_words(c, &j->why, risk, sizeof risk);
     if (risk[0] != '\0') {
-        hc_say_private(c, j->player, 0, _("Hint in %s: %s \xE2\x80\x94 the risk: %s"), c->row.room,
-                       words, risk);
+        host__say_private(c, j->player, 0, _("Hint in %s: %s \xE2\x80\x94 the risk: %s"),
+                          c->row.room, words, risk);
         count_hint(c, seat);
         return;
     }
     switch (avoids(&j->why)) {
     case AVOIDS_BOTH:
-        hc_say_private(c, j->player, 0,
-                       _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no porrazo and no "
-                         "limpia"),
-                       c->row.room, words, next);
+        host__say_private(c, j->player, 0,
+                          _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no porrazo and no "
+                            "limpia"),
+                          c->row.room, words, next);
         break;
     case AVOIDS_PORRAZO:
-        hc_say_private(c, j->player, 0,
-                       _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no porrazo"), c->row.room,
-                       words, next);
+        host__say_private(c, j->player, 0,
+                          _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no porrazo"), c->row.room,
+                          words, next);
         break;
     case AVOIDS_LIMPIA:
-        hc_say_private(c, j->player, 0, _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no limpia"),
-                       c->row.room, words, next);
+        host__say_private(c, j->player, 0,
+                          _("Hint in %s: %s \xE2\x80\x94 and it leaves %s no limpia"), c->row.room,
+                          words, next);
         break;
     default:
-        hc_say_private(c, j->player, 0, _("Hint in %s: %s"), c->row.room, words);
+        host__say_private(c, j->player, 0, _("Hint in %s: %s"), c->row.room, words);
         break;
     }
     count_hint(c, seat);
 }
 
-int learn_hint(ctx *c, int seat)
+int host__learn_hint(ctx *c, int seat)
 {
     think_job j;
     if (job_for(c, seat, THINK_HINT, &j) != 0)
         return -1;
     if (c->h->think == NULL) {
-        think_run(&j);
+        host__think_run(&j);
         tell_hint(c, &j);
         return 0;
     }
-    if (think_submit(c->h->think, &j) != 0) {
-        hc_reply(c, _("the bot is busy thinking: ask for your hint again in a moment"));
+    if (host__think_submit(c->h->think, &j) != 0) {
+        host__reply(c, _("the bot is busy thinking: ask for your hint again in a moment"));
         return -1;
     }
     return 0;
@@ -306,7 +307,7 @@ static int hand_now(ctx *c)
     int n = 0;
     int err = store_hand_each(c->h->st, c->row.id, last_hand, &n);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
     return err == 0 ? n : 0;
 }
 
@@ -314,7 +315,7 @@ static int hand_now(ctx *c)
    table's learner, or review on). */
 static bool learn_judges(ctx *c, int seat)
 {
-    if (seat < 0 || seat >= c->nseats || hc_is_robot(c->seats[seat].player))
+    if (seat < 0 || seat >= c->nseats || host__is_robot(c->seats[seat].player))
         return false;
     return learner(c, seat) || wants_review(c, c->seats[seat].player);
 }
@@ -356,7 +357,7 @@ static void keep_item(ctx *c, const char *player, int lost, int hand, const char
     }
     int err = store_kv_set(c->h->st, LEARN_ITEMS_SCOPE, key, out);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
 /* Whether two plays are one (the same card, the same outcome words). */
@@ -396,7 +397,7 @@ static int judged_reason(const ctx *c, const pzai_why *w, const pzai_why *p, cha
 /* A judged play: the practice table's line, the review's item. */
 static void tell_judged(ctx *c, const think_job *j)
 {
-    int seat = hg_seat_of(c, j->player);
+    int seat = host__game_seat_of(c, j->player);
     char best[RENDER_LINE_MAX], mine[RENDER_LINE_MAX], line[2 * RENDER_LINE_MAX];
     char reason[RENDER_LINE_MAX];
     if (seat < 0 || j->result != 1 || j->action.kind != PZ_ACT_PLAY ||
@@ -408,18 +409,18 @@ static void tell_judged(ctx *c, const think_job *j)
     bool told = judged_reason(c, w, p, reason, sizeof reason);
     if (learner(c, seat)) {
         if (told)
-            hc_say_private(c, j->player, 0, _("Stronger than your %s: %s \xE2\x80\x94 %s"), mine,
-                           best, reason);
+            host__say_private(c, j->player, 0, _("Stronger than your %s: %s \xE2\x80\x94 %s"), mine,
+                              best, reason);
         else if (w->value == p->value)
-            hc_say_private(c, j->player, 0,
-                           _("The strong level would have played %s rather than your %s: the "
-                             "same at once, better further on by its search"),
-                           best, mine);
+            host__say_private(c, j->player, 0,
+                              _("The strong level would have played %s rather than your %s: the "
+                                "same at once, better further on by its search"),
+                              best, mine);
         else
-            hc_say_private(c, j->player, 0,
-                           _("The strong level would have played %s rather than your %s: %+d at "
-                             "once against your %+d, but better further on by its search"),
-                           best, mine, w->value, p->value);
+            host__say_private(c, j->player, 0,
+                              _("The strong level would have played %s rather than your %s: %+d at "
+                                "once against your %+d, but better further on by its search"),
+                              best, mine, w->value, p->value);
     }
     if (!told || !wants_review(c, j->player))
         return;
@@ -454,10 +455,10 @@ static void learn_judge(ctx *c, int seat, const pz_view *v, const pz_record *r, 
     /* The hand's last deal is judged at once: its review follows the
        hand's last play, before the next hand's first line. */
     if (c->h->think == NULL || v->deal == v->deals_per_hand) {
-        think_run(&j);
+        host__think_run(&j);
         tell_judged(c, &j);
     } else {
-        (void)think_submit(c->h->think, &j); /* a full worker: this play goes unjudged */
+        (void)host__think_submit(c->h->think, &j); /* a full worker: this play goes unjudged */
     }
 }
 
@@ -484,18 +485,18 @@ static void tell_review(ctx *c, const char *player, int hand)
         char *tab = strchr(item, '\t'), *text = tab ? strchr(tab + 1, '\t') : NULL;
         if (text != NULL && told < LEARN_REVIEW_MAX &&
             (hand == 0 || strtol(tab + 1, NULL, 10) == hand)) {
-            hc_say_private(c, player, 1, _("Review of %s: %s"), where, text + 1);
+            host__say_private(c, player, 1, _("Review of %s: %s"), where, text + 1);
             told++;
         }
         p += n + (p[n] == '\n');
     }
     if (told == 0)
-        hc_say_private(c, player, 1,
-                       _("Review of %s: the strong level found no points you left on the table"),
-                       where);
+        host__say_private(c, player, 1,
+                          _("Review of %s: the strong level found no points you left on the table"),
+                          where);
     int err = store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
 /* The loaded game is stopped: its players' judged plays are forgotten. */
@@ -504,11 +505,11 @@ static void learn_forget(ctx *c)
     char key[3 * STORE_ID_MAX];
     for (int s = 0; s < c->nseats && !c->failed; s++) {
         items_key(c, c->seats[s].player, key, sizeof key);
-        int err = key[0] == '\0' || hc_is_robot(c->seats[s].player)
+        int err = key[0] == '\0' || host__is_robot(c->seats[s].player)
                       ? 0
                       : store_kv_del(c->h->st, LEARN_ITEMS_SCOPE, key);
         if (err != 0)
-            hc_failed(c, err);
+            host__failed(c, err);
     }
 }
 
@@ -518,7 +519,7 @@ static void learn_hand_end(ctx *c)
 {
     int hand = -1;
     for (int s = 0; s < c->nseats && !c->failed; s++) {
-        if (hc_is_robot(c->seats[s].player) || !wants_review(c, c->seats[s].player))
+        if (host__is_robot(c->seats[s].player) || !wants_review(c, c->seats[s].player))
             continue;
         if (hand < 0)
             hand = hand_now(c);
@@ -555,36 +556,37 @@ static void explain_next(ctx *c, const pzai_why *w, const char *who, const char 
         const char *rank = render_rank(w->risk_rank);
         int worth = w->risk_worth > 0 ? w->risk_worth : w->porrazo;
         if (to_learner && seat_holds(c, w->next, w->risk_rank))
-            hc_say_private(c, to, 0,
-                           counter ? _("%s played %s: you may counter it with your %s (+%d if it "
-                                       "stands)")
-                                   : _("%s played %s: you may porrazo it with your %s (+%d if it "
-                                       "stands)"),
-                           who, words, rank, worth);
+            host__say_private(c, to, 0,
+                              counter
+                                  ? _("%s played %s: you may counter it with your %s (+%d if it "
+                                      "stands)")
+                                  : _("%s played %s: you may porrazo it with your %s (+%d if it "
+                                      "stands)"),
+                              who, words, rank, worth);
         else if (to_learner)
-            hc_say_private(c, to, 0,
-                           counter ? _("%s played %s: a player holding the third %s could "
-                                       "counter it; you hold none")
-                                   : _("%s played %s: a player holding another %s could porrazo "
-                                       "it; you hold none"),
-                           who, words, rank);
+            host__say_private(c, to, 0,
+                              counter ? _("%s played %s: a player holding the third %s could "
+                                          "counter it; you hold none")
+                                      : _("%s played %s: a player holding another %s could porrazo "
+                                          "it; you hold none"),
+                              who, words, rank);
         else
-            hc_say_private(c, to, 0,
-                           counter ? _("%s played %s: %s may counter it (+%d if it stands) if "
-                                       "holding the third %s")
-                                   : _("%s played %s: %s may porrazo it (+%d if it stands) if "
-                                       "holding another %s"),
-                           who, words, next, worth, rank);
+            host__say_private(c, to, 0,
+                              counter ? _("%s played %s: %s may counter it (+%d if it stands) if "
+                                          "holding the third %s")
+                                      : _("%s played %s: %s may porrazo it (+%d if it stands) if "
+                                          "holding another %s"),
+                              who, words, next, worth, rank);
     } else if (w->porrazo == 0 && w->limpia == 0 && w->in_place == 0) {
-        hc_say_private(c, to, 0,
-                       _("%s played %s: it leaves %s no porrazo, limpia or card in place to "
-                         "score"),
-                       who, words, next);
+        host__say_private(c, to, 0,
+                          _("%s played %s: it leaves %s no porrazo, limpia or card in place to "
+                            "score"),
+                          who, words, next);
     } else {
-        hc_say_private(c, to, 0,
-                       _("%s played %s: a player holding the right card could score at once "
-                         "next (a limpia or a card in place)"),
-                       who, words);
+        host__say_private(c, to, 0,
+                          _("%s played %s: a player holding the right card could score at once "
+                            "next (a limpia or a card in place)"),
+                          who, words);
     }
 }
 
@@ -597,7 +599,7 @@ static bool last_card(const pz_view *v)
     return cards == 1;
 }
 
-void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
+void host__learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
 {
     int seat = j->view.seat;
     char words[RENDER_LINE_MAX];
@@ -608,27 +610,28 @@ void learn_explain_move(ctx *c, const think_job *j, const pz_action *a)
     const char *who = nick_of(c, seat), *to = c->row.creator, *next = nick_of(c, j->why.next);
     const pzai_why *w = &j->why;
     if (a->kind == PZ_ACT_TENDIDO)
-        hc_say_private(c, to, 0,
-                       a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
-                                  "on average +%d at once, over the deals it cannot tell apart")
-                              : _("Why %s chose %s: laid now it would score on average only +%d "
-                                  "at once, over the deals it cannot tell apart"),
-                       who, words, w->expected);
+        host__say_private(c, to, 0,
+                          a->now ? _("Why %s chose %s: laid now and arranged at its best it scores "
+                                     "on average +%d at once, over the deals it cannot tell apart")
+                                 : _("Why %s chose %s: laid now it would score on average only +%d "
+                                     "at once, over the deals it cannot tell apart"),
+                          who, words, w->expected);
     else if (avoids(w) != AVOIDS_NONE)
-        hc_say_private(c, to, 0,
-                       avoids(w) == AVOIDS_LIMPIA ? _("Why %s played %s: it leaves %s no limpia")
-                                                  : _("Why %s played %s: it leaves %s no porrazo"),
-                       who, words, next);
+        host__say_private(c, to, 0,
+                          avoids(w) == AVOIDS_LIMPIA
+                              ? _("Why %s played %s: it leaves %s no limpia")
+                              : _("Why %s played %s: it leaves %s no porrazo"),
+                          who, words, next);
     else if (w->next >= 0)
         explain_next(c, w, who, words);
     else if (a->kind == PZ_ACT_PLAY && last_card(&j->view))
-        hc_say_private(c, to, 0,
-                       j->view.deal == j->view.deals_per_hand
-                           ? _("%s: %s, the last card of the hand")
-                           : _("%s: %s, the last card of the deal"),
-                       who, words);
+        host__say_private(c, to, 0,
+                          j->view.deal == j->view.deals_per_hand
+                              ? _("%s: %s, the last card of the hand")
+                              : _("%s: %s, the last card of the deal"),
+                          who, words);
     else
-        hc_say_private(c, to, 0, _("%s: %s"), who, words);
+        host__say_private(c, to, 0, _("%s: %s"), who, words);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -646,13 +649,13 @@ static int load_by_id(ctx *c, int64_t id)
     if (err == 0)
         err = store_seats_get(c->h->st, id, c->seats, PZ_MAX_PLAYERS, &c->nseats);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return -1;
     }
-    return settings_parse(&c->set, c->row.settings) == 0 ? 1 : 0;
+    return host__settings_parse(&c->set, c->row.settings) == 0 ? 1 : 0;
 }
 
-int learn_deliver(host *h, const think_job *j, int64_t now)
+int host__learn_deliver(host *h, const think_job *j, int64_t now)
 {
     if (store_begin(h->st) != 0) {
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
@@ -660,11 +663,11 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
     }
     ctx c = {.h = h, .now = now, .network = j->network};
     if (j->purpose == THINK_HINT) { /* for the game as it is, if it still is */
-        if (hg_load(&c, j->room) > 0 && c.row.id == j->game && c.g != NULL) {
-            if (robot_fingerprint(&c) != j->fingerprint)
-                hc_say_private(&c, j->player, 0,
-                               _("Hint in %s: the game moved on before it was ready; ask again"),
-                               c.row.room);
+        if (host__game_load(&c, j->room) > 0 && c.row.id == j->game && c.g != NULL) {
+            if (host__robot_fingerprint(&c) != j->fingerprint)
+                host__say_private(&c, j->player, 0,
+                                  _("Hint in %s: the game moved on before it was ready; ask again"),
+                                  c.row.room);
             else
                 tell_hint(&c, j);
         }
@@ -672,7 +675,7 @@ int learn_deliver(host *h, const think_job *j, int64_t now)
         if (j->purpose == THINK_JUDGE)
             tell_judged(&c, j);
     }
-    hg_unload(&c);
+    host__game_unload(&c);
     if (c.failed || store_commit(h->st) != 0) {
         if (!c.failed)
             snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
@@ -699,7 +702,7 @@ typedef struct learn_taken {
 static void *before_move(ctx *c, const pz_action *a, const char *forced)
 {
     if (forced != NULL || a->kind != PZ_ACT_PLAY || !learn_judges(c, a->seat) ||
-        absent_computer(c, a->seat))
+        host__absent_computer(c, a->seat))
         return NULL;
     learn_taken *t = malloc(sizeof *t);
     if (t == NULL)
@@ -723,4 +726,4 @@ static void after_move(ctx *c, const pz_action *a, void *taken, bool applied)
     free(t);
 }
 
-const hs_listener learn_listener = {before_move, after_move, learn_hand_end, learn_forget};
+const hs_listener host__learn_listener = {before_move, after_move, learn_hand_end, learn_forget};

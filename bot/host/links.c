@@ -1,7 +1,7 @@
 /*
  * links.c — one person's ids on several networks as the store keeps them
  * (scope LINK_SCOPE: every id of a group as "network\x1fplayer\x1fnick"
- * lines under each member's key): reading a group. Prefix link_.
+ * lines under each member's key): reading a group. Prefix host__link_.
  *
  * Not here: tying and untying ids (cmd/link.c).
  */
@@ -12,7 +12,7 @@
 #include "hprefs.h"
 
 /* "network\x1fplayer" into id; "" when it does not fit. */
-void link_key(const char *network, const char *player, char *id, size_t cap)
+void host__link_key(const char *network, const char *player, char *id, size_t cap)
 {
     if (snprintf(id, cap, "%s\x1f%s", network, player) >= (int)cap)
         id[0] = '\0';
@@ -20,7 +20,7 @@ void link_key(const char *network, const char *player, char *id, size_t cap)
 
 /* "network\x1fplayer\x1fnick" (s[0..len)) into its three parts, each
    under STORE_ID_MAX bytes: 0, or -1 for anything else. */
-int link_split(const char *s, size_t len, char part[3][STORE_ID_MAX])
+int host__link_split(const char *s, size_t len, char part[3][STORE_ID_MAX])
 {
     for (int i = 0; i < 3; i++) {
         const char *sep = memchr(s, '\x1f', len);
@@ -37,12 +37,13 @@ int link_split(const char *s, size_t len, char part[3][STORE_ID_MAX])
     return 0;
 }
 
-int link_group(ctx *c, const char *network, const char *player, const char *nick, link_ids *out)
+int host__link_group(ctx *c, const char *network, const char *player, const char *nick,
+                     link_ids *out)
 {
     char value[LINK_MAX * LINK_ID_LEN + 1];
     char id[LINK_ID_LEN];
     out->n = 0;
-    link_key(network, player, id, sizeof id);
+    host__link_key(network, player, id, sizeof id);
     if (id[0] == '\0')
         return 0;
     int err = store_kv_get(c->h->st, LINK_SCOPE, id, value, sizeof value);
@@ -59,7 +60,7 @@ int link_group(ctx *c, const char *network, const char *player, const char *nick
     for (char *line = value; *line != '\0' && out->n < LINK_MAX;) {
         size_t len = strcspn(line, "\n");
         char one[3][STORE_ID_MAX];
-        if (link_split(line, len, one) == 0 &&
+        if (host__link_split(line, len, one) == 0 &&
             (strcmp(one[0], network) != 0 || strcmp(one[1], player) != 0)) {
             memcpy(out->network[out->n], one[0], STORE_ID_MAX);
             memcpy(out->player[out->n], one[1], STORE_ID_MAX);

@@ -48,9 +48,9 @@
 /* ------------------------------------------------------------------------ */
 /* Writing markers                                                          */
 
-render_names live_names(const ctx *c, live_nicks *buf)
+render_names host__live_names(const ctx *c, live_nicks *buf)
 {
-    render_names n = {c->nseats, {NULL}, hc_prefix(c)};
+    render_names n = {c->nseats, {NULL}, host__prefix(c)};
     for (int i = 0; i < c->nseats && i < PZ_MAX_PLAYERS; i++) {
         int k = snprintf(buf->nick[i], sizeof buf->nick[i], "%cn%d%s%c", MARK, i, c->seats[i].nick,
                          MARK);
@@ -66,7 +66,7 @@ render_names live_names(const ctx *c, live_nicks *buf)
     return n;
 }
 
-void live_header(const ctx *c, char kind, int seat, char *buf, size_t cap)
+void host__live_header(const ctx *c, char kind, int seat, char *buf, size_t cap)
 {
     int k = seat >= 0
                 ? snprintf(buf, cap, "%cG%" PRId64 ":%c%d%c", MARK, c->row.id, kind, seat, MARK)
@@ -75,7 +75,7 @@ void live_header(const ctx *c, char kind, int seat, char *buf, size_t cap)
         buf[0] = '\0';
 }
 
-size_t live_shown_chars(const char *s)
+size_t host__live_shown_chars(const char *s)
 {
     size_t n = 0;
     bool in_mark = false;
@@ -93,7 +93,7 @@ size_t live_shown_chars(const char *s)
     return n;
 }
 
-const char *live_state_token(void)
+const char *host__live_state_token(void)
 {
     return "\xFFs\xFF";
 }
@@ -277,7 +277,7 @@ static outq_expand_result expand_events(const outq_msg *m, const live_head *h, c
         if (ph != PZ_PHASE_GAME_OVER && ph != PZ_PHASE_HAND_OVER) {
             if (o->len > 0)
                 puts_(o, " \xC2\xB7 ");
-            expand_body(o, live_state_token(), lg, prefix);
+            expand_body(o, host__live_state_token(), lg, prefix);
         }
     }
     return o->len > 0 ? OUTQ_EXPAND_TEXT : OUTQ_EXPAND_DROP;
@@ -295,7 +295,7 @@ static outq_expand_result expand_hand(const live_head *h, const live_game *lg, b
         return OUTQ_EXPAND_DROP; /* the game is gone: nothing true to say */
     char line[LIVE_OUT_MAX];
     if (h->kind == 'P' || h->kind == 'R') {
-        if (hg_actor(lg->g) != h->seat)
+        if (host__game_actor(lg->g) != h->seat)
             return OUTQ_EXPAND_DROP; /* the turn has passed */
         obuf since = {{0}, 0};
         if (same_lang)

@@ -2,7 +2,7 @@
  * prefs.c — a player's own clock as the host reads it: their time zone
  * (tz), daily quiet hours (quiet: no reminders, and the turn deadline's
  * clock stops), a vacation (away: their games wait, up to away_max, or a
- * computer player plays for them), no reminders. Prefix prefs_.
+ * computer player plays for them), no reminders. Prefix host__prefs_.
  *
  * Each choice is kept in the store's kv, in its row's scope of the
  * settings table (settings.def's stored: "tz", "quiet", "away",
@@ -38,14 +38,14 @@ static void prefs_read(const ctx *c, const char *player, prefs *p)
     char key[2 * STORE_ID_MAX + 2], value[96];
     memset(p, 0, sizeof *p);
     pref_key(c, player, key, sizeof key);
-    if (key[0] == '\0' || hc_is_robot(player))
+    if (key[0] == '\0' || host__is_robot(player))
         return;
     if (store_kv_get(c->h->st, TZ_SCOPE, key, p->tz, sizeof p->tz) != 0)
         p->tz[0] = '\0';
     if (store_kv_get(c->h->st, QUIET_SCOPE, key, value, sizeof value) == 0 &&
         tz_quiet_parse(value, &p->quiet) == 0)
         p->has_quiet = true;
-    p->no_reminders = !prefs_switch(c->h, c->network, player, CMD_SETTING_REMINDERS);
+    p->no_reminders = !host__prefs_switch(c->h, c->network, player, CMD_SETTING_REMINDERS);
     if (store_kv_get(c->h->st, AWAY_SCOPE, key, value, sizeof value) == 0) {
         char *end;
         long long until = strtoll(value, &end, 10);
@@ -56,7 +56,7 @@ static void prefs_read(const ctx *c, const char *player, prefs *p)
     }
 }
 
-bool prefs_switch(host *h, const char *network, const char *player, int id)
+bool host__prefs_switch(host *h, const char *network, const char *player, int id)
 {
     char key[2 * STORE_ID_MAX + 2], value[8];
     const cmd_setting_row *r = cmd_setting_row_of(id);
@@ -66,7 +66,7 @@ bool prefs_switch(host *h, const char *network, const char *player, int id)
     return cmd_switch_read(r, kept ? value : NULL);
 }
 
-int prefs_load(ctx *c, const char *player, prefs *p)
+int host__prefs_load(ctx *c, const char *player, prefs *p)
 {
     for (int i = 0; i < c->nprefs_memo; i++)
         if (strcmp(c->prefs_memo[i].player, player) == 0) {
@@ -83,36 +83,36 @@ int prefs_load(ctx *c, const char *player, prefs *p)
 }
 
 /* Sets (or with value "" clears) the sender's choice in scope. */
-void prefs_set(ctx *c, const char *scope, const char *value)
+void host__prefs_set(ctx *c, const char *scope, const char *value)
 {
     char key[2 * STORE_ID_MAX + 2];
     pref_key(c, c->m->sender, key, sizeof key);
     c->nprefs_memo = 0; /* what was read is no longer so */
     int err = key[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, scope, key, value);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
-int64_t prefs_deadline(ctx *c, int seat, int64_t start, int64_t secs)
+int64_t host__prefs_deadline(ctx *c, int seat, int64_t start, int64_t secs)
 {
     prefs p;
-    if (seat < 0 || seat >= c->nseats || prefs_load(c, c->seats[seat].player, &p) != 0)
+    if (seat < 0 || seat >= c->nseats || host__prefs_load(c, c->seats[seat].player, &p) != 0)
         return start + secs;
     int64_t at = tz_paused_deadline(start, secs, p.tz, p.has_quiet ? &p.quiet : NULL);
     if (p.away_until > at && !p.away_bot) { /* the game waits, up to the room's away_max */
         room_settings rs;
-        room_defaults(c, c->row.room, &rs);
+        host__room_defaults(c, c->row.room, &rs);
         int64_t cap = rs.away_max > 0 ? start + rs.away_max : p.away_until;
         at = p.away_until < cap ? p.away_until : cap > at ? cap : at;
     }
     return at;
 }
 
-bool prefs_quiet_at(ctx *c, int seat, int64_t t, int64_t *until)
+bool host__prefs_quiet_at(ctx *c, int seat, int64_t t, int64_t *until)
 {
     prefs p;
     *until = t;
-    if (seat < 0 || seat >= c->nseats || prefs_load(c, c->seats[seat].player, &p) != 0)
+    if (seat < 0 || seat >= c->nseats || host__prefs_load(c, c->seats[seat].player, &p) != 0)
         return false;
     if (p.no_reminders) {
         *until = INT64_MAX;
@@ -128,11 +128,12 @@ bool prefs_quiet_at(ctx *c, int seat, int64_t t, int64_t *until)
     return true;
 }
 
-bool prefs_away_bot(ctx *c, int seat)
+bool host__prefs_away_bot(ctx *c, int seat)
 {
     prefs p;
-    return seat >= 0 && seat < c->nseats && !hc_is_robot(c->seats[seat].player) &&
-           prefs_load(c, c->seats[seat].player, &p) == 0 && p.away_bot && p.away_until > c->now;
+    return seat >= 0 && seat < c->nseats && !host__is_robot(c->seats[seat].player) &&
+           host__prefs_load(c, c->seats[seat].player, &p) == 0 && p.away_bot &&
+           p.away_until > c->now;
 }
 
 /* ---- The player's games -------------------------------------------------- */

@@ -4,7 +4,7 @@
  * their hand, the table, what to do; one line, rendered when sent) to the
  * player to act when they have been quiet for prompt_after or said
  * "prompts on", and the same line as a reminder. Not here: when reminders
- * are due (timers.c), the room's lines (act.c). Prefix prompt_.
+ * are due (timers.c), the room's lines (act.c). Prefix host__prompt_.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,12 +25,12 @@ static void queue_hand(ctx *c, int seat, char kind, const char *since)
     char head[48];
     if (c->g == NULL || seat < 0 || seat >= c->nseats)
         return;
-    live_header(c, kind, seat, head, sizeof head);
-    hc_say_private(c, c->seats[seat].player, 1, "%s%s", head, since != NULL ? since : "");
+    host__live_header(c, kind, seat, head, sizeof head);
+    host__say_private(c, c->seats[seat].player, 1, "%s%s", head, since != NULL ? since : "");
 }
 
 /* Sends seat its hand (or the R4.2 notice) privately. */
-void prompt_hand(ctx *c, int seat)
+void host__prompt_hand(ctx *c, int seat)
 {
     queue_hand(c, seat, 'H', NULL);
 }
@@ -40,47 +40,47 @@ void prompt_hand(ctx *c, int seat)
    the store when NULL). */
 static void prompt_kind(ctx *c, const recent *rec, char kind)
 {
-    int seat = c->g != NULL ? hg_actor(c->g) : -1;
+    int seat = c->g != NULL ? host__game_actor(c->g) : -1;
     if (seat < 0)
         return;
     recent own;
     if (rec == NULL) {
-        int err = recent_load(c, &own);
+        int err = host__recent_load(c, &own);
         if (err != 0) {
-            hc_failed(c, err);
+            host__failed(c, err);
             return;
         }
         rec = &own;
     }
     char since[PROMPT_SINCE_MAX];
-    recent_since(rec, seat, since, sizeof since);
+    host__recent_since(rec, seat, since, sizeof since);
     queue_hand(c, seat, kind, since);
 }
 
-void prompt_with(ctx *c, const recent *rec)
+void host__prompt_with(ctx *c, const recent *rec)
 {
     prompt_kind(c, rec, 'P');
 }
 
-void prompt_actor(ctx *c)
+void host__prompt_actor(ctx *c)
 {
     prompt_kind(c, NULL, 'P');
 }
 
-void prompt_if_quiet(ctx *c)
+void host__prompt_if_quiet(ctx *c)
 {
     recent rec;
-    int seat = c->g != NULL ? hg_actor(c->g) : -1;
+    int seat = c->g != NULL ? host__game_actor(c->g) : -1;
     if (seat < 0)
         return;
-    int err = recent_load(c, &rec);
+    int err = host__recent_load(c, &rec);
     if (err != 0)
-        hc_failed(c, err);
-    else if (prompt_needed(c, &rec, seat))
+        host__failed(c, err);
+    else if (host__prompt_needed(c, &rec, seat))
         prompt_kind(c, &rec, 'P');
 }
 
-void prompt_remind(ctx *c)
+void host__prompt_remind(ctx *c)
 {
     prompt_kind(c, NULL, 'R');
 }
@@ -95,10 +95,10 @@ static void prompts_key(const ctx *c, const char *player, char *key, size_t cap)
 /* Whether player asked for a prompt at every turn (prompts on). */
 static bool wants_every_prompt(const ctx *c, const char *player)
 {
-    return prefs_switch(c->h, c->network, player, CMD_SETTING_PROMPTS);
+    return host__prefs_switch(c->h, c->network, player, CMD_SETTING_PROMPTS);
 }
 
-int prompt_choose(ctx *c, bool every)
+int host__prompt_choose(ctx *c, bool every)
 {
     char key[2 * STORE_ID_MAX + 2];
     prompts_key(c, c->m->sender, key, sizeof key);
@@ -107,7 +107,7 @@ int prompt_choose(ctx *c, bool every)
     const cmd_setting_row *r = cmd_setting_row_of(CMD_SETTING_PROMPTS);
     int err = store_kv_set(c->h->st, r->stored, key, cmd_switch_stored(r, every));
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
     return err;
 }
 
@@ -118,12 +118,12 @@ int prompt_choose(ctx *c, bool every)
  * longer (or never acted, since the game's start), or who said prompts
  * on, gets one line privately.
  */
-bool prompt_needed(const ctx *c, const recent *rec, int seat)
+bool host__prompt_needed(const ctx *c, const recent *rec, int seat)
 {
     int quiet = c->h->cfg.prompt_quiet_secs;
     if (quiet <= 0 || (seat < c->nseats && wants_every_prompt(c, c->seats[seat].player)))
         return true;
-    int64_t last = recent_acted(rec, seat);
+    int64_t last = host__recent_acted(rec, seat);
     if (last == 0)
         last = c->row.created;
     return c->now - last >= quiet;

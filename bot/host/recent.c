@@ -43,7 +43,7 @@ static void drop_oldest(recent *r)
     r->n--;
 }
 
-void recent_add(recent *r, int seat, const char *text)
+void host__recent_add(recent *r, int seat, const char *text)
 {
     if (text == NULL || text[0] == '\0')
         return;
@@ -54,18 +54,18 @@ void recent_add(recent *r, int seat, const char *text)
     r->n++;
 }
 
-void recent_touch(recent *r, int seat, int64_t now)
+void host__recent_touch(recent *r, int seat, int64_t now)
 {
     if (seat >= 0 && seat < PZ_MAX_PLAYERS)
         r->acted[seat] = now;
 }
 
-int64_t recent_acted(const recent *r, int seat)
+int64_t host__recent_acted(const recent *r, int seat)
 {
     return seat >= 0 && seat < PZ_MAX_PLAYERS ? r->acted[seat] : 0;
 }
 
-void recent_since(const recent *r, int seat, char *buf, size_t cap)
+void host__recent_since(const recent *r, int seat, char *buf, size_t cap)
 {
     static const char sep[] = " \xC2\xB7 ";
     int from = 0;
@@ -138,7 +138,7 @@ static void parse(recent *r, const char *v)
     }
 }
 
-int recent_load(ctx *c, recent *r)
+int host__recent_load(ctx *c, recent *r)
 {
     memset(r, 0, sizeof *r);
     char key[24];
@@ -153,7 +153,7 @@ int recent_load(ctx *c, recent *r)
     return err == STORE_NOT_FOUND ? 0 : err;
 }
 
-int recent_save(ctx *c, const recent *r)
+int host__recent_save(ctx *c, const recent *r)
 {
     char key[24];
     char *v = malloc(RECENT_VALUE_MAX);

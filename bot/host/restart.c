@@ -18,24 +18,24 @@
 static int announce_one(host *h, const store_due *d, int64_t now)
 {
     ctx c = {.h = h, .now = now, .network = d->network};
-    if (hg_load(&c, d->room) <= 0 ||
+    if (host__game_load(&c, d->room) <= 0 ||
         (c.row.status != STORE_PLAYING && c.row.status != STORE_PAUSED)) {
-        hg_unload(&c);
+        host__game_unload(&c);
         return c.failed;
     }
     char head[48];
     I18N_SCOPE(host_room_lang(h, d->network, d->room));
-    live_header(&c, 'S', -1, head, sizeof head);
+    host__live_header(&c, 'S', -1, head, sizeof head);
     if (c.row.status == STORE_PAUSED)
-        hc_say_room(&c, c.row.room,
-                    N_("%s%s is back: the game goes on (paused: say %sresume to go on): %s"), head,
-                    h->bot_name, hc_prefix(&c), live_state_token());
+        host__say_room(&c, c.row.room,
+                       N_("%s%s is back: the game goes on (paused: say %sresume to go on): %s"),
+                       head, h->bot_name, host__prefix(&c), host__live_state_token());
     else
-        hc_say_room(&c, c.row.room, N_("%s%s is back: the game goes on: %s"), head, h->bot_name,
-                    live_state_token());
+        host__say_room(&c, c.row.room, N_("%s%s is back: the game goes on: %s"), head, h->bot_name,
+                       host__live_state_token());
     if (c.row.status == STORE_PLAYING)
-        prompt_if_quiet(&c); /* the room's line says whose turn it is */
-    hg_unload(&c);
+        host__prompt_if_quiet(&c); /* the room's line says whose turn it is */
+    host__game_unload(&c);
     return c.failed;
 }
 
@@ -94,12 +94,12 @@ int host_returned(host *h, const char *network, const char *room, const char *pl
         snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));
         return -1;
     }
-    if (hg_load(&c, room) > 0 && c.row.status == STORE_PLAYING && c.g != NULL) {
-        int seat = hg_seat_of(&c, player);
-        if (seat >= 0 && seat == hg_actor(c.g))
-            prompt_actor(&c);
+    if (host__game_load(&c, room) > 0 && c.row.status == STORE_PLAYING && c.g != NULL) {
+        int seat = host__game_seat_of(&c, player);
+        if (seat >= 0 && seat == host__game_actor(c.g))
+            host__prompt_actor(&c);
     }
-    hg_unload(&c);
+    host__game_unload(&c);
     if (c.failed == 0 && store_commit(h->st) == 0)
         return 0;
     snprintf(h->err, sizeof h->err, "%s", store_errmsg(h->st));

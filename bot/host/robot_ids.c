@@ -2,7 +2,7 @@
  * robot_ids.c — who the computer players are: their ids ("bot:LEVEL#N"),
  * their names at a table ("Robot N (LEVEL)", N the smallest number free),
  * the statistics row of each level, and a seat named by a person's name
- * or a robot's number. Prefix robot_ (with robots.c).
+ * or a robot's number. Prefix host__robot_ (with robots.c).
  *
  * Not here: seating them and their moves (robots.c).
  */
@@ -15,11 +15,11 @@
 #include "hseats.h"
 #include "porrazo_ai.h"
 
-int robot_level_of(const char *player, int *out)
+int host__robot_level_of(const char *player, int *out)
 {
     char name[16];
     pzai_level level;
-    if (!hc_is_robot(player))
+    if (!host__is_robot(player))
         return -1; /* a person's id may be shorter than the prefix: look no further */
     const char *p = player + strlen(ROBOT_ID);
     size_t n = strcspn(p, "#");
@@ -33,10 +33,10 @@ int robot_level_of(const char *player, int *out)
     return 0;
 }
 
-void robot_stats_id(const char *player, char *id, size_t id_cap, char *nick, size_t nick_cap)
+void host__robot_stats_id(const char *player, char *id, size_t id_cap, char *nick, size_t nick_cap)
 {
     int level;
-    if (robot_level_of(player, &level) != 0)
+    if (host__robot_level_of(player, &level) != 0)
         level = PZAI_STRONG;
     snprintf(id, id_cap, "%s%s", ROBOT_ID, pzai_level_name((pzai_level)level));
     snprintf(nick, nick_cap, "Robot (%s)", pzai_level_name((pzai_level)level));
@@ -49,8 +49,8 @@ static int free_number(const ctx *c)
         bool used = false;
         for (int s = 0; s < c->nseats; s++) {
             const char *hash = strchr(c->seats[s].player, '#');
-            used |=
-                hc_is_robot(c->seats[s].player) && hash != NULL && strtol(hash + 1, NULL, 10) == k;
+            used |= host__is_robot(c->seats[s].player) && hash != NULL &&
+                    strtol(hash + 1, NULL, 10) == k;
         }
         if (!used)
             return k;
@@ -58,7 +58,8 @@ static int free_number(const ctx *c)
     return PZ_MAX_PLAYERS;
 }
 
-void robot_identity(const ctx *c, int level, char *id, size_t id_cap, char *nick, size_t nick_cap)
+void host__robot_identity(const ctx *c, int level, char *id, size_t id_cap, char *nick,
+                          size_t nick_cap)
 {
     /* the level in the nick as the room reads it ("Robot 1 (fuerte)"); the
        id keeps the engine's word */
@@ -70,9 +71,9 @@ void robot_identity(const ctx *c, int level, char *id, size_t id_cap, char *nick
              level >= 0 && level < (int)(sizeof shown / sizeof shown[0]) ? _(shown[level]) : name);
 }
 
-int robot_named(const ctx *c, const char *name)
+int host__robot_named(const ctx *c, const char *name)
 {
-    int seat = hg_seat_named(c, name);
+    int seat = host__game_seat_named(c, name);
     if (seat >= 0)
         return seat;
     char nick[STORE_ID_MAX + 8]; /* "2": Robot 2 */
@@ -80,7 +81,7 @@ int robot_named(const ctx *c, const char *name)
         return -1;
     size_t n = strlen(nick);
     for (int s = 0; s < c->nseats; s++)
-        if (hc_is_robot(c->seats[s].player) && strncmp(c->seats[s].nick, nick, n) == 0 &&
+        if (host__is_robot(c->seats[s].player) && strncmp(c->seats[s].nick, nick, n) == 0 &&
             c->seats[s].nick[n] == ' ')
             return s;
     return -1;

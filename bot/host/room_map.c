@@ -63,7 +63,7 @@ bool host_room_colours(const host *h, const char *network, const char *room)
 
 /* The configuration's language of room on network (room NULL: the
    network's), English when it says nothing. */
-pz_lang room_map_configured(const host *h, const char *network, const char *room)
+pz_lang host__room_map_configured(const host *h, const char *network, const char *room)
 {
     int l = h->cfg.lang_of != NULL ? h->cfg.lang_of(h->cfg.lang_arg, network, room) : -1;
     return l >= 0 && l < PZ_LANG_COUNT ? (pz_lang)l : PZ_LANG_EN;
@@ -74,7 +74,7 @@ pz_lang host_room_lang(const host *h, const char *network, const char *room)
     const room_own *r = find(h, network, room);
     if (r != NULL && r->lang >= 0)
         return (pz_lang)r->lang;
-    return room_map_configured(h, network, room);
+    return host__room_map_configured(h, network, room);
 }
 
 /* Sets key's entry (inserted in order, or removed when it keeps nothing
@@ -113,8 +113,8 @@ static int put_key(host *h, const char *key, const char *prefix, bool colours_of
     return 0;
 }
 
-int room_map_put(host *h, const char *network, const char *room, const char *prefix,
-                 bool colours_off, int lang)
+int host__room_map_put(host *h, const char *network, const char *room, const char *prefix,
+                       bool colours_off, int lang)
 {
     char key[ROOM_KEY_MAX];
     if (map_key(network, room, key) != 0)
@@ -129,13 +129,13 @@ static int load_one(void *arg, const char *key, const char *words)
     char prefix[ROOM_PREFIX_MAX + 1];
     bool colours_off;
     int lang;
-    room_words_own(words, prefix, &colours_off, &lang);
+    host__room_words_own(words, prefix, &colours_off, &lang);
     if (strlen(key) >= ROOM_KEY_MAX)
         return 0;
     return put_key(h, key, prefix, colours_off, lang) == 0 ? 0 : 1; /* 1: out of memory */
 }
 
-int room_map_load(host *h, char *why, size_t why_len)
+int host__room_map_load(host *h, char *why, size_t why_len)
 {
     int err = store_kv_each(h->st, ROOM_SCOPE, load_one, h);
     if (err != 0) {
@@ -146,7 +146,7 @@ int room_map_load(host *h, char *why, size_t why_len)
     return 0;
 }
 
-void room_map_free(host *h)
+void host__room_map_free(host *h)
 {
     free(h->rooms);
     h->rooms = NULL;

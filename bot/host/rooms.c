@@ -5,7 +5,7 @@
  * whether hints are given and pages shown; read from the store's kv
  * (scope ROOM_SCOPE, key "network\x1froom") through the settings table
  * (settings.def, cmd_settings_read) with the configuration's where the
- * room has none. Prefix room_.
+ * room has none. Prefix host__room_.
  *
  * Not here: the commands (cmd/room.c), the copy in memory of prefixes and
  * colours (room_map.c).
@@ -20,14 +20,14 @@
 #include "porrazo_ai.h"
 #include "text.h"
 
-void room_key(const ctx *c, const char *room, char *key, size_t cap)
+void host__room_key(const ctx *c, const char *room, char *key, size_t cap)
 {
     if (snprintf(key, cap, "%s\x1f%s", c->network, room) >= (int)cap)
         key[0] = '\0';
 }
 
-void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
-                    int *lang)
+void host__room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *colours_off,
+                          int *lang)
 {
     cmd_settings s;
     cmd_settings_clear(&s);
@@ -37,7 +37,7 @@ void room_words_own(const char *words, char prefix[ROOM_PREFIX_MAX + 1], bool *c
     *lang = s.own[CMD_SETTING_LANG] ? s.num[CMD_SETTING_LANG] : -1;
 }
 
-void room_settings_follow(room_settings *rs)
+void host__room_settings_follow(room_settings *rs)
 {
     const cmd_settings *s = &rs->s;
     rs->deadline = s->num[CMD_SETTING_DEADLINE];
@@ -54,7 +54,7 @@ void room_settings_follow(room_settings *rs)
     rs->lang = s->own[CMD_SETTING_LANG] ? s->num[CMD_SETTING_LANG] : -1;
 }
 
-void room_defaults(const ctx *c, const char *room, room_settings *rs)
+void host__room_defaults(const ctx *c, const char *room, room_settings *rs)
 {
     char key[ROOM_KEY_MAX], row[CMD_SETTINGS_ROW];
     cmd_settings *s = &rs->s;
@@ -63,23 +63,23 @@ void room_defaults(const ctx *c, const char *room, room_settings *rs)
     s->num[CMD_SETTING_AWAY] = c->h->cfg.away_max_secs;
     s->num[CMD_SETTING_LEVEL] = c->h->robot_level;
     if (room != NULL && room[0] != '\0') {
-        room_key(c, room, key, sizeof key);
+        host__room_key(c, room, key, sizeof key);
         if (key[0] != '\0' && store_kv_get(c->h->st, ROOM_SCOPE, key, row, sizeof row) == 0)
             cmd_settings_read(row, s);
     }
     if (!s->own[CMD_SETTING_LANG]) /* shown as the configuration's */
-        s->num[CMD_SETTING_LANG] = (int)room_map_configured(c->h, c->network, room);
-    room_settings_follow(rs);
+        s->num[CMD_SETTING_LANG] = (int)host__room_map_configured(c->h, c->network, room);
+    host__room_settings_follow(rs);
 }
 
-int room_level(const ctx *c)
+int host__room_level(const ctx *c)
 {
     room_settings rs;
-    room_defaults(c, c->row.room, &rs);
+    host__room_defaults(c, c->row.room, &rs);
     return rs.level;
 }
 
-int room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len)
+int host__room_options_apply(const room_settings *rs, pz_options *o, char *why, size_t why_len)
 {
     for (const char *p = rs->options; *p != '\0'; p += strspn(p, " ")) {
         size_t len = strcspn(p, " ");

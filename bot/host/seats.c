@@ -7,7 +7,7 @@
  * person left the game stops) or offered to another person, who takes it
  * with join (kept in the store's kv, scope SUB_SCOPE); leaving asks once
  * (LEAVING_SCOPE), and whoever left takes their seat back from the
- * computer player with join or back (LEFT_SCOPE). Prefix hs_.
+ * computer player with join or back (LEFT_SCOPE). Prefix host__.
  *
  * Not here: the commands that ask for these (cmd/lobby.c), the moves of a
  * game under way (act.c).
@@ -34,8 +34,8 @@ static int seats_save(ctx *c)
 {
     int err = store_seats_set(c->h->st, c->row.id, c->seats, c->nseats);
     for (int i = 0; err == 0 && i < c->nseats; i++)
-        if (!hc_is_robot(c->seats[i].player))
-            lang_map_seen(c->h, c->network, c->seats[i].player, c->row.room);
+        if (!host__is_robot(c->seats[i].player))
+            host__lang_map_seen(c->h, c->network, c->seats[i].player, c->row.room);
     return err;
 }
 
@@ -47,60 +47,60 @@ static int seats_save(ctx *c)
 #define LEFT_SCOPE "left"
 #define LEAVE_CONFIRM_SECS 120
 
-void hs_write_seats(ctx *c)
+void host__write_seats(ctx *c)
 {
     if (c->failed)
         return;
     int err = seats_save(c);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
-void hs_add(ctx *c, const char *player, const char *nick)
+void host__add(ctx *c, const char *player, const char *nick)
 {
     store_seat *s = &c->seats[c->nseats];
     s->seat = c->nseats;
     snprintf(s->player, sizeof s->player, "%s", player);
     snprintf(s->nick, sizeof s->nick, "%s", nick);
     c->nseats++;
-    hs_write_seats(c);
+    host__write_seats(c);
     c->row.turn_since = c->now; /* the lobby's expiry counts from here */
     int countdown = c->h->cfg.start_countdown_secs;
     if (c->nseats == c->set.max_players && countdown > 0) {
         char secs[32];
         text_duration(countdown, secs, sizeof secs);
         c->set.start_at = c->now + countdown;
-        hc_say_room(c, c->row.room,
-                    N_("The table is full: the cards are dealt in %s (say %sleave to get up)"),
-                    secs, hc_prefix(c));
+        host__say_room(c, c->row.room,
+                       N_("The table is full: the cards are dealt in %s (say %sleave to get up)"),
+                       secs, host__prefix(c));
     }
-    hg_save(c);
+    host__game_save(c);
     /* an event line of the game: joins waiting to be sent go out as one
        line ("bob sits down (2 of 8) · cat sits down (3 of 8)") */
     char head[48];
-    live_header(c, 'E', -1, head, sizeof head);
+    host__live_header(c, 'E', -1, head, sizeof head);
     if (c->nseats == c->set.max_players && countdown <= 0) {
         /* the hands go first (priority 1): this seat is read before them,
            as a plain line (the deal's line that follows tells the state) */
-        hc_say_room_first(c, c->row.room, N_("%s sits down (%d of %d)"), nick, c->nseats,
-                          c->set.max_players);
-        hs_deal(c);
+        host__say_room_first(c, c->row.room, N_("%s sits down (%d of %d)"), nick, c->nseats,
+                             c->set.max_players);
+        host__deal(c);
         return;
     }
-    hc_say_room(c, c->row.room, N_("%s%s sits down (%d of %d)"), head, nick, c->nseats,
-                c->set.max_players);
+    host__say_room(c, c->row.room, N_("%s%s sits down (%d of %d)"), head, nick, c->nseats,
+                   c->set.max_players);
 }
 
 /* The first seat a person holds (not a computer player), or -1. */
 static int first_person(const ctx *c)
 {
     for (int s = 0; s < c->nseats; s++)
-        if (!hc_is_robot(c->seats[s].player))
+        if (!host__is_robot(c->seats[s].player))
             return s;
     return -1;
 }
 
-void hs_unseat(ctx *c, int i)
+void host__unseat(ctx *c, int i)
 {
     c->set.start_at = 0; /* no longer full: no countdown */
     char nick[STORE_ID_MAX];
@@ -112,22 +112,22 @@ void hs_unseat(ctx *c, int i)
     int person = first_person(c);
     if (person < 0) { /* nobody, or only computer players */
         c->row.status = STORE_STOPPED;
-        hs_write_seats(c);
-        hg_save(c);
-        hc_say_room(c, c->row.room, N_("%s leaves; the table is closed."), nick);
-        hc_event(c, "abandoned: %s left and %s", nick,
-                 c->nseats == 0 ? "nobody is seated" : "only computer players are seated");
+        host__write_seats(c);
+        host__game_save(c);
+        host__say_room(c, c->row.room, N_("%s leaves; the table is closed."), nick);
+        host__event(c, "abandoned: %s left and %s", nick,
+                    c->nseats == 0 ? "nobody is seated" : "only computer players are seated");
         return;
     }
-    if (hg_seat_of(c, c->row.creator) < 0) { /* the creator left: the next person runs it */
+    if (host__game_seat_of(c, c->row.creator) < 0) { /* the creator left: the next person runs it */
         snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[person].player);
-        hg_save(c);
-        hc_say_room(c, c->row.room, N_("%s leaves; %s now runs the table (%d seated)."), nick,
-                    c->seats[person].nick, c->nseats);
+        host__game_save(c);
+        host__say_room(c, c->row.room, N_("%s leaves; %s now runs the table (%d seated)."), nick,
+                       c->seats[person].nick, c->nseats);
     } else {
-        hc_say_room(c, c->row.room, N_("%s leaves the table (%d seated)."), nick, c->nseats);
+        host__say_room(c, c->row.room, N_("%s leaves the table (%d seated)."), nick, c->nseats);
     }
-    hs_write_seats(c);
+    host__write_seats(c);
 }
 
 /* Draws the seat order from the seed (Fisher–Yates on a SplitMix64). */
@@ -149,19 +149,19 @@ static void shuffle_seats(ctx *c, uint64_t seed)
 
 static void say_seats(ctx *c, bool link);
 
-void hs_deal(ctx *c)
+void host__deal(ctx *c)
 {
     char why[PZ_WHY_MAX];
     if (c->nseats < 2) {
-        hc_reply(c, N_("Porrazo needs at least 2 players: wait for someone to join"));
+        host__reply(c, N_("Porrazo needs at least 2 players: wait for someone to join"));
         return;
     }
     if (cmd_options_check(&c->set.opt, c->nseats, why, sizeof why) != 0) {
-        hc_reply(c, N_("cannot start with %d players: %s"), c->nseats, why);
+        host__reply(c, N_("cannot start with %d players: %s"), c->nseats, why);
         return;
     }
     uint64_t seed;
-    if (hf_first_hand(c, &seed) != 0)
+    if (host__fair_first_hand(c, &seed) != 0)
         return;
     if (c->set.shuffle)
         shuffle_seats(c, seed);
@@ -174,12 +174,12 @@ void hs_deal(ctx *c)
     c->set.dealer = s.dealer;
     pz_events ev = {0};
     if (pz_new(&c->g, &s, &ev, why, sizeof why) != 0) {
-        hc_reply(c, N_("cannot start: %s"), why);
+        host__reply(c, N_("cannot start: %s"), why);
         return;
     }
     c->row.seed = seed;
     c->row.status = STORE_PLAYING;
-    hs_write_seats(c);
+    host__write_seats(c);
     char who[600];
     size_t len = 0;
     who[0] = '\0';
@@ -187,13 +187,13 @@ void hs_deal(ctx *c)
         int n = snprintf(who + len, sizeof who - len, "%s%s", i > 0 ? ", " : "", c->seats[i].nick);
         len = n < 0 ? sizeof who : len + (size_t)n;
     }
-    hc_event(c, "started: %d players (%s)", c->nseats, who);
+    host__event(c, "started: %d players (%s)", c->nseats, who);
     say_seats(c, true);
-    hs_new_turn(c);
-    hs_announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
+    host__new_turn(c);
+    host__announce(c, NULL, &ev, NULL); /* the first deal, like an action's events */
 }
 
-void hs_say_seats(ctx *c)
+void host__say_seats(ctx *c)
 {
     say_seats(c, false);
 }
@@ -214,9 +214,9 @@ static void say_seats(ctx *c, bool link)
                 snprintf(line + len, sizeof line - (size_t)len, " %d. %s", i + 1, c->seats[i].nick);
     }
     char url[HWEB_URL_MAX];
-    if (link && len > 0 && (size_t)len < sizeof line && hweb_game_url(c, url))
+    if (link && len > 0 && (size_t)len < sizeof line && host__web_game_url(c, url))
         snprintf(line + len, sizeof line - (size_t)len, " \xC2\xB7 %s", url);
-    hc_say_room(c, c->row.room, "%s", line);
+    host__say_room(c, c->row.room, "%s", line);
 }
 
 /* The kv key of the loaded game and player: "GAME\x1fplayer"; false when
@@ -231,7 +231,7 @@ static bool game_player_key(const ctx *c, const char *player, char *key, size_t 
 static bool any_person(const ctx *c)
 {
     for (int s = 0; s < c->nseats; s++)
-        if (!hc_is_robot(c->seats[s].player))
+        if (!host__is_robot(c->seats[s].player))
             return true;
     return false;
 }
@@ -239,14 +239,14 @@ static bool any_person(const ctx *c)
 /*
  * Gives seat to a computer player of the host's level, for good unless its
  * person left it themselves (the sender): then they may take it back
- * (hs_take_back), and the room is told how.
+ * (host__take_back), and the room is told how.
  */
 static void to_computer(ctx *c, int seat, const char *remover)
 {
     char old[STORE_ID_MAX], id[STORE_ID_MAX], nick[STORE_ID_MAX], key[STORE_ID_MAX + 24],
         value[STORE_ID_MAX + 8];
     snprintf(old, sizeof old, "%s", c->seats[seat].nick);
-    robot_identity(c, room_level(c), id, sizeof id, nick, sizeof nick);
+    host__robot_identity(c, host__room_level(c), id, sizeof id, nick, sizeof nick);
     int n = snprintf(value, sizeof value, "%d %s", seat, id);
     bool own = c->m != NULL && strcmp(c->seats[seat].player, c->m->sender) == 0 &&
                game_player_key(c, c->m->sender, key, sizeof key) && n > 0 &&
@@ -254,57 +254,57 @@ static void to_computer(ctx *c, int seat, const char *remover)
     if (own) {
         int err = store_kv_set(c->h->st, LEFT_SCOPE, key, value);
         if (err != 0) {
-            hc_failed(c, err);
+            host__failed(c, err);
             return;
         }
     }
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", id);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", nick);
-    absent_forget(c, seat);
+    host__absent_forget(c, seat);
     int err = seats_save(c);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
-    if (strcmp(c->row.creator, c->m->sender) == 0 || hg_seat_of(c, c->row.creator) < 0)
+    if (strcmp(c->row.creator, c->m->sender) == 0 || host__game_seat_of(c, c->row.creator) < 0)
         for (int s = 0; s < c->nseats; s++) /* the creator left: the next person runs it */
-            if (!hc_is_robot(c->seats[s].player)) {
+            if (!host__is_robot(c->seats[s].player)) {
                 snprintf(c->row.creator, sizeof c->row.creator, "%s", c->seats[s].player);
                 break;
             }
     if (own && any_person(c) && remover == NULL) /* else the game stops: nothing to come back to */
-        hc_say_room(c, c->row.room,
-                    N_("%s leaves; %s takes the seat and the game goes on (%s may take it "
-                       "back: %sjoin)"),
-                    old, nick, old, hc_prefix(c));
+        host__say_room(c, c->row.room,
+                       N_("%s leaves; %s takes the seat and the game goes on (%s may take it "
+                          "back: %sjoin)"),
+                       old, nick, old, host__prefix(c));
     else if (own && any_person(c))
-        hc_say_room(c, c->row.room,
-                    N_("%s is removed by %s; %s takes the seat and the game goes on (%s may "
-                       "take it back: %sjoin)"),
-                    old, remover, nick, old, hc_prefix(c));
+        host__say_room(c, c->row.room,
+                       N_("%s is removed by %s; %s takes the seat and the game goes on (%s may "
+                          "take it back: %sjoin)"),
+                       old, remover, nick, old, host__prefix(c));
     else if (remover == NULL)
-        hc_say_room(c, c->row.room, N_("%s leaves; %s takes the seat and the game goes on"), old,
-                    nick);
+        host__say_room(c, c->row.room, N_("%s leaves; %s takes the seat and the game goes on"), old,
+                       nick);
     else
-        hc_say_room(c, c->row.room,
-                    N_("%s is removed by %s; %s takes the seat and the game goes on"), old, remover,
-                    nick);
+        host__say_room(c, c->row.room,
+                       N_("%s is removed by %s; %s takes the seat and the game goes on"), old,
+                       remover, nick);
     if (remover == NULL)
-        hc_event(c, "%s leaves; %s took the seat", old, nick);
+        host__event(c, "%s leaves; %s took the seat", old, nick);
     else
-        hc_event(c, "%s is removed by %s; %s took the seat", old, remover, nick);
-    hg_save(c);
+        host__event(c, "%s is removed by %s; %s took the seat", old, remover, nick);
+    host__game_save(c);
 }
 
-void hs_leave_game(ctx *c, int seat, const char *remover)
+void host__leave_game(ctx *c, int seat, const char *remover)
 {
     to_computer(c, seat, remover);
     if (!c->failed && !any_person(c)) {
-        hc_say_room(c, c->row.room,
-                    N_("The game is abandoned (nobody but computer players is left). Say %snew "
-                       "for another."),
-                    hc_prefix(c));
-        hs_stop(c, "as the last person left");
+        host__say_room(c, c->row.room,
+                       N_("The game is abandoned (nobody but computer players is left). Say %snew "
+                          "for another."),
+                       host__prefix(c));
+        host__stop(c, "as the last person left");
     }
 }
 
@@ -324,7 +324,7 @@ static int offer_get(ctx *c, char *nick, size_t cap)
     return (int)seat;
 }
 
-void hs_offer(ctx *c, int seat, const char *nick)
+void host__offer(ctx *c, int seat, const char *nick)
 {
     char key[32], value[STORE_ID_MAX + 8] = "";
     snprintf(key, sizeof key, "%lld", (long long)c->row.id);
@@ -332,7 +332,7 @@ void hs_offer(ctx *c, int seat, const char *nick)
         snprintf(value, sizeof value, "%d %s", seat, nick);
     int err = store_kv_set(c->h->st, SUB_SCOPE, key, value);
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
 /* Starts the news of seat, just taken from old by the sender, at this
@@ -342,46 +342,46 @@ static void new_since(ctx *c, int seat, const char *old)
 {
     recent rec;
     char text[2 * STORE_ID_MAX + 24];
-    int err = recent_load(c, &rec);
+    int err = host__recent_load(c, &rec);
     if (err == 0) {
         int n = snprintf(text, sizeof text, _("%s takes %s's seat"), c->m->nick, old);
         if (n < 0 || (size_t)n >= sizeof text) /* cannot happen: sized for two ids */
             snprintf(text, sizeof text, "%s", _("a new player takes the seat"));
-        recent_add(&rec, seat, text);
-        recent_touch(&rec, seat, c->now);
-        err = recent_save(c, &rec);
+        host__recent_add(&rec, seat, text);
+        host__recent_touch(&rec, seat, c->now);
+        err = host__recent_save(c, &rec);
     }
     if (err != 0)
-        hc_failed(c, err);
+        host__failed(c, err);
 }
 
-bool hs_take_offer(ctx *c)
+bool host__take_offer(ctx *c)
 {
     char nick[STORE_ID_MAX];
     int seat = offer_get(c, nick, sizeof nick);
-    if (seat < 0 || strcasecmp(nick, c->m->nick) != 0 || hg_seat_of(c, c->m->sender) >= 0)
+    if (seat < 0 || strcasecmp(nick, c->m->nick) != 0 || host__game_seat_of(c, c->m->sender) >= 0)
         return false;
     if (c->m->unreachable != NULL) {
-        hc_reply(c, N_("you cannot sit: %s"), c->m->unreachable);
+        host__reply(c, N_("you cannot sit: %s"), c->m->unreachable);
         return true;
     }
     char old[STORE_ID_MAX];
     snprintf(old, sizeof old, "%s", c->seats[seat].nick);
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", c->m->sender);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", c->m->nick);
-    absent_forget(c, seat);
+    host__absent_forget(c, seat);
     int err = seats_save(c);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return true;
     }
-    hs_offer(c, -1, "");
+    host__offer(c, -1, "");
     /* before the hand (priority 1), so the room knows why it is sent */
-    hc_say_room_first(c, c->row.room, N_("%s takes %s's seat"), c->m->nick, old);
-    hc_event(c, "%s took %s's seat", c->m->nick, old);
+    host__say_room_first(c, c->row.room, N_("%s takes %s's seat"), c->m->nick, old);
+    host__event(c, "%s took %s's seat", c->m->nick, old);
     new_since(c, seat, old);
-    prompt_hand(c, seat);
-    hg_save(c);
+    host__prompt_hand(c, seat);
+    host__game_save(c);
     return true;
 }
 
@@ -391,14 +391,14 @@ bool hs_take_offer(ctx *c)
  * time is kept in the store (a restart neither loses nor confirms it), the
  * sender is asked to say it again, and false.
  */
-bool hs_leave_confirmed(ctx *c)
+bool host__leave_confirmed(ctx *c)
 {
     char key[STORE_ID_MAX + 24], value[32], mins[32];
     if (!game_player_key(c, c->m->sender, key, sizeof key))
         return true; /* cannot be kept: as before, at once */
     int err = store_kv_get(c->h->st, LEAVING_SCOPE, key, value, sizeof value);
     if (err != 0 && err != STORE_NOT_FOUND) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return false;
     }
     char *end = NULL;
@@ -406,16 +406,16 @@ bool hs_leave_confirmed(ctx *c)
     bool pending = end != NULL && *end == '\0' && until >= c->now;
     snprintf(value, sizeof value, "%lld", pending ? 0LL : (long long)(c->now + LEAVE_CONFIRM_SECS));
     if ((err = store_kv_set(c->h->st, LEAVING_SCOPE, key, pending ? "" : value)) != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return false;
     }
     if (pending)
         return true;
     text_duration(LEAVE_CONFIRM_SECS, mins, sizeof mins);
-    hc_reply(c,
-             N_("a computer player would take your seat for the rest of the game: say %sleave "
-                "again within %s to confirm (you could come back with %sjoin)"),
-             hc_prefix(c), mins, hc_prefix(c));
+    host__reply(c,
+                N_("a computer player would take your seat for the rest of the game: say %sleave "
+                   "again within %s to confirm (you could come back with %sjoin)"),
+                host__prefix(c), mins, host__prefix(c));
     return false;
 }
 
@@ -435,45 +435,45 @@ static int left_seat(ctx *c, char *robot, size_t cap)
     return (int)seat;
 }
 
-bool hs_take_back(ctx *c)
+bool host__take_back(ctx *c)
 {
     char robot[STORE_ID_MAX], old[STORE_ID_MAX], key[STORE_ID_MAX + 24];
     if ((c->row.status != STORE_PLAYING && c->row.status != STORE_PAUSED) ||
-        hg_seat_of(c, c->m->sender) >= 0)
+        host__game_seat_of(c, c->m->sender) >= 0)
         return false;
     int seat = left_seat(c, robot, sizeof robot);
     if (seat < 0)
         return false;
     if (strcmp(c->seats[seat].player, robot) != 0) {
-        hc_reply(c,
-                 N_("your seat went to %s: only a player may offer you theirs (%ssub %s), or "
-                    "wait for the next game"),
-                 c->seats[seat].nick, hc_prefix(c), c->m->nick);
+        host__reply(c,
+                    N_("your seat went to %s: only a player may offer you theirs (%ssub %s), or "
+                       "wait for the next game"),
+                    c->seats[seat].nick, host__prefix(c), c->m->nick);
         return true;
     }
     if (c->m->unreachable != NULL) {
-        hc_reply(c, N_("you cannot sit: %s"), c->m->unreachable);
+        host__reply(c, N_("you cannot sit: %s"), c->m->unreachable);
         return true;
     }
     snprintf(old, sizeof old, "%s", c->seats[seat].nick);
     snprintf(c->seats[seat].player, sizeof c->seats[seat].player, "%s", c->m->sender);
     snprintf(c->seats[seat].nick, sizeof c->seats[seat].nick, "%s", c->m->nick);
-    absent_forget(c, seat);
+    host__absent_forget(c, seat);
     int err = seats_save(c);
     if (err == 0 && game_player_key(c, c->m->sender, key, sizeof key))
         err = store_kv_set(c->h->st, LEFT_SCOPE, key, "");
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return true;
     }
-    hc_say_room(c, c->row.room, N_("%s takes their seat back from %s"), c->m->nick, old);
-    hc_event(c, "%s took their seat back from %s", c->m->nick, old);
-    if (c->g != NULL && hg_actor(c->g) == seat && c->row.status == STORE_PLAYING) {
-        hs_new_turn(c); /* their turn: their clock starts now, the prompt has the hand */
-        prompt_actor(c);
+    host__say_room(c, c->row.room, N_("%s takes their seat back from %s"), c->m->nick, old);
+    host__event(c, "%s took their seat back from %s", c->m->nick, old);
+    if (c->g != NULL && host__game_actor(c->g) == seat && c->row.status == STORE_PLAYING) {
+        host__new_turn(c); /* their turn: their clock starts now, the prompt has the hand */
+        host__prompt_actor(c);
     } else {
-        prompt_hand(c, seat);
+        host__prompt_hand(c, seat);
     }
-    hg_save(c);
+    host__game_save(c);
     return true;
 }

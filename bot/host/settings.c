@@ -13,7 +13,7 @@
 
 #include "hgame.h"
 
-void settings_default(settings *s)
+void host__settings_default(settings *s)
 {
     memset(s, 0, sizeof *s);
     s->max_players = PZ_MAX_PLAYERS;
@@ -24,7 +24,7 @@ void settings_default(settings *s)
 /* Words: "max=4 shuffle=0 deadline=0 dealer=-1 pause=0 resume=0 stop=0
    reminders=0", "away=N missed=N" when not 0, then the R9 options
    ("target=61 ..."). */
-void settings_format(const settings *s, char *buf, size_t cap)
+void host__settings_format(const settings *s, char *buf, size_t cap)
 {
     char opts[160], absent[80] = "";
     if (pz_options_format(&s->opt, opts, sizeof opts) < 0)
@@ -132,10 +132,10 @@ static int settings_word(settings *t, const char *word, size_t len)
     return pz_options_set(&t->opt, key, val, NULL, 0) == 0 ? 0 : -1;
 }
 
-int settings_parse(settings *s, const char *text)
+int host__settings_parse(settings *s, const char *text)
 {
     settings t;
-    settings_default(&t);
+    host__settings_default(&t);
     for (const char *p = text; *p != '\0';) {
         size_t len = strcspn(p, " ");
         if (len > 0 && settings_word(&t, p, len) != 0)

@@ -39,7 +39,7 @@ static int oldest(const think *t, slot_state s)
     return best;
 }
 
-void think_run(think_job *j)
+void host__think_run(think_job *j)
 {
     pzai_budget budget = {j->iterations, NULL, NULL};
     memset(&j->why, 0, sizeof j->why);
@@ -81,7 +81,7 @@ static void *work(void *arg)
         t->state[i] = SLOT_RUNNING;
         j = t->job[i];
         pthread_mutex_unlock(&t->mu);
-        think_run(&j);
+        host__think_run(&j);
         pthread_mutex_lock(&t->mu);
         t->job[i].result = j.result;
         t->job[i].action = j.action;
@@ -95,7 +95,7 @@ static void *work(void *arg)
     return NULL;
 }
 
-int think_new(think **out, void (*wake)(void *arg), void *arg)
+int host__think_new(think **out, void (*wake)(void *arg), void *arg)
 {
     *out = NULL;
     think *t = calloc(1, sizeof *t);
@@ -122,7 +122,7 @@ int think_new(think **out, void (*wake)(void *arg), void *arg)
     return 0;
 }
 
-void think_free(think *t)
+void host__think_free(think *t)
 {
     if (t == NULL)
         return;
@@ -136,7 +136,7 @@ void think_free(think *t)
     free(t);
 }
 
-int think_submit(think *t, const think_job *j)
+int host__think_submit(think *t, const think_job *j)
 {
     int rc = -1;
     pthread_mutex_lock(&t->mu);
@@ -163,7 +163,7 @@ int think_submit(think *t, const think_job *j)
     return rc;
 }
 
-int think_take(think *t, think_job *out)
+int host__think_take(think *t, think_job *out)
 {
     pthread_mutex_lock(&t->mu);
     int i = oldest(t, SLOT_DONE);
@@ -175,7 +175,7 @@ int think_take(think *t, think_job *out)
     return i >= 0;
 }
 
-bool think_ready(think *t)
+bool host__think_ready(think *t)
 {
     pthread_mutex_lock(&t->mu);
     bool ready = oldest(t, SLOT_DONE) >= 0;
@@ -183,7 +183,7 @@ bool think_ready(think *t)
     return ready;
 }
 
-int think_pending(think *t)
+int host__think_pending(think *t)
 {
     int n = 0;
     pthread_mutex_lock(&t->mu);

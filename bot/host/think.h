@@ -3,9 +3,9 @@
  * goes on with chat traffic while a search runs.
  *
  * The host hands a job (what one seat may know of a game: its pz_view and
- * the hand's pz_record, with the level and a seed) to think_submit(); the
+ * the hand's pz_record, with the level and a seed) to host__think_submit(); the
  * worker runs pzai_decide() on it and queues the result; the loop takes
- * results with think_take() and applies them as the host applies a
+ * results with host__think_take() and applies them as the host applies a
  * person's move, after checking that the game is still where the job saw
  * it. Jobs run one at a time in the order submitted, so many tables share
  * the CPU in turn and each decision is bounded by its level's budget. The
@@ -56,7 +56,7 @@ typedef struct think_job {
     pzai_level level;
     uint64_t seed;
     int iterations; /* 0: the level's default budget */
-    /* The answer (think_take): pzai_decide's return and action, and the
+    /* The answer (host__think_take): pzai_decide's return and action, and the
        figures of the action (why) and of played (why_played). */
     int result;
     pz_action action;
@@ -68,10 +68,10 @@ typedef struct think_job {
  * a result is ready (to wake the loop: it must be thread-safe, e.g.
  * loop_wake). Returns 0, or -1 (no memory, no thread) with *out NULL.
  */
-int think_new(think **out, void (*wake)(void *arg), void *arg);
+int host__think_new(think **out, void (*wake)(void *arg), void *arg);
 
 /* Stops the worker (the decision under way ends first) and frees all. */
-void think_free(think *t);
+void host__think_free(think *t);
 
 /*
  * Queues a copy of job j. Returns 0, or -1 when THINK_QUEUE_MAX jobs wait
@@ -79,19 +79,19 @@ void think_free(think *t);
  * player is already queued or running (JUDGE jobs queue in any number:
  * each is answered in its turn).
  */
-int think_submit(think *t, const think_job *j);
+int host__think_submit(think *t, const think_job *j);
 
 /* Answers j where it is (the worker's work, also for a host without a
    worker): result, action, why, why_played. */
-void think_run(think_job *j);
+void host__think_run(think_job *j);
 
 /* Takes the oldest answered job into *out: 1, or 0 when none is ready. */
-int think_take(think *t, think_job *out);
+int host__think_take(think *t, think_job *out);
 
-/* Whether an answer waits for think_take (cheap: for the loop's timer). */
-bool think_ready(think *t);
+/* Whether an answer waits for host__think_take (cheap: for the loop's timer). */
+bool host__think_ready(think *t);
 
 /* Jobs submitted and not yet taken (waiting, running or answered). */
-int think_pending(think *t);
+int host__think_pending(think *t);
 
 #endif /* PZ_THINK_H */

@@ -2,7 +2,7 @@
  * timers.c — the host's clock: a private reminder to a player who has
  * been quiet for the configured time (at most three per turn), and, when
  * a game has a turn deadline, the expert computer player's move for a
- * player whose time ran out, announced as such (robot_choose()).
+ * player whose time ran out, announced as such (host__robot_choose()).
  *
  * The clock is an index, not a scan: every save of a game writes when it
  * next needs the clock (games.next_due, indexed), so "when is the next
@@ -11,7 +11,7 @@
  * goes back to commands between batches. No path here reads a game that is
  * not due. When the clock's configuration changes (reminder_secs), or the
  * database comes from schema 2, next_due is computed again for every
- * active game once, at start (clock_rebuild).
+ * active game once, at start (host__clock_rebuild).
  *
  * A computer player to act is the clock's too: its move is due
  * robot_delay_secs after the game was saved (robots.c).
@@ -32,8 +32,8 @@
 
 #define MAX_REMINDERS 3
 
-int64_t timers_due(const host *h, store_status status, const settings *s, int64_t turn_since,
-                   int64_t reminded)
+int64_t host__timers_due(const host *h, store_status status, const settings *s, int64_t turn_since,
+                         int64_t reminded)
 {
     int64_t due = INT64_MAX;
     if (status == STORE_LOBBY && s->start_at > 0) /* full: dealt at the countdown's end */
@@ -53,13 +53,13 @@ int64_t timers_due(const host *h, store_status status, const settings *s, int64_
     return due;
 }
 
-void timers_saved(host *h, int64_t due)
+void host__timers_saved(host *h, int64_t due)
 {
     if (h->due_valid && due < h->due_next)
         h->due_next = due;
 }
 
-bool timers_reminder_due(const ctx *c)
+bool host__timers_reminder_due(const ctx *c)
 {
     if (c->h->cfg.reminder_secs <= 0 || c->set.reminders >= MAX_REMINDERS)
         return false;
@@ -67,15 +67,15 @@ bool timers_reminder_due(const ctx *c)
     return c->now >= last + c->h->cfg.reminder_secs;
 }
 
-int64_t timers_person_due(ctx *c, int seat)
+int64_t host__timers_person_due(ctx *c, int seat)
 {
     int64_t due = INT64_MAX, until;
     if (c->set.deadline > 0)
-        due = prefs_deadline(c, seat, c->row.turn_since, c->set.deadline);
+        due = host__prefs_deadline(c, seat, c->row.turn_since, c->set.deadline);
     if (c->h->cfg.reminder_secs > 0 && c->set.reminders < MAX_REMINDERS) {
         int64_t last = c->row.reminded > c->row.turn_since ? c->row.reminded : c->row.turn_since;
         int64_t r = last + c->h->cfg.reminder_secs;
-        if (prefs_quiet_at(c, seat, r, &until))
+        if (host__prefs_quiet_at(c, seat, r, &until))
             r = until; /* not in their quiet hours, nor while away */
         if (r < due)
             due = r;
@@ -83,7 +83,7 @@ int64_t timers_person_due(ctx *c, int seat)
     return due;
 }
 
-int64_t timers_next(host *h, int64_t now)
+int64_t host__timers_next(host *h, int64_t now)
 {
     if (!h->due_valid) {
         int64_t at = INT64_MAX;

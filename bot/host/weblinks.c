@@ -9,13 +9,13 @@
 #include "hweb.h"
 #include "web_keys.h"
 
-bool hweb_room_on(ctx *c, const char *room)
+bool host__web_room_on(ctx *c, const char *room)
 {
     const char *base = c->h->cfg.web_base_url;
     if (base == NULL || base[0] == '\0' || room == NULL || room[0] == '\0')
         return false;
     room_settings rs;
-    room_defaults(c, room, &rs);
+    host__room_defaults(c, room, &rs);
     return !rs.web_off;
 }
 
@@ -62,11 +62,11 @@ static int base_len(const char *base)
     return (int)n;
 }
 
-bool hweb_game_url(ctx *c, char url[HWEB_URL_MAX])
+bool host__web_game_url(ctx *c, char url[HWEB_URL_MAX])
 {
     char key[32], tok[WEB_TOKEN_LEN + 1];
     url[0] = '\0';
-    if (!hweb_room_on(c, c->row.room) || c->row.id <= 0)
+    if (!host__web_room_on(c, c->row.room) || c->row.id <= 0)
         return false;
     snprintf(key, sizeof key, "g:%lld", (long long)c->row.id);
     if (token(c, key, NULL, tok) != 0)
@@ -79,13 +79,13 @@ bool hweb_game_url(ctx *c, char url[HWEB_URL_MAX])
     return url[0] != '\0';
 }
 
-bool hweb_room_url(ctx *c, const char *room, char url[HWEB_URL_MAX])
+bool host__web_room_url(ctx *c, const char *room, char url[HWEB_URL_MAX])
 {
     char key[ROOM_KEY_MAX + 2], back[ROOM_KEY_MAX], tok[WEB_TOKEN_LEN + 1];
     url[0] = '\0';
-    if (!hweb_room_on(c, room))
+    if (!host__web_room_on(c, room))
         return false;
-    room_key(c, room, back, sizeof back);
+    host__room_key(c, room, back, sizeof back);
     if (back[0] == '\0')
         return false;
     snprintf(key, sizeof key, "r:%s", back);

@@ -70,34 +70,34 @@ static void send_record_lines(ctx *c, const char *text)
                     n = k;
                     break;
                 }
-        hc_say_private(c, c->m->sender, 0, "%.*s", (int)n, text + at);
+        host__say_private(c, c->m->sender, 0, "%.*s", (int)n, text + at);
         at += n;
         while (at < len && (text[at] == '\n' || text[at] == ' '))
             at++;
     }
 }
 
-void hv_export(ctx *c, const cmd *k)
+void host__verb_export(ctx *c, const cmd *k)
 {
     char *json = NULL, why[STORE_WHY_MAX];
     if (host_export(c->h->st, k->game, &json, why, sizeof why) != 0) {
-        hc_say_private(c, c->m->sender, 0, N_("no record of game #%lld: %s"), (long long)k->game,
-                       why);
+        host__say_private(c, c->m->sender, 0, N_("no record of game #%lld: %s"), (long long)k->game,
+                          why);
         return;
     }
     const char *dir = c->h->cfg.export_dir;
     char path[4096];
     if (dir != NULL && dir[0] != '\0') {
         if (write_record(dir, k->game, json, path, sizeof path) == 0)
-            hc_say_private(c, c->m->sender, 0,
-                           N_("game #%lld's record (a porrazo-replay scenario, %zu bytes) is "
-                              "in %s, readable by the bot's user only"),
-                           (long long)k->game, strlen(json), path);
+            host__say_private(c, c->m->sender, 0,
+                              N_("game #%lld's record (a porrazo-replay scenario, %zu bytes) is "
+                                 "in %s, readable by the bot's user only"),
+                              (long long)k->game, strlen(json), path);
         else
-            hc_say_private(c, c->m->sender, 0,
-                           N_("cannot write game #%lld's record in %s (%s): the operator "
-                              "can run porrazo-bot --export %lld"),
-                           (long long)k->game, dir, strerror(errno), (long long)k->game);
+            host__say_private(c, c->m->sender, 0,
+                              N_("cannot write game #%lld's record in %s (%s): the operator "
+                                 "can run porrazo-bot --export %lld"),
+                              (long long)k->game, dir, strerror(errno), (long long)k->game);
     } else {
         send_record_lines(c, json);
     }
@@ -112,10 +112,10 @@ void hv_export(ctx *c, const cmd *k)
  * room or a player of this network, in the adapter's queue and the store.
  * A nick is tried as the player id the IRC adapter gives it too ("n:").
  */
-void hv_purge(ctx *c, const cmd *k)
+void host__verb_purge(ctx *c, const cmd *k)
 {
     const char *target = k->name[0] != '\0' ? k->name : k->room;
-    outq *q = hc_queue_of(c->h, c->network);
+    outq *q = host__queue_of(c->h, c->network);
     char alt[STORE_ID_MAX];
     int total = 0;
     snprintf(alt, sizeof alt, "n:%s", target);
@@ -125,15 +125,15 @@ void hv_purge(ctx *c, const cmd *k)
         int err = q != NULL ? outq_purge(q, names[i], &n)
                             : store_outbox_purge(c->h->st, c->network, names[i], &n);
         if (err != 0) {
-            hc_failed(c, err);
+            host__failed(c, err);
             return;
         }
         total += n;
     }
-    hc_reply(c,
-             P_("purged %d queued message to %s", "purged %d queued messages to %s",
-                (unsigned long)total),
-             total, target);
+    host__reply(c,
+                P_("purged %d queued message to %s", "purged %d queued messages to %s",
+                   (unsigned long)total),
+                total, target);
 }
 
 /*
@@ -153,10 +153,10 @@ static void part_answer(ctx *c, const char *text)
 {
     if (matrix_words(c) && c->m->room != NULL && c->m->room[0] != '\0') {
         c->bounded = true;
-        hc_say_room(c, c->m->room, "%s", _(text));
+        host__say_room(c, c->m->room, "%s", _(text));
         c->bounded = false;
     } else {
-        hc_reply(c, "%s", _(text));
+        host__reply(c, "%s", _(text));
     }
 }
 
@@ -165,10 +165,10 @@ static void part_answer(ctx *c, const char *text)
  * the line came in (host_config.leave_room). Said privately without a
  * room, or of a room the adapter does not know, the owner is asked which.
  */
-void hv_part(ctx *c, const cmd *k)
+void host__verb_part(ctx *c, const cmd *k)
 {
     bool mx = matrix_words(c);
-    if (!hc_is_owner(c, c->m->sender)) {
+    if (!host__is_owner(c, c->m->sender)) {
         part_answer(c, mx ? N_("Only an operator of the bot can make it leave a room.")
                           : N_("Only an operator of the bot can make it leave a channel."));
         return;
@@ -185,16 +185,16 @@ void hv_part(ctx *c, const cmd *k)
 /* ------------------------------------------------------------------------ */
 /* fstop ID, fleave NICK, skip                                              */
 
-void hv_fstop(ctx *c, const cmd *k)
+void host__verb_fstop(ctx *c, const cmd *k)
 {
     store_game row;
     int err = store_game_get(c->h->st, k->game, &row);
     if (err == STORE_NOT_FOUND) {
-        hc_reply(c, N_("there is no game #%lld"), (long long)k->game);
+        host__reply(c, N_("there is no game #%lld"), (long long)k->game);
         return;
     }
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     bool active =
@@ -204,24 +204,24 @@ void hv_fstop(ctx *c, const cmd *k)
     snprintf(room, sizeof room, "%s", row.room);
     store_game_fini(&row);
     if (!active) {
-        hc_reply(c, N_("game #%lld in %s is over already"), (long long)k->game, room);
+        host__reply(c, N_("game #%lld in %s is over already"), (long long)k->game, room);
         return;
     }
     /* The game's own network: its room is told there. */
     const char *here = c->network;
     c->network = network;
-    if (hg_load(c, room) > 0 && c->row.id == k->game) {
+    if (host__game_load(c, room) > 0 && c->row.id == k->game) {
         char by[STORE_ID_MAX + 32];
         snprintf(by, sizeof by, "by %s (an owner, fstop)", c->m->nick);
-        hc_say_room(c, c->row.room,
-                    N_("The game is abandoned (stopped by an owner). Say %snew for another."),
-                    hc_prefix(c));
-        hs_stop(c, by);
+        host__say_room(c, c->row.room,
+                       N_("The game is abandoned (stopped by an owner). Say %snew for another."),
+                       host__prefix(c));
+        host__stop(c, by);
     }
-    hg_unload(c);
+    host__game_unload(c);
     c->network = here;
     if (!c->failed)
-        hc_reply(c, N_("game #%lld in %s %s is stopped"), (long long)k->game, network, room);
+        host__reply(c, N_("game #%lld in %s %s is stopped"), (long long)k->game, network, room);
 }
 
 /* Loads the game of the room an owner's command is about (where it was
@@ -233,63 +233,63 @@ static const char *load_room_game(ctx *c, const cmd *k)
                        : k->room[0] != '\0'                        ? k->room
                                                                    : NULL;
     if (room == NULL) {
-        hc_reply(c, N_("which room? say it there, or name it: %s #channel"),
-                 cmd_verb_name(k->verb));
+        host__reply(c, N_("which room? say it there, or name it: %s #channel"),
+                    cmd_verb_name(k->verb));
         return NULL;
     }
-    if (hg_load(c, room) <= 0) {
+    if (host__game_load(c, room) <= 0) {
         if (!c->failed)
-            hc_reply(c, N_("there is no game in %s"), room);
+            host__reply(c, N_("there is no game in %s"), room);
         return NULL;
     }
     return room;
 }
 
-void hv_fleave(ctx *c, const cmd *k)
+void host__verb_fleave(ctx *c, const cmd *k)
 {
     const char *room = load_room_game(c, k);
     if (room == NULL)
         return;
-    int seat = hg_seat_named(c, k->name);
+    int seat = host__game_seat_named(c, k->name);
     if (seat < 0) {
-        hc_reply(c, N_("nobody called %s sits at the table in %s"), k->name, room);
+        host__reply(c, N_("nobody called %s sits at the table in %s"), k->name, room);
         return;
     }
     if (c->row.status == STORE_LOBBY) {
-        hs_unseat(c, seat); /* an owner may manage any table */
+        host__unseat(c, seat); /* an owner may manage any table */
         return;
     }
     char nick[STORE_ID_MAX], by[2 * STORE_ID_MAX + 48];
     snprintf(nick, sizeof nick, "%s", c->seats[seat].nick);
     snprintf(by, sizeof by, "by %s (an owner, fleave %s)", c->m->nick, nick);
-    hc_say_room(c, c->row.room,
-                N_("The game is abandoned (an owner took %s out). Say %snew for another."), nick,
-                hc_prefix(c));
-    hs_stop(c, by);
-    hc_reply(c,
-             N_("the game in %s was under way, and a player cannot leave a game in progress: it "
-                "is stopped"),
-             room);
+    host__say_room(c, c->row.room,
+                   N_("The game is abandoned (an owner took %s out). Say %snew for another."), nick,
+                   host__prefix(c));
+    host__stop(c, by);
+    host__reply(c,
+                N_("the game in %s was under way, and a player cannot leave a game in progress: it "
+                   "is stopped"),
+                room);
 }
 
-void hv_skip(ctx *c, const cmd *k)
+void host__verb_skip(ctx *c, const cmd *k)
 {
     const char *room = load_room_game(c, k);
     if (room == NULL)
         return;
     if (c->row.status != STORE_PLAYING || c->g == NULL) {
-        hc_reply(c,
-                 c->row.status == STORE_LOBBY
-                     ? N_("the game in %s is not dealt yet: there is no turn to play")
-                     : N_("the game in %s is paused: there is no turn to play"),
-                 room);
+        host__reply(c,
+                    c->row.status == STORE_LOBBY
+                        ? N_("the game in %s is not dealt yet: there is no turn to play")
+                        : N_("the game in %s is paused: there is no turn to play"),
+                    room);
         return;
     }
-    int actor = hg_actor(c->g);
+    int actor = host__game_actor(c->g);
     pz_action a;
-    if (actor < 0 || actor >= c->nseats || robot_choose(c, actor, &a) != 0) {
-        hc_reply(c, N_("there is no turn to play in %s now"), room);
+    if (actor < 0 || actor >= c->nseats || host__robot_choose(c, actor, &a) != 0) {
+        host__reply(c, N_("there is no turn to play in %s now"), room);
         return;
     }
-    hs_act(c, &a, c->seats[actor].nick); /* announced as played for them; saves the game */
+    host__act(c, &a, c->seats[actor].nick); /* announced as played for them; saves the game */
 }

@@ -43,18 +43,18 @@ static int one_game(void *arg, int64_t id, const char *room)
         return 0;
     }
     ctx c = {.h = g->c->h, .now = g->c->now, .m = g->c->m, .network = g->network};
-    if (hg_load(&c, room) > 0 && c.row.id == id) {
+    if (host__game_load(&c, room) > 0 && c.row.id == id) {
         char line[400], state[200] = "", when[64];
         if (c.row.status == STORE_LOBBY) {
             snprintf(state, sizeof state, _("open table, %d of %d seated"), c.nseats,
                      c.set.max_players);
         } else if (c.g != NULL) {
-            int actor = hg_actor(c.g);
+            int actor = host__game_actor(c.g);
             bool someone = actor >= 0 && actor < c.nseats;
             bool mine = someone && strcmp(c.seats[actor].player, g->player) == 0;
             bool due = c.set.deadline > 0 && actor >= 0 && c.row.status == STORE_PLAYING;
             if (due) {
-                int64_t at = prefs_deadline(&c, actor, c.row.turn_since, c.set.deadline);
+                int64_t at = host__prefs_deadline(&c, actor, c.row.turn_since, c.set.deadline);
                 tz_format(at, g->p.tz, true, when, sizeof when);
             }
             if (c.row.status == STORE_PAUSED)
@@ -73,10 +73,10 @@ static int one_game(void *arg, int64_t id, const char *room)
         }
         snprintf(line, sizeof line, "#%lld %s%s%s: %s", (long long)id, g->several ? g->network : "",
                  g->several ? " " : "", room, state);
-        hc_say_private(g->c, g->c->m->sender, 0, "%s", line);
+        host__say_private(g->c, g->c->m->sender, 0, "%s", line);
         g->shown++;
     }
-    hg_unload(&c);
+    host__game_unload(&c);
     return c.failed;
 }
 
@@ -84,8 +84,8 @@ static void my_games_list(ctx *c)
 {
     my_games g = {.c = c};
     link_ids ids;
-    prefs_load(c, c->m->sender, &g.p);
-    int err = link_group(c, c->network, c->m->sender, c->m->nick, &ids);
+    host__prefs_load(c, c->m->sender, &g.p);
+    int err = host__link_group(c, c->network, c->m->sender, c->m->nick, &ids);
     for (int i = 1; err == 0 && i < ids.n; i++)
         g.several = g.several || strcmp(ids.network[i], c->network) != 0;
     for (int i = 0; err == 0 && i < ids.n; i++) {
@@ -94,16 +94,16 @@ static void my_games_list(ctx *c)
         err = store_games_of_player(c->h->st, g.network, g.player, one_game, &g);
     }
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     if (g.shown == 0 && ids.n > 1)
-        hc_say_private(c, c->m->sender, 0,
-                       N_("you sit in no game, here or on the networks tied to you"));
+        host__say_private(c, c->m->sender, 0,
+                          N_("you sit in no game, here or on the networks tied to you"));
     else if (g.shown == 0)
-        hc_say_private(c, c->m->sender, 0, N_("you sit in no game on %s"), c->network);
+        host__say_private(c, c->m->sender, 0, N_("you sit in no game on %s"), c->network);
     else if (g.more > 0)
-        hc_say_private(c, c->m->sender, 0, N_("and %d more"), g.more);
+        host__say_private(c, c->m->sender, 0, N_("and %d more"), g.more);
 }
 static const char *status_word(store_status s)
 {
@@ -147,7 +147,7 @@ static void games_flush(games_list *l)
 {
     if (l->len == 0)
         return;
-    hc_say_private(l->c, l->c->m->sender, 0, "%s", l->line);
+    host__say_private(l->c, l->c->m->sender, 0, "%s", l->line);
     l->len = 0;
     l->lines++;
 }
@@ -178,9 +178,9 @@ static void games_add(games_list *l, const char *entry)
  * private lines. Bounded whatever the number of games: the states read are
  * those of the games shown.
  */
-void hv_games(ctx *c, const cmd *k)
+void host__verb_games(ctx *c, const cmd *k)
 {
-    if (!hc_is_owner(c, c->m->sender)) { /* a player: their own games */
+    if (!host__is_owner(c, c->m->sender)) { /* a player: their own games */
         my_games_list(c);
         return;
     }
@@ -201,18 +201,18 @@ void hv_games(ctx *c, const cmd *k)
     }
     free(latest);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     games_flush(&l);
     if (l.shown == 0)
         if (k->all)
-            hc_say_private(c, c->m->sender, 0, N_("no game is open or under way"));
+            host__say_private(c, c->m->sender, 0, N_("no game is open or under way"));
         else
-            hc_say_private(c, c->m->sender, 0, N_("no game is open or under way on %s"),
-                           c->network);
+            host__say_private(c, c->m->sender, 0, N_("no game is open or under way on %s"),
+                              c->network);
     else if (l.more > 0 || active > n)
-        hc_say_private(c, c->m->sender, 0,
-                       N_("%d more not shown (%d games open or under way in all)"),
-                       l.more + (active > n ? active - n : 0), active);
+        host__say_private(c, c->m->sender, 0,
+                          N_("%d more not shown (%d games open or under way in all)"),
+                          l.more + (active > n ? active - n : 0), active);
 }

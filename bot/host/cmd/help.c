@@ -17,7 +17,7 @@ static void send_text(ctx *c, const render_lines *lines)
 {
     c->bounded = true;
     for (int i = 0; i < lines->n; i++)
-        hc_say_private(c, c->m->sender, 0, "%s", lines->line[i]);
+        host__say_private(c, c->m->sender, 0, "%s", lines->line[i]);
     c->bounded = false;
 }
 
@@ -25,13 +25,13 @@ static void send_text(ctx *c, const render_lines *lines)
  * rules [topic]: about the game of the room where it is asked (or that it
  * names) when there is one, with that game's target and options.
  */
-void hv_rules(ctx *c, const cmd *k)
+void host__verb_rules(ctx *c, const cmd *k)
 {
     render_lines lines = {0};
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : k->room[0] != '\0'                        ? k->room
                                                                    : NULL;
-    bool game = room != NULL && hg_load(c, room) > 0;
+    bool game = room != NULL && host__game_load(c, room) > 0;
     /* private lines: in the sender's own language (else the room's) */
     {
         I18N_SCOPE(host_player_lang(c->h, c->network, c->m->sender, room));
@@ -51,7 +51,7 @@ void hv_rules(ctx *c, const cmd *k)
  * the list's first line is said there with where the rest went, and the
  * rest is sent privately.
  */
-void hv_help(ctx *c, const cmd *k)
+void host__verb_help(ctx *c, const cmd *k)
 {
     render_lines lines = {0};
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
@@ -61,7 +61,7 @@ void hv_help(ctx *c, const cmd *k)
     {
         I18N_SCOPE(private ? host_player_lang(c->h, c->network, c->m->sender, c->m->room)
                            : i18n_lang());
-        render_help(k->name, hc_prefix(c), &lines);
+        render_help(k->name, host__prefix(c), &lines);
     }
     if (private || lines.n == 0) {
         send_text(c, &lines);
@@ -69,10 +69,10 @@ void hv_help(ctx *c, const cmd *k)
     }
     if (lines.n <= HELP_IN_ROOM) {
         for (int i = 0; i < lines.n; i++)
-            hc_say_room(c, c->m->room, "%s", lines.line[i]);
+            host__say_room(c, c->m->room, "%s", lines.line[i]);
         return;
     }
-    hc_say_room(c, c->m->room, N_("%s \xE2\x80\x94 the rest in our direct room"), lines.line[0]);
+    host__say_room(c, c->m->room, N_("%s \xE2\x80\x94 the rest in our direct room"), lines.line[0]);
     render_lines rest = {0};
     for (int i = 1; i < lines.n; i++)
         render_add(&rest, "%s", lines.line[i]);

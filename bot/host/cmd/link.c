@@ -50,7 +50,7 @@ static int link_save(ctx *c, const link_ids *g)
         used += (size_t)w;
     }
     for (int i = 0; i < g->n; i++) {
-        link_key(g->network[i], g->player[i], id, sizeof id);
+        host__link_key(g->network[i], g->player[i], id, sizeof id);
         int err = id[0] == '\0' ? STORE_TOO_BIG : store_kv_set(c->h->st, LINK_SCOPE, id, value);
         if (err != 0)
             return err;
@@ -80,13 +80,13 @@ static void link_offer(ctx *c)
     char code[LINK_CODE_LEN + 1], me[LINK_ID_LEN], value[LINK_ID_LEN + STORE_ID_MAX + 32],
         old[LINK_CODE_LEN + 1];
     if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
-        hc_reply(c, N_("no code can be made just now: try again in a moment"));
+        host__reply(c, N_("no code can be made just now: try again in a moment"));
         return;
     }
     for (int i = 0; i < LINK_CODE_LEN; i++)
         code[i] = LINK_ALPHABET[raw[i] % (sizeof LINK_ALPHABET - 1)];
     code[LINK_CODE_LEN] = '\0';
-    link_key(c->network, c->m->sender, me, sizeof me);
+    host__link_key(c->network, c->m->sender, me, sizeof me);
     if (snprintf(value, sizeof value, "%lld %s\x1f%s", (long long)(c->now + LINK_CODE_SECS), me,
                  c->m->nick) >= (int)sizeof value)
         me[0] = '\0'; /* cannot be kept whole */
@@ -99,13 +99,14 @@ static void link_offer(ctx *c)
     if (err == 0)
         err = store_kv_set(c->h->st, CODE_OF_SCOPE, me, code);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
-    hc_say_private(c, c->m->sender, 0,
-                   N_("to see your games on another network here too, say link %s to me there, "
-                      "privately, within %d minutes (this code is yours alone: keep it private)"),
-                   code, LINK_CODE_SECS / 60);
+    host__say_private(
+        c, c->m->sender, 0,
+        N_("to see your games on another network here too, say link %s to me there, "
+           "privately, within %d minutes (this code is yours alone: keep it private)"),
+        code, LINK_CODE_SECS / 60);
 }
 
 /* "link CODE": the sender's id joins the group of the id that asked for it. */
@@ -115,28 +116,28 @@ static void link_claim(ctx *c, const char *code)
         owner[3][STORE_ID_MAX];
     int err = store_kv_get(c->h->st, CODE_SCOPE, code, value, sizeof value);
     if (err != 0 && err != STORE_NOT_FOUND) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     char *end = NULL;
     long long expires = err == 0 ? strtoll(value, &end, 10) : 0;
-    if (end == NULL || *end != ' ' || link_split(end + 1, strlen(end + 1), owner) != 0 ||
+    if (end == NULL || *end != ' ' || host__link_split(end + 1, strlen(end + 1), owner) != 0 ||
         expires < c->now) {
-        hc_reply(c,
-                 N_("%s is not a code I gave, or it is more than %d minutes old: say %slink on "
-                    "your other network for a new one"),
-                 code, LINK_CODE_SECS / 60, hc_prompt_prefix(c));
+        host__reply(c,
+                    N_("%s is not a code I gave, or it is more than %d minutes old: say %slink on "
+                       "your other network for a new one"),
+                    code, LINK_CODE_SECS / 60, host__prompt_prefix(c));
         return;
     }
     const char *net = owner[0], *who = owner[1];
     if (strcmp(net, c->network) == 0 && strcmp(who, c->m->sender) == 0) {
-        hc_reply(c, N_("that code is for your other network: say link %s to me there"), code);
+        host__reply(c, N_("that code is for your other network: say link %s to me there"), code);
         return;
     }
     link_ids a, b;
-    if ((err = link_group(c, net, who, owner[2], &a)) != 0 ||
-        (err = link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
-        hc_failed(c, err);
+    if ((err = host__link_group(c, net, who, owner[2], &a)) != 0 ||
+        (err = host__link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
+        host__failed(c, err);
         return;
     }
     for (int i = 0; i < b.n; i++) { /* the union, each id once */
@@ -147,9 +148,9 @@ static void link_claim(ctx *c, const char *code)
         if (known)
             continue;
         if (a.n == LINK_MAX) {
-            hc_reply(c,
-                     N_("at most %d ids can be tied together: say %slink off on one of them first"),
-                     LINK_MAX, hc_prompt_prefix(c));
+            host__reply(
+                c, N_("at most %d ids can be tied together: say %slink off on one of them first"),
+                LINK_MAX, host__prompt_prefix(c));
             return;
         }
         memcpy(a.network[a.n], b.network[i], STORE_ID_MAX);
@@ -158,33 +159,33 @@ static void link_claim(ctx *c, const char *code)
         a.n++;
     }
     char owner_id[LINK_ID_LEN]; /* the code is used up */
-    link_key(net, who, owner_id, sizeof owner_id);
+    host__link_key(net, who, owner_id, sizeof owner_id);
     if ((err = link_save(c, &a)) != 0 ||
         (err = store_kv_set(c->h->st, CODE_SCOPE, code, "")) != 0 ||
         (err = store_kv_set(c->h->st, CODE_OF_SCOPE, owner_id, "")) != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
-    if ((err = link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
-        hc_failed(c, err);
+    if ((err = host__link_group(c, c->network, c->m->sender, c->m->nick, &b)) != 0) {
+        host__failed(c, err);
         return;
     }
     link_names(&b, names, sizeof names);
-    hc_reply(c, N_("tied to %s: games lists them all, from any of them; %slink off unties you"),
-             names, hc_prompt_prefix(c));
+    host__reply(c, N_("tied to %s: games lists them all, from any of them; %slink off unties you"),
+                names, host__prompt_prefix(c));
 }
 
 /* "link off": the sender leaves their group. */
 static void link_off(ctx *c)
 {
     link_ids g;
-    int err = link_group(c, c->network, c->m->sender, c->m->nick, &g);
+    int err = host__link_group(c, c->network, c->m->sender, c->m->nick, &g);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     if (g.n <= 1) {
-        hc_reply(c, N_("your id here is tied to no other"));
+        host__reply(c, N_("your id here is tied to no other"));
         return;
     }
     link_ids alone = g, rest = g;
@@ -196,13 +197,13 @@ static void link_off(ctx *c)
         memcpy(rest.nick[i - 1], g.nick[i], STORE_ID_MAX);
     }
     if ((err = link_save(c, &alone)) != 0 || (err = link_save(c, &rest)) != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
-    hc_reply(c, N_("your id here is tied to no other now"));
+    host__reply(c, N_("your id here is tied to no other now"));
 }
 
-void hv_link(ctx *c, const cmd *k)
+void host__verb_link(ctx *c, const cmd *k)
 {
     if (k->off) {
         link_off(c);
@@ -214,14 +215,14 @@ void hv_link(ctx *c, const cmd *k)
     }
     link_ids g;
     char names[LINK_MAX * LINK_ID_LEN];
-    int err = link_group(c, c->network, c->m->sender, c->m->nick, &g);
+    int err = host__link_group(c, c->network, c->m->sender, c->m->nick, &g);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     if (g.n > 1) {
         link_names(&g, names, sizeof names);
-        hc_say_private(c, c->m->sender, 0, N_("your id here is tied to %s"), names);
+        host__say_private(c, c->m->sender, 0, N_("your id here is tied to %s"), names);
     }
     link_offer(c);
 }

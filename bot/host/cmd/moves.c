@@ -37,22 +37,22 @@ static bool shown(const pz_action *a, const pz_action *all, int n)
 /* Sends line to the sender privately, headed by the game's room. */
 static void send_moves(ctx *c, const char *line, bool more)
 {
-    hc_say_private(c, c->m->sender, 0,
-                   more ? N_("Your moves in %s (more): %s") : N_("Your moves in %s: %s"),
-                   c->row.room, line);
+    host__say_private(c, c->m->sender, 0,
+                      more ? N_("Your moves in %s (more): %s") : N_("Your moves in %s: %s"),
+                      c->row.room, line);
 }
 
-void hv_moves(ctx *c, const cmd *k)
+void host__verb_moves(ctx *c, const cmd *k)
 {
     (void)k;
     if (c->g == NULL) {
-        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
-                 hc_prefix(c));
+        host__reply(c, N_("the game has not started: %d seated; the creator says %sstart"),
+                    c->nseats, host__prefix(c));
         return;
     }
-    int seat = hg_seat_of(c, c->m->sender);
+    int seat = host__game_seat_of(c, c->m->sender);
     if (seat < 0) {
-        hc_reply(c, N_("you are not playing in this game"));
+        host__reply(c, N_("you are not playing in this game"));
         return;
     }
     pz_action *acts = malloc(PZ_LEGAL_MAX * sizeof *acts);
@@ -60,11 +60,11 @@ void hv_moves(ctx *c, const cmd *k)
     if (acts == NULL || ev == NULL) {
         free(acts);
         free(ev);
-        hc_failed(c, -1);
+        host__failed(c, -1);
         return;
     }
     int n = pz_legal_actions(c->g, seat, acts, PZ_LEGAL_MAX);
-    render_names names = hg_names(c);
+    render_names names = host__game_names(c);
     char line[MOVES_LINE] = "", one[RENDER_LINE_MAX];
     size_t len = 0;
     int listed = 0, lines = 0;
@@ -77,7 +77,7 @@ void hv_moves(ctx *c, const cmd *k)
         ev->n = 0;
         if (copy == NULL || pz_apply(copy, &acts[i], ev, NULL, 0) != 0) {
             pz_free(copy);
-            hc_failed(c, -1);
+            host__failed(c, -1);
             break;
         }
         render_outcome(copy, &names, &acts[i], ev, one, sizeof one);
@@ -102,9 +102,9 @@ void hv_moves(ctx *c, const cmd *k)
         send_moves(c, line, lines > 0);
     if (c->failed || listed > 0)
         return;
-    int actor = hg_actor(c->g);
+    int actor = host__game_actor(c->g);
     if (actor >= 0 && actor < c->nseats)
-        hc_reply(c, N_("nothing for you to do now: it is %s's turn"), c->seats[actor].nick);
+        host__reply(c, N_("nothing for you to do now: it is %s's turn"), c->seats[actor].nick);
     else
-        hc_reply(c, N_("nothing for you to do now"));
+        host__reply(c, N_("nothing for you to do now"));
 }

@@ -78,15 +78,15 @@ static void ask_suits(ctx *c, const pz_card t[4], const cmd *k, int i)
         else if (r->suit >= 0)
             render_card(pz_card_make(r->rank, r->suit), card);
         else
-            snprintf(card, sizeof card, "%s", hs_rank_word(r->rank));
+            snprintf(card, sizeof card, "%s", host__rank_word(r->rank));
         int w = snprintf(example + len, sizeof example - len, " %s", card);
         if (w > 0 && (size_t)w < sizeof example - len)
             len += (size_t)w;
     }
     /* TRANSLATORS: the last word of an example of the arrange command */
     const char *dir = !k->has_direction ? "" : k->direction == PZ_RTL ? _(" right") : _(" left");
-    hc_reply(c, N_("the tendido has %s: say which %s goes where, e.g. %sarrange%s%s"), same,
-             hs_rank_word(rank), hc_prompt_prefix(c), example, dir);
+    host__reply(c, N_("the tendido has %s: say which %s goes where, e.g. %sarrange%s%s"), same,
+                host__rank_word(rank), host__prompt_prefix(c), example, dir);
 }
 
 /*
@@ -127,11 +127,11 @@ static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
                 bool some = false;
                 for (int j = 0; j < 4; j++)
                     some |= pz_card_rank(t[j]) == r->rank;
-                hs_tendido_pairs(c, pairs, sizeof pairs);
-                hc_reply(c,
-                         some ? N_("the tendido has no other %s: its pairs are %s")
-                              : N_("the tendido has no %s: its pairs are %s"),
-                         hs_rank_word(r->rank), pairs);
+                host__tendido_pairs(c, pairs, sizeof pairs);
+                host__reply(c,
+                            some ? N_("the tendido has no other %s: its pairs are %s")
+                                 : N_("the tendido has no %s: its pairs are %s"),
+                            host__rank_word(r->rank), pairs);
                 return -1;
             }
             for (int j = 0; j < 4; j++)
@@ -147,23 +147,23 @@ static int arrangement_of(ctx *c, int seat, const cmd *k, pz_action *a)
 /* Checks the game can take a move from the sender; its seat, or -1. */
 static int mover_seat(ctx *c)
 {
-    int seat = hg_seat_of(c, c->m->sender);
+    int seat = host__game_seat_of(c, c->m->sender);
     if (c->row.status == STORE_LOBBY) {
-        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
-                 hc_prefix(c));
+        host__reply(c, N_("the game has not started: %d seated; the creator says %sstart"),
+                    c->nseats, host__prefix(c));
         return -1;
     }
     if (c->row.status == STORE_PAUSED) {
-        hc_reply(c, N_("the game is paused: say %sresume (a majority of players must agree)"),
-                 hc_prefix(c));
+        host__reply(c, N_("the game is paused: say %sresume (a majority of players must agree)"),
+                    host__prefix(c));
         return -1;
     }
     if (seat < 0)
-        hc_reply(c, N_("you are not playing in this game"));
+        host__reply(c, N_("you are not playing in this game"));
     return seat;
 }
 
-void hv_move(ctx *c, const cmd *k)
+void host__verb_move(ctx *c, const cmd *k)
 {
     int seat = mover_seat(c);
     pz_action a;
@@ -177,7 +177,7 @@ void hv_move(ctx *c, const cmd *k)
             break; /* the engine says whose turn or what phase it is */
         }
         if (card == PZ_NO_CARD) {
-            hs_refuse_not_held(c, seat, hs_rank_word(k->card.rank));
+            host__refuse_not_held(c, seat, host__rank_word(k->card.rank));
             return;
         }
         a = pz_act_play(seat, card, k->mode);
@@ -196,9 +196,9 @@ void hv_move(ctx *c, const cmd *k)
         a = pz_act_declare(seat);
         break;
     case CMD_CLAIM: {
-        int target = hg_seat_named(c, k->name);
+        int target = host__game_seat_named(c, k->name);
         if (target < 0) {
-            hc_reply(c, N_("nobody called %s plays here"), k->name);
+            host__reply(c, N_("nobody called %s plays here"), k->name);
             return;
         }
         a = pz_act_claim(seat, target);
@@ -207,53 +207,54 @@ void hv_move(ctx *c, const cmd *k)
     default:
         return;
     }
-    hs_act(c, &a, NULL);
+    host__act(c, &a, NULL);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Information                                                              */
 
-void hv_info(ctx *c, const cmd *k)
+void host__verb_info(ctx *c, const cmd *k)
 {
     live_nicks nb;
-    render_names names = live_names(c, &nb);
+    render_names names = host__live_names(c, &nb);
     render_lines lines = {0};
     char head[48];
     if (c->g == NULL) {
-        hc_reply(c, N_("the game has not started: %d seated; the creator says %sstart"), c->nseats,
-                 hc_prefix(c));
+        host__reply(c, N_("the game has not started: %d seated; the creator says %sstart"),
+                    c->nseats, host__prefix(c));
         return;
     }
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
     switch (k->verb) {
     case CMD_HAND: {
-        int seat = hg_seat_of(c, c->m->sender);
+        int seat = host__game_seat_of(c, c->m->sender);
         if (seat < 0) {
-            hc_reply(c, N_("you are not playing in this game"));
+            host__reply(c, N_("you are not playing in this game"));
             return;
         }
-        prompt_hand(c, seat); /* always privately, wherever it was asked */
+        host__prompt_hand(c, seat); /* always privately, wherever it was asked */
         return;
     }
     case CMD_SCORE: /* several lines: in the room as they are, else privately */
         render_board(c->g, &names, &lines);
-        live_header(c, 'B', -1, head, sizeof head);
+        host__live_header(c, 'B', -1, head, sizeof head);
         for (int i = 0; i < lines.n; i++) {
             if (in_room)
-                hc_say_room(c, c->m->room, "%s%s", head, lines.line[i]);
+                host__say_room(c, c->m->room, "%s%s", head, lines.line[i]);
             else
-                hc_say_private(c, c->m->sender, 0, "%s%s%s%s", head, c->row.room, ": ",
-                               lines.line[i]);
+                host__say_private(c, c->m->sender, 0, "%s%s%s%s", head, c->row.room, ": ",
+                                  lines.line[i]);
         }
         return;
     default:
         /* the state as it is when the answer is sent (a newer line of the
            game waiting in the room makes it needless: it is dropped) */
-        live_header(c, 'S', -1, head, sizeof head);
+        host__live_header(c, 'S', -1, head, sizeof head);
         if (in_room)
-            hc_say_room(c, c->m->room, "%s%s: %s", head, c->m->nick, live_state_token());
+            host__say_room(c, c->m->room, "%s%s: %s", head, c->m->nick, host__live_state_token());
         else
-            hc_say_private(c, c->m->sender, 0, "%s%s: %s", head, c->row.room, live_state_token());
+            host__say_private(c, c->m->sender, 0, "%s%s: %s", head, c->row.room,
+                              host__live_state_token());
         return;
     }
 }
@@ -279,84 +280,88 @@ static bool vote(ctx *c, unsigned *votes, int seat, cmd_verb verb)
         return true;
     const char *nick = c->seats[seat].nick;
     if (verb == CMD_STOP)
-        hc_say_room(c, c->row.room, N_("%s votes to abandon the game (%d of %d needed)."), nick,
-                    have, need);
+        host__say_room(c, c->row.room, N_("%s votes to abandon the game (%d of %d needed)."), nick,
+                       have, need);
     else if (verb == CMD_PAUSE)
-        hc_say_room(c, c->row.room, N_("%s votes to pause (%d of %d needed)."), nick, have, need);
+        host__say_room(c, c->row.room, N_("%s votes to pause (%d of %d needed)."), nick, have,
+                       need);
     else
-        hc_say_room(c, c->row.room, N_("%s votes to resume (%d of %d needed)."), nick, have, need);
-    hg_save(c);
+        host__say_room(c, c->row.room, N_("%s votes to resume (%d of %d needed)."), nick, have,
+                       need);
+    host__game_save(c);
     return false;
 }
 
-void hv_vote(ctx *c, const cmd *k)
+void host__verb_vote(ctx *c, const cmd *k)
 {
-    int seat = hg_seat_of(c, c->m->sender);
+    int seat = host__game_seat_of(c, c->m->sender);
     bool creator = strcmp(c->row.creator, c->m->sender) == 0;
-    bool boss = creator || c->m->moderator || hc_is_owner(c, c->m->sender);
+    bool boss = creator || c->m->moderator || host__is_owner(c, c->m->sender);
     if (k->verb == CMD_STOP && boss) {
         const char *role = creator           ? "its creator"
                            : c->m->moderator ? "a moderator of the room"
                                              : "an owner";
         char by[STORE_ID_MAX + 48];
         snprintf(by, sizeof by, "by %s (%s)", c->m->nick, role);
-        const char *p = hc_prefix(c);
+        const char *p = host__prefix(c);
         const char *room = c->row.room;
         if (c->row.status == STORE_LOBBY)
-            hc_say_room(c, room,
-                        N_("The game is abandoned (the table is closed). Say %snew for another."),
-                        p);
+            host__say_room(
+                c, room, N_("The game is abandoned (the table is closed). Say %snew for another."),
+                p);
         else if (creator)
-            hc_say_room(
+            host__say_room(
                 c, room,
                 N_("The game is abandoned (stopped by its creator). Say %snew for another."), p);
         else if (c->m->moderator)
-            hc_say_room(c, room,
-                        N_("The game is abandoned (stopped by a moderator of the room). Say %snew "
-                           "for another."),
-                        p);
+            host__say_room(
+                c, room,
+                N_("The game is abandoned (stopped by a moderator of the room). Say %snew "
+                   "for another."),
+                p);
         else
-            hc_say_room(c, room,
-                        N_("The game is abandoned (stopped by an owner). Say %snew for another."),
-                        p);
-        hs_stop(c, by);
+            host__say_room(
+                c, room, N_("The game is abandoned (stopped by an owner). Say %snew for another."),
+                p);
+        host__stop(c, by);
         return;
     }
     if (seat < 0) {
-        hc_reply(c, N_("only the players can do that"));
+        host__reply(c, N_("only the players can do that"));
         return;
     }
     if (c->row.status == STORE_LOBBY) {
-        hc_reply(c, N_("the game has not started"));
+        host__reply(c, N_("the game has not started"));
         return;
     }
     if (k->verb == CMD_STOP) {
         if (vote(c, &c->set.stop_votes, seat, CMD_STOP)) {
-            hc_say_room(c, c->row.room,
-                        N_("The game is abandoned (by vote). Say %snew for another."),
-                        hc_prefix(c));
-            hs_stop(c, "by the players' vote");
+            host__say_room(c, c->row.room,
+                           N_("The game is abandoned (by vote). Say %snew for another."),
+                           host__prefix(c));
+            host__stop(c, "by the players' vote");
         }
     } else if (k->verb == CMD_PAUSE) {
         if (c->row.status == STORE_PAUSED) {
-            hc_reply(c, N_("the game is already paused"));
+            host__reply(c, N_("the game is already paused"));
         } else if (vote(c, &c->set.pause_votes, seat, CMD_PAUSE)) {
             c->row.status = STORE_PAUSED;
             c->set.pause_votes = c->set.resume_votes = 0;
-            hg_save(c);
-            hc_say_room(c, c->row.room, N_("The game is paused. Say %sresume to go on."),
-                        hc_prefix(c));
+            host__game_save(c);
+            host__say_room(c, c->row.room, N_("The game is paused. Say %sresume to go on."),
+                           host__prefix(c));
         }
     } else if (c->row.status != STORE_PAUSED) {
-        hc_reply(c, N_("the game is not paused"));
+        host__reply(c, N_("the game is not paused"));
     } else if (vote(c, &c->set.resume_votes, seat, CMD_RESUME)) {
         char head[48];
         c->row.status = STORE_PLAYING;
         c->set.pause_votes = c->set.resume_votes = 0;
-        hs_new_turn(c);
-        hg_save(c);
-        live_header(c, 'S', -1, head, sizeof head);
-        hc_say_room(c, c->row.room, N_("%sThe game goes on: %s"), head, live_state_token());
-        prompt_actor(c);
+        host__new_turn(c);
+        host__game_save(c);
+        host__live_header(c, 'S', -1, head, sizeof head);
+        host__say_room(c, c->row.room, N_("%sThe game goes on: %s"), head,
+                       host__live_state_token());
+        host__prompt_actor(c);
     }
 }

@@ -30,12 +30,12 @@
 static void room_save(ctx *c, const char *room, const room_settings *rs)
 {
     char key[ROOM_KEY_MAX], value[CMD_SETTINGS_ROW];
-    room_key(c, room, key, sizeof key);
+    host__room_key(c, room, key, sizeof key);
     int err = key[0] == '\0' || cmd_settings_write(&rs->s, value, sizeof value) != 0
                   ? STORE_TOO_BIG
                   : store_kv_set(c->h->st, ROOM_SCOPE, key, value);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     /* what every line reads (room_map.c) follows once this commits */
@@ -53,7 +53,7 @@ static const char *room_of(ctx *c, const cmd *k)
         return c->m->room;
     if (k->room[0] != '\0')
         return k->room;
-    hc_reply(c, N_("say it in the room, or name it: settings #friends"));
+    host__reply(c, N_("say it in the room, or name it: settings #friends"));
     return NULL;
 }
 
@@ -79,13 +79,13 @@ static void settings_line(const room_settings *rs, const char *room, const char 
                  p, p, p, p);
 }
 
-void hv_settings(ctx *c, const cmd *k)
+void host__verb_settings(ctx *c, const cmd *k)
 {
     const char *room = room_of(c, k);
     if (room == NULL)
         return;
     room_settings rs;
-    room_defaults(c, room, &rs);
+    host__room_defaults(c, room, &rs);
     /* the prefix as saved by this call, which the in-memory copy learns
        only once it commits */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
@@ -95,7 +95,7 @@ void hv_settings(ctx *c, const cmd *k)
        to stay one line of the chat ("nick: " before it) */
     if (strlen(c->m->nick) + 2 + strlen(line) >= RENDER_LINE_MAX)
         settings_line(&rs, room, p, true, line, sizeof line);
-    hc_reply(c, "%s", line);
+    host__reply(c, "%s", line);
 }
 
 /* Every key set takes, for a reply: "set options WORDS|off, set deadline
@@ -108,7 +108,7 @@ static void keys_line(char *out, size_t cap)
                               _(cmd_setting_row_of(id)->usage));
 }
 
-void hv_set(ctx *c, const cmd *k)
+void host__verb_set(ctx *c, const cmd *k)
 {
     const char *room = room_of(c, k);
     if (room == NULL)
@@ -118,29 +118,30 @@ void hv_set(ctx *c, const cmd *k)
     if (row == NULL) {
         char keys[600];
         keys_line(keys, sizeof keys);
-        hc_reply(c, "%s", keys);
+        host__reply(c, "%s", keys);
         return;
     }
-    if (row->who == SW_MODERATORS && !c->m->moderator && !hc_is_owner(c, c->m->sender)) {
-        hc_reply(c, N_("only the room's moderators (or the bot's owners) may change its settings"));
+    if (row->who == SW_MODERATORS && !c->m->moderator && !host__is_owner(c, c->m->sender)) {
+        host__reply(c,
+                    N_("only the room's moderators (or the bot's owners) may change its settings"));
         return;
     }
     room_settings rs;
     char why[300];
-    room_defaults(c, room, &rs);
-    if (cmd_setting_set(&rs.s, id, k->name2, hc_prompt_prefix(c), c->h->prefix, why, sizeof why) !=
-        0) {
-        hc_reply(c, "%s", why);
+    host__room_defaults(c, room, &rs);
+    if (cmd_setting_set(&rs.s, id, k->name2, host__prompt_prefix(c), c->h->prefix, why,
+                        sizeof why) != 0) {
+        host__reply(c, "%s", why);
         return;
     }
     if (!rs.s.own[CMD_SETTING_LANG]) /* shown as the configuration's */
-        rs.s.num[CMD_SETTING_LANG] = (int)room_map_configured(c->h, c->network, room);
-    room_settings_follow(&rs);
+        rs.s.num[CMD_SETTING_LANG] = (int)host__room_map_configured(c->h, c->network, room);
+    host__room_settings_follow(&rs);
     room_save(c, room, &rs);
     if (c->failed)
         return;
     /* told in the room's new language, which the in-memory copy learns
-       once this commits: hc_reply's own would be the room's before this
+       once this commits: host__reply's own would be the room's before this
        change (an English line around "las líneas de la sala van en
        español") */
     const char *p = rs.prefix[0] != '\0' ? rs.prefix : c->h->prefix;
@@ -152,5 +153,5 @@ void hv_set(ctx *c, const cmd *k)
         snprintf(line, sizeof line, _("%s: %s · %ssettings lists them all"), room, what,
                  in_room ? p : "");
     }
-    hc_reply(c, "%s", line);
+    host__reply(c, "%s", line);
 }

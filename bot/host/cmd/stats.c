@@ -12,7 +12,7 @@
 #include "i18n.h"
 
 /* "1 game", "2 games": n and the word for it, into buf. */
-void hv_stats(ctx *c, const cmd *k)
+void host__verb_stats(ctx *c, const cmd *k)
 {
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : k->room[0] != '\0'                        ? k->room
@@ -22,22 +22,22 @@ void hv_stats(ctx *c, const cmd *k)
     const char *shown = k->name[0] != '\0' ? k->name : c->m->nick;
     int err = store_stats_get(c->h->st, c->network, room, who, &s);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     if (s.games == 0) {
         if (room != NULL)
-            hc_reply(c, N_("%s has no finished games in %s yet"), shown, room);
+            host__reply(c, N_("%s has no finished games in %s yet"), shown, room);
         else
-            hc_reply(c, N_("%s has no finished games yet"), shown);
+            host__reply(c, N_("%s has no finished games yet"), shown);
         return;
     }
     char w[6][40], with[64] = "", hints[64] = "";
     if (s.robot_games > 0)
         snprintf(with, sizeof with, _(" (%d with computer players)"), s.robot_games);
     if (s.hints > 0)
-        snprintf(hints, sizeof hints, P_(", %d hint asked for", ", %d hints asked for",
-                                         (unsigned long)s.hints),
+        snprintf(hints, sizeof hints,
+                 P_(", %d hint asked for", ", %d hints asked for", (unsigned long)s.hints),
                  s.hints);
     unsigned long games = (unsigned long)s.games, wins = (unsigned long)s.wins,
                   points = (unsigned long)s.points, porrazos = (unsigned long)s.porrazos,
@@ -49,14 +49,14 @@ void hv_stats(ctx *c, const cmd *k)
     snprintf(w[4], sizeof w[4], P_("%d limpia", "%d limpias", limpias), s.limpias);
     snprintf(w[5], sizeof w[5], P_("%d san benito", "%d san benitos", benitos), s.san_benitos);
     if (room != NULL)
-        hc_reply(c, N_("%s in %s: %s%s, %s, %s, %s, %s, %s%s"), shown, room, w[0], with, w[1],
-                 w[2], w[3], w[4], w[5], hints);
+        host__reply(c, N_("%s in %s: %s%s, %s, %s, %s, %s, %s%s"), shown, room, w[0], with, w[1],
+                    w[2], w[3], w[4], w[5], hints);
     else
-        hc_reply(c, N_("%s: %s%s, %s, %s, %s, %s, %s%s"), shown, w[0], with, w[1], w[2], w[3],
-                 w[4], w[5], hints);
+        host__reply(c, N_("%s: %s%s, %s, %s, %s, %s, %s%s"), shown, w[0], with, w[1], w[2], w[3],
+                    w[4], w[5], hints);
 }
 
-void hv_top(ctx *c, const cmd *k)
+void host__verb_top(ctx *c, const cmd *k)
 {
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : k->room[0] != '\0'                        ? k->room
@@ -66,18 +66,18 @@ void hv_top(ctx *c, const cmd *k)
     int err = store_stats_top(c->h->st, c->network, room, k->robots ? STORE_ROBOTS : STORE_PEOPLE,
                               top, 5, &n);
     if (err != 0) {
-        hc_failed(c, err);
+        host__failed(c, err);
         return;
     }
     if (n == 0) {
         if (k->robots && room != NULL)
-            hc_reply(c, N_("no finished games of computer players in %s yet"), room);
+            host__reply(c, N_("no finished games of computer players in %s yet"), room);
         else if (k->robots)
-            hc_reply(c, N_("no finished games of computer players yet"));
+            host__reply(c, N_("no finished games of computer players yet"));
         else if (room != NULL)
-            hc_reply(c, N_("no finished games in %s yet"), room);
+            host__reply(c, N_("no finished games in %s yet"), room);
         else
-            hc_reply(c, N_("no finished games yet"));
+            host__reply(c, N_("no finished games yet"));
         return;
     }
     char line[800];
@@ -95,5 +95,5 @@ void hv_top(ctx *c, const cmd *k)
         len += snprintf(line + len, sizeof line - (size_t)len, _(" %d. %s (%s, %s)"), i + 1,
                         top[i].nick, wins, points);
     }
-    hc_reply(c, "%s", line);
+    host__reply(c, "%s", line);
 }

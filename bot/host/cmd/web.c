@@ -10,27 +10,27 @@
 #include "hweb.h"
 #include "i18n.h"
 
-void hv_web(ctx *c, const cmd *k)
+void host__verb_web(ctx *c, const cmd *k)
 {
     (void)k;
     char url[HWEB_URL_MAX];
     const char *room = c->m->room;
     const char *base = c->h->cfg.web_base_url;
     if (base == NULL || base[0] == '\0') {
-        hc_reply(c, "%s", _("this bot shows no game pages (its owner may set [web] base_url)"));
+        host__reply(c, "%s", _("this bot shows no game pages (its owner may set [web] base_url)"));
         return;
     }
     if (room == NULL || room[0] == '\0') {
-        hc_reply(c, "%s", _("say web in a room for its page"));
+        host__reply(c, "%s", _("say web in a room for its page"));
         return;
     }
-    if (!hweb_room_on(c, room)) {
-        hc_reply(c, _("this room's pages are off; its moderators may say %sset web on"),
-                 hc_prompt_prefix(c));
+    if (!host__web_room_on(c, room)) {
+        host__reply(c, _("this room's pages are off; its moderators may say %sset web on"),
+                    host__prompt_prefix(c));
         return;
     }
-    if (hweb_room_url(c, room, url))
-        hc_reply(c, _("this room's games and standings: %s"), url);
+    if (host__web_room_url(c, room, url))
+        host__reply(c, _("this room's games and standings: %s"), url);
     else
-        hc_failed(c, -1);
+        host__failed(c, -1);
 }
