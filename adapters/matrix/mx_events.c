@@ -470,31 +470,25 @@ static bool handled(mx_net *n, json_object *ev)
 /*
  * Where a timeline's commands may start: after the bot's own join (the
  * room's history before it came in is not for it) and, in the first sync
- * after starting afresh, after the last event handled. 0: anywhere; *found
- * (may be NULL) says whether such an event is in it.
+ * after starting afresh, after the last event handled. 0: anywhere (no
+ * such event in it).
  */
-static size_t timeline_start(mx_net *n, json_object *tl, bool *found)
+static size_t timeline_start(mx_net *n, json_object *tl)
 {
-    size_t nt = tl != NULL ? json_object_array_length(tl) : 0, first = 0;
-    bool any = false;
-    for (size_t i = nt; i > 0 && !any; i--) {
+    for (size_t i = tl != NULL ? json_object_array_length(tl) : 0; i > 0; i--) {
         json_object *ev = json_object_array_get_idx(tl, i - 1);
-        any = own_join(n, ev) || (n->first_sync && n->afresh && handled(n, ev));
-        first = any ? i : 0;
+        if (own_join(n, ev) || (n->first_sync && n->afresh && handled(n, ev)))
+            return i;
     }
-    if (found != NULL)
-        *found = any;
-    return first;
+    return 0;
 }
 
 /* An event's origin_server_ts (ms), 0 when it has none. */
 static int64_t ts_of(json_object *ev)
 {
-    json_object *ts;
-    return json_object_object_get_ex(ev, "origin_server_ts", &ts) &&
-                   json_object_is_type(ts, json_type_int)
-               ? json_object_get_int64(ts)
-               : 0;
+    json_object *ts = NULL;
+    (void)json_object_object_get_ex(ev, "origin_server_ts", &ts);
+    return json_object_is_type(ts, json_type_int) ? json_object_get_int64(ts) : 0;
 }
 
 /* Whether ev, in a first sync, may be a command: only after starting
@@ -534,7 +528,7 @@ static bool feed_open(mx_net *n, mx_feed *f, const char *room, json_object *entr
     f->gap_left = f->gap != NULL ? json_object_array_length(f->gap) : 0;
     f->tl = mx__arr(mx__obj(entry, "timeline"), "events");
     f->nt = f->tl != NULL ? json_object_array_length(f->tl) : 0;
-    f->first = timeline_start(n, f->tl, NULL);
+    f->first = timeline_start(n, f->tl);
     return true;
 }
 
@@ -661,9 +655,28 @@ static void gap_fetch(mx_net *n, mx_gap *g)
     mx__call_go(n, c);
 }
 
+/* Starts the gaps not asked for yet, MX_GAPS_LIVE at most on the wire: the
+   call table is the sends' and the sync's too (after starting afresh every
+   room may have one). */
+static void gaps_start(mx_net *n)
+{
+    int live = 0;
+    for (int i = 0; i < n->ngaps; i++)
+        live += n->gaps[i].started && !n->gaps[i].done;
+    for (int i = 0; i < n->ngaps && live < MX_GAPS_LIVE; i++) {
+        mx_gap *g = &n->gaps[i];
+        if (g->started || g->done)
+            continue;
+        g->started = true;
+        gap_fetch(n, g);
+        live += !g->done;
+    }
+}
+
 /* Finishes the batch once every gap is read back. */
 static void gaps_check(mx_net *n)
 {
+    gaps_start(n);
     for (int i = 0; i < n->ngaps; i++)
         if (!n->gaps[i].done)
             return;
@@ -722,13 +735,11 @@ void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
 static bool needs_gap(mx_net *n, json_object *entry, const char **from)
 {
     json_object *tl = mx__obj(entry, "timeline"), *lim;
-    bool found = false;
     *from = mx__str(tl, "prev_batch");
     if ((n->first_sync && !n->afresh) || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
         !json_object_object_get_ex(tl, "limited", &lim) || !json_object_get_boolean(lim))
         return false;
-    (void)timeline_start(n, mx__arr(tl, "events"), &found);
-    return !found;
+    return timeline_start(n, mx__arr(tl, "events")) == 0;
 }
 
 int mx__batch_begin(mx_net *n, json_object *sync)
@@ -776,9 +787,7 @@ int mx__batch_begin(mx_net *n, json_object *sync)
         if (g->events == NULL)
             g->done = true;
     }
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
-            gap_fetch(n, &n->gaps[i]);
+    gaps_start(n);
     for (int i = 0; i < n->ngaps; i++)
         if (!n->gaps[i].done)
             return 1;

@@ -41,6 +41,7 @@
 #define MX_UNPARK_MS 1000             /* a direct room not even started: parked queues again */
 #define MX_ROOMS_MAX 1024             /* rooms known at once */
 #define MX_PAGES_MAX 5                /* /messages pages read back to fill a gap, per room */
+#define MX_GAPS_LIVE 8                /* rooms being paged back at once */
 #define MX_PAGE_EVENTS 50             /* events per page, and the sync filter's timeline limit */
 #define MX_SYNC_POLL_MS 30000         /* the long poll's timeout */
 #define MX_HTTP_SLACK_MS 30000        /* added to it for the HTTP request's own timeout */
@@ -166,6 +167,7 @@ typedef struct mx_gap {
     char room[MX_ID_MAX];
     char from[MX_SINCE_MAX];
     int pages;
+    bool started; /* its first page was asked for (MX_GAPS_LIVE at once) */
     bool done;
     json_object *events; /* newest first, as the pages came */
 } mx_gap;

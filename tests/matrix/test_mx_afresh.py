@@ -14,7 +14,12 @@ afresh, and must read back what it had not handled: each command applied
 and answered once, in order, the move in the game's export, the commands
 handled before never answered again. The first reply after each recovery
 is answered 200 without an event_id: it is sent again under the same
-transaction id, not dropped.
+transaction id, not dropped. Sixty lines of chatter follow the commands in
+the room, so its fresh timeline holds none of them: they are read back
+with /messages. Then a !turn in each of 12 rooms, each followed by sixty
+lines of chatter, while /sync fails 500 and then the token is refused:
+every room read back (more rooms than the bot pages at once), each !turn
+answered once.
 
 Then the game is played out and its scores must equal porrazo-replay's on
 the export: every move said, faults or not, is in it once.
@@ -151,6 +156,37 @@ def faulty_round(game, bot_exe, where):
     return line, len(refused_syncs), len(sends)
 
 
+def many_rooms(game, count=12):
+    """A command in each of `count` rooms (more than the bot pages back at
+    once), then 60 lines of chatter in each, said while /sync fails 500,
+    then the token refused: each room read back, each command answered once."""
+    hs, bot = game.hs, game.bot
+    bob = game.users["Bob"]
+    rooms = [hs.create_room(bob, name="Side %d" % i, invite=[g.BOT]) for i in range(count)]
+    wait(lambda: all(hs.membership(r, g.BOT) == "join" for r in rooms),
+         "the bot did not join the side rooms", bot=bot)
+    req_mark = hs.log_mark()
+    fault = hs.fail(r"/sync$", 500, count=None)
+    hs.send_text(rooms[0], bob, "a word while the server breaks")
+    wait(lambda: fault.hits >= 1, "no sync met the 500 fault", bot=bot)
+    marks = [hs.mark() for _ in rooms]
+    said = [hs.send_text(r, bob, "!turn") for r in rooms]
+    for r in rooms:
+        for i in range(CHATTER):
+            hs.send_text(r, bob, "chatter %d" % i)
+    hs.forget_sync_tokens()
+    fault.cancel()
+    for eid in said:
+        game.settle(eid, timeout=TIMEOUT * 4)
+    for r, mark in zip(rooms, marks):
+        n = sum(1 for b in bot_bodies(hs, r, mark) if b.startswith("Bob: there is no game"))
+        g.check(n == 1, "!turn in %s answered %d times: %s" % (r, n, bot_bodies(hs, r, mark)))
+    pages = hs.requests("GET", r"/messages$", since=req_mark)
+    g.check(len({e["path"] for e in pages}) >= count,
+            "%d rooms paged back for %d" % (len({e["path"] for e in pages}), count))
+    return len(pages)
+
+
 def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
@@ -177,6 +213,8 @@ def main():
                 line, nref, nsends = faulty_round(game, bot_exe, where)
                 done.append("%r applied and answered once (%d syncs refused, %d sends)" % (
                     line, nref, nsends))
+            npages = many_rooms(game)
+            done.append("12 rooms read back (%d /messages pages)" % npages)
             steps = g.cg.play_out(t, game.step)
             g.check(bot.stop() == 0, "the bot did not stop cleanly")
             bot = None
