@@ -17,8 +17,8 @@
  * room's history), none from the bot itself, none but m.text (never a
  * notice: that is how bots speak). A limited timeline (and, after starting
  * afresh, a first sync's timeline without an event handled) is paged back
- * with /messages until an event already handled (the store's seen table:
- * commands, and the bot's own messages) or the bot's join, at most
+ * with /messages until a command already handled (the store's seen table;
+ * not the bot's own messages, sent meanwhile) or the bot's join, at most
  * MX_PAGES_MAX pages, and the gap is handled before the timeline; the
  * host's dedupe by event id makes any overlap harmless. The rooms' events
  * are handled in time order (origin_server_ts), each room's in its own.
@@ -450,14 +450,15 @@ static mx_gap *gap_of(mx_net *n, const char *room)
     return NULL;
 }
 
-/* Whether ev was handled before (the store's seen table: commands, and the
-   bot's own messages). A store failure counts as handled, and the batch is
-   asked for again. */
+/* Whether ev is a command handled before (the store's seen table). Not the
+   bot's own messages (also there): it may have sent some while a command
+   said before them waited in a failing sync. A store failure counts as
+   handled, and the batch is asked for again. */
 static bool handled(mx_net *n, json_object *ev)
 {
-    const char *id = mx__str(ev, "event_id");
+    const char *id = mx__str(ev, "event_id"), *sender = mx__str(ev, "sender");
     bool seen = false;
-    if (id == NULL)
+    if (id == NULL || sender == NULL || strcmp(sender, n->me) == 0)
         return false;
     if (host_seen(n->env.host, n->c.name, id, &seen) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
@@ -698,13 +699,8 @@ void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
     bool stop = page == NULL;
     for (size_t i = 0; i < len && !stop; i++) {
         json_object *ev = json_object_array_get_idx(chunk, i);
-        const char *id = mx__str(ev, "event_id");
-        bool seen = false;
-        if (id != NULL && host_seen(n->env.host, n->c.name, id, &seen) == 0 && seen)
-            stop = true;
-        else if (own_join(n, ev))
-            stop = true;
-        else
+        stop = handled(n, ev) || own_join(n, ev);
+        if (!stop)
             json_object_array_add(g->events, json_object_get(ev));
     }
     const char *end = mx__str(page, "end");
