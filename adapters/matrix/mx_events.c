@@ -507,7 +507,21 @@ typedef struct mx_feed {
     size_t gap_left;  /* its events not handled yet, taken from the end */
     json_object *tl;
     size_t ti, nt, first; /* the next timeline event, their count, commands' start */
+    json_object *next;    /* the next event (NULL: done), read back or not */
+    bool next_read_back;
+    int64_t next_ts;
 } mx_feed;
+
+/* Moves the feed's next event on. */
+static void feed_next(mx_feed *f)
+{
+    f->next_read_back = f->gap_left > 0;
+    if (f->gap_left > 0)
+        f->next = json_object_array_get_idx(f->gap, --f->gap_left);
+    else
+        f->next = f->ti < f->nt ? json_object_array_get_idx(f->tl, f->ti++) : NULL;
+    f->next_ts = ts_of(f->next);
+}
 
 /*
  * Opens room's feed: the state section applied (in a first sync the room's
@@ -530,31 +544,20 @@ static bool feed_open(mx_net *n, mx_feed *f, const char *room, json_object *entr
     f->tl = mx__arr(mx__obj(entry, "timeline"), "events");
     f->nt = f->tl != NULL ? json_object_array_length(f->tl) : 0;
     f->first = timeline_start(n, f->tl);
+    feed_next(f);
     return true;
-}
-
-/* The feed's next event (NULL: done); *read_back says whether of the gap. */
-static json_object *feed_next(const mx_feed *f, bool *read_back)
-{
-    *read_back = f->gap_left > 0;
-    if (f->gap_left > 0)
-        return json_object_array_get_idx(f->gap, f->gap_left - 1);
-    return f->ti < f->nt ? json_object_array_get_idx(f->tl, f->ti) : NULL;
 }
 
 /* Handles the feed's next event. */
 static void feed_take(mx_net *n, mx_feed *f)
 {
-    bool read_back;
-    json_object *ev = feed_next(f, &read_back), *key;
-    bool after = read_back || f->ti >= f->first;
-    bool old_state = read_back && n->first_sync && json_object_object_get_ex(ev, "state_key", &key);
-    if (read_back)
-        f->gap_left--;
-    else
-        f->ti++;
+    json_object *ev = f->next, *key;
+    bool after = f->next_read_back || f->ti > f->first; /* ti: past ev */
+    bool old_state =
+        f->next_read_back && n->first_sync && json_object_object_get_ex(ev, "state_key", &key);
     if (!old_state) /* commands only from `first` on, and in a first sync after starting afresh */
         on_event(n, f->r, ev, after && (!n->first_sync || afresh_recent(n, ev)));
+    feed_next(f);
 }
 
 /* Handles the feeds' events, each room's in its order, the rooms'
@@ -564,15 +567,9 @@ static void feeds_run(mx_net *n, mx_feed *feeds, size_t count)
 {
     for (;;) {
         mx_feed *pick = NULL;
-        int64_t best = 0;
-        for (size_t i = 0; i < count; i++) {
-            bool rb;
-            json_object *ev = feeds[i].r != NULL ? feed_next(&feeds[i], &rb) : NULL;
-            if (ev != NULL && (pick == NULL || ts_of(ev) < best)) {
+        for (size_t i = 0; i < count; i++)
+            if (feeds[i].next != NULL && (pick == NULL || feeds[i].next_ts < pick->next_ts))
                 pick = &feeds[i];
-                best = ts_of(ev);
-            }
-        }
         if (pick == NULL)
             return;
         feed_take(n, pick);
