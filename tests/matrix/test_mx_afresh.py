@@ -95,6 +95,7 @@ def faulty_round(game, bot_exe, where):
         table.read(game.step(line))
         line = line_for(table, where)
     other = next(n for n in game.users if n != table.actor)
+    was = (table.actor, table.kind)
     before = len(actions_of(bot_exe, game.db_path))
     marks = {r: hs.mark() for r in [game.room] + [game.dm_of(u) for u in game.users.values()]}
     log_at = len(bot.log())
@@ -140,6 +141,12 @@ def faulty_round(game, bot_exe, where):
     for text, room, rx in extras:
         n = sum(1 for b in bot_bodies(hs, room, marks[room]) if re.search(rx, b, re.M))
         g.check(n == 1, "%r answered %d times: %s" % (text, n, bot_bodies(hs, room, marks[room])))
+    # in order: the !turn said after the move tells the turn after it
+    answers = [b.split(": ", 1)[1] for b in bot_bodies(hs, game.room, marks[game.room])
+               if b.startswith("%s: table" % other)]
+    now = [(m.group(1), kind) for a in answers for rx, kind in g.cg.STATUS
+           for m in [rx.search(a)] if m]
+    g.check(now and now[0] != was, "!turn after %r told %s, the turn before it" % (line, now))
     g.check(log.count("starting afresh") == 1, "the log says 'starting afresh' %d times" %
             log.count("starting afresh"))
     g.check("dropping message" not in log, "a reply was dropped:\n%s" % log[-2000:])
