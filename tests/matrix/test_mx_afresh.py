@@ -142,8 +142,8 @@ def faulty_round(game, bot_exe, where):
         n = sum(1 for b in bot_bodies(hs, room, marks[room]) if re.search(rx, b, re.M))
         g.check(n == 1, "%r answered %d times: %s" % (text, n, bot_bodies(hs, room, marks[room])))
     # in order: the !turn said after the move tells the turn after it
-    answers = [b.split(": ", 1)[1] for b in bot_bodies(hs, game.room, marks[game.room])
-               if b.startswith("%s: table" % other)]
+    answers = [l.split(": ", 1)[1] for b in bot_bodies(hs, game.room, marks[game.room])
+               for l in b.split("\n") if l.startswith("%s: table" % other)]
     now = [(m.group(1), kind) for a in answers for rx, kind in g.cg.STATUS
            for m in [rx.search(a)] if m]
     g.check(now and now[0] != was, "!turn after %r told %s, the turn before it" % (line, now))
