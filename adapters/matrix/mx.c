@@ -315,23 +315,18 @@ void mx__sync_begin(mx_net *n)
     start_sync(n);
 }
 
-/* The wall clock in ms, as origin_server_ts counts. */
-static int64_t wall_ms(void)
-{
-    return (int64_t)time(NULL) * 1000;
-}
-
 /*
- * Forgets the sync token: the next sync starts afresh. Its timeline events
- * from shortly before the last batch handled on are still taken as
- * commands (MX_AFRESH_SLACK_MS for the two clocks; an event handled already
- * is known by its id and acts once), the older ones are the backlog.
+ * Forgets the sync token: the next sync starts afresh, and its rooms are
+ * read back (mx_events.c) to the last event handled in each, so that what
+ * was said while the syncs failed is handled, once. The kv "afresh" is set
+ * first: a bot stopped before that sync is done reads back at its start.
  */
 static void drop_since(mx_net *n)
 {
+    n->afresh = true;
+    mx__kv_set(n, "afresh", "1");
     n->since[0] = '\0';
     mx__kv_set(n, "since", "");
-    n->afresh_from = n->synced_at - MX_AFRESH_SLACK_MS;
 }
 
 /* Starts the next /sync, now or (later true) after a back-off. */
@@ -385,9 +380,11 @@ void mx__sync_next(mx_net *n)
     }
     if (n->first_sync)
         log_msg(LOG_INFO, "%s: first sync done; listening", n->c.name);
+    if (n->first_sync && n->afresh) {
+        n->afresh = false;
+        mx__kv_set(n, "afresh", "");
+    }
     n->first_sync = false;
-    n->afresh_from = 0;
-    n->synced_at = wall_ms();
     start_sync(n);
 }
 
@@ -423,8 +420,8 @@ static void on_sync_refused(mx_net *n, int status, json_object *b)
     if (n->since[0] != '\0') {
         log_msg(LOG_WARN,
                 "%s: the homeserver refuses the sync token (%s), with a new filter too; "
-                "starting afresh: older messages than the last ones handled are not read "
-                "again, and commands already answered are not answered again",
+                "starting afresh: each room is read back to the last event handled there, "
+                "and commands already answered are not answered again",
                 n->c.name, why);
         drop_since(n);
     } else if (!n->refusal_told) {
@@ -627,10 +624,12 @@ int mx_net_start(mx_net *n)
     (void)mx__kv_get(n, "device_id", n->device, sizeof n->device);
     (void)mx__kv_get(n, MX_FILTER_KEY, n->filter, sizeof n->filter);
     (void)mx__kv_get(n, "since", n->since, sizeof n->since);
+    char afresh[4];
+    n->afresh = n->since[0] == '\0' && mx__kv_get(n, "afresh", afresh, sizeof afresh) == 0 &&
+                strcmp(afresh, "1") == 0; /* stopped after a refused token, before a sync */
     log_msg(LOG_INFO, "%s: connecting to %s as %s%s", n->c.name, n->base, n->c.user,
             n->since[0] ? " (resuming the sync)" : "");
     n->phase = MX_PH_LOGIN;
-    n->synced_at = wall_ms(); /* afresh after a refused token: nothing older is a command */
     start_auth_round(n);
     return 0;
 }

@@ -3,8 +3,9 @@
  * small helpers (URLs, JSON, the kv, back-off). Every request is a call in
  * a fixed table; its answer is sorted here: 2xx and final 4xx go to the
  * kind's handler (mx__dispatch, in mx.c), 429 waits for Retry-After (else
- * retry_after_ms, else the back-off), no answer, 408 and 5xx are sent again
- * after a doubling back-off with jitter, and a 401 M_UNKNOWN_TOKEN is
+ * retry_after_ms, else the back-off), no answer, 408, 5xx and a send's 2xx
+ * without an event_id are sent again (the same request: a send keeps its
+ * transaction id) after a doubling back-off with jitter, and a 401 M_UNKNOWN_TOKEN is
  * mx.c's (mx__token_refused) to decide. Also here, since they are
  * requests kept until the homeserver answered: the joins and leaves a sync
  * batch decides, recorded in the kv ("pending") before the batch's since is
@@ -316,6 +317,15 @@ static int64_t rate_delay(mx_net *n, mx_call *c, const mx_http_response *res, js
     return ms < MX_RETRY_AFTER_MAX_MS ? ms : MX_RETRY_AFTER_MAX_MS;
 }
 
+/* Whether a 2xx lacks what its kind needs: a send's event_id (a proxy, or
+   a server that failed after the status line). It is sent again, under the
+   same transaction id: the homeserver's transaction cache makes a repeat of
+   what it took answer the same event. */
+static bool unusable_2xx(const mx_call *c, json_object *body)
+{
+    return c->kind == MX_CALL_SEND && mx__str(body, "event_id") == NULL;
+}
+
 static void on_response(const mx_http_response *res, void *arg)
 {
     mx_net *n = arg;
@@ -329,7 +339,8 @@ static void on_response(const mx_http_response *res, void *arg)
     int st = res->status;
     json_object *body = mx__parse(res->body, res->body_len);
     const char *errcode = mx__str(body, "errcode");
-    if (st >= 200 && st < 300) {
+    bool ok = st >= 200 && st < 300, unusable = ok && unusable_2xx(c, body);
+    if (ok && !unusable) {
         c->backoff.next_ms = 0;
         mx__dispatch(n, c, st, body);
         mx__call_drop(n, c);
@@ -341,7 +352,7 @@ static void on_response(const mx_http_response *res, void *arg)
         mx__call_drop(n, c);
     } else if (st == 429 && (c->kind == MX_CALL_JOIN || c->kind == MX_CALL_LEAVE)) {
         mx__moves_limited(n, c, rate_delay(n, c, res, body));
-    } else if (st == 429 || st == 0 || st >= 500 || st == 408) {
+    } else if (st == 429 || st == 0 || st >= 500 || st == 408 || unusable) {
         int64_t delay = st == 429 ? rate_delay(n, c, res, body) : mx__backoff_next(n, &c->backoff);
         if (st == 429)
             log_msg(LOG_INFO, "%s: %s rate-limited (M_LIMIT_EXCEEDED); trying again in %lld ms",
@@ -349,6 +360,11 @@ static void on_response(const mx_http_response *res, void *arg)
         else if (st == 0)
             log_msg(LOG_WARN, "%s: %s failed (%s); trying again in %lld ms", n->c.name,
                     call_label(c), res->error, (long long)delay);
+        else if (unusable)
+            log_msg(LOG_WARN,
+                    "%s: %s answered HTTP %d without an event_id; trying again in %lld ms, "
+                    "under the same transaction id",
+                    n->c.name, call_label(c), st, (long long)delay);
         else
             log_msg(LOG_WARN, "%s: %s failed (HTTP %d); trying again in %lld ms", n->c.name,
                     call_label(c), st, (long long)delay);

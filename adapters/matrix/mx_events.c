@@ -11,17 +11,19 @@
  * changed nothing is taken as a new command, once, and an edit of a move
  * is answered that edits do not change moves.
  *
- * Which events may be commands: none in the first sync (the backlog; but
- * after a refused sync token, those since shortly before the last batch
- * handled, known by their ids when handled already), none
- * before the bot's own join in a timeline (a room's history), none from
- * the bot itself, none but m.text (never a notice: that is how bots
- * speak). A limited timeline is paged back with /messages until
- * an event already handled (the store's seen table: commands, and the
- * bot's own messages) or the bot's join, at most MX_PAGES_MAX pages, and
- * the gap is handled before the timeline; the host's dedupe by event id
- * makes any overlap harmless. Not here: sending (mx_send.c), rooms'
- * bookkeeping (mx_rooms.c), joins and leaves kept until done (mx_call.c).
+ * Which events may be commands: none in the first sync (the backlog), but
+ * after starting afresh (a refused sync token) those after the last event
+ * handled in each room; none before the bot's own join in a timeline (a
+ * room's history), none from the bot itself, none but m.text (never a
+ * notice: that is how bots speak). A limited timeline (and, after starting
+ * afresh, a first sync's timeline without an event handled) is paged back
+ * with /messages until a command already handled (the store's seen table;
+ * not the bot's own messages, sent meanwhile) or the bot's join, at most
+ * MX_PAGES_MAX pages, and the gap is handled before the timeline; the
+ * host's dedupe by event id makes any overlap harmless. The rooms' events
+ * are handled in time order (origin_server_ts), each room's in its own.
+ * Not here: sending (mx_send.c), rooms' bookkeeping (mx_rooms.c), joins
+ * and leaves kept until done (mx_call.c).
  */
 #include "mx_int.h"
 
@@ -451,38 +453,149 @@ static mx_gap *gap_of(mx_net *n, const char *room)
     return NULL;
 }
 
-/* Whether ev, in a first sync, is recent enough to be a command: only when
-   the bot started afresh after a refused token (n->afresh_from). */
-static bool recent(mx_net *n, json_object *ev)
+/* Whether ev is a command handled before (the store's seen table). Not the
+   bot's own messages (also there): it may have sent some while a command
+   said before them waited in a failing sync. A store failure counts as
+   handled, and the batch is asked for again. */
+static bool handled(mx_net *n, json_object *ev)
 {
-    json_object *ts;
-    return n->afresh_from > 0 && json_object_object_get_ex(ev, "origin_server_ts", &ts) &&
-           json_object_is_type(ts, json_type_int) && json_object_get_int64(ts) >= n->afresh_from;
+    const char *id = mx__str(ev, "event_id"), *sender = mx__str(ev, "sender");
+    bool seen = false;
+    if (id == NULL || sender == NULL || strcmp(sender, n->me) == 0)
+        return false;
+    if (host_seen(n->env.host, n->c.name, id, &seen) != 0) {
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+        n->batch_failed = true;
+        return true;
+    }
+    return seen;
 }
 
-/* A joined room's section: state, the gap read back, then the timeline. */
-static void on_joined(mx_net *n, const char *room, json_object *entry)
+/*
+ * Where a timeline's commands may start: after the bot's own join (the
+ * room's history before it came in is not for it) and, in the first sync
+ * after starting afresh, after the last event handled. 0: anywhere (no
+ * such event in it).
+ */
+static size_t timeline_start(mx_net *n, json_object *tl)
 {
-    mx_room *r = mx__id_ok(room) ? mx__room(n, room, true) : NULL;
-    if (r == NULL)
-        return;
+    for (size_t i = tl != NULL ? json_object_array_length(tl) : 0; i > 0; i--) {
+        json_object *ev = json_object_array_get_idx(tl, i - 1);
+        if (own_join(n, ev) || (n->first_sync && n->afresh && handled(n, ev)))
+            return i;
+    }
+    return 0;
+}
+
+/* An event's origin_server_ts (ms), 0 when it has none. */
+static int64_t ts_of(json_object *ev)
+{
+    json_object *ts = NULL;
+    (void)json_object_object_get_ex(ev, "origin_server_ts", &ts);
+    return json_object_is_type(ts, json_type_int) ? json_object_get_int64(ts) : 0;
+}
+
+/* Whether ev, in a first sync, may be a command: only after starting
+   afresh, and not older than the seen table keeps events handled. */
+static bool afresh_recent(mx_net *n, json_object *ev)
+{
+    return n->afresh && ts_of(ev) >= ((int64_t)time(NULL) - MX_SEEN_KEEP_S) * 1000;
+}
+
+/* A joined room's events in a batch: the gap read back (oldest first), then
+   the timeline; handled in time order with the other rooms' (feeds_run). */
+typedef struct mx_feed {
+    mx_room *r;
+    json_object *gap; /* newest first, as the pages came; NULL none */
+    size_t gap_left;  /* its events not handled yet, taken from the end */
+    json_object *tl;
+    size_t ti, nt, first; /* the next timeline event, their count, commands' start */
+    json_object *next;    /* the next event (NULL: done), read back or not */
+    bool next_read_back;
+    int64_t next_ts;
+} mx_feed;
+
+/* Moves the feed's next event on. */
+static void feed_next(mx_feed *f)
+{
+    f->next_read_back = f->gap_left > 0;
+    if (f->gap_left > 0)
+        f->next = json_object_array_get_idx(f->gap, --f->gap_left);
+    else
+        f->next = f->ti < f->nt ? json_object_array_get_idx(f->tl, f->ti++) : NULL;
+    f->next_ts = ts_of(f->next);
+}
+
+/*
+ * Opens room's feed: the state section applied (in a first sync the room's
+ * state at the timeline's start: a gap's state events, older, are then
+ * skipped). false when the room cannot be kept.
+ */
+static bool feed_open(mx_net *n, mx_feed *f, const char *room, json_object *entry)
+{
+    memset(f, 0, sizeof *f);
+    f->r = mx__id_ok(room) ? mx__room(n, room, true) : NULL;
+    if (f->r == NULL)
+        return false;
     json_object *state = mx__arr(mx__obj(entry, "state"), "events");
     size_t ns = state != NULL ? json_object_array_length(state) : 0;
     for (size_t i = 0; i < ns; i++)
-        on_state(n, r, json_object_array_get_idx(state, i));
+        on_state(n, f->r, json_object_array_get_idx(state, i));
     mx_gap *g = gap_of(n, room);
-    size_t ng = g != NULL && g->events != NULL ? json_object_array_length(g->events) : 0;
-    for (size_t i = ng; i > 0; i--) /* oldest first */
-        on_event(n, r, json_object_array_get_idx(g->events, i - 1), true);
-    json_object *tl = mx__arr(mx__obj(entry, "timeline"), "events");
-    size_t nt = tl != NULL ? json_object_array_length(tl) : 0, first = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (own_join(n, json_object_array_get_idx(tl, i)))
-            first = i + 1; /* the room's history before the bot came in is not for it */
-    for (size_t i = 0; i < nt; i++) {
-        json_object *ev = json_object_array_get_idx(tl, i);
-        on_event(n, r, ev, (!n->first_sync || recent(n, ev)) && i >= first);
+    f->gap = g != NULL ? g->events : NULL;
+    f->gap_left = f->gap != NULL ? json_object_array_length(f->gap) : 0;
+    f->tl = mx__arr(mx__obj(entry, "timeline"), "events");
+    f->nt = f->tl != NULL ? json_object_array_length(f->tl) : 0;
+    f->first = timeline_start(n, f->tl);
+    feed_next(f);
+    return true;
+}
+
+/* Handles the feed's next event. */
+static void feed_take(mx_net *n, mx_feed *f)
+{
+    json_object *ev = f->next, *key;
+    bool after = f->next_read_back || f->ti > f->first; /* ti: past ev */
+    bool old_state =
+        f->next_read_back && n->first_sync && json_object_object_get_ex(ev, "state_key", &key);
+    if (!old_state) /* commands only from `first` on, and in a first sync after starting afresh */
+        on_event(n, f->r, ev, after && (!n->first_sync || afresh_recent(n, ev)));
+    feed_next(f);
+}
+
+/* Handles the feeds' events, each room's in its order, the rooms'
+   interleaved by origin_server_ts: a private move said before a room's
+   command acts before it, as it did for the players. */
+static void feeds_run(mx_net *n, mx_feed *feeds, size_t count)
+{
+    for (;;) {
+        mx_feed *pick = NULL;
+        for (size_t i = 0; i < count; i++)
+            if (feeds[i].next != NULL && (pick == NULL || feeds[i].next_ts < pick->next_ts))
+                pick = &feeds[i];
+        if (pick == NULL)
+            return;
+        feed_take(n, pick);
     }
+}
+
+/* The joined rooms of a batch: each room's state, then every room's
+   events in time order (room by room when memory is short). */
+static void on_joined_rooms(mx_net *n, json_object *join)
+{
+    size_t count = (size_t)json_object_object_length(join), k = 0;
+    mx_feed *feeds = count > 0 ? calloc(count, sizeof *feeds) : NULL;
+    json_object_object_foreach(join, id, entry)
+    {
+        mx_feed one;
+        if (feeds != NULL && k < count)
+            (void)feed_open(n, &feeds[k++], id, entry);
+        else if (feed_open(n, &one, id, entry))
+            feeds_run(n, &one, 1);
+    }
+    if (feeds != NULL)
+        feeds_run(n, feeds, k);
+    free(feeds);
 }
 
 /* A room the bot left (or was removed from). */
@@ -503,9 +616,8 @@ static void on_rooms(mx_net *n, json_object *sync)
 {
     json_object *rooms = mx__obj(sync, "rooms");
     json_object *join = mx__obj(rooms, "join"), *leave = mx__obj(rooms, "leave");
-    if (join != NULL) {
-        json_object_object_foreach(join, id, entry) on_joined(n, id, entry);
-    }
+    if (join != NULL)
+        on_joined_rooms(n, join);
     if (leave != NULL) {
         json_object_object_foreach(leave, id, entry)
         {
@@ -544,9 +656,28 @@ static void gap_fetch(mx_net *n, mx_gap *g)
     mx__call_go(n, c);
 }
 
+/* Starts the gaps not asked for yet, MX_GAPS_LIVE at most on the wire: the
+   call table is the sends' and the sync's too (after starting afresh every
+   room may have one). */
+static void gaps_start(mx_net *n)
+{
+    int live = 0;
+    for (int i = 0; i < n->ngaps; i++)
+        live += n->gaps[i].started && !n->gaps[i].done;
+    for (int i = 0; i < n->ngaps && live < MX_GAPS_LIVE; i++) {
+        mx_gap *g = &n->gaps[i];
+        if (g->started || g->done)
+            continue;
+        g->started = true;
+        gap_fetch(n, g);
+        live += !g->done;
+    }
+}
+
 /* Finishes the batch once every gap is read back. */
 static void gaps_check(mx_net *n)
 {
+    gaps_start(n);
     for (int i = 0; i < n->ngaps; i++)
         if (!n->gaps[i].done)
             return;
@@ -568,13 +699,8 @@ void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
     bool stop = page == NULL;
     for (size_t i = 0; i < len && !stop; i++) {
         json_object *ev = json_object_array_get_idx(chunk, i);
-        const char *id = mx__str(ev, "event_id");
-        bool seen = false;
-        if (id != NULL && host_seen(n->env.host, n->c.name, id, &seen) == 0 && seen)
-            stop = true;
-        else if (own_join(n, ev))
-            stop = true;
-        else
+        stop = handled(n, ev) || own_join(n, ev);
+        if (!stop)
             json_object_array_add(g->events, json_object_get(ev));
     }
     const char *end = mx__str(page, "end");
@@ -599,20 +725,17 @@ void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
     gaps_check(n);
 }
 
-/* Whether a limited timeline needs its gap read back (not when the bot just joined). */
+/* Whether a limited timeline needs its gap read back: not when the bot
+   just joined, nor in a first sync but after starting afresh, nor when the
+   last event handled is in it then. */
 static bool needs_gap(mx_net *n, json_object *entry, const char **from)
 {
     json_object *tl = mx__obj(entry, "timeline"), *lim;
     *from = mx__str(tl, "prev_batch");
-    if (n->first_sync || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
+    if ((n->first_sync && !n->afresh) || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
         !json_object_object_get_ex(tl, "limited", &lim) || !json_object_get_boolean(lim))
         return false;
-    json_object *evs = mx__arr(tl, "events");
-    size_t len = evs != NULL ? json_object_array_length(evs) : 0;
-    for (size_t i = 0; i < len; i++)
-        if (own_join(n, json_object_array_get_idx(evs, i)))
-            return false;
-    return true;
+    return timeline_start(n, mx__arr(tl, "events")) == 0;
 }
 
 int mx__batch_begin(mx_net *n, json_object *sync)
@@ -660,9 +783,7 @@ int mx__batch_begin(mx_net *n, json_object *sync)
         if (g->events == NULL)
             g->done = true;
     }
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
-            gap_fetch(n, &n->gaps[i]);
+    gaps_start(n);
     for (int i = 0; i < n->ngaps; i++)
         if (!n->gaps[i].done)
             return 1;

@@ -41,6 +41,7 @@
 #define MX_UNPARK_MS 1000             /* a direct room not even started: parked queues again */
 #define MX_ROOMS_MAX 1024             /* rooms known at once */
 #define MX_PAGES_MAX 5                /* /messages pages read back to fill a gap, per room */
+#define MX_GAPS_LIVE 8                /* rooms being paged back at once */
 #define MX_PAGE_EVENTS 50             /* events per page, and the sync filter's timeline limit */
 #define MX_SYNC_POLL_MS 30000         /* the long poll's timeout */
 #define MX_HTTP_SLACK_MS 30000        /* added to it for the HTTP request's own timeout */
@@ -48,7 +49,6 @@
 #define MX_BACKOFF_MIN_MS 1000        /* back-off after a failure: from 1 s */
 #define MX_BACKOFF_MAX_MS 60000       /* doubling up to 60 s */
 #define MX_RETRY_AFTER_MAX_MS 3600000 /* a longer Retry-After counts as an hour */
-#define MX_AFRESH_SLACK_MS 60000      /* afresh: events this much older than the last batch count */
 #define MX_QUIT_POLL_MS 50            /* while quitting: how often the loop looks at the sends */
 #define MX_SEEN_KEEP_S (30 * 86400)   /* handled event ids are kept 30 days */
 #define MX_MERGE_TEXT_MAX 16000       /* bytes of the lines told in one event */
@@ -173,6 +173,7 @@ typedef struct mx_gap {
     char room[MX_ID_MAX];
     char from[MX_SINCE_MAX];
     int pages;
+    bool started; /* its first page was asked for (MX_GAPS_LIVE at once) */
     bool done;
     json_object *events; /* newest first, as the pages came */
 } mx_gap;
@@ -270,12 +271,11 @@ struct mx_net {
     bool batch_failed; /* the store failed on the batch: its since is not saved */
     /* Syncs the homeserver refused (4xx) in a row, and the recovery: the
        filter made again once, then since dropped (starting afresh). */
-    bool filter_remade;  /* this run of refusals already made the filter again */
-    bool filter_again;   /* the filter being made replaces a refused one */
-    bool refusal_told;   /* the log said that even a fresh sync is refused */
-    int64_t synced_at;   /* wall clock (ms) of the last batch handled; 0 none yet */
-    int64_t afresh_from; /* afresh after a refused token: timeline events from this
-                            wall clock time (ms) on are commands; 0 otherwise */
+    bool filter_remade; /* this run of refusals already made the filter again */
+    bool filter_again;  /* the filter being made replaces a refused one */
+    bool refusal_told;  /* the log said that even a fresh sync is refused */
+    bool afresh;        /* the sync token was dropped (kv "afresh" too, for a restart): the
+                           first sync's rooms are read back to the last event handled */
     uint64_t rng;
     mx_backoff sync_backoff;
     loop_timer timer;  /* the engine's: the next waiting call */
