@@ -15,7 +15,7 @@
  * one at a time after the homeserver's join limiter said 429. Not here:
  * what any other call means.
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,7 +438,7 @@ static int moves_under_way(mx_net *n)
 /* Whether another join or leave may start now (the window, the hold). */
 static bool moves_open(mx_net *n)
 {
-    return moves_under_way(n) < n->moves_window && loop_now(n->env.loop) >= n->moves_hold_ms;
+    return moves_under_way(n) < n->moves.window && loop_now(n->env.loop) >= n->moves.hold_ms;
 }
 
 /*
@@ -522,9 +522,9 @@ static const char *server_of(const char *user)
 /* How many joins and leaves were started for key (an inviter, ":server"). */
 static unsigned served(const mx_net *n, const char *key)
 {
-    for (int i = 0; i < n->nserved; i++)
-        if (strcmp(n->served[i].key, key) == 0)
-            return n->served[i].count;
+    for (int i = 0; i < n->moves.nserved; i++)
+        if (strcmp(n->moves.served[i].key, key) == 0)
+            return n->moves.served[i].count;
     return 0;
 }
 
@@ -533,23 +533,23 @@ static unsigned served(const mx_net *n, const char *key)
 static void serve(mx_net *n, const char *key)
 {
     int at = -1;
-    for (int i = 0; i < n->nserved && at < 0; i++)
-        if (strcmp(n->served[i].key, key) == 0)
+    for (int i = 0; i < n->moves.nserved && at < 0; i++)
+        if (strcmp(n->moves.served[i].key, key) == 0)
             at = i;
     if (at < 0 && strlen(key) < MX_ID_MAX) {
-        if (n->nserved < MX_INVITERS_MAX) {
-            at = n->nserved++;
+        if (n->moves.nserved < MX_INVITERS_MAX) {
+            at = n->moves.nserved++;
         } else {
             at = 0;
-            for (int i = 1; i < n->nserved; i++)
-                if (n->served[i].count < n->served[at].count)
+            for (int i = 1; i < n->moves.nserved; i++)
+                if (n->moves.served[i].count < n->moves.served[at].count)
                     at = i;
         }
-        snprintf(n->served[at].key, sizeof n->served[at].key, "%s", key);
-        n->served[at].count = 0;
+        snprintf(n->moves.served[at].key, sizeof n->moves.served[at].key, "%s", key);
+        n->moves.served[at].count = 0;
     }
-    if (at >= 0 && n->served[at].count < UINT32_MAX)
-        n->served[at].count++;
+    if (at >= 0 && n->moves.served[at].count < UINT32_MAX)
+        n->moves.served[at].count++;
 }
 
 /* The index of the move to start next: the fewest served server, then
@@ -630,15 +630,15 @@ done:
 void mx__moves_limited(mx_net *n, mx_call *c, int64_t delay)
 {
     int64_t until = loop_now(n->env.loop) + delay;
-    if (until > n->moves_hold_ms)
-        n->moves_hold_ms = until;
-    if (n->moves_window > 1)
+    if (until > n->moves.hold_ms)
+        n->moves.hold_ms = until;
+    if (n->moves.window > 1)
         log_msg(LOG_INFO,
                 "%s: joins rate-limited (M_LIMIT_EXCEEDED); one at a time, in turn, from %lld ms",
                 n->c.name, (long long)delay);
-    n->moves_window = 1;
+    n->moves.window = 1;
     mx__call_drop(n, c); /* still in the kv record: started again in its turn */
-    (void)loop_timer_start(&n->moves, n->moves_hold_ms - loop_now(n->env.loop), 0);
+    (void)loop_timer_start(&n->moves.timer, n->moves.hold_ms - loop_now(n->env.loop), 0);
 }
 
 void mx__on_moves(loop_timer *t, void *arg)
@@ -652,10 +652,10 @@ static void moves_answered(mx_net *n, mx_call *c, int status)
 {
     pending_edit(n, c->kind == MX_CALL_JOIN ? 'J' : 'L', c->room, NULL);
     c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
-    if (status == 200 && n->moves_window < MX_JOINS_MAX)
-        n->moves_window *= 2;
-    if (n->moves_window > MX_JOINS_MAX)
-        n->moves_window = MX_JOINS_MAX;
+    if (status == 200 && n->moves.window < MX_JOINS_MAX)
+        n->moves.window *= 2;
+    if (n->moves.window > MX_JOINS_MAX)
+        n->moves.window = MX_JOINS_MAX;
     mx__pending_resume(n, false);
 }
 

@@ -25,7 +25,7 @@
  * Not here: sending (mx_send.c), rooms' bookkeeping (mx_rooms.c), joins
  * and leaves kept until done (mx_call.c).
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +66,7 @@ static int say_once(mx_net *n, const char *once, const char *room, const char *u
     int r = host_say(n->env.host, &l, (int64_t)time(NULL));
     if (r < 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true;
+        n->sync.batch_failed = true;
     }
     return r;
 }
@@ -111,7 +111,7 @@ static void mark_encrypted(mx_net *n, mx_room *r)
         return;
     }
     log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-    n->batch_failed = true; /* still never played in; told after a restart */
+    n->sync.batch_failed = true; /* still never played in; told after a restart */
 }
 
 /* An invitation: joined when the inviter is allowed, else declined. */
@@ -179,7 +179,7 @@ static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
         host_room_moved(n->env.host, n->c.name, r->id, to, id, text, (int64_t)time(NULL), &game);
     if (fresh < 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true;
+        n->sync.batch_failed = true;
         return;
     }
     if (game != 0)
@@ -277,20 +277,20 @@ int mx_net_leave(mx_net *n, const char *room, const char *by)
 static int recent_find(mx_net *n, const char *event, const char *sender)
 {
     for (int i = 0; i < MX_RECENT_CMDS; i++)
-        if (strcmp(n->recent[i].event, event) == 0)
-            return strcmp(n->recent[i].sender, sender) == 0 ? n->recent[i].changed : -1;
+        if (strcmp(n->sync.recent[i].event, event) == 0)
+            return strcmp(n->sync.recent[i].sender, sender) == 0 ? n->sync.recent[i].changed : -1;
     return -1;
 }
 
 static void recent_note(mx_net *n, const char *event, const char *sender, bool changed)
 {
     for (int i = 0; i < MX_RECENT_CMDS; i++)
-        if (strcmp(n->recent[i].event, event) == 0) {
-            n->recent[i].changed = changed;
+        if (strcmp(n->sync.recent[i].event, event) == 0) {
+            n->sync.recent[i].changed = changed;
             return;
         }
-    mx_recent *e = &n->recent[n->recent_next];
-    n->recent_next = (n->recent_next + 1) % MX_RECENT_CMDS;
+    mx_recent *e = &n->sync.recent[n->sync.recent_next];
+    n->sync.recent_next = (n->sync.recent_next + 1) % MX_RECENT_CMDS;
     snprintf(e->event, sizeof e->event, "%s", event);
     snprintf(e->sender, sizeof e->sender, "%s", sender);
     e->changed = changed;
@@ -329,13 +329,13 @@ static void command(mx_net *n, mx_room *r, bool private, const char *sender, con
                   .unreachable = mx__unreachable(n, sender, private ? NULL : r->id),
                   .private_waits = !private};
     int64_t before = 0, after = 0, moves = moves_of(n, r, private, sender);
-    (void)outq_last_id(n->q, &before);
+    (void)outq_last_id(n->send.q, &before);
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true; /* rolled back: handled when the batch comes again */
+        n->sync.batch_failed = true; /* rolled back: handled when the batch comes again */
         return;
     }
-    (void)outq_last_id(n->q, &after);
+    (void)outq_last_id(n->send.q, &after);
     recent_note(n, edited != NULL ? edited : id, sender, moves_of(n, r, private, sender) > moves);
     if (!private) {
         mx__thread_note(n, r, thread, id, before, after);
@@ -447,9 +447,9 @@ static bool own_join(mx_net *n, json_object *ev)
 
 static mx_gap *gap_of(mx_net *n, const char *room)
 {
-    for (int i = 0; i < n->ngaps; i++)
-        if (strcmp(n->gaps[i].room, room) == 0)
-            return &n->gaps[i];
+    for (int i = 0; i < n->sync.ngaps; i++)
+        if (strcmp(n->sync.gaps[i].room, room) == 0)
+            return &n->sync.gaps[i];
     return NULL;
 }
 
@@ -465,7 +465,7 @@ static bool handled(mx_net *n, json_object *ev)
         return false;
     if (host_seen(n->env.host, n->c.name, id, &seen) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true;
+        n->sync.batch_failed = true;
         return true;
     }
     return seen;
@@ -481,7 +481,7 @@ static size_t timeline_start(mx_net *n, json_object *tl)
 {
     for (size_t i = tl != NULL ? json_object_array_length(tl) : 0; i > 0; i--) {
         json_object *ev = json_object_array_get_idx(tl, i - 1);
-        if (own_join(n, ev) || (n->first_sync && n->afresh && handled(n, ev)))
+        if (own_join(n, ev) || (n->sync.first_sync && n->sync.afresh && handled(n, ev)))
             return i;
     }
     return 0;
@@ -499,7 +499,7 @@ static int64_t ts_of(json_object *ev)
    afresh, and not older than the seen table keeps events handled. */
 static bool afresh_recent(mx_net *n, json_object *ev)
 {
-    return n->afresh && ts_of(ev) >= ((int64_t)time(NULL) - MX_SEEN_KEEP_S) * 1000;
+    return n->sync.afresh && ts_of(ev) >= ((int64_t)time(NULL) - MX_SEEN_KEEP_S) * 1000;
 }
 
 /* A joined room's events in a batch: the gap read back (oldest first), then
@@ -557,9 +557,9 @@ static void feed_take(mx_net *n, mx_feed *f)
     json_object *ev = f->next, *key;
     bool after = f->next_read_back || f->ti > f->first; /* ti: past ev */
     bool old_state =
-        f->next_read_back && n->first_sync && json_object_object_get_ex(ev, "state_key", &key);
+        f->next_read_back && n->sync.first_sync && json_object_object_get_ex(ev, "state_key", &key);
     if (!old_state) /* commands only from `first` on, and in a first sync after starting afresh */
-        on_event(n, f->r, ev, after && (!n->first_sync || afresh_recent(n, ev)));
+        on_event(n, f->r, ev, after && (!n->sync.first_sync || afresh_recent(n, ev)));
     feed_next(f);
 }
 
@@ -629,13 +629,13 @@ static void on_rooms(mx_net *n, json_object *sync)
 
 void mx__batch_free(mx_net *n)
 {
-    for (int i = 0; i < n->ngaps; i++)
-        json_object_put(n->gaps[i].events);
-    free(n->gaps);
-    n->gaps = NULL;
-    n->ngaps = 0;
-    json_object_put(n->batch);
-    n->batch = NULL;
+    for (int i = 0; i < n->sync.ngaps; i++)
+        json_object_put(n->sync.gaps[i].events);
+    free(n->sync.gaps);
+    n->sync.gaps = NULL;
+    n->sync.ngaps = 0;
+    json_object_put(n->sync.batch);
+    n->sync.batch = NULL;
 }
 
 /* Asks for the next page of gap g. */
@@ -662,10 +662,10 @@ static void gap_fetch(mx_net *n, mx_gap *g)
 static void gaps_start(mx_net *n)
 {
     int live = 0;
-    for (int i = 0; i < n->ngaps; i++)
-        live += n->gaps[i].started && !n->gaps[i].done;
-    for (int i = 0; i < n->ngaps && live < MX_GAPS_LIVE; i++) {
-        mx_gap *g = &n->gaps[i];
+    for (int i = 0; i < n->sync.ngaps; i++)
+        live += n->sync.gaps[i].started && !n->sync.gaps[i].done;
+    for (int i = 0; i < n->sync.ngaps && live < MX_GAPS_LIVE; i++) {
+        mx_gap *g = &n->sync.gaps[i];
         if (g->started || g->done)
             continue;
         g->started = true;
@@ -678,11 +678,11 @@ static void gaps_start(mx_net *n)
 static void gaps_check(mx_net *n)
 {
     gaps_start(n);
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
+    for (int i = 0; i < n->sync.ngaps; i++)
+        if (!n->sync.gaps[i].done)
             return;
-    json_object *batch = n->batch;
-    n->batch = NULL;
+    json_object *batch = n->sync.batch;
+    n->sync.batch = NULL;
     on_rooms(n, batch);
     json_object_put(batch);
     mx__batch_free(n);
@@ -692,7 +692,7 @@ static void gaps_check(mx_net *n)
 void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
 {
     mx_gap *g = c != NULL ? gap_of(n, c->room) : NULL;
-    if (g == NULL || n->batch == NULL)
+    if (g == NULL || n->sync.batch == NULL)
         return;
     json_object *chunk = mx__arr(page, "chunk");
     size_t len = chunk != NULL ? json_object_array_length(chunk) : 0;
@@ -732,7 +732,7 @@ static bool needs_gap(mx_net *n, json_object *entry, const char **from)
 {
     json_object *tl = mx__obj(entry, "timeline"), *lim;
     *from = mx__str(tl, "prev_batch");
-    if ((n->first_sync && !n->afresh) || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
+    if ((n->sync.first_sync && !n->sync.afresh) || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
         !json_object_object_get_ex(tl, "limited", &lim) || !json_object_get_boolean(lim))
         return false;
     return timeline_start(n, mx__arr(tl, "events")) == 0;
@@ -765,18 +765,18 @@ int mx__batch_begin(mx_net *n, json_object *sync)
         }
     }
     if (count > 0)
-        n->gaps = calloc((size_t)count, sizeof *n->gaps);
-    if (count == 0 || n->gaps == NULL) {
+        n->sync.gaps = calloc((size_t)count, sizeof *n->sync.gaps);
+    if (count == 0 || n->sync.gaps == NULL) {
         on_rooms(n, sync);
         return 0;
     }
-    n->batch = json_object_get(sync);
+    n->sync.batch = json_object_get(sync);
     json_object_object_foreach(join, id, entry)
     {
         const char *from;
-        if (!mx__id_ok(id) || !needs_gap(n, entry, &from) || n->ngaps == count)
+        if (!mx__id_ok(id) || !needs_gap(n, entry, &from) || n->sync.ngaps == count)
             continue;
-        mx_gap *g = &n->gaps[n->ngaps++];
+        mx_gap *g = &n->sync.gaps[n->sync.ngaps++];
         snprintf(g->room, sizeof g->room, "%s", id);
         snprintf(g->from, sizeof g->from, "%s", from);
         g->events = json_object_new_array();
@@ -784,11 +784,11 @@ int mx__batch_begin(mx_net *n, json_object *sync)
             g->done = true;
     }
     gaps_start(n);
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
+    for (int i = 0; i < n->sync.ngaps; i++)
+        if (!n->sync.gaps[i].done)
             return 1;
-    json_object_put(n->batch); /* nothing could be asked: handle it now */
-    n->batch = NULL;
+    json_object_put(n->sync.batch); /* nothing could be asked: handle it now */
+    n->sync.batch = NULL;
     on_rooms(n, sync);
     mx__batch_free(n);
     return 0;

@@ -37,7 +37,7 @@
  * message goes to a new one. Not here: retries and back-off (mx_call.c),
  * formatting (mx_format.c).
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,38 +69,38 @@ static void seen_note(mx_net *n, const char *event)
 {
     if (event == NULL || event[0] == '\0' || strlen(event) >= MX_ID_MAX)
         return;
-    if (n->nseen == n->seen_cap) {
-        int cap = n->seen_cap ? n->seen_cap * 2 : 16;
+    if (n->send.nseen == n->send.seen_cap) {
+        int cap = n->send.seen_cap ? n->send.seen_cap * 2 : 16;
         char(*p)[MX_ID_MAX] =
-            cap <= MX_SEEN_PENDING_MAX ? realloc(n->seen, (size_t)cap * sizeof *p) : NULL;
+            cap <= MX_SEEN_PENDING_MAX ? realloc(n->send.seen, (size_t)cap * sizeof *p) : NULL;
         if (p == NULL)
             return;
-        n->seen = p;
-        n->seen_cap = cap;
+        n->send.seen = p;
+        n->send.seen_cap = cap;
     }
-    snprintf(n->seen[n->nseen++], MX_ID_MAX, "%s", event);
+    snprintf(n->send.seen[n->send.nseen++], MX_ID_MAX, "%s", event);
 }
 
 int mx__send_flush(mx_net *n)
 {
-    if (outq_done_pending(n->q) == 0 && n->nseen == 0)
+    if (outq_done_pending(n->send.q) == 0 && n->send.nseen == 0)
         return 0;
-    int rc = outq_flush_done_seen(n->q, n->nseen > 0 ? n->seen[0] : NULL, sizeof n->seen[0],
-                                  n->nseen, (int64_t)time(NULL));
+    int rc = outq_flush_done_seen(n->send.q, n->send.nseen > 0 ? n->send.seen[0] : NULL,
+                                  sizeof n->send.seen[0], n->send.nseen, (int64_t)time(NULL));
     if (rc == 0)
-        n->nseen = 0;
+        n->send.nseen = 0;
     return rc;
 }
 
 /* The store refused (what): no outbox read or write before a back-off. */
 static void store_refused(mx_net *n, const char *what, int rc)
 {
-    int64_t delay = mx__backoff_next(n, &n->store_backoff);
-    n->store_hold_ms = loop_now(n->env.loop) + delay;
+    int64_t delay = mx__backoff_next(n, &n->send.store_backoff);
+    n->send.store_hold_ms = loop_now(n->env.loop) + delay;
     log_msg(outq_err_transient(rc) ? LOG_WARN : LOG_ERROR,
-            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what, outq_errmsg(n->q),
+            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what, outq_errmsg(n->send.q),
             (long long)delay);
-    (void)loop_timer_start(&n->wake, delay, 0);
+    (void)loop_timer_start(&n->send.wake, delay, 0);
 }
 
 void mx__on_wake(loop_timer *t, void *arg)
@@ -116,15 +116,15 @@ void mx__on_unpark(loop_timer *t, void *arg)
 
 void mx__send_unpark(mx_net *n)
 {
-    outq_unpark_all(n->q);
+    outq_unpark_all(n->send.q);
 }
 
 /* ---- Direct rooms ---------------------------------------------------------- */
 
 static bool dm_failed(mx_net *n, const char *user)
 {
-    for (int i = 0; i < n->ndm_failed; i++)
-        if (strcmp(n->dm_failed[i], user) == 0)
+    for (int i = 0; i < n->send.ndm_failed; i++)
+        if (strcmp(n->send.dm_failed[i], user) == 0)
             return true;
     return false;
 }
@@ -167,7 +167,7 @@ static void make_dm(mx_net *n, const char *user)
     json_object_put(b);
     json_object_put(inv);
     if (c == NULL) {
-        (void)loop_timer_start(&n->unpark, MX_UNPARK_MS, 0);
+        (void)loop_timer_start(&n->send.unpark, MX_UNPARK_MS, 0);
         return;
     }
     snprintf(c->user, sizeof c->user, "%s", user);
@@ -178,14 +178,14 @@ static void make_dm(mx_net *n, const char *user)
 /* Adds user to the players whose private messages are dropped. */
 static void dm_fail(mx_net *n, const char *user)
 {
-    char(*p)[MX_ID_MAX] = realloc(n->dm_failed, (size_t)(n->ndm_failed + 1) * sizeof *p);
+    char(*p)[MX_ID_MAX] = realloc(n->send.dm_failed, (size_t)(n->send.ndm_failed + 1) * sizeof *p);
     if (p == NULL || dm_failed(n, user)) {
         if (p != NULL)
-            n->dm_failed = p;
+            n->send.dm_failed = p;
         return;
     }
-    n->dm_failed = p;
-    snprintf(n->dm_failed[n->ndm_failed++], MX_ID_MAX, "%s", user);
+    n->send.dm_failed = p;
+    snprintf(n->send.dm_failed[n->send.ndm_failed++], MX_ID_MAX, "%s", user);
 }
 
 /*
@@ -322,14 +322,14 @@ void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
 /* ---- Which messages may go ---------------------------------------------------- */
 
 /*
- * outq's ready callback: where m goes (into n->ready_room) and whether it
+ * outq's ready callback: where m goes (into n->send.ready_room) and whether it
  * may go now. A player without a direct room: one is made and the queue
  * parked; a room being joined: parked; nowhere to go: dropped (logged).
  */
 static outq_verdict ready(void *arg, const outq_msg *m)
 {
     mx_net *n = arg;
-    char *room = n->ready_room;
+    char *room = n->send.ready_room;
     room[0] = '\0';
     if (m->kind == MSG_ROOM) {
         snprintf(room, MX_ID_MAX, "%s", m->target);
@@ -527,7 +527,7 @@ static outq_expand_result merge_expand(void *arg, const outq_msg *m, char **text
 void mx__send_init(mx_net *n)
 {
     if (n->env.host != NULL)
-        outq_set_expander(n->q, merge_expand, n);
+        outq_set_expander(n->send.q, merge_expand, n);
 }
 
 /* Whether raw (a message as stored) is a turn prompt or reminder of the
@@ -571,7 +571,7 @@ static void game_people(mx_net *n, const char *room, host_player *seats, mx_pers
 static void flight_done(mx_net *n, mx_flight *f, const char *event)
 {
     seen_note(n, event);
-    outq_sent(n->q, f->m);
+    outq_sent(n->send.q, f->m);
     f->m = NULL;
 }
 
@@ -672,8 +672,8 @@ static int flight_go(mx_net *n, mx_flight *f)
 static mx_flight *flight_of(mx_net *n, int64_t id)
 {
     for (int i = 0; i < MX_SENDS_MAX; i++)
-        if (n->flights[i].m != NULL && n->flights[i].m->id == id)
-            return &n->flights[i];
+        if (n->send.flights[i].m != NULL && n->send.flights[i].m->id == id)
+            return &n->send.flights[i];
     return NULL;
 }
 
@@ -693,20 +693,20 @@ static bool carried(mx_net *n, int64_t id)
 static void send_more(mx_net *n)
 {
     for (int i = 0; i < MX_SENDS_MAX; i++) {
-        mx_flight *f = &n->flights[i];
+        mx_flight *f = &n->send.flights[i];
         if (f->m != NULL && !carried(n, f->m->id) && flight_go(n, f) != 0)
             return;
     }
     for (int i = 0; i < MX_SENDS_MAX; i++) {
-        mx_flight *f = &n->flights[i];
+        mx_flight *f = &n->send.flights[i];
         if (f->m != NULL)
             continue;
-        outq_msg *m = outq_take(n->q, ready, n);
+        outq_msg *m = outq_take(n->send.q, ready, n);
         if (m == NULL)
             return;
         f->m = m;
         f->part = 0;
-        snprintf(f->room, sizeof f->room, "%s", n->ready_room);
+        snprintf(f->room, sizeof f->room, "%s", n->send.ready_room);
         if (flight_go(n, f) != 0)
             return;
     }
@@ -763,14 +763,14 @@ void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
     const char *err = mx__str(body, "error"), *code = mx__str(body, "errcode");
     char user[MX_ID_MAX];
     mx__dm_user(n, c->room, user, sizeof user);
-    if ((status == 403 || status == 404) && user[0] != '\0' && n->rerouted != c->msg) {
+    if ((status == 403 || status == 404) && user[0] != '\0' && n->send.rerouted != c->msg) {
         log_msg(LOG_WARN,
                 "%s: the direct room %s of %s refused a message (HTTP %d %s): "
                 "making a new one",
                 n->c.name, c->room, user, status, code != NULL ? code : "");
-        n->rerouted = c->msg;
+        n->send.rerouted = c->msg;
         mx__dm_forget(n, user, c->room);
-        outq_untake(n->q, f->m); /* taken again once the new room is made */
+        outq_untake(n->send.q, f->m); /* taken again once the new room is made */
         f->m = NULL;
         return;
     }
@@ -784,9 +784,9 @@ void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
 void mx__send_turn(mx_net *n)
 {
     bool sending = n->phase == MX_PH_SYNC && n->authed && !n->quitting;
-    bool store_ok = loop_now(n->env.loop) >= n->store_hold_ms;
+    bool store_ok = loop_now(n->env.loop) >= n->send.store_hold_ms;
     int more = 0;
-    if (sending && store_ok && (more = outq_load(n->q)) < 0) {
+    if (sending && store_ok && (more = outq_load(n->send.q)) < 0) {
         store_refused(n, "read the outbox", more);
         store_ok = false;
     }
@@ -799,7 +799,7 @@ void mx__send_turn(mx_net *n)
         store_refused(n, "mark the messages sent (none is sent again meanwhile)", rc);
         return;
     }
-    n->store_backoff.next_ms = 0;
+    n->send.store_backoff.next_ms = 0;
     if (more == 1)
-        (void)loop_timer_start(&n->wake, 0, 0); /* a backlog bigger than one load */
+        (void)loop_timer_start(&n->send.wake, 0, 0); /* a backlog bigger than one load */
 }
