@@ -76,7 +76,17 @@ void mx__dm_prepare(mx_net *n, const char *room, const char *user);
  */
 void mx__thread_note(mx_net *n, mx_room *r, const char *thread, const char *id, int64_t lo,
                      int64_t hi);
-/* Handlers of SEND, CREATE_DM and DM_CHECK calls. */
+/* ---- mx_send_dm.c: direct rooms made for players ---- */
+
+/* Whether user's direct room could not be made (their messages are dropped). */
+bool mx__dm_failed(mx_net *n, const char *user);
+/*
+ * Starts making user's direct room, unless that is under way or MX_DMS_MAX
+ * are (the one that ends unparks the queues). When no request can be made
+ * now, the queues are asked again after MX_UNPARK_MS.
+ */
+void mx__dm_make(mx_net *n, const char *user);
+/* Handlers of SEND (mx_send.c), CREATE_DM and DM_CHECK calls. */
 void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body);
 void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body);
