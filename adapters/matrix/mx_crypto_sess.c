@@ -27,7 +27,7 @@ static char *dup_n(const char *s, size_t *len)
     return c;
 }
 
-/* ---- Olm sessions ---- */
+/* ---- One way for every kind (mx_crypto_obj.c) ---- */
 
 /* The object of kind k that pickle holds, or NULL (bad pickle or memory: *rc says). */
 static void *load(const mx_olm_kind *k, const char *key, const char *pickle, int *rc)
@@ -52,6 +52,8 @@ static int save(const mx_olm_kind *k, void *o, const char *key, char **pickle)
     *pickle = p;
     return 0;
 }
+
+/* ---- Olm sessions ---- */
 
 int mx_olm_session_new(mx_olm *a, const char *key, const char *their_curve, const char *their_otk,
                        char **pickle)
