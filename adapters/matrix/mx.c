@@ -15,7 +15,7 @@
  * sent again with the new token; the device id is kept, so the
  * homeserver's transaction ids still match.
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -264,11 +264,11 @@ static void start_direct(mx_net *n)
 static void phase_after_auth(mx_net *n)
 {
     if (n->phase == MX_PH_SYNC) {
-        if (mx__call_find(n, MX_CALL_SYNC, NULL, NULL) == NULL && n->batch == NULL)
+        if (mx__call_find(n, MX_CALL_SYNC, NULL, NULL) == NULL && n->sync.batch == NULL)
             start_sync(n);
         return;
     }
-    if (n->filter[0] == '\0')
+    if (n->sync.filter[0] == '\0')
         start_filter(n);
     else
         start_direct(n);
@@ -277,8 +277,8 @@ static void phase_after_auth(mx_net *n)
 static void on_filter(mx_net *n, int status, json_object *b)
 {
     const char *id = mx__str(b, "filter_id");
-    if (status == 200 && id != NULL && strlen(id) < sizeof n->filter) {
-        snprintf(n->filter, sizeof n->filter, "%s", id);
+    if (status == 200 && id != NULL && strlen(id) < sizeof n->sync.filter) {
+        snprintf(n->sync.filter, sizeof n->sync.filter, "%s", id);
         mx__kv_set(n, MX_FILTER_KEY, id);
         log_msg(LOG_INFO, "%s: sync filter %s created", n->c.name, id);
     } else {
@@ -287,9 +287,9 @@ static void on_filter(mx_net *n, int status, json_object *b)
                 "without one",
                 n->c.name, status);
     }
-    if (n->filter_again) { /* made again after a refused sync: the sync goes on, later */
-        n->filter_again = false;
-        if (mx__call_find(n, MX_CALL_SYNC, NULL, NULL) == NULL && n->batch == NULL)
+    if (n->sync.filter_again) { /* made again after a refused sync: the sync goes on, later */
+        n->sync.filter_again = false;
+        if (mx__call_find(n, MX_CALL_SYNC, NULL, NULL) == NULL && n->sync.batch == NULL)
             sync_call(n, true);
         return;
     }
@@ -315,23 +315,18 @@ void mx__sync_begin(mx_net *n)
     start_sync(n);
 }
 
-/* The wall clock in ms, as origin_server_ts counts. */
-static int64_t wall_ms(void)
-{
-    return (int64_t)time(NULL) * 1000;
-}
-
 /*
- * Forgets the sync token: the next sync starts afresh. Its timeline events
- * from shortly before the last batch handled on are still taken as
- * commands (MX_AFRESH_SLACK_MS for the two clocks; an event handled already
- * is known by its id and acts once), the older ones are the backlog.
+ * Forgets the sync token: the next sync starts afresh, and its rooms are
+ * read back (mx_events.c) to the last event handled in each, so that what
+ * was said while the syncs failed is handled, once. The kv "afresh" is set
+ * first: a bot stopped before that sync is done reads back at its start.
  */
 static void drop_since(mx_net *n)
 {
-    n->since[0] = '\0';
+    n->sync.afresh = true;
+    mx__kv_set(n, "afresh", "1");
+    n->sync.since[0] = '\0';
     mx__kv_set(n, "since", "");
-    n->afresh_from = n->synced_at - MX_AFRESH_SLACK_MS;
 }
 
 /* Starts the next /sync, now or (later true) after a back-off. */
@@ -340,15 +335,15 @@ static void sync_call(mx_net *n, bool later)
     char url[MX_URL_MAX], path[MX_URL_MAX], since[3 * MX_SINCE_MAX], filter[200];
     if (n->quitting || n->phase == MX_PH_DEAD)
         return;
-    n->first_sync = n->since[0] == '\0';
-    int timeout = n->first_sync ? 0 : MX_SYNC_POLL_MS;
-    if (mx__enc(n->since, since, sizeof since) != 0 ||
-        mx__enc(n->filter, filter, sizeof filter) != 0)
+    n->sync.first_sync = n->sync.since[0] == '\0';
+    int timeout = n->sync.first_sync ? 0 : MX_SYNC_POLL_MS;
+    if (mx__enc(n->sync.since, since, sizeof since) != 0 ||
+        mx__enc(n->sync.filter, filter, sizeof filter) != 0)
         return;
     int k = snprintf(path, sizeof path, "/sync?timeout=%d%s%s%s%s", timeout,
                      filter[0] ? "&filter=" : "", filter, since[0] ? "&since=" : "", since);
     if (k < 0 || (size_t)k >= sizeof path || mx__url(n, url, sizeof url, path) != 0) {
-        if (n->since[0] == '\0')
+        if (n->sync.since[0] == '\0')
             return; /* cannot happen: the homeserver's URL was checked at start */
         log_msg(LOG_ERROR, "%s: the sync token is too long; starting afresh", n->c.name);
         drop_since(n);
@@ -360,7 +355,7 @@ static void sync_call(mx_net *n, bool later)
         return;
     c->timeout_ms = timeout + MX_HTTP_SLACK_MS;
     if (later)
-        mx__call_wait(n, c, mx__backoff_next(n, &n->sync_backoff));
+        mx__call_wait(n, c, mx__backoff_next(n, &n->sync.backoff));
     else
         mx__call_go(n, c);
 }
@@ -372,22 +367,24 @@ static void start_sync(mx_net *n)
 
 void mx__sync_next(mx_net *n)
 {
-    if (n->batch_failed) {
-        n->batch_failed = false;
+    if (n->sync.batch_failed) {
+        n->sync.batch_failed = false;
         log_msg(LOG_WARN, "%s: the database failed on a sync batch; it is asked for again",
                 n->c.name);
         sync_call(n, true); /* the same since: what was handled acts once */
         return;
     }
-    if (n->next_batch[0] != '\0') {
-        snprintf(n->since, sizeof n->since, "%s", n->next_batch);
-        mx__kv_set(n, "since", n->since);
+    if (n->sync.next_batch[0] != '\0') {
+        snprintf(n->sync.since, sizeof n->sync.since, "%s", n->sync.next_batch);
+        mx__kv_set(n, "since", n->sync.since);
     }
-    if (n->first_sync)
+    if (n->sync.first_sync)
         log_msg(LOG_INFO, "%s: first sync done; listening", n->c.name);
-    n->first_sync = false;
-    n->afresh_from = 0;
-    n->synced_at = wall_ms();
+    if (n->sync.first_sync && n->sync.afresh) {
+        n->sync.afresh = false;
+        mx__kv_set(n, "afresh", "");
+    }
+    n->sync.first_sync = false;
     start_sync(n);
 }
 
@@ -408,27 +405,27 @@ static void on_sync_refused(mx_net *n, int status, json_object *b)
                      err != NULL ? err : "no reason");
     if (k < 0 || (size_t)k >= sizeof why)
         snprintf(why, sizeof why, "HTTP %d", status);
-    if (n->filter[0] != '\0' && !n->filter_remade) {
+    if (n->sync.filter[0] != '\0' && !n->sync.filter_remade) {
         log_msg(LOG_WARN, "%s: sync refused (%s); making the sync filter again", n->c.name, why);
-        n->filter_remade = n->filter_again = true;
-        n->filter[0] = '\0';
+        n->sync.filter_remade = n->sync.filter_again = true;
+        n->sync.filter[0] = '\0';
         mx__kv_set(n, MX_FILTER_KEY, "");
         mx_call *c = filter_call(n);
         if (c != NULL) {
-            mx__call_wait(n, c, mx__backoff_next(n, &n->sync_backoff));
+            mx__call_wait(n, c, mx__backoff_next(n, &n->sync.backoff));
             return;
         }
-        n->filter_again = false;
+        n->sync.filter_again = false;
     }
-    if (n->since[0] != '\0') {
+    if (n->sync.since[0] != '\0') {
         log_msg(LOG_WARN,
                 "%s: the homeserver refuses the sync token (%s), with a new filter too; "
-                "starting afresh: older messages than the last ones handled are not read "
-                "again, and commands already answered are not answered again",
+                "starting afresh: each room is read back to the last event handled there, "
+                "and commands already answered are not answered again",
                 n->c.name, why);
         drop_since(n);
-    } else if (!n->refusal_told) {
-        n->refusal_told = true;
+    } else if (!n->sync.refusal_told) {
+        n->sync.refusal_told = true;
         log_msg(LOG_ERROR,
                 "%s: the homeserver refuses even a fresh sync (%s); asking again at most "
                 "once a minute",
@@ -440,10 +437,10 @@ static void on_sync_refused(mx_net *n, int status, json_object *b)
 static void on_sync(mx_net *n, int status, json_object *b)
 {
     const char *next = mx__str(b, "next_batch");
-    if (status == 200 && next != NULL && strlen(next) < sizeof n->next_batch) {
-        snprintf(n->next_batch, sizeof n->next_batch, "%s", next);
-        n->sync_backoff.next_ms = 0;
-        n->filter_remade = n->refusal_told = false;
+    if (status == 200 && next != NULL && strlen(next) < sizeof n->sync.next_batch) {
+        snprintf(n->sync.next_batch, sizeof n->sync.next_batch, "%s", next);
+        n->sync.backoff.next_ms = 0;
+        n->sync.filter_remade = n->sync.refusal_told = false;
         mx__e2ee_sync(n, b);
         mx__e2ee_to_device(n, b);
         if (mx__batch_begin(n, b) == 0)
@@ -451,7 +448,7 @@ static void on_sync(mx_net *n, int status, json_object *b)
         return;
     }
     if (status == 200) { /* no next_batch (a body cut short, not JSON): ask again, later */
-        log_msg(n->sync_backoff.next_ms >= MX_BACKOFF_MAX_MS ? LOG_WARN : LOG_INFO,
+        log_msg(n->sync.backoff.next_ms >= MX_BACKOFF_MAX_MS ? LOG_WARN : LOG_INFO,
                 "%s: a sync answer without next_batch (%s); asking again after a pause", n->c.name,
                 b == NULL ? "not JSON" : "no token");
         sync_call(n, true);
@@ -549,8 +546,8 @@ static void on_hook(loop_hook *h, void *arg)
     (void)h;
     mx_net *n = arg;
     mx__send_turn(n);
-    size_t count = outq_count(n->q);
-    int watch = outq_watch_check(&n->backlog, count, loop_now(n->env.loop));
+    size_t count = outq_count(n->send.q);
+    int watch = outq_watch_check(&n->send.backlog, count, loop_now(n->env.loop));
     if (watch > 0)
         log_msg(LOG_WARN,
                 "[matrix %s]: the send queue has held over %d messages for %d s (%zu now): the "
@@ -579,7 +576,7 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
     }
     n->env = *env;
     n->c = *c;
-    outq_watch_init(&n->backlog);
+    outq_watch_init(&n->send.backlog);
     snprintf(n->scope, sizeof n->scope, "matrix:%s", c->name);
     snprintf(n->base, sizeof n->base, "%s", c->homeserver);
     size_t bl = strlen(n->base);
@@ -593,7 +590,7 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
         n->rng = 1;
     char sub[256];
     mx_http_config hc = {env->version, NULL, false, 0, 0};
-    if (outq_new(&n->q, env->store, c->name) != 0) {
+    if (outq_new(&n->send.q, env->store, c->name) != 0) {
         snprintf(why, why_len, "[matrix %s]: out of memory", c->name);
         memset(&n->c, 0, sizeof n->c);
         free(n);
@@ -601,7 +598,7 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
     }
     if (mx_http_new(&n->http, env->loop, &hc, sub, sizeof sub) != 0) {
         snprintf(why, why_len, "[matrix %s]: %s", c->name, sub);
-        outq_free(n->q);
+        outq_free(n->send.q);
         memset(&n->c, 0, sizeof n->c);
         free(n);
         return -1;
@@ -609,10 +606,10 @@ int mx_net_new(mx_net **out, const mx_env *env, const cfg_matrix *c, char *why, 
     adapter_life_init(&n->life, env->loop, &n->hook, on_hook, n);
     adapter_life_timer(&n->life, &n->timer, mx__on_timer, n);
     adapter_life_timer(&n->life, &n->quit, on_quit_timer, n);
-    adapter_life_timer(&n->life, &n->wake, mx__on_wake, n);
-    adapter_life_timer(&n->life, &n->unpark, mx__on_unpark, n);
-    adapter_life_timer(&n->life, &n->moves, mx__on_moves, n);
-    n->moves_window = MX_JOINS_MAX;
+    adapter_life_timer(&n->life, &n->send.wake, mx__on_wake, n);
+    adapter_life_timer(&n->life, &n->send.unpark, mx__on_unpark, n);
+    adapter_life_timer(&n->life, &n->moves.timer, mx__on_moves, n);
+    n->moves.window = MX_JOINS_MAX;
     *out = n;
     return 0;
 }
@@ -625,12 +622,15 @@ int mx_net_start(mx_net *n)
     int pruned = 0;
     (void)host_seen_prune(n->env.host, (int64_t)time(NULL) - MX_SEEN_KEEP_S, &pruned);
     (void)mx__kv_get(n, "device_id", n->device, sizeof n->device);
-    (void)mx__kv_get(n, MX_FILTER_KEY, n->filter, sizeof n->filter);
-    (void)mx__kv_get(n, "since", n->since, sizeof n->since);
+    (void)mx__kv_get(n, MX_FILTER_KEY, n->sync.filter, sizeof n->sync.filter);
+    (void)mx__kv_get(n, "since", n->sync.since, sizeof n->sync.since);
+    char afresh[4];
+    n->sync.afresh = n->sync.since[0] == '\0' &&
+                     mx__kv_get(n, "afresh", afresh, sizeof afresh) == 0 &&
+                     strcmp(afresh, "1") == 0; /* stopped after a refused token, before a sync */
     log_msg(LOG_INFO, "%s: connecting to %s as %s%s", n->c.name, n->base, n->c.user,
-            n->since[0] ? " (resuming the sync)" : "");
+            n->sync.since[0] ? " (resuming the sync)" : "");
     n->phase = MX_PH_LOGIN;
-    n->synced_at = wall_ms(); /* afresh after a refused token: nothing older is a command */
     start_auth_round(n);
     return 0;
 }
@@ -674,7 +674,7 @@ const char *mx_net_name(const mx_net *n)
 
 outq *mx_net_outq(mx_net *n)
 {
-    return n->q;
+    return n->send.q;
 }
 
 void mx_net_free(mx_net *n)
@@ -683,21 +683,21 @@ void mx_net_free(mx_net *n)
         return;
     adapter_life_stop(&n->life);
     /* The marks of sends that finished since the last turn (quitting). */
-    size_t unmarked = outq_done_pending(n->q);
+    size_t unmarked = outq_done_pending(n->send.q);
     if (mx__send_flush(n) != 0)
         log_msg(LOG_WARN,
                 "%s: cannot mark %zu sent messages: %s; they go again, under the same "
                 "transaction ids, at the next start",
-                n->c.name, unmarked, outq_errmsg(n->q));
+                n->c.name, unmarked, outq_errmsg(n->send.q));
     for (int i = 0; i < MX_CALLS_MAX; i++)
         mx__call_drop(n, &n->calls[i]);
     mx_http_free(n->http);
     mx__batch_free(n);
     mx__rooms_free(n);
-    json_object_put(n->direct);
-    free(n->dm_failed);
-    free(n->seen);
-    outq_free(n->q);
+    json_object_put(n->rooms.direct);
+    free(n->send.dm_failed);
+    free(n->send.seen);
+    outq_free(n->send.q);
     memset(n->token, 0, sizeof n->token);
     memset(&n->c, 0, sizeof n->c); /* the password and token */
     free(n);

@@ -3,8 +3,9 @@
  * small helpers (URLs, JSON, the kv, back-off). Every request is a call in
  * a fixed table; its answer is sorted here: 2xx and final 4xx go to the
  * kind's handler (mx__dispatch, in mx.c), 429 waits for Retry-After (else
- * retry_after_ms, else the back-off), no answer, 408 and 5xx are sent again
- * after a doubling back-off with jitter, and a 401 M_UNKNOWN_TOKEN is
+ * retry_after_ms, else the back-off), no answer, 408, 5xx and a send's 2xx
+ * without an event_id are sent again (the same request: a send keeps its
+ * transaction id) after a doubling back-off with jitter, and a 401 M_UNKNOWN_TOKEN is
  * mx.c's (mx__token_refused) to decide. Also here, since they are
  * requests kept until the homeserver answered: the joins and leaves a sync
  * batch decides, recorded in the kv ("pending") before the batch's since is
@@ -14,7 +15,7 @@
  * one at a time after the homeserver's join limiter said 429. Not here:
  * what any other call means.
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,6 +317,15 @@ static int64_t rate_delay(mx_net *n, mx_call *c, const mx_http_response *res, js
     return ms < MX_RETRY_AFTER_MAX_MS ? ms : MX_RETRY_AFTER_MAX_MS;
 }
 
+/* Whether a 2xx lacks what its kind needs: a send's event_id (a proxy, or
+   a server that failed after the status line). It is sent again, under the
+   same transaction id: the homeserver's transaction cache makes a repeat of
+   what it took answer the same event. */
+static bool unusable_2xx(const mx_call *c, json_object *body)
+{
+    return c->kind == MX_CALL_SEND && mx__str(body, "event_id") == NULL;
+}
+
 static void on_response(const mx_http_response *res, void *arg)
 {
     mx_net *n = arg;
@@ -329,7 +339,8 @@ static void on_response(const mx_http_response *res, void *arg)
     int st = res->status;
     json_object *body = mx__parse(res->body, res->body_len);
     const char *errcode = mx__str(body, "errcode");
-    if (st >= 200 && st < 300) {
+    bool ok = st >= 200 && st < 300, unusable = ok && unusable_2xx(c, body);
+    if (ok && !unusable) {
         c->backoff.next_ms = 0;
         mx__dispatch(n, c, st, body);
         mx__call_drop(n, c);
@@ -341,7 +352,7 @@ static void on_response(const mx_http_response *res, void *arg)
         mx__call_drop(n, c);
     } else if (st == 429 && (c->kind == MX_CALL_JOIN || c->kind == MX_CALL_LEAVE)) {
         mx__moves_limited(n, c, rate_delay(n, c, res, body));
-    } else if (st == 429 || st == 0 || st >= 500 || st == 408) {
+    } else if (st == 429 || st == 0 || st >= 500 || st == 408 || unusable) {
         int64_t delay = st == 429 ? rate_delay(n, c, res, body) : mx__backoff_next(n, &c->backoff);
         if (st == 429)
             log_msg(LOG_INFO, "%s: %s rate-limited (M_LIMIT_EXCEEDED); trying again in %lld ms",
@@ -349,6 +360,11 @@ static void on_response(const mx_http_response *res, void *arg)
         else if (st == 0)
             log_msg(LOG_WARN, "%s: %s failed (%s); trying again in %lld ms", n->c.name,
                     call_label(c), res->error, (long long)delay);
+        else if (unusable)
+            log_msg(LOG_WARN,
+                    "%s: %s answered HTTP %d without an event_id; trying again in %lld ms, "
+                    "under the same transaction id",
+                    n->c.name, call_label(c), st, (long long)delay);
         else
             log_msg(LOG_WARN, "%s: %s failed (HTTP %d); trying again in %lld ms", n->c.name,
                     call_label(c), st, (long long)delay);
@@ -422,7 +438,7 @@ static int moves_under_way(mx_net *n)
 /* Whether another join or leave may start now (the window, the hold). */
 static bool moves_open(mx_net *n)
 {
-    return moves_under_way(n) < n->moves_window && loop_now(n->env.loop) >= n->moves_hold_ms;
+    return moves_under_way(n) < n->moves.window && loop_now(n->env.loop) >= n->moves.hold_ms;
 }
 
 /*
@@ -506,9 +522,9 @@ static const char *server_of(const char *user)
 /* How many joins and leaves were started for key (an inviter, ":server"). */
 static unsigned served(const mx_net *n, const char *key)
 {
-    for (int i = 0; i < n->nserved; i++)
-        if (strcmp(n->served[i].key, key) == 0)
-            return n->served[i].count;
+    for (int i = 0; i < n->moves.nserved; i++)
+        if (strcmp(n->moves.served[i].key, key) == 0)
+            return n->moves.served[i].count;
     return 0;
 }
 
@@ -517,23 +533,23 @@ static unsigned served(const mx_net *n, const char *key)
 static void serve(mx_net *n, const char *key)
 {
     int at = -1;
-    for (int i = 0; i < n->nserved && at < 0; i++)
-        if (strcmp(n->served[i].key, key) == 0)
+    for (int i = 0; i < n->moves.nserved && at < 0; i++)
+        if (strcmp(n->moves.served[i].key, key) == 0)
             at = i;
     if (at < 0 && strlen(key) < MX_ID_MAX) {
-        if (n->nserved < MX_INVITERS_MAX) {
-            at = n->nserved++;
+        if (n->moves.nserved < MX_INVITERS_MAX) {
+            at = n->moves.nserved++;
         } else {
             at = 0;
-            for (int i = 1; i < n->nserved; i++)
-                if (n->served[i].count < n->served[at].count)
+            for (int i = 1; i < n->moves.nserved; i++)
+                if (n->moves.served[i].count < n->moves.served[at].count)
                     at = i;
         }
-        snprintf(n->served[at].key, sizeof n->served[at].key, "%s", key);
-        n->served[at].count = 0;
+        snprintf(n->moves.served[at].key, sizeof n->moves.served[at].key, "%s", key);
+        n->moves.served[at].count = 0;
     }
-    if (at >= 0 && n->served[at].count < UINT32_MAX)
-        n->served[at].count++;
+    if (at >= 0 && n->moves.served[at].count < UINT32_MAX)
+        n->moves.served[at].count++;
 }
 
 /* The index of the move to start next: the fewest served server, then
@@ -614,15 +630,15 @@ done:
 void mx__moves_limited(mx_net *n, mx_call *c, int64_t delay)
 {
     int64_t until = loop_now(n->env.loop) + delay;
-    if (until > n->moves_hold_ms)
-        n->moves_hold_ms = until;
-    if (n->moves_window > 1)
+    if (until > n->moves.hold_ms)
+        n->moves.hold_ms = until;
+    if (n->moves.window > 1)
         log_msg(LOG_INFO,
                 "%s: joins rate-limited (M_LIMIT_EXCEEDED); one at a time, in turn, from %lld ms",
                 n->c.name, (long long)delay);
-    n->moves_window = 1;
+    n->moves.window = 1;
     mx__call_drop(n, c); /* still in the kv record: started again in its turn */
-    (void)loop_timer_start(&n->moves, n->moves_hold_ms - loop_now(n->env.loop), 0);
+    (void)loop_timer_start(&n->moves.timer, n->moves.hold_ms - loop_now(n->env.loop), 0);
 }
 
 void mx__on_moves(loop_timer *t, void *arg)
@@ -636,10 +652,10 @@ static void moves_answered(mx_net *n, mx_call *c, int status)
 {
     pending_edit(n, c->kind == MX_CALL_JOIN ? 'J' : 'L', c->room, NULL);
     c->kind = MX_CALL_KINDS; /* over: not counted by moves_under_way */
-    if (status == 200 && n->moves_window < MX_JOINS_MAX)
-        n->moves_window *= 2;
-    if (n->moves_window > MX_JOINS_MAX)
-        n->moves_window = MX_JOINS_MAX;
+    if (status == 200 && n->moves.window < MX_JOINS_MAX)
+        n->moves.window *= 2;
+    if (n->moves.window > MX_JOINS_MAX)
+        n->moves.window = MX_JOINS_MAX;
     mx__pending_resume(n, false);
 }
 

@@ -116,25 +116,16 @@ int mx_olm_new(mx_olm **out, const char *key, const char *pickle)
     if (out == NULL || key == NULL || key[0] == '\0')
         return MX_CRYPTO_EINVAL;
     mx_olm *a = calloc(1, sizeof *a);
-    void *mem = malloc(olm_account_size());
-    if (a == NULL || mem == NULL) {
+    OlmAccount *acc = mx__olm_obj_new(&mx__olm_account);
+    if (a == NULL || acc == NULL) {
         free(a);
-        free(mem);
+        mx__olm_obj_free(&mx__olm_account, acc);
         return MX_CRYPTO_ENO_MEMORY;
     }
-    a->acc = olm_account(mem);
+    a->acc = acc;
     int rc = 0;
     if (pickle != NULL && pickle[0] != '\0') {
-        size_t n = strlen(pickle);
-        char *copy = malloc(n + 1); /* libolm decodes in place */
-        if (copy == NULL) {
-            rc = MX_CRYPTO_ENO_MEMORY;
-        } else {
-            memcpy(copy, pickle, n + 1);
-            if (olm_unpickle_account(a->acc, key, strlen(key), copy, n) == olm_error())
-                rc = MX_CRYPTO_EPICKLE;
-            mx__crypto_free_wiped(copy, n);
-        }
+        rc = mx__olm_obj_load(&mx__olm_account, a->acc, key, pickle);
     } else {
         size_t n = olm_create_account_random_length(a->acc);
         unsigned char *r = mx__crypto_random(n);
@@ -158,23 +149,14 @@ void mx_olm_free(mx_olm *a)
 {
     if (a == NULL)
         return;
-    olm_clear_account(a->acc);
-    free(a->acc); /* olm_account() returns the memory it was given */
+    mx__olm_obj_free(&mx__olm_account, a->acc);
     free(a);
 }
 
 char *mx_olm_pickle(mx_olm *a, const char *key)
 {
-    size_t n = olm_pickle_account_length(a->acc);
-    char *p = malloc(n + 1);
-    if (p == NULL)
-        return NULL;
-    if (olm_pickle_account(a->acc, key, strlen(key), p, n) == olm_error()) {
-        mx__crypto_free_wiped(p, n);
-        return NULL;
-    }
-    p[n] = '\0';
-    return p;
+    char *p = NULL;
+    return mx__olm_obj_pickle(&mx__olm_account, a->acc, key, &p) == 0 ? p : NULL;
 }
 
 const char *mx_olm_curve25519(const mx_olm *a)
@@ -414,22 +396,6 @@ static int xkey_from_seed(mx_xkey *k)
     return 0;
 }
 
-/* The pickle's container: an OlmPkDecryption (freed by the caller with
-   free_pkd). */
-static OlmPkDecryption *new_pkd(void)
-{
-    void *mem = malloc(olm_pk_decryption_size());
-    return mem == NULL ? NULL : olm_pk_decryption(mem);
-}
-
-static void free_pkd(OlmPkDecryption *d)
-{
-    if (d == NULL)
-        return;
-    olm_clear_pk_decryption(d);
-    free(d);
-}
-
 int mx_xkey_new(mx_xkey **out, const char *key, const char *pickle)
 {
     if (out == NULL || key == NULL || key[0] == '\0' ||
@@ -446,21 +412,11 @@ int mx_xkey_new(mx_xkey **out, const char *key, const char *pickle)
     k->sig = olm_pk_signing(mem);
     int rc = 0;
     if (pickle != NULL && pickle[0] != '\0') {
-        OlmPkDecryption *d = new_pkd();
-        size_t n = strlen(pickle);
-        char *copy = malloc(n + 1);
-        char pub[KEY_B64];
-        if (d == NULL || copy == NULL) {
-            rc = MX_CRYPTO_ENO_MEMORY;
-        } else {
-            memcpy(copy, pickle, n + 1);
-            if (olm_unpickle_pk_decryption(d, key, strlen(key), copy, n, pub, sizeof pub) ==
-                    olm_error() ||
-                olm_pk_get_private_key(d, k->seed, sizeof k->seed) == olm_error())
-                rc = MX_CRYPTO_EPICKLE;
-        }
-        mx__crypto_free_wiped(copy, n);
-        free_pkd(d);
+        OlmPkDecryption *d = mx__olm_obj_new(&mx__olm_pkd);
+        rc = d == NULL ? MX_CRYPTO_ENO_MEMORY : mx__olm_obj_load(&mx__olm_pkd, d, key, pickle);
+        if (rc == 0 && olm_pk_get_private_key(d, k->seed, sizeof k->seed) == olm_error())
+            rc = MX_CRYPTO_EPICKLE;
+        mx__olm_obj_free(&mx__olm_pkd, d);
     } else {
         unsigned char *r = mx__crypto_random(sizeof k->seed);
         if (r == NULL)
@@ -491,23 +447,14 @@ void mx_xkey_free(mx_xkey *k)
 
 char *mx_xkey_pickle(mx_xkey *k, const char *key)
 {
-    OlmPkDecryption *d = new_pkd();
+    OlmPkDecryption *d = mx__olm_obj_new(&mx__olm_pkd);
     char pub[KEY_B64];
     char *p = NULL;
-    size_t n = 0;
     if (d != NULL && olm_pk_key_length() < sizeof pub &&
         olm_pk_key_from_private(d, pub, olm_pk_key_length(), k->seed, sizeof k->seed) !=
-            olm_error()) {
-        n = olm_pickle_pk_decryption_length(d);
-        p = malloc(n + 1);
-        if (p != NULL && olm_pickle_pk_decryption(d, key, strlen(key), p, n) == olm_error()) {
-            mx__crypto_free_wiped(p, n);
-            p = NULL;
-        }
-        if (p != NULL)
-            p[n] = '\0';
-    }
-    free_pkd(d);
+            olm_error())
+        (void)mx__olm_obj_pickle(&mx__olm_pkd, d, key, &p);
+    mx__olm_obj_free(&mx__olm_pkd, d);
     return p;
 }
 

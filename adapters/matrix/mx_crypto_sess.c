@@ -27,63 +27,38 @@ static char *dup_n(const char *s, size_t *len)
     return c;
 }
 
-/* ---- Olm sessions ---- */
+/* ---- One way for every kind (mx_crypto_obj.c) ---- */
 
-static OlmSession *session_alloc(void)
+/* The object of kind k that pickle holds, or NULL (bad pickle or memory: *rc says). */
+static void *load(const mx_olm_kind *k, const char *key, const char *pickle, int *rc)
 {
-    void *mem = malloc(olm_session_size());
-    return mem == NULL ? NULL : olm_session(mem);
-}
-
-static void session_free(OlmSession *s)
-{
-    if (s == NULL)
-        return;
-    olm_clear_session(s);
-    free(s);
-}
-
-/* The session of pickle, or NULL (bad pickle or memory: *rc says). */
-static OlmSession *session_load(const char *key, const char *pickle, int *rc)
-{
-    OlmSession *s = session_alloc();
-    size_t n;
-    char *copy = pickle != NULL ? dup_n(pickle, &n) : NULL;
-    if (s == NULL || copy == NULL) {
-        *rc = MX_CRYPTO_ENO_MEMORY;
-    } else if (olm_unpickle_session(s, key, strlen(key), copy, n) == olm_error()) {
-        *rc = MX_CRYPTO_EPICKLE;
-    } else {
-        mx__crypto_free_wiped(copy, n);
-        return s;
-    }
-    mx__crypto_free_wiped(copy, copy != NULL ? n : 0);
-    session_free(s);
+    void *o = mx__olm_obj_new(k);
+    *rc = o == NULL ? MX_CRYPTO_ENO_MEMORY : mx__olm_obj_load(k, o, key, pickle);
+    if (*rc == 0)
+        return o;
+    mx__olm_obj_free(k, o);
     return NULL;
 }
 
-/* Replaces *pickle with s's pickle. 0 or a negative code. */
-static int session_save(OlmSession *s, const char *key, char **pickle)
+/* Replaces *pickle with o's pickle. 0 or a negative code. */
+static int save(const mx_olm_kind *k, void *o, const char *key, char **pickle)
 {
-    size_t n = olm_pickle_session_length(s);
-    char *p = malloc(n + 1);
-    if (p == NULL)
-        return MX_CRYPTO_ENO_MEMORY;
-    if (olm_pickle_session(s, key, strlen(key), p, n) == olm_error()) {
-        free(p);
-        return MX_CRYPTO_EOLM;
-    }
-    p[n] = '\0';
+    char *p = NULL;
+    int rc = mx__olm_obj_pickle(k, o, key, &p);
+    if (rc != 0)
+        return rc;
     if (*pickle != NULL)
         mx__crypto_free_wiped(*pickle, strlen(*pickle));
     *pickle = p;
     return 0;
 }
 
+/* ---- Olm sessions ---- */
+
 int mx_olm_session_new(mx_olm *a, const char *key, const char *their_curve, const char *their_otk,
                        char **pickle)
 {
-    OlmSession *s = session_alloc();
+    OlmSession *s = mx__olm_obj_new(&mx__olm_session);
     if (s == NULL)
         return MX_CRYPTO_ENO_MEMORY;
     size_t rn = olm_create_outbound_session_random_length(s);
@@ -97,15 +72,15 @@ int mx_olm_session_new(mx_olm *a, const char *key, const char *their_curve, cons
     mx__crypto_free_wiped(r, rn);
     *pickle = NULL;
     if (rc == 0)
-        rc = session_save(s, key, pickle);
-    session_free(s);
+        rc = save(&mx__olm_session, s, key, pickle);
+    mx__olm_obj_free(&mx__olm_session, s);
     return rc;
 }
 
 int mx_olm_encrypt(const char *key, char **pickle, const char *plain, int *type, char **cipher)
 {
     int rc = 0;
-    OlmSession *s = session_load(key, *pickle, &rc);
+    OlmSession *s = load(&mx__olm_session, key, *pickle, &rc);
     if (s == NULL)
         return rc;
     size_t rn = olm_encrypt_random_length(s), cn = olm_encrypt_message_length(s, strlen(plain));
@@ -118,8 +93,8 @@ int mx_olm_encrypt(const char *key, char **pickle, const char *plain, int *type,
         rc = MX_CRYPTO_EOLM;
     mx__crypto_free_wiped(r, rn);
     if (rc == 0)
-        rc = session_save(s, key, pickle);
-    session_free(s);
+        rc = save(&mx__olm_session, s, key, pickle);
+    mx__olm_obj_free(&mx__olm_session, s);
     if (rc != 0) {
         free(c);
         return rc;
@@ -164,7 +139,7 @@ int mx_olm_decrypt(mx_olm *a, const char *key, char **pickle, const char *their_
     int rc = 0;
     OlmSession *s = NULL;
     if (*pickle != NULL && (*pickle)[0] != '\0') {
-        s = session_load(key, *pickle, &rc);
+        s = load(&mx__olm_session, key, *pickle, &rc);
         if (s == NULL)
             return rc;
         size_t n;
@@ -176,15 +151,15 @@ int mx_olm_decrypt(mx_olm *a, const char *key, char **pickle, const char *their_
         if (ours) {
             rc = session_decrypt(s, type, cipher, plain);
             if (rc == 0)
-                rc = session_save(s, key, pickle);
-            session_free(s);
+                rc = save(&mx__olm_session, s, key, pickle);
+            mx__olm_obj_free(&mx__olm_session, s);
             return rc;
         }
-        session_free(s);
+        mx__olm_obj_free(&mx__olm_session, s);
     }
     if (type != 0)
         return MX_CRYPTO_EOLM;
-    s = session_alloc();
+    s = mx__olm_obj_new(&mx__olm_session);
     size_t n;
     char *copy = dup_n(cipher, &n);
     if (s == NULL || copy == NULL)
@@ -197,65 +172,19 @@ int mx_olm_decrypt(mx_olm *a, const char *key, char **pickle, const char *their_
         rc = session_decrypt(s, type, cipher, plain);
     if (rc == 0) {
         (void)olm_remove_one_time_keys(a->acc, s); /* a fallback key is kept */
-        rc = session_save(s, key, pickle);
+        rc = save(&mx__olm_session, s, key, pickle);
     }
-    session_free(s);
+    mx__olm_obj_free(&mx__olm_session, s);
     return rc;
 }
 
 /* ---- Megolm ---- */
 
-static OlmOutboundGroupSession *out_load(const char *key, const char *pickle, int *rc)
-{
-    void *mem = malloc(olm_outbound_group_session_size());
-    size_t n = 0;
-    char *copy = pickle != NULL ? dup_n(pickle, &n) : NULL;
-    OlmOutboundGroupSession *s = mem != NULL ? olm_outbound_group_session(mem) : NULL;
-    if (s == NULL || copy == NULL) {
-        *rc = MX_CRYPTO_ENO_MEMORY;
-        s = NULL;
-    } else if (olm_unpickle_outbound_group_session(s, key, strlen(key), copy, n) == olm_error()) {
-        *rc = MX_CRYPTO_EPICKLE;
-        olm_clear_outbound_group_session(s);
-        s = NULL;
-    }
-    mx__crypto_free_wiped(copy, n);
-    if (s == NULL)
-        free(mem);
-    return s;
-}
-
-static void out_free(OlmOutboundGroupSession *s)
-{
-    if (s == NULL)
-        return;
-    olm_clear_outbound_group_session(s);
-    free(s);
-}
-
-static int out_save(OlmOutboundGroupSession *s, const char *key, char **pickle)
-{
-    size_t n = olm_pickle_outbound_group_session_length(s);
-    char *p = malloc(n + 1);
-    if (p == NULL)
-        return MX_CRYPTO_ENO_MEMORY;
-    if (olm_pickle_outbound_group_session(s, key, strlen(key), p, n) == olm_error()) {
-        free(p);
-        return MX_CRYPTO_EOLM;
-    }
-    p[n] = '\0';
-    if (*pickle != NULL)
-        mx__crypto_free_wiped(*pickle, strlen(*pickle));
-    *pickle = p;
-    return 0;
-}
-
 int mx_megolm_out_new(const char *key, char **pickle)
 {
-    void *mem = malloc(olm_outbound_group_session_size());
-    if (mem == NULL)
+    OlmOutboundGroupSession *s = mx__olm_obj_new(&mx__olm_out);
+    if (s == NULL)
         return MX_CRYPTO_ENO_MEMORY;
-    OlmOutboundGroupSession *s = olm_outbound_group_session(mem);
     size_t rn = olm_init_outbound_group_session_random_length(s);
     unsigned char *r = mx__crypto_random(rn);
     int rc = r == NULL                                                  ? MX_CRYPTO_ENO_MEMORY
@@ -264,8 +193,8 @@ int mx_megolm_out_new(const char *key, char **pickle)
     mx__crypto_free_wiped(r, rn);
     *pickle = NULL;
     if (rc == 0)
-        rc = out_save(s, key, pickle);
-    out_free(s);
+        rc = save(&mx__olm_out, s, key, pickle);
+    mx__olm_obj_free(&mx__olm_out, s);
     return rc;
 }
 
@@ -273,7 +202,7 @@ int mx_megolm_out_info(const char *key, const char *pickle, char *sid, size_t ca
                        char **session_key)
 {
     int rc = 0;
-    OlmOutboundGroupSession *s = out_load(key, pickle, &rc);
+    OlmOutboundGroupSession *s = load(&mx__olm_out, key, pickle, &rc);
     if (s == NULL)
         return rc;
     size_t n = olm_outbound_group_session_id_length(s);
@@ -295,14 +224,14 @@ int mx_megolm_out_info(const char *key, const char *pickle, char *sid, size_t ca
             *session_key = k;
         }
     }
-    out_free(s);
+    mx__olm_obj_free(&mx__olm_out, s);
     return rc;
 }
 
 int mx_megolm_encrypt(const char *key, char **pickle, const char *plain, char **cipher)
 {
     int rc = 0;
-    OlmOutboundGroupSession *s = out_load(key, *pickle, &rc);
+    OlmOutboundGroupSession *s = load(&mx__olm_out, key, *pickle, &rc);
     if (s == NULL)
         return rc;
     size_t cn = olm_group_encrypt_message_length(s, strlen(plain));
@@ -313,8 +242,8 @@ int mx_megolm_encrypt(const char *key, char **pickle, const char *plain, char **
              olm_error())
         rc = MX_CRYPTO_EOLM;
     if (rc == 0)
-        rc = out_save(s, key, pickle);
-    out_free(s);
+        rc = save(&mx__olm_out, s, key, pickle);
+    mx__olm_obj_free(&mx__olm_out, s);
     if (rc != 0) {
         free(c);
         return rc;
@@ -324,23 +253,9 @@ int mx_megolm_encrypt(const char *key, char **pickle, const char *plain, char **
     return 0;
 }
 
-static OlmInboundGroupSession *in_alloc(void)
-{
-    void *mem = malloc(olm_inbound_group_session_size());
-    return mem == NULL ? NULL : olm_inbound_group_session(mem);
-}
-
-static void in_free(OlmInboundGroupSession *s)
-{
-    if (s == NULL)
-        return;
-    olm_clear_inbound_group_session(s);
-    free(s);
-}
-
 int mx_megolm_in_new(const char *key, const char *session_key, char **pickle, char *sid, size_t cap)
 {
-    OlmInboundGroupSession *s = in_alloc();
+    OlmInboundGroupSession *s = mx__olm_obj_new(&mx__olm_in);
     if (s == NULL)
         return MX_CRYPTO_ENO_MEMORY;
     int rc = 0;
@@ -355,36 +270,18 @@ int mx_megolm_in_new(const char *key, const char *session_key, char **pickle, ch
         else
             sid[n] = '\0';
     }
-    if (rc == 0) {
-        size_t pn = olm_pickle_inbound_group_session_length(s);
-        char *p = malloc(pn + 1);
-        if (p == NULL)
-            rc = MX_CRYPTO_ENO_MEMORY;
-        else if (olm_pickle_inbound_group_session(s, key, strlen(key), p, pn) == olm_error())
-            rc = MX_CRYPTO_EOLM;
-        if (rc == 0) {
-            p[pn] = '\0';
-            *pickle = p;
-        } else {
-            free(p);
-        }
-    }
-    in_free(s);
+    if (rc == 0)
+        rc = mx__olm_obj_pickle(&mx__olm_in, s, key, pickle);
+    mx__olm_obj_free(&mx__olm_in, s);
     return rc;
 }
 
 int mx_megolm_decrypt(const char *key, const char *pickle, const char *cipher, char **plain,
                       unsigned *index)
 {
-    OlmInboundGroupSession *s = in_alloc();
-    size_t n = 0, cn = 0;
-    char *copy = dup_n(pickle, &n);
-    int rc = 0;
-    if (s == NULL || copy == NULL)
-        rc = MX_CRYPTO_ENO_MEMORY;
-    else if (olm_unpickle_inbound_group_session(s, key, strlen(key), copy, n) == olm_error())
-        rc = MX_CRYPTO_EPICKLE;
-    mx__crypto_free_wiped(copy, n);
+    OlmInboundGroupSession *s = mx__olm_obj_new(&mx__olm_in);
+    size_t cn = 0;
+    int rc = s == NULL ? MX_CRYPTO_ENO_MEMORY : mx__olm_obj_load(&mx__olm_in, s, key, pickle);
     char *c = rc == 0 ? dup_n(cipher, &cn) : NULL;
     size_t max = c != NULL ? olm_group_decrypt_max_plaintext_length(s, (uint8_t *)c, cn) : 0;
     free(c);
@@ -400,7 +297,7 @@ int mx_megolm_decrypt(const char *key, const char *pickle, const char *cipher, c
                             olm_error())
         rc = MX_CRYPTO_EOLM;
     free(c);
-    in_free(s);
+    mx__olm_obj_free(&mx__olm_in, s);
     if (rc != 0) {
         free(out);
         return rc;

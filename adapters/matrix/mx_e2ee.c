@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "mx_int.h"
+#include "mx_net.h"
 
 #define MX_E2E_PICKLE_MAX 65536 /* bytes of a pickle in the kv, NUL included */
 

@@ -17,7 +17,7 @@
 
 #include "i18n.h"
 #include "log.h"
-#include "mx_int.h"
+#include "mx_net.h"
 
 #define OLM_ALG "m.olm.v1.curve25519-aes-sha2"
 #define SESSION_MAX 65536 /* bytes of an Olm session's pickle, NUL included */

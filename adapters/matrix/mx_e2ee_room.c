@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "log.h"
-#include "mx_int.h"
+#include "mx_net.h"
 
 #define MEGOLM_ALG "m.megolm.v1.aes-sha2"
 #define PICKLE_MAX 65536

@@ -11,19 +11,21 @@
  * changed nothing is taken as a new command, once, and an edit of a move
  * is answered that edits do not change moves.
  *
- * Which events may be commands: none in the first sync (the backlog; but
- * after a refused sync token, those since shortly before the last batch
- * handled, known by their ids when handled already), none
- * before the bot's own join in a timeline (a room's history), none from
- * the bot itself, none but m.text (never a notice: that is how bots
- * speak). A limited timeline is paged back with /messages until
- * an event already handled (the store's seen table: commands, and the
- * bot's own messages) or the bot's join, at most MX_PAGES_MAX pages, and
- * the gap is handled before the timeline; the host's dedupe by event id
- * makes any overlap harmless. Not here: sending (mx_send.c), rooms'
- * bookkeeping (mx_rooms.c), joins and leaves kept until done (mx_call.c).
+ * Which events may be commands: none in the first sync (the backlog), but
+ * after starting afresh (a refused sync token) those after the last event
+ * handled in each room; none before the bot's own join in a timeline (a
+ * room's history), none from the bot itself, none but m.text (never a
+ * notice: that is how bots speak). A limited timeline (and, after starting
+ * afresh, a first sync's timeline without an event handled) is paged back
+ * with /messages until a command already handled (the store's seen table;
+ * not the bot's own messages, sent meanwhile) or the bot's join, at most
+ * MX_PAGES_MAX pages, and the gap is handled before the timeline; the
+ * host's dedupe by event id makes any overlap harmless. The rooms' events
+ * are handled in time order (origin_server_ts), each room's in its own.
+ * Not here: sending (mx_send.c), rooms' bookkeeping (mx_rooms.c), joins
+ * and leaves kept until done (mx_call.c).
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +66,7 @@ static int say_once(mx_net *n, const char *once, const char *room, const char *u
     int r = host_say(n->env.host, &l, (int64_t)time(NULL));
     if (r < 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true;
+        n->sync.batch_failed = true;
     }
     return r;
 }
@@ -109,7 +111,7 @@ static void mark_encrypted(mx_net *n, mx_room *r)
         return;
     }
     log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-    n->batch_failed = true; /* still never played in; told after a restart */
+    n->sync.batch_failed = true; /* still never played in; told after a restart */
 }
 
 /* An invitation: joined when the inviter is allowed, else declined. */
@@ -177,7 +179,7 @@ static void on_tombstone(mx_net *n, mx_room *r, json_object *ev)
         host_room_moved(n->env.host, n->c.name, r->id, to, id, text, (int64_t)time(NULL), &game);
     if (fresh < 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true;
+        n->sync.batch_failed = true;
         return;
     }
     if (game != 0)
@@ -275,20 +277,20 @@ int mx_net_leave(mx_net *n, const char *room, const char *by)
 static int recent_find(mx_net *n, const char *event, const char *sender)
 {
     for (int i = 0; i < MX_RECENT_CMDS; i++)
-        if (strcmp(n->recent[i].event, event) == 0)
-            return strcmp(n->recent[i].sender, sender) == 0 ? n->recent[i].changed : -1;
+        if (strcmp(n->sync.recent[i].event, event) == 0)
+            return strcmp(n->sync.recent[i].sender, sender) == 0 ? n->sync.recent[i].changed : -1;
     return -1;
 }
 
 static void recent_note(mx_net *n, const char *event, const char *sender, bool changed)
 {
     for (int i = 0; i < MX_RECENT_CMDS; i++)
-        if (strcmp(n->recent[i].event, event) == 0) {
-            n->recent[i].changed = changed;
+        if (strcmp(n->sync.recent[i].event, event) == 0) {
+            n->sync.recent[i].changed = changed;
             return;
         }
-    mx_recent *e = &n->recent[n->recent_next];
-    n->recent_next = (n->recent_next + 1) % MX_RECENT_CMDS;
+    mx_recent *e = &n->sync.recent[n->sync.recent_next];
+    n->sync.recent_next = (n->sync.recent_next + 1) % MX_RECENT_CMDS;
     snprintf(e->event, sizeof e->event, "%s", event);
     snprintf(e->sender, sizeof e->sender, "%s", sender);
     e->changed = changed;
@@ -327,13 +329,13 @@ static void command(mx_net *n, mx_room *r, bool private, const char *sender, con
                   .unreachable = mx__unreachable(n, sender, private ? NULL : r->id),
                   .private_waits = !private};
     int64_t before = 0, after = 0, moves = moves_of(n, r, private, sender);
-    (void)outq_last_id(n->q, &before);
+    (void)outq_last_id(n->send.q, &before);
     if (host_handle(n->env.host, &m, (int64_t)time(NULL)) != 0) {
         log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-        n->batch_failed = true; /* rolled back: handled when the batch comes again */
+        n->sync.batch_failed = true; /* rolled back: handled when the batch comes again */
         return;
     }
-    (void)outq_last_id(n->q, &after);
+    (void)outq_last_id(n->send.q, &after);
     recent_note(n, edited != NULL ? edited : id, sender, moves_of(n, r, private, sender) > moves);
     if (!private) {
         mx__thread_note(n, r, thread, id, before, after);
@@ -445,44 +447,155 @@ static bool own_join(mx_net *n, json_object *ev)
 
 static mx_gap *gap_of(mx_net *n, const char *room)
 {
-    for (int i = 0; i < n->ngaps; i++)
-        if (strcmp(n->gaps[i].room, room) == 0)
-            return &n->gaps[i];
+    for (int i = 0; i < n->sync.ngaps; i++)
+        if (strcmp(n->sync.gaps[i].room, room) == 0)
+            return &n->sync.gaps[i];
     return NULL;
 }
 
-/* Whether ev, in a first sync, is recent enough to be a command: only when
-   the bot started afresh after a refused token (n->afresh_from). */
-static bool recent(mx_net *n, json_object *ev)
+/* Whether ev is a command handled before (the store's seen table). Not the
+   bot's own messages (also there): it may have sent some while a command
+   said before them waited in a failing sync. A store failure counts as
+   handled, and the batch is asked for again. */
+static bool handled(mx_net *n, json_object *ev)
 {
-    json_object *ts;
-    return n->afresh_from > 0 && json_object_object_get_ex(ev, "origin_server_ts", &ts) &&
-           json_object_is_type(ts, json_type_int) && json_object_get_int64(ts) >= n->afresh_from;
+    const char *id = mx__str(ev, "event_id"), *sender = mx__str(ev, "sender");
+    bool seen = false;
+    if (id == NULL || sender == NULL || strcmp(sender, n->me) == 0)
+        return false;
+    if (host_seen(n->env.host, n->c.name, id, &seen) != 0) {
+        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
+        n->sync.batch_failed = true;
+        return true;
+    }
+    return seen;
 }
 
-/* A joined room's section: state, the gap read back, then the timeline. */
-static void on_joined(mx_net *n, const char *room, json_object *entry)
+/*
+ * Where a timeline's commands may start: after the bot's own join (the
+ * room's history before it came in is not for it) and, in the first sync
+ * after starting afresh, after the last event handled. 0: anywhere (no
+ * such event in it).
+ */
+static size_t timeline_start(mx_net *n, json_object *tl)
 {
-    mx_room *r = mx__id_ok(room) ? mx__room(n, room, true) : NULL;
-    if (r == NULL)
-        return;
+    for (size_t i = tl != NULL ? json_object_array_length(tl) : 0; i > 0; i--) {
+        json_object *ev = json_object_array_get_idx(tl, i - 1);
+        if (own_join(n, ev) || (n->sync.first_sync && n->sync.afresh && handled(n, ev)))
+            return i;
+    }
+    return 0;
+}
+
+/* An event's origin_server_ts (ms), 0 when it has none. */
+static int64_t ts_of(json_object *ev)
+{
+    json_object *ts = NULL;
+    (void)json_object_object_get_ex(ev, "origin_server_ts", &ts);
+    return json_object_is_type(ts, json_type_int) ? json_object_get_int64(ts) : 0;
+}
+
+/* Whether ev, in a first sync, may be a command: only after starting
+   afresh, and not older than the seen table keeps events handled. */
+static bool afresh_recent(mx_net *n, json_object *ev)
+{
+    return n->sync.afresh && ts_of(ev) >= ((int64_t)time(NULL) - MX_SEEN_KEEP_S) * 1000;
+}
+
+/* A joined room's events in a batch: the gap read back (oldest first), then
+   the timeline; handled in time order with the other rooms' (feeds_run). */
+typedef struct mx_feed {
+    mx_room *r;
+    json_object *gap; /* newest first, as the pages came; NULL none */
+    size_t gap_left;  /* its events not handled yet, taken from the end */
+    json_object *tl;
+    size_t ti, nt, first; /* the next timeline event, their count, commands' start */
+    json_object *next;    /* the next event (NULL: done), read back or not */
+    bool next_read_back;
+    int64_t next_ts;
+} mx_feed;
+
+/* Moves the feed's next event on. */
+static void feed_next(mx_feed *f)
+{
+    f->next_read_back = f->gap_left > 0;
+    if (f->gap_left > 0)
+        f->next = json_object_array_get_idx(f->gap, --f->gap_left);
+    else
+        f->next = f->ti < f->nt ? json_object_array_get_idx(f->tl, f->ti++) : NULL;
+    f->next_ts = ts_of(f->next);
+}
+
+/*
+ * Opens room's feed: the state section applied (in a first sync the room's
+ * state at the timeline's start: a gap's state events, older, are then
+ * skipped). false when the room cannot be kept.
+ */
+static bool feed_open(mx_net *n, mx_feed *f, const char *room, json_object *entry)
+{
+    memset(f, 0, sizeof *f);
+    f->r = mx__id_ok(room) ? mx__room(n, room, true) : NULL;
+    if (f->r == NULL)
+        return false;
     json_object *state = mx__arr(mx__obj(entry, "state"), "events");
     size_t ns = state != NULL ? json_object_array_length(state) : 0;
     for (size_t i = 0; i < ns; i++)
-        on_state(n, r, json_object_array_get_idx(state, i));
+        on_state(n, f->r, json_object_array_get_idx(state, i));
     mx_gap *g = gap_of(n, room);
-    size_t ng = g != NULL && g->events != NULL ? json_object_array_length(g->events) : 0;
-    for (size_t i = ng; i > 0; i--) /* oldest first */
-        on_event(n, r, json_object_array_get_idx(g->events, i - 1), true);
-    json_object *tl = mx__arr(mx__obj(entry, "timeline"), "events");
-    size_t nt = tl != NULL ? json_object_array_length(tl) : 0, first = 0;
-    for (size_t i = 0; i < nt; i++)
-        if (own_join(n, json_object_array_get_idx(tl, i)))
-            first = i + 1; /* the room's history before the bot came in is not for it */
-    for (size_t i = 0; i < nt; i++) {
-        json_object *ev = json_object_array_get_idx(tl, i);
-        on_event(n, r, ev, (!n->first_sync || recent(n, ev)) && i >= first);
+    f->gap = g != NULL ? g->events : NULL;
+    f->gap_left = f->gap != NULL ? json_object_array_length(f->gap) : 0;
+    f->tl = mx__arr(mx__obj(entry, "timeline"), "events");
+    f->nt = f->tl != NULL ? json_object_array_length(f->tl) : 0;
+    f->first = timeline_start(n, f->tl);
+    feed_next(f);
+    return true;
+}
+
+/* Handles the feed's next event. */
+static void feed_take(mx_net *n, mx_feed *f)
+{
+    json_object *ev = f->next, *key;
+    bool after = f->next_read_back || f->ti > f->first; /* ti: past ev */
+    bool old_state =
+        f->next_read_back && n->sync.first_sync && json_object_object_get_ex(ev, "state_key", &key);
+    if (!old_state) /* commands only from `first` on, and in a first sync after starting afresh */
+        on_event(n, f->r, ev, after && (!n->sync.first_sync || afresh_recent(n, ev)));
+    feed_next(f);
+}
+
+/* Handles the feeds' events, each room's in its order, the rooms'
+   interleaved by origin_server_ts: a private move said before a room's
+   command acts before it, as it did for the players. */
+static void feeds_run(mx_net *n, mx_feed *feeds, size_t count)
+{
+    for (;;) {
+        mx_feed *pick = NULL;
+        for (size_t i = 0; i < count; i++)
+            if (feeds[i].next != NULL && (pick == NULL || feeds[i].next_ts < pick->next_ts))
+                pick = &feeds[i];
+        if (pick == NULL)
+            return;
+        feed_take(n, pick);
     }
+}
+
+/* The joined rooms of a batch: each room's state, then every room's
+   events in time order (room by room when memory is short). */
+static void on_joined_rooms(mx_net *n, json_object *join)
+{
+    size_t count = (size_t)json_object_object_length(join), k = 0;
+    mx_feed *feeds = count > 0 ? calloc(count, sizeof *feeds) : NULL;
+    json_object_object_foreach(join, id, entry)
+    {
+        mx_feed one;
+        if (feeds != NULL && k < count)
+            (void)feed_open(n, &feeds[k++], id, entry);
+        else if (feed_open(n, &one, id, entry))
+            feeds_run(n, &one, 1);
+    }
+    if (feeds != NULL)
+        feeds_run(n, feeds, k);
+    free(feeds);
 }
 
 /* A room the bot left (or was removed from). */
@@ -503,9 +616,8 @@ static void on_rooms(mx_net *n, json_object *sync)
 {
     json_object *rooms = mx__obj(sync, "rooms");
     json_object *join = mx__obj(rooms, "join"), *leave = mx__obj(rooms, "leave");
-    if (join != NULL) {
-        json_object_object_foreach(join, id, entry) on_joined(n, id, entry);
-    }
+    if (join != NULL)
+        on_joined_rooms(n, join);
     if (leave != NULL) {
         json_object_object_foreach(leave, id, entry)
         {
@@ -517,13 +629,13 @@ static void on_rooms(mx_net *n, json_object *sync)
 
 void mx__batch_free(mx_net *n)
 {
-    for (int i = 0; i < n->ngaps; i++)
-        json_object_put(n->gaps[i].events);
-    free(n->gaps);
-    n->gaps = NULL;
-    n->ngaps = 0;
-    json_object_put(n->batch);
-    n->batch = NULL;
+    for (int i = 0; i < n->sync.ngaps; i++)
+        json_object_put(n->sync.gaps[i].events);
+    free(n->sync.gaps);
+    n->sync.gaps = NULL;
+    n->sync.ngaps = 0;
+    json_object_put(n->sync.batch);
+    n->sync.batch = NULL;
 }
 
 /* Asks for the next page of gap g. */
@@ -544,14 +656,33 @@ static void gap_fetch(mx_net *n, mx_gap *g)
     mx__call_go(n, c);
 }
 
+/* Starts the gaps not asked for yet, MX_GAPS_LIVE at most on the wire: the
+   call table is the sends' and the sync's too (after starting afresh every
+   room may have one). */
+static void gaps_start(mx_net *n)
+{
+    int live = 0;
+    for (int i = 0; i < n->sync.ngaps; i++)
+        live += n->sync.gaps[i].started && !n->sync.gaps[i].done;
+    for (int i = 0; i < n->sync.ngaps && live < MX_GAPS_LIVE; i++) {
+        mx_gap *g = &n->sync.gaps[i];
+        if (g->started || g->done)
+            continue;
+        g->started = true;
+        gap_fetch(n, g);
+        live += !g->done;
+    }
+}
+
 /* Finishes the batch once every gap is read back. */
 static void gaps_check(mx_net *n)
 {
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
+    gaps_start(n);
+    for (int i = 0; i < n->sync.ngaps; i++)
+        if (!n->sync.gaps[i].done)
             return;
-    json_object *batch = n->batch;
-    n->batch = NULL;
+    json_object *batch = n->sync.batch;
+    n->sync.batch = NULL;
     on_rooms(n, batch);
     json_object_put(batch);
     mx__batch_free(n);
@@ -561,20 +692,15 @@ static void gaps_check(mx_net *n)
 void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
 {
     mx_gap *g = c != NULL ? gap_of(n, c->room) : NULL;
-    if (g == NULL || n->batch == NULL)
+    if (g == NULL || n->sync.batch == NULL)
         return;
     json_object *chunk = mx__arr(page, "chunk");
     size_t len = chunk != NULL ? json_object_array_length(chunk) : 0;
     bool stop = page == NULL;
     for (size_t i = 0; i < len && !stop; i++) {
         json_object *ev = json_object_array_get_idx(chunk, i);
-        const char *id = mx__str(ev, "event_id");
-        bool seen = false;
-        if (id != NULL && host_seen(n->env.host, n->c.name, id, &seen) == 0 && seen)
-            stop = true;
-        else if (own_join(n, ev))
-            stop = true;
-        else
+        stop = handled(n, ev) || own_join(n, ev);
+        if (!stop)
             json_object_array_add(g->events, json_object_get(ev));
     }
     const char *end = mx__str(page, "end");
@@ -599,20 +725,17 @@ void mx__gap_page(mx_net *n, mx_call *c, json_object *page)
     gaps_check(n);
 }
 
-/* Whether a limited timeline needs its gap read back (not when the bot just joined). */
+/* Whether a limited timeline needs its gap read back: not when the bot
+   just joined, nor in a first sync but after starting afresh, nor when the
+   last event handled is in it then. */
 static bool needs_gap(mx_net *n, json_object *entry, const char **from)
 {
     json_object *tl = mx__obj(entry, "timeline"), *lim;
     *from = mx__str(tl, "prev_batch");
-    if (n->first_sync || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
+    if ((n->sync.first_sync && !n->sync.afresh) || *from == NULL || strlen(*from) >= MX_SINCE_MAX ||
         !json_object_object_get_ex(tl, "limited", &lim) || !json_object_get_boolean(lim))
         return false;
-    json_object *evs = mx__arr(tl, "events");
-    size_t len = evs != NULL ? json_object_array_length(evs) : 0;
-    for (size_t i = 0; i < len; i++)
-        if (own_join(n, json_object_array_get_idx(evs, i)))
-            return false;
-    return true;
+    return timeline_start(n, mx__arr(tl, "events")) == 0;
 }
 
 int mx__batch_begin(mx_net *n, json_object *sync)
@@ -642,32 +765,30 @@ int mx__batch_begin(mx_net *n, json_object *sync)
         }
     }
     if (count > 0)
-        n->gaps = calloc((size_t)count, sizeof *n->gaps);
-    if (count == 0 || n->gaps == NULL) {
+        n->sync.gaps = calloc((size_t)count, sizeof *n->sync.gaps);
+    if (count == 0 || n->sync.gaps == NULL) {
         on_rooms(n, sync);
         return 0;
     }
-    n->batch = json_object_get(sync);
+    n->sync.batch = json_object_get(sync);
     json_object_object_foreach(join, id, entry)
     {
         const char *from;
-        if (!mx__id_ok(id) || !needs_gap(n, entry, &from) || n->ngaps == count)
+        if (!mx__id_ok(id) || !needs_gap(n, entry, &from) || n->sync.ngaps == count)
             continue;
-        mx_gap *g = &n->gaps[n->ngaps++];
+        mx_gap *g = &n->sync.gaps[n->sync.ngaps++];
         snprintf(g->room, sizeof g->room, "%s", id);
         snprintf(g->from, sizeof g->from, "%s", from);
         g->events = json_object_new_array();
         if (g->events == NULL)
             g->done = true;
     }
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
-            gap_fetch(n, &n->gaps[i]);
-    for (int i = 0; i < n->ngaps; i++)
-        if (!n->gaps[i].done)
+    gaps_start(n);
+    for (int i = 0; i < n->sync.ngaps; i++)
+        if (!n->sync.gaps[i].done)
             return 1;
-    json_object_put(n->batch); /* nothing could be asked: handle it now */
-    n->batch = NULL;
+    json_object_put(n->sync.batch); /* nothing could be asked: handle it now */
+    n->sync.batch = NULL;
     on_rooms(n, sync);
     mx__batch_free(n);
     return 0;

@@ -16,7 +16,7 @@
  * (@ann:example.org)", so seats and the pill of the player to move map to
  * one user. Not here: what events mean (mx_events.c).
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,18 +31,18 @@
 
 mx_room *mx__room(mx_net *n, const char *id, bool create)
 {
-    for (int i = 0; i < n->nrooms; i++)
-        if (strcmp(n->rooms[i]->id, id) == 0)
-            return n->rooms[i];
-    if (!create || strlen(id) >= MX_ID_MAX || n->nrooms == MX_ROOMS_MAX)
+    for (int i = 0; i < n->rooms.n; i++)
+        if (strcmp(n->rooms.all[i]->id, id) == 0)
+            return n->rooms.all[i];
+    if (!create || strlen(id) >= MX_ID_MAX || n->rooms.n == MX_ROOMS_MAX)
         return NULL;
-    if (n->nrooms == n->rooms_cap) {
-        int cap = n->rooms_cap ? n->rooms_cap * 2 : 16;
-        mx_room **p = realloc(n->rooms, (size_t)cap * sizeof *p);
+    if (n->rooms.n == n->rooms.cap) {
+        int cap = n->rooms.cap ? n->rooms.cap * 2 : 16;
+        mx_room **p = realloc(n->rooms.all, (size_t)cap * sizeof *p);
         if (p == NULL)
             return NULL;
-        n->rooms = p;
-        n->rooms_cap = cap;
+        n->rooms.all = p;
+        n->rooms.cap = cap;
     }
     mx_room *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -55,7 +55,7 @@ mx_room *mx__room(mx_net *n, const char *id, bool create)
     r->encrypted = r->said_encrypted || mx__kv_get(n, key, value, sizeof value) == 0;
     snprintf(key, sizeof key, "forbidden:%s", id);
     r->forbidden = mx__kv_get(n, key, value, sizeof value) == 0;
-    n->rooms[n->nrooms++] = r;
+    n->rooms.all[n->rooms.n++] = r;
     return r;
 }
 
@@ -68,23 +68,23 @@ static void room_free(mx_room *r)
 
 void mx__room_forget(mx_net *n, const char *id)
 {
-    for (int i = 0; i < n->nrooms; i++) {
-        mx_room *r = n->rooms[i];
+    for (int i = 0; i < n->rooms.n; i++) {
+        mx_room *r = n->rooms.all[i];
         if (strcmp(r->id, id) != 0)
             continue;
         room_free(r);
-        n->rooms[i] = n->rooms[--n->nrooms];
+        n->rooms.all[i] = n->rooms.all[--n->rooms.n];
         return;
     }
 }
 
 void mx__rooms_free(mx_net *n)
 {
-    for (int i = 0; i < n->nrooms; i++)
-        room_free(n->rooms[i]);
-    free(n->rooms);
-    n->rooms = NULL;
-    n->nrooms = n->rooms_cap = 0;
+    for (int i = 0; i < n->rooms.n; i++)
+        room_free(n->rooms.all[i]);
+    free(n->rooms.all);
+    n->rooms.all = NULL;
+    n->rooms.n = n->rooms.cap = 0;
 }
 
 /* ---- Members ---------------------------------------------------------------- */
@@ -483,7 +483,7 @@ void mx__dm_room(mx_net *n, const char *user, char *room, size_t cap)
     snprintf(key, sizeof key, "dm:%s", user);
     if (mx__kv_get(n, key, room, cap) == 0)
         return;
-    json_object *a = mx__arr(n->direct, user);
+    json_object *a = mx__arr(n->rooms.direct, user);
     size_t len = a != NULL ? json_object_array_length(a) : 0;
     for (size_t i = len; i > 0; i--) { /* the newest is last */
         json_object *v = json_object_array_get_idx(a, i - 1);
@@ -507,8 +507,8 @@ void mx__dm_user(mx_net *n, const char *room, char *user, size_t cap)
         return;
     }
     snprintf(key, sizeof key, "dmroom:%s", room);
-    if (mx__kv_get(n, key, user, cap) != 0 && n->direct != NULL) {
-        json_object_object_foreach(n->direct, who, rooms)
+    if (mx__kv_get(n, key, user, cap) != 0 && n->rooms.direct != NULL) {
+        json_object_object_foreach(n->rooms.direct, who, rooms)
         {
             if (json_object_is_type(rooms, json_type_array) && array_index(rooms, room) >= 0 &&
                 strlen(who) < cap) {
@@ -525,7 +525,7 @@ void mx__dm_user(mx_net *n, const char *room, char *user, size_t cap)
 static void direct_put(mx_net *n)
 {
     char url[MX_URL_MAX], path[MX_URL_MAX], me[3 * MX_ID_MAX];
-    if (n->direct == NULL)
+    if (n->rooms.direct == NULL)
         return;
     mx_call *c = mx__call_find(n, MX_CALL_DIRECT_PUT, NULL, NULL);
     if (c != NULL) {
@@ -536,7 +536,7 @@ static void direct_put(mx_net *n)
         snprintf(path, sizeof path, "/user/%s/account_data/m.direct", me) >= (int)sizeof path ||
         mx__url(n, url, sizeof url, path) != 0)
         return;
-    const char *body = json_object_to_json_string_ext(n->direct, JSON_C_TO_STRING_PLAIN);
+    const char *body = json_object_to_json_string_ext(n->rooms.direct, JSON_C_TO_STRING_PLAIN);
     c = mx__call_new(n, MX_CALL_DIRECT_PUT, "PUT", url, body, true);
     if (c != NULL)
         mx__call_go(n, c);
@@ -558,7 +558,7 @@ void mx__dm_set(mx_net *n, const char *user, const char *room)
     char key[KEY_MAX], kept[MX_ID_MAX];
     snprintf(key, sizeof key, "dm:%s", user);
     if (mx__kv_get(n, key, kept, sizeof kept) == 0 && strcmp(kept, room) == 0 &&
-        array_index(mx__arr(n->direct, user), room) >= 0)
+        array_index(mx__arr(n->rooms.direct, user), room) >= 0)
         return; /* known already */
     mx_room *known = mx__room(n, room, false);
     if (known != NULL && known->encrypted && n->e2e.olm == NULL) {
@@ -576,12 +576,12 @@ void mx__dm_set(mx_net *n, const char *user, const char *room)
     mx_room *r = mx__room(n, room, true);
     if (r != NULL)
         snprintf(r->dm_user, sizeof r->dm_user, "%s", user);
-    if (n->direct == NULL && (n->direct = json_object_new_object()) == NULL)
+    if (n->rooms.direct == NULL && (n->rooms.direct = json_object_new_object()) == NULL)
         return;
-    json_object *a = mx__arr(n->direct, user);
+    json_object *a = mx__arr(n->rooms.direct, user);
     if (a == NULL) {
         a = json_object_new_array();
-        if (a == NULL || json_object_object_add(n->direct, user, a) != 0) {
+        if (a == NULL || json_object_object_add(n->rooms.direct, user, a) != 0) {
             json_object_put(a);
             return;
         }
@@ -605,7 +605,7 @@ void mx__dm_forget(mx_net *n, const char *user, const char *room)
     mx_room *r = mx__room(n, room, false);
     if (r != NULL)
         r->dm_user[0] = '\0';
-    json_object *a = mx__arr(n->direct, user);
+    json_object *a = mx__arr(n->rooms.direct, user);
     int i = array_index(a, room);
     if (i >= 0) {
         json_object_array_del_idx(a, (size_t)i, 1);
@@ -637,11 +637,11 @@ void mx__direct_take(mx_net *n, json_object *content)
         }
         (void)who;
     }
-    if (n->direct == NULL) {
-        n->direct = copy;
+    if (n->rooms.direct == NULL) {
+        n->rooms.direct = copy;
         return;
     }
-    json_object_object_foreach(n->direct, user, rooms)
+    json_object_object_foreach(n->rooms.direct, user, rooms)
     {
         json_object *a = mx__arr(copy, user);
         size_t len =
@@ -662,8 +662,8 @@ void mx__direct_take(mx_net *n, json_object *content)
             }
         }
     }
-    json_object_put(n->direct);
-    n->direct = copy;
+    json_object_put(n->rooms.direct);
+    n->rooms.direct = copy;
     if (missing)
         direct_put(n);
 }

@@ -24,7 +24,7 @@
  * way without a row.
  *
  * Private messages go to the player's direct room; when there is none yet
- * one is made (createRoom, is_direct, trusted_private_chat, the player
+ * one is made (mx_send_dm.c: createRoom, is_direct, trusted_private_chat, the player
  * invited; MX_DMS_MAX at once) and the player's queue is parked meanwhile,
  * as is a room's while the bot joins it (a direct room is used only once
  * the homeserver said it is not encrypted; a server that encrypts them is
@@ -37,7 +37,7 @@
  * message goes to a new one. Not here: retries and back-off (mx_call.c),
  * formatting (mx_format.c).
  */
-#include "mx_int.h"
+#include "mx_net.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,38 +69,38 @@ static void seen_note(mx_net *n, const char *event)
 {
     if (event == NULL || event[0] == '\0' || strlen(event) >= MX_ID_MAX)
         return;
-    if (n->nseen == n->seen_cap) {
-        int cap = n->seen_cap ? n->seen_cap * 2 : 16;
+    if (n->send.nseen == n->send.seen_cap) {
+        int cap = n->send.seen_cap ? n->send.seen_cap * 2 : 16;
         char(*p)[MX_ID_MAX] =
-            cap <= MX_SEEN_PENDING_MAX ? realloc(n->seen, (size_t)cap * sizeof *p) : NULL;
+            cap <= MX_SEEN_PENDING_MAX ? realloc(n->send.seen, (size_t)cap * sizeof *p) : NULL;
         if (p == NULL)
             return;
-        n->seen = p;
-        n->seen_cap = cap;
+        n->send.seen = p;
+        n->send.seen_cap = cap;
     }
-    snprintf(n->seen[n->nseen++], MX_ID_MAX, "%s", event);
+    snprintf(n->send.seen[n->send.nseen++], MX_ID_MAX, "%s", event);
 }
 
 int mx__send_flush(mx_net *n)
 {
-    if (outq_done_pending(n->q) == 0 && n->nseen == 0)
+    if (outq_done_pending(n->send.q) == 0 && n->send.nseen == 0)
         return 0;
-    int rc = outq_flush_done_seen(n->q, n->nseen > 0 ? n->seen[0] : NULL, sizeof n->seen[0],
-                                  n->nseen, (int64_t)time(NULL));
+    int rc = outq_flush_done_seen(n->send.q, n->send.nseen > 0 ? n->send.seen[0] : NULL,
+                                  sizeof n->send.seen[0], n->send.nseen, (int64_t)time(NULL));
     if (rc == 0)
-        n->nseen = 0;
+        n->send.nseen = 0;
     return rc;
 }
 
 /* The store refused (what): no outbox read or write before a back-off. */
 static void store_refused(mx_net *n, const char *what, int rc)
 {
-    int64_t delay = mx__backoff_next(n, &n->store_backoff);
-    n->store_hold_ms = loop_now(n->env.loop) + delay;
+    int64_t delay = mx__backoff_next(n, &n->send.store_backoff);
+    n->send.store_hold_ms = loop_now(n->env.loop) + delay;
     log_msg(outq_err_transient(rc) ? LOG_WARN : LOG_ERROR,
-            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what, outq_errmsg(n->q),
+            "%s: cannot %s: %s; trying again in %lld ms", n->c.name, what, outq_errmsg(n->send.q),
             (long long)delay);
-    (void)loop_timer_start(&n->wake, delay, 0);
+    (void)loop_timer_start(&n->send.wake, delay, 0);
 }
 
 void mx__on_wake(loop_timer *t, void *arg)
@@ -116,231 +116,31 @@ void mx__on_unpark(loop_timer *t, void *arg)
 
 void mx__send_unpark(mx_net *n)
 {
-    outq_unpark_all(n->q);
-}
-
-/* ---- Direct rooms ---------------------------------------------------------- */
-
-static bool dm_failed(mx_net *n, const char *user)
-{
-    for (int i = 0; i < n->ndm_failed; i++)
-        if (strcmp(n->dm_failed[i], user) == 0)
-            return true;
-    return false;
-}
-
-/*
- * Starts making user's direct room, unless that is under way or MX_DMS_MAX
- * are (the one that ends unparks the queues). When no request can be made
- * now, the queues are asked again after MX_UNPARK_MS.
- */
-static void make_dm(mx_net *n, const char *user)
-{
-    char url[MX_URL_MAX];
-    int making = 0;
-    for (int i = 0; i < MX_CALLS_MAX; i++)
-        making += n->calls[i].used && n->calls[i].kind == MX_CALL_CREATE_DM;
-    if (mx__call_find(n, MX_CALL_CREATE_DM, NULL, user) != NULL ||
-        mx__call_find(n, MX_CALL_DM_CHECK, NULL, user) != NULL || making >= MX_DMS_MAX)
-        return;
-    mx_call *c = NULL;
-    json_object *b = json_object_new_object(), *inv = json_object_new_array();
-    if (b != NULL && inv != NULL && mx__url(n, url, sizeof url, "/createRoom") == 0) {
-        json_object_array_add(inv, json_object_new_string(user));
-        json_object_object_add(b, "preset", json_object_new_string("trusted_private_chat"));
-        json_object_object_add(b, "is_direct", json_object_new_boolean(1));
-        json_object_object_add(b, "invite", json_object_get(inv));
-        json_object_object_add(b, "topic", json_object_new_string("Porrazo: your private hands"));
-        if (n->e2e.ready) { /* encrypted, as Element makes direct rooms */
-            json_object *st = json_object_new_array(), *ev = json_object_new_object(),
-                        *ct = json_object_new_object();
-            json_object_object_add(ct, "algorithm", json_object_new_string("m.megolm.v1.aes-sha2"));
-            json_object_object_add(ev, "type", json_object_new_string("m.room.encryption"));
-            json_object_object_add(ev, "state_key", json_object_new_string(""));
-            json_object_object_add(ev, "content", ct);
-            json_object_array_add(st, ev);
-            json_object_object_add(b, "initial_state", st);
-        }
-        c = mx__call_new(n, MX_CALL_CREATE_DM, "POST", url,
-                         json_object_to_json_string_ext(b, JSON_C_TO_STRING_PLAIN), true);
-    }
-    json_object_put(b);
-    json_object_put(inv);
-    if (c == NULL) {
-        (void)loop_timer_start(&n->unpark, MX_UNPARK_MS, 0);
-        return;
-    }
-    snprintf(c->user, sizeof c->user, "%s", user);
-    log_msg(LOG_INFO, "%s: making a direct room for %s", n->c.name, user);
-    mx__call_go(n, c);
-}
-
-/* Adds user to the players whose private messages are dropped. */
-static void dm_fail(mx_net *n, const char *user)
-{
-    char(*p)[MX_ID_MAX] = realloc(n->dm_failed, (size_t)(n->ndm_failed + 1) * sizeof *p);
-    if (p == NULL || dm_failed(n, user)) {
-        if (p != NULL)
-            n->dm_failed = p;
-        return;
-    }
-    n->dm_failed = p;
-    snprintf(n->dm_failed[n->ndm_failed++], MX_ID_MAX, "%s", user);
-}
-
-/*
- * Asks whether the direct room just made for user is encrypted (a server
- * that encrypts private rooms by default does so whatever the bot asked):
- * GET its m.room.encryption state. The player's queue stays parked until
- * the answer. When no request can be made, the room is taken as it is
- * known (the sync's state marks it encrypted otherwise).
- */
-static void dm_check(mx_net *n, const char *user, const char *room)
-{
-    char url[MX_URL_MAX], path[MX_URL_MAX], enc[3 * MX_ID_MAX];
-    mx_call *c = NULL;
-    if (mx__enc(room, enc, sizeof enc) == 0 &&
-        snprintf(path, sizeof path, "/rooms/%s/state/m.room.encryption/", enc) < (int)sizeof path &&
-        mx__url(n, url, sizeof url, path) == 0)
-        c = mx__call_new(n, MX_CALL_DM_CHECK, "GET", url, NULL, true);
-    if (c == NULL) {
-        mx__dm_set(n, user, room);
-        return;
-    }
-    snprintf(c->room, sizeof c->room, "%s", room);
-    snprintf(c->user, sizeof c->user, "%s", user);
-    mx__call_go(n, c);
-}
-
-/* host_player_rooms's callback: tells the game's room, once, that hands
-   cannot be delivered on this server. */
-static int tell_game_room(void *arg, const char *room)
-{
-    (void)mx__unreachable(arg, "", room);
-    return 0;
-}
-
-void mx__on_dm_check(mx_net *n, mx_call *c, int status, json_object *body)
-{
-    mx_room *r = mx__room(n, c->room, true);
-    char key[MX_ID_MAX + 32];
-    mx__send_unpark(n);
-    (void)body;
-    if (status != 200 && (r == NULL || !r->encrypted)) {
-        if (status != 404)
-            log_msg(LOG_WARN, "%s: cannot read whether %s is encrypted (HTTP %d)", n->c.name,
-                    c->room, status);
-        log_msg(LOG_INFO, "%s: %s is the direct room of %s", n->c.name, c->room, c->user);
-        mx__dm_set(n, c->user, c->room);
-        return;
-    }
-    log_msg(LOG_WARN,
-            "%s: the server encrypted the direct room %s made for %s: private hands cannot be "
-            "delivered on this server until the bot supports encryption",
-            n->c.name, c->room, c->user);
-    if (r != NULL)
-        r->encrypted = true; /* never sent to; its encryption state says nothing more */
-    snprintf(key, sizeof key, "said_encrypted:%s", c->room);
-    mx__kv_set(n, key, "1");
-    mx__kv_set(n, "e2e_dms", "1");
-    dm_fail(n, c->user);
-    if (host_player_rooms(n->env.host, n->c.name, c->user, tell_game_room, n) != 0)
-        log_msg(LOG_ERROR, "%s: %s", n->c.name, host_errmsg(n->env.host));
-}
-
-/* host_say writes it in the room's language */
-#define E2E_ROOM_TEXT                                                                              \
-    N_("Private hands cannot be delivered on this server: it encrypts private rooms, and I "       \
-       "cannot send into encrypted rooms yet. Games here need a server that does not encrypt "     \
-       "them (or an unencrypted direct room with me).")
-#define E2E_UNREACHABLE                                                                            \
-    "this server encrypts private rooms, and I cannot send your cards into an encrypted room "     \
-    "yet, so I cannot seat you"
-
-const char *mx__unreachable(mx_net *n, const char *user, const char *room)
-{
-    char v[8], key[MX_ID_MAX + 32], dm[MX_ID_MAX];
-    if (n->e2e.olm != NULL || mx__kv_get(n, "e2e_dms", v, sizeof v) != 0)
-        return NULL; /* encryption on: encrypted direct rooms are served */
-    int ns = 0;
-    if (room != NULL && snprintf(key, sizeof key, "said_e2e:%s", room) < (int)sizeof key &&
-        mx__kv_get(n, key, v, sizeof v) != 0 &&
-        host_room_players(n->env.host, n->c.name, room, NULL, 0, &ns) == 1) {
-        mx__kv_set(n, key, "1");
-        (void)mx__say(n, room, NULL, E2E_ROOM_TEXT);
-    }
-    if (user[0] == '\0')
-        return NULL;
-    mx__dm_room(n, user, dm, sizeof dm);
-    return dm[0] == '\0' ? E2E_UNREACHABLE : NULL;
-}
-
-void mx__dm_prepare(mx_net *n, const char *room, const char *user)
-{
-    char dm[MX_ID_MAX], v[8];
-    mx__dm_room(n, user, dm, sizeof dm);
-    if (dm[0] != '\0' || dm_failed(n, user) ||
-        (n->e2e.olm == NULL && mx__kv_get(n, "e2e_dms", v, sizeof v) == 0))
-        return;
-    host_player seats[8];
-    int ns = 0;
-    bool seated = false;
-    if (host_room_players(n->env.host, n->c.name, room, seats, 8, &ns) == 1)
-        for (int i = 0; i < ns && !seated; i++)
-            seated = strcmp(seats[i].id, user) == 0;
-    if (seated)
-        make_dm(n, user);
-}
-
-void mx__on_create_dm(mx_net *n, mx_call *c, int status, json_object *body)
-{
-    const char *room = mx__str(body, "room_id");
-    mx__send_unpark(n); /* this player's queue, and any that waited for MX_DMS_MAX */
-    if (status == 200 && room != NULL && strlen(room) < MX_ID_MAX && n->e2e.ready) {
-        char key[MX_ID_MAX + 32];
-        mx_room *r = mx__room(n, room, true);
-        if (r != NULL)
-            r->encrypted = true; /* made so: its state event may come later */
-        snprintf(key, sizeof key, "encrypted:%s", room);
-        mx__kv_set(n, key, "1");
-        log_msg(LOG_INFO, "%s: %s is the encrypted direct room of %s", n->c.name, room, c->user);
-        mx__dm_set(n, c->user, room);
-        return;
-    }
-    if (status == 200 && room != NULL && strlen(room) < MX_ID_MAX) {
-        dm_check(n, c->user, room);
-        return;
-    }
-    const char *err = mx__str(body, "error");
-    log_msg(LOG_ERROR,
-            "%s: cannot make a direct room for %s (HTTP %d: %s): their private "
-            "messages are dropped",
-            n->c.name, c->user, status, err != NULL ? err : "");
-    dm_fail(n, c->user);
+    outq_unpark_all(n->send.q);
 }
 
 /* ---- Which messages may go ---------------------------------------------------- */
 
 /*
- * outq's ready callback: where m goes (into n->ready_room) and whether it
+ * outq's ready callback: where m goes (into n->send.ready_room) and whether it
  * may go now. A player without a direct room: one is made and the queue
  * parked; a room being joined: parked; nowhere to go: dropped (logged).
  */
 static outq_verdict ready(void *arg, const outq_msg *m)
 {
     mx_net *n = arg;
-    char *room = n->ready_room;
+    char *room = n->send.ready_room;
     room[0] = '\0';
     if (m->kind == MSG_ROOM) {
         snprintf(room, MX_ID_MAX, "%s", m->target);
-    } else if (dm_failed(n, m->target)) {
+    } else if (mx__dm_failed(n, m->target)) {
         log_msg(LOG_WARN, "%s: dropping a private message to %s: no direct room", n->c.name,
                 m->target);
         return OUTQ_DROP;
     } else {
         mx__dm_room(n, m->target, room, MX_ID_MAX);
         if (room[0] == '\0' && m->target[0] == '@') {
-            make_dm(n, m->target);
+            mx__dm_make(n, m->target);
             return OUTQ_PARK;
         }
     }
@@ -527,7 +327,7 @@ static outq_expand_result merge_expand(void *arg, const outq_msg *m, char **text
 void mx__send_init(mx_net *n)
 {
     if (n->env.host != NULL)
-        outq_set_expander(n->q, merge_expand, n);
+        outq_set_expander(n->send.q, merge_expand, n);
 }
 
 /* Whether raw (a message as stored) is a turn prompt or reminder of the
@@ -571,7 +371,7 @@ static void game_people(mx_net *n, const char *room, host_player *seats, mx_pers
 static void flight_done(mx_net *n, mx_flight *f, const char *event)
 {
     seen_note(n, event);
-    outq_sent(n->q, f->m);
+    outq_sent(n->send.q, f->m);
     f->m = NULL;
 }
 
@@ -672,8 +472,8 @@ static int flight_go(mx_net *n, mx_flight *f)
 static mx_flight *flight_of(mx_net *n, int64_t id)
 {
     for (int i = 0; i < MX_SENDS_MAX; i++)
-        if (n->flights[i].m != NULL && n->flights[i].m->id == id)
-            return &n->flights[i];
+        if (n->send.flights[i].m != NULL && n->send.flights[i].m->id == id)
+            return &n->send.flights[i];
     return NULL;
 }
 
@@ -693,20 +493,20 @@ static bool carried(mx_net *n, int64_t id)
 static void send_more(mx_net *n)
 {
     for (int i = 0; i < MX_SENDS_MAX; i++) {
-        mx_flight *f = &n->flights[i];
+        mx_flight *f = &n->send.flights[i];
         if (f->m != NULL && !carried(n, f->m->id) && flight_go(n, f) != 0)
             return;
     }
     for (int i = 0; i < MX_SENDS_MAX; i++) {
-        mx_flight *f = &n->flights[i];
+        mx_flight *f = &n->send.flights[i];
         if (f->m != NULL)
             continue;
-        outq_msg *m = outq_take(n->q, ready, n);
+        outq_msg *m = outq_take(n->send.q, ready, n);
         if (m == NULL)
             return;
         f->m = m;
         f->part = 0;
-        snprintf(f->room, sizeof f->room, "%s", n->ready_room);
+        snprintf(f->room, sizeof f->room, "%s", n->send.ready_room);
         if (flight_go(n, f) != 0)
             return;
     }
@@ -763,14 +563,14 @@ void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
     const char *err = mx__str(body, "error"), *code = mx__str(body, "errcode");
     char user[MX_ID_MAX];
     mx__dm_user(n, c->room, user, sizeof user);
-    if ((status == 403 || status == 404) && user[0] != '\0' && n->rerouted != c->msg) {
+    if ((status == 403 || status == 404) && user[0] != '\0' && n->send.rerouted != c->msg) {
         log_msg(LOG_WARN,
                 "%s: the direct room %s of %s refused a message (HTTP %d %s): "
                 "making a new one",
                 n->c.name, c->room, user, status, code != NULL ? code : "");
-        n->rerouted = c->msg;
+        n->send.rerouted = c->msg;
         mx__dm_forget(n, user, c->room);
-        outq_untake(n->q, f->m); /* taken again once the new room is made */
+        outq_untake(n->send.q, f->m); /* taken again once the new room is made */
         f->m = NULL;
         return;
     }
@@ -784,9 +584,9 @@ void mx__on_send(mx_net *n, mx_call *c, int status, json_object *body)
 void mx__send_turn(mx_net *n)
 {
     bool sending = n->phase == MX_PH_SYNC && n->authed && !n->quitting;
-    bool store_ok = loop_now(n->env.loop) >= n->store_hold_ms;
+    bool store_ok = loop_now(n->env.loop) >= n->send.store_hold_ms;
     int more = 0;
-    if (sending && store_ok && (more = outq_load(n->q)) < 0) {
+    if (sending && store_ok && (more = outq_load(n->send.q)) < 0) {
         store_refused(n, "read the outbox", more);
         store_ok = false;
     }
@@ -799,7 +599,7 @@ void mx__send_turn(mx_net *n)
         store_refused(n, "mark the messages sent (none is sent again meanwhile)", rc);
         return;
     }
-    n->store_backoff.next_ms = 0;
+    n->send.store_backoff.next_ms = 0;
     if (more == 1)
-        (void)loop_timer_start(&n->wake, 0, 0); /* a backlog bigger than one load */
+        (void)loop_timer_start(&n->send.wake, 0, 0); /* a backlog bigger than one load */
 }

@@ -333,6 +333,15 @@ class ServerState(RoomsMixin, KeysMixin):
             raise bad_request("Invalid stream token")
         return pos
 
+    def forget_sync_tokens(self):
+        """Forgets every sync token issued so far, as a server restored from
+        a backup or moved to a new database would: a /sync with one is then
+        400 M_UNKNOWN "Invalid stream token" (Synapse's answer to a token it
+        cannot use, StreamToken.from_string), and a sync without since
+        starts a client afresh."""
+        with self.lock:
+            self._sync_tokens.clear()
+
     # -- account data --------------------------------------------------------
 
     def _set_account_data(self, acct, etype, content):
