@@ -262,6 +262,20 @@ int pzai_why_of(const pz_view *v, const pz_record *r, const pz_action *a, uint64
     return err;
 }
 
+/* The hint a's reason, both written to action and why only when the reason
+   could be made: 1, or pzai_why_of's error with both untouched. */
+static int hint_with_why(const pz_view *v, const pz_record *r, uint64_t seed, const pz_action *a,
+                         pz_action *action, pzai_why *why)
+{
+    pzai_why w;
+    int err = pzai_why_of(v, r, a, seed, &w);
+    if (err != 0)
+        return err;
+    *action = *a;
+    *why = w;
+    return 1;
+}
+
 int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
               pz_action *action, pzai_why *why)
 {
@@ -269,13 +283,7 @@ int pzai_hint(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_bu
     int rc = pzai_decide(v, r, PZAI_STRONG, seed, budget, &a);
     if (rc != 1)
         return rc;
-    pzai_why w;
-    int err = pzai_why_of(v, r, &a, seed, &w);
-    if (err != 0)
-        return err;
-    *action = a;
-    *why = w;
-    return 1;
+    return hint_with_why(v, r, seed, &a, action, why);
 }
 
 int pzai_hint_play(const pz_view *v, const pz_record *r, uint64_t seed, const pzai_budget *budget,
@@ -289,11 +297,5 @@ int pzai_hint_play(const pz_view *v, const pz_record *r, uint64_t seed, const pz
                  : 0;
     if (rc != 1)
         return rc;
-    pzai_why w;
-    int err = pzai_why_of(v, r, &a, seed, &w);
-    if (err != 0)
-        return err;
-    *action = a;
-    *why = w;
-    return 1;
+    return hint_with_why(v, r, seed, &a, action, why);
 }
