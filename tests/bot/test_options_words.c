@@ -25,8 +25,9 @@ static void test_an_unknown_option_is_told_with_the_readers_names(void **state)
     (void)state;
     char why[200];
     pz_options o, before;
+    memset(&o, 0, sizeof o); /* padding too, so the bytes compared are all set */
     pz_options_default(&o);
-    before = o;
+    memcpy(&before, &o, sizeof o);
     assert_int_equal(cmd_option_set(&o, "foo", "1", why, sizeof why), -1);
     assert_memory_equal(&o, &before, sizeof o);
     assert_non_null(strstr(why, "'foo' is not an option: try target, wrap"));
