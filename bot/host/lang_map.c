@@ -165,43 +165,134 @@ void host__lang_map_seen(host *h, const char *network, const char *player, const
         (void)put_key(h, key, false, -1, room); /* full: their network's */
 }
 
-/* store_kv_each's callback: one player's language (arg: the host). */
+/* The map as the start reads it: entries appended in the order read (a
+   language or a room each), then sorted and folded once, so a start with
+   50,000 players costs one sort, not an insertion in the middle each. */
+struct lang_load {
+    host *h;
+    struct lang_own *e;
+    int n, cap, *order; /* order: each entry's place in the reading */
+    bool full;
+};
+
+/* Appends key's language (lang >= 0) or room to the load; 1 when out of
+   memory or over LANG_MAP_MAX entries read, else 0. */
+static int load_add(struct lang_load *l, const char *key, int lang, const char *room)
+{
+    if (l->n >= 2 * LANG_MAP_MAX) {
+        l->full = true;
+        return 0; /* more: their network's language */
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap != 0 ? 2 * l->cap : 1024;
+        struct lang_own *grown = realloc(l->e, (size_t)cap * sizeof *l->e);
+        if (grown == NULL)
+            return 1;
+        l->e = grown;
+        l->cap = cap;
+    }
+    struct lang_own *e = &l->e[l->n++];
+    snprintf(e->key, sizeof e->key, "%s", key);
+    e->lang = lang;
+    snprintf(e->room, sizeof e->room, "%s", room != NULL ? room : "");
+    return 0;
+}
+
+/* store_kv_each's callback: one player's language (arg: the load). */
 static int load_one(void *arg, const char *key, const char *value)
 {
     pz_lang l;
     if (strlen(key) >= LINK_ID_LEN || !i18n_parse(value, &l))
         return 0;
-    return put_key(arg, key, true, (int)l, NULL) == 0 ? 0 : 1; /* 1: out of memory */
+    return load_add(arg, key, (int)l, NULL);
 }
 
 /* store_game_each_active's callback: the room of each person seated in an
-   active game (arg: the host). */
+   active game (arg: the load). */
 static int seated_one(void *arg, store_game *g)
 {
-    host *h = arg;
+    struct lang_load *l = arg;
     store_seat seats[PZ_MAX_PLAYERS];
+    char key[LINK_ID_LEN];
     int n = 0;
-    if (store_seats_get(h->st, g->id, seats, PZ_MAX_PLAYERS, &n) != 0)
+    if (strlen(g->room) >= STORE_ID_MAX ||
+        store_seats_get(l->h->st, g->id, seats, PZ_MAX_PLAYERS, &n) != 0)
         return 0; /* the language of a line is no reason to stop */
-    for (int i = 0; i < n; i++)
-        if (!host__is_robot(seats[i].player))
-            host__lang_map_seen(h, g->network, seats[i].player, g->room);
+    for (int i = 0; i < n; i++) {
+        if (host__is_robot(seats[i].player))
+            continue;
+        host__link_key(g->network, seats[i].player, key, sizeof key);
+        if (key[0] != '\0' && load_add(l, key, -1, g->room) != 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Sorts by key, and within a key in the order read (qsort is not stable). */
+static const struct lang_own *sort_base;
+static int by_key_then_read(const void *a, const void *b)
+{
+    int ia = *(const int *)a, ib = *(const int *)b;
+    int c = strcmp(sort_base[ia].key, sort_base[ib].key);
+    return c != 0 ? c : (ia > ib) - (ia < ib);
+}
+
+/* The load sorted and folded into h's map: per key its language read last
+   and its room read last, as put_key one by one would leave them. 0, or 1
+   out of memory. */
+static int load_fold(struct lang_load *l)
+{
+    host *h = l->h;
+    if (l->n == 0)
+        return 0;
+    l->order = malloc((size_t)l->n * sizeof *l->order);
+    struct lang_own *map = malloc((size_t)l->n * sizeof *map);
+    if (l->order == NULL || map == NULL) {
+        free(map);
+        return 1;
+    }
+    for (int i = 0; i < l->n; i++)
+        l->order[i] = i;
+    sort_base = l->e;
+    qsort(l->order, (size_t)l->n, sizeof *l->order, by_key_then_read);
+    int m = 0;
+    for (int i = 0; i < l->n; i++) {
+        const struct lang_own *e = &l->e[l->order[i]];
+        if (m == 0 || strcmp(map[m - 1].key, e->key) != 0) {
+            if (m == LANG_MAP_MAX)
+                break; /* more: their network's */
+            map[m] = *e;
+            map[m].room[0] = '\0';
+            map[m].lang = -1;
+            m++;
+        }
+        if (e->lang >= 0)
+            map[m - 1].lang = e->lang;
+        if (e->room[0] != '\0')
+            snprintf(map[m - 1].room, sizeof map[m - 1].room, "%s", e->room);
+    }
+    free(h->langs);
+    h->langs = map;
+    h->nlangs = m;
     return 0;
 }
 
 int host__lang_map_load(host *h, char *why, size_t why_len)
 {
-    int err = store_kv_each(h->st, LANG_SCOPE, load_one, h);
+    struct lang_load l = {.h = h};
+    int err = store_kv_each(h->st, LANG_SCOPE, load_one, &l);
     if (err != 0) {
         snprintf(why, why_len, "cannot read the players' languages: %s",
                  err == 1 ? "out of memory" : store_errmsg(h->st));
-        return -1;
+    } else if ((err = store_game_each_active(h->st, seated_one, &l)) != 0) {
+        snprintf(why, why_len, "cannot read the seats of the games: %s",
+                 err == 1 ? "out of memory" : store_errmsg(h->st));
+    } else if ((err = load_fold(&l)) != 0) {
+        snprintf(why, why_len, "cannot read the players' languages: out of memory");
     }
-    if ((err = store_game_each_active(h->st, seated_one, h)) != 0) {
-        snprintf(why, why_len, "cannot read the seats of the games: %s", store_errmsg(h->st));
-        return -1;
-    }
-    return 0;
+    free(l.e);
+    free(l.order);
+    return err != 0 ? -1 : 0;
 }
 
 void host__lang_map_free(host *h)
