@@ -207,7 +207,8 @@ int reload_config(reload_target *t)
     log_set_level(log_level_named(t->live->bot.log_level));
     cfg_make_lang_rules(t->live); /* its [irc] sections and its languages are the file's now */
     reload_host_settings(t->live, t->hcfg);
-    host_reconfigure(t->host, t->hcfg);
+    if (host_reconfigure(t->host, t->hcfg) != 0)
+        log_msg(LOG_WARN, "reload: %s", host_errmsg(t->host));
     if (reload_web_langs(t->live, t->pages) != 0)
         log_msg(LOG_WARN, "reload: out of memory: the game pages keep the rooms' languages");
     log_msg(LOG_INFO, "configuration reloaded from %s (%d warning%s)", t->path, nwarn,

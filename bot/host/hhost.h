@@ -41,8 +41,10 @@ struct host {
     int robot_level;       /* pzai_level of computer players added without one */
     room_own *rooms;       /* the rooms with their own prefix or colours (room_map.c) */
     int nrooms;
-    struct lang_own *langs; /* the players with their own language (lang_map.c) */
-    int nlangs;
+    struct lang_own *langs; /* the players whose language is not their network's (lang_map.c) */
+    int nlangs, langs_room; /* entries in langs, and room for */
+    int *lang_slots;        /* its hash table: indexes into langs, -1 empty */
+    int langs_cap;          /* slots, a power of 2 */
     const hs_listener *listeners[HS_LISTENERS_MAX]; /* told of every move (act.c) */
     int nlisteners;
     bool kv_held; /* between host_kv_hold and host_kv_release (adapter.c) */

@@ -206,6 +206,8 @@ static int finish(ctx *c)
         snprintf(c->h->err, sizeof c->h->err,
                  "out of memory: %s's prefix, colours and language take effect after a restart",
                  c->room_change.room);
+    else if (c->room_change.pending) /* its seated players' private lines follow its language */
+        host__lang_map_room_changed(c->h, c->network, c->room_change.room);
     if (c->lang_change.pending && c->m != NULL &&
         host__lang_map_put(c->h, c->network, c->m->sender, c->lang_change.lang) != 0)
         snprintf(c->h->err, sizeof c->h->err,
@@ -430,7 +432,7 @@ int host_new(host **out, store *st, const host_config *cfg, char *why, size_t wh
     return 0;
 }
 
-void host_reconfigure(host *h, const host_config *cfg)
+int host_reconfigure(host *h, const host_config *cfg)
 {
     host_config old = h->cfg;
     h->cfg = *cfg;
@@ -446,6 +448,14 @@ void host_reconfigure(host *h, const host_config *cfg)
     pzai_level level;
     if (cfg->robot_level != NULL && pzai_level_parse(cfg->robot_level, &level) == 0)
         h->robot_level = (int)level; /* checked by the configuration already */
+    /* the configuration's rooms' languages may have changed: the players
+       seated in a room that now speaks another language than its network
+       follow it (those whose room now speaks as the network already do) */
+    char why[200];
+    if (host__lang_map_rooms(h, true, why, sizeof why) == 0)
+        return 0;
+    snprintf(h->err, sizeof h->err, "%s; their private lines follow it once they speak there", why);
+    return -1;
 }
 
 void host_free(host *h)

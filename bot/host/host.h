@@ -166,9 +166,12 @@ void host_free(host *h);
  * Takes new settings (a configuration reload): prefix, name, reminders,
  * prompts, deadlines of new games, the game limit, flood and backlog
  * bounds, callbacks. Games under way keep their own settings; nothing is
- * read or written.
+ * written. The rooms' index is read for rooms that now speak another
+ * language than their network (lang_of may have changed), and their games'
+ * seats; returns 0, or -1 when that read failed (host_errmsg says why: their
+ * players' private lines follow the room once they speak there).
  */
-void host_reconfigure(host *h, const host_config *cfg);
+int host_reconfigure(host *h, const host_config *cfg);
 
 /*
  * Handles one line at time `now` (unix seconds). Replies and

@@ -67,17 +67,28 @@ int host__room_map_put(host *h, const char *network, const char *room, const cha
 /* ---- lang_map.c: the players' own languages ("lang es") and rooms, in memory ---- */
 /* kv scope, key "network\x1fplayer", value "es" or "en" (settings.def's lang) */
 #define LANG_SCOPE (cmd_setting_row_of(CMD_SETTING_PLAYER_LANG)->stored)
-/* Reads every player's from the store (host_new). 0, or -1 with why. */
+/* Reads every player's own language from the store, and the seats of the
+   active games in rooms whose language is not their network's (host_new).
+   0, or -1 with why. */
 int host__lang_map_load(host *h, char *why, size_t why_len);
+/* Puts in the seats of the active games in rooms whose language is not
+   their network's (fill: only for players with no room in the map; after
+   a reload changed the configuration's languages). 0, or -1 with why. */
+int host__lang_map_rooms(host *h, bool fill, char *why, size_t why_len);
+/* A room's own language changed ("set lang", committed): its game's
+   seated players follow it when it is not its network's. */
+void host__lang_map_room_changed(host *h, const char *network, const char *room);
 /* Sets player's language on network (-1: none, the room's). 0, or -1 out
    of memory (unchanged). */
 int host__lang_map_put(host *h, const char *network, const char *player, int lang);
 void host__lang_map_free(host *h);
 /* Remembers room as where player is seated or last gave a command on
    network: their private lines follow its language when they chose none
-   (host_player_lang). In memory only; never fails a call. */
+   (host_player_lang). Kept only when that language is not the network's
+   (and forgotten when they speak in a room that speaks as the network).
+   In memory only; never fails a call. */
 void host__lang_map_seen(host *h, const char *network, const char *player, const char *room);
-/* That room, or NULL when none is known. */
+/* That room, or NULL when none is known or it speaks as the network. */
 const char *host__lang_map_room(const host *h, const char *network, const char *player);
 /* The language player chose (-1 none); and host_player_lang as if they
    had chosen none. */

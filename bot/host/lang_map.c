@@ -5,15 +5,24 @@
  * that may not cost a read of the store. Per player: the language they
  * chose ("lang es"; kv scope LANG_SCOPE, read once when the host starts,
  * following a "lang" once the call that made it commits), and the room
- * where they are seated or last gave a command (the seats of the active
- * games when the host starts, then each seating and each command said in a
- * room). A sorted array looked up by bsearch, at most LANG_MAP_MAX
- * players. The rule itself is host_player_lang's: their own, else that
- * room's, else the network's, else the bot's (i18n_reader_lang); also the
- * language a call writes in (host__lang).
+ * where they are seated or last gave a command — kept only when that
+ * room's language is not the network's, for only then does it decide
+ * anything: a player seated in a room that speaks as its network does
+ * reads their network's language with or without it. So the map holds the
+ * players with a language of their own and those of the rooms that chose
+ * another, not every player: at 100,000 games in rooms of their network's
+ * language it is empty, the start reads the rooms' index and no game, and
+ * a command's lookups cost nothing. A room that comes to speak another
+ * language ("set lang", a reloaded configuration) has the seats of its
+ * game put in (host__lang_map_room_changed, host__lang_map_rooms). A hash
+ * table (FNV-1a, linear probing) of indexes into a dense array, at most
+ * LANG_MAP_MAX players. The rule itself is host_player_lang's: their own,
+ * else that room's, else the network's, else the bot's
+ * (i18n_reader_lang); also the language a call writes in (host__lang).
  *
  * Not here: the command (cmd/prefs.c), the rooms' languages (room_map.c).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,24 +36,99 @@
 struct lang_own {
     char key[LINK_ID_LEN];   /* "network\x1fplayer" */
     int lang;                /* their own, -1 none */
-    char room[STORE_ID_MAX]; /* where they are seated or last spoke, "" none */
+    char room[STORE_ID_MAX]; /* where seated or last spoke, in another language than the
+                                network's; "" none */
 };
 
-static int by_key(const void *a, const void *b)
+static uint32_t hash_of(const char *key)
 {
-    return strcmp(((const struct lang_own *)a)->key, ((const struct lang_own *)b)->key);
+    uint32_t x = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)key; *p != '\0'; p++)
+        x = (x ^ *p) * 16777619u;
+    return x;
+}
+
+/* The slot of key: where its index is, or the empty slot where it would go. */
+static int slot_of(const host *h, const char *key)
+{
+    uint32_t mask = (uint32_t)h->langs_cap - 1;
+    for (uint32_t i = hash_of(key) & mask;; i = (i + 1) & mask)
+        if (h->lang_slots[i] < 0 || strcmp(h->langs[h->lang_slots[i]].key, key) == 0)
+            return (int)i;
+}
+
+/* The entry of key, or NULL. */
+static struct lang_own *find_key(const host *h, const char *key)
+{
+    if (h->nlangs == 0 || key[0] == '\0')
+        return NULL;
+    int i = h->lang_slots[slot_of(h, key)];
+    return i >= 0 ? &h->langs[i] : NULL;
 }
 
 /* The entry of player on network, or NULL. */
 static const struct lang_own *find(const host *h, const char *network, const char *player)
 {
-    struct lang_own probe;
+    char key[LINK_ID_LEN];
     if (h->nlangs == 0 || network == NULL || player == NULL)
         return NULL;
-    host__link_key(network, player, probe.key, sizeof probe.key);
-    if (probe.key[0] == '\0')
-        return NULL;
-    return bsearch(&probe, h->langs, (size_t)h->nlangs, sizeof *h->langs, by_key);
+    host__link_key(network, player, key, sizeof key);
+    return find_key(h, key);
+}
+
+/* Whether room's language decides anything: it is not its network's. */
+static bool room_decides(const host *h, const char *network, const char *room)
+{
+    return host_room_lang(h, network, room) != host__room_map_configured(h, network, NULL);
+}
+
+/* The table grown to hold one more entry: 0, or -1 out of memory. */
+static int reserve(host *h)
+{
+    if (h->nlangs == h->langs_room) {
+        int room = h->langs_room != 0 ? 2 * h->langs_room : 64;
+        struct lang_own *grown = realloc(h->langs, (size_t)room * sizeof *h->langs);
+        if (grown == NULL)
+            return -1;
+        h->langs = grown;
+        h->langs_room = room;
+    }
+    if ((h->nlangs + 1) * 4 <= h->langs_cap * 3)
+        return 0;
+    int cap = h->langs_cap != 0 ? 2 * h->langs_cap : 128;
+    int *slots = malloc((size_t)cap * sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    for (int i = 0; i < cap; i++)
+        slots[i] = -1;
+    free(h->lang_slots);
+    h->lang_slots = slots;
+    h->langs_cap = cap;
+    for (int e = 0; e < h->nlangs; e++)
+        h->lang_slots[slot_of(h, h->langs[e].key)] = e;
+    return 0;
+}
+
+/* Removes the entry in slot i: the later entries of its run move back
+   (no tombstones), the array's last entry takes its place there. */
+static void remove_slot(host *h, int i)
+{
+    uint32_t mask = (uint32_t)h->langs_cap - 1, hole = (uint32_t)i;
+    int e = h->lang_slots[i];
+    for (uint32_t j = (hole + 1) & mask; h->lang_slots[j] >= 0; j = (j + 1) & mask) {
+        uint32_t home = hash_of(h->langs[h->lang_slots[j]].key) & mask;
+        bool stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+        if (!stays) {
+            h->lang_slots[hole] = h->lang_slots[j];
+            hole = j;
+        }
+    }
+    h->lang_slots[hole] = -1;
+    int last = --h->nlangs;
+    if (e != last) {
+        h->langs[e] = h->langs[last];
+        h->lang_slots[slot_of(h, h->langs[e].key)] = e;
+    }
 }
 
 /* host_player_lang with the player's own choice taken as own. */
@@ -103,44 +187,29 @@ pz_lang host__lang(const ctx *c)
 }
 
 /* Sets key's entry: its language when set_lang (-1 none), its room when
-   room is not NULL; inserted in order, removed when it keeps neither.
-   0, or -1 out of memory or full (the map unchanged). */
+   room is not NULL ("" none); removed when it keeps neither. 0, or -1 out
+   of memory or full (the map unchanged). */
 static int put_key(host *h, const char *key, bool set_lang, int lang, const char *room)
 {
-    int lo = 0, hi = h->nlangs;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (strcmp(h->langs[mid].key, key) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    bool here = lo < h->nlangs && strcmp(h->langs[lo].key, key) == 0;
-    int now_lang = set_lang ? lang : here ? h->langs[lo].lang : -1;
-    bool has_room = room != NULL ? room[0] != '\0' : here && h->langs[lo].room[0] != '\0';
+    struct lang_own *e = find_key(h, key);
+    int now_lang = set_lang ? lang : e != NULL ? e->lang : -1;
+    bool has_room = room != NULL ? room[0] != '\0' : e != NULL && e->room[0] != '\0';
     if (now_lang < 0 && !has_room) {
-        if (here) {
-            memmove(&h->langs[lo], &h->langs[lo + 1],
-                    (size_t)(h->nlangs - lo - 1) * sizeof *h->langs);
-            h->nlangs--;
-        }
+        if (e != NULL)
+            remove_slot(h, slot_of(h, key));
         return 0;
     }
-    if (!here) {
-        if (h->nlangs >= LANG_MAP_MAX)
+    if (e == NULL) {
+        if (h->nlangs >= LANG_MAP_MAX || reserve(h) != 0)
             return -1;
-        struct lang_own *grown = realloc(h->langs, (size_t)(h->nlangs + 1) * sizeof *h->langs);
-        if (grown == NULL)
-            return -1;
-        h->langs = grown;
-        memmove(&h->langs[lo + 1], &h->langs[lo], (size_t)(h->nlangs - lo) * sizeof *h->langs);
-        h->nlangs++;
-        snprintf(h->langs[lo].key, sizeof h->langs[lo].key, "%s", key);
-        h->langs[lo].room[0] = '\0';
+        h->lang_slots[slot_of(h, key)] = h->nlangs;
+        e = &h->langs[h->nlangs++];
+        snprintf(e->key, sizeof e->key, "%s", key);
+        e->room[0] = '\0';
     }
-    h->langs[lo].lang = now_lang;
+    e->lang = now_lang;
     if (room != NULL)
-        snprintf(h->langs[lo].room, sizeof h->langs[lo].room, "%s", room);
+        snprintf(e->room, sizeof e->room, "%s", room);
     return 0;
 }
 
@@ -159,145 +228,98 @@ void host__lang_map_seen(host *h, const char *network, const char *player, const
         return;
     const struct lang_own *l = find(h, network, player);
     if (l != NULL && strcmp(l->room, room) == 0)
-        return; /* the common case: a command where they last spoke */
+        return; /* the common case of a room that decides: where they last spoke */
+    bool decides = room_decides(h, network, room);
+    if (!decides && (l == NULL || l->room[0] == '\0'))
+        return; /* the common case: their network's language, as before */
     host__link_key(network, player, key, sizeof key);
     if (key[0] != '\0')
-        (void)put_key(h, key, false, -1, room); /* full: their network's */
+        (void)put_key(h, key, false, -1, decides ? room : ""); /* full: their network's */
 }
 
-/* The map as the start reads it: entries appended in the order read (a
-   language or a room each), then sorted and folded once, so a start with
-   50,000 players costs one sort, not an insertion in the middle each. */
-struct lang_load {
-    host *h;
-    struct lang_own *e;
-    int n, cap, *order; /* order: each entry's place in the reading */
-    bool full;
-};
-
-/* Appends key's language (lang >= 0) or room to the load; 1 when out of
-   memory or over LANG_MAP_MAX entries read, else 0. */
-static int load_add(struct lang_load *l, const char *key, int lang, const char *room)
+/* Puts in the room of each person seated at game id, in room on network
+   (fill: only for those whose entry has no room). 0, or 1 when the map is
+   full or out of memory; a seat that cannot be read is skipped (the
+   language of a line is no reason to stop). */
+static int seat_room(host *h, int64_t id, const char *network, const char *room, bool fill)
 {
-    if (l->n >= 2 * LANG_MAP_MAX) {
-        l->full = true;
-        return 0; /* more: their network's language */
-    }
-    if (l->n == l->cap) {
-        int cap = l->cap != 0 ? 2 * l->cap : 1024;
-        struct lang_own *grown = realloc(l->e, (size_t)cap * sizeof *l->e);
-        if (grown == NULL)
+    store_seat seats[PZ_MAX_PLAYERS];
+    char key[LINK_ID_LEN];
+    int n = 0;
+    if (strlen(room) >= STORE_ID_MAX || store_seats_get(h->st, id, seats, PZ_MAX_PLAYERS, &n) != 0)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (host__is_robot(seats[i].player))
+            continue;
+        host__link_key(network, seats[i].player, key, sizeof key);
+        if (key[0] == '\0')
+            continue;
+        const struct lang_own *e = find_key(h, key);
+        if (fill && e != NULL && e->room[0] != '\0')
+            continue;
+        if (put_key(h, key, false, -1, room) != 0)
             return 1;
-        l->e = grown;
-        l->cap = cap;
     }
-    struct lang_own *e = &l->e[l->n++];
-    snprintf(e->key, sizeof e->key, "%s", key);
-    e->lang = lang;
-    snprintf(e->room, sizeof e->room, "%s", room != NULL ? room : "");
     return 0;
 }
 
-/* store_kv_each's callback: one player's language (arg: the load). */
+struct rooms_walk {
+    host *h;
+    bool fill;
+};
+
+/* store_room_each_active's callback: the seats of a game in a room that
+   speaks another language than its network (arg: a rooms_walk). */
+static int room_one(void *arg, int64_t id, const char *network, const char *room)
+{
+    struct rooms_walk *w = arg;
+    return room_decides(w->h, network, room) ? seat_room(w->h, id, network, room, w->fill) : 0;
+}
+
+int host__lang_map_rooms(host *h, bool fill, char *why, size_t why_len)
+{
+    struct rooms_walk w = {.h = h, .fill = fill};
+    int err = store_room_each_active(h->st, room_one, &w);
+    if (err != 0)
+        snprintf(why, why_len, "cannot read the seats of the games: %s",
+                 err == 1 ? "too many players or out of memory" : store_errmsg(h->st));
+    return err != 0 ? -1 : 0;
+}
+
+void host__lang_map_room_changed(host *h, const char *network, const char *room)
+{
+    store_game g;
+    if (!room_decides(h, network, room) || store_game_active(h->st, network, room, &g) != 0)
+        return; /* its players' entries naming it now say what their network says */
+    (void)seat_room(h, g.id, network, room, false);
+    store_game_fini(&g);
+}
+
+/* store_kv_each's callback: one player's language (arg: the host). */
 static int load_one(void *arg, const char *key, const char *value)
 {
     pz_lang l;
     if (strlen(key) >= LINK_ID_LEN || !i18n_parse(value, &l))
         return 0;
-    return load_add(arg, key, (int)l, NULL);
-}
-
-/* store_game_each_active's callback: the room of each person seated in an
-   active game (arg: the load). */
-static int seated_one(void *arg, store_game *g)
-{
-    struct lang_load *l = arg;
-    store_seat seats[PZ_MAX_PLAYERS];
-    char key[LINK_ID_LEN];
-    int n = 0;
-    if (strlen(g->room) >= STORE_ID_MAX ||
-        store_seats_get(l->h->st, g->id, seats, PZ_MAX_PLAYERS, &n) != 0)
-        return 0; /* the language of a line is no reason to stop */
-    for (int i = 0; i < n; i++) {
-        if (host__is_robot(seats[i].player))
-            continue;
-        host__link_key(g->network, seats[i].player, key, sizeof key);
-        if (key[0] != '\0' && load_add(l, key, -1, g->room) != 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* Sorts by key, and within a key in the order read (qsort is not stable). */
-static const struct lang_own *sort_base;
-static int by_key_then_read(const void *a, const void *b)
-{
-    int ia = *(const int *)a, ib = *(const int *)b;
-    int c = strcmp(sort_base[ia].key, sort_base[ib].key);
-    return c != 0 ? c : (ia > ib) - (ia < ib);
-}
-
-/* The load sorted and folded into h's map: per key its language read last
-   and its room read last, as put_key one by one would leave them. 0, or 1
-   out of memory. */
-static int load_fold(struct lang_load *l)
-{
-    host *h = l->h;
-    if (l->n == 0)
-        return 0;
-    l->order = malloc((size_t)l->n * sizeof *l->order);
-    struct lang_own *map = malloc((size_t)l->n * sizeof *map);
-    if (l->order == NULL || map == NULL) {
-        free(map);
-        return 1;
-    }
-    for (int i = 0; i < l->n; i++)
-        l->order[i] = i;
-    sort_base = l->e;
-    qsort(l->order, (size_t)l->n, sizeof *l->order, by_key_then_read);
-    int m = 0;
-    for (int i = 0; i < l->n; i++) {
-        const struct lang_own *e = &l->e[l->order[i]];
-        if (m == 0 || strcmp(map[m - 1].key, e->key) != 0) {
-            if (m == LANG_MAP_MAX)
-                break; /* more: their network's */
-            map[m] = *e;
-            map[m].room[0] = '\0';
-            map[m].lang = -1;
-            m++;
-        }
-        if (e->lang >= 0)
-            map[m - 1].lang = e->lang;
-        if (e->room[0] != '\0')
-            snprintf(map[m - 1].room, sizeof map[m - 1].room, "%s", e->room);
-    }
-    free(h->langs);
-    h->langs = map;
-    h->nlangs = m;
-    return 0;
+    return put_key(arg, key, true, (int)l, NULL) != 0;
 }
 
 int host__lang_map_load(host *h, char *why, size_t why_len)
 {
-    struct lang_load l = {.h = h};
-    int err = store_kv_each(h->st, LANG_SCOPE, load_one, &l);
+    int err = store_kv_each(h->st, LANG_SCOPE, load_one, h);
     if (err != 0) {
         snprintf(why, why_len, "cannot read the players' languages: %s",
-                 err == 1 ? "out of memory" : store_errmsg(h->st));
-    } else if ((err = store_game_each_active(h->st, seated_one, &l)) != 0) {
-        snprintf(why, why_len, "cannot read the seats of the games: %s",
-                 err == 1 ? "out of memory" : store_errmsg(h->st));
-    } else if ((err = load_fold(&l)) != 0) {
-        snprintf(why, why_len, "cannot read the players' languages: out of memory");
+                 err == 1 ? "too many or out of memory" : store_errmsg(h->st));
+        return -1;
     }
-    free(l.e);
-    free(l.order);
-    return err != 0 ? -1 : 0;
+    return host__lang_map_rooms(h, false, why, why_len);
 }
 
 void host__lang_map_free(host *h)
 {
     free(h->langs);
+    free(h->lang_slots);
     h->langs = NULL;
-    h->nlangs = 0;
+    h->lang_slots = NULL;
+    h->nlangs = h->langs_room = h->langs_cap = 0;
 }

@@ -192,6 +192,14 @@ int store_game_get(store *s, int64_t id, store_game *out);
 /* Calls fn for every active game, oldest first; stops if fn returns non-0
    and returns that value. */
 int store_game_each_active(store *s, int (*fn)(void *arg, store_game *g), void *arg);
+/* Calls fn(arg, id, network, room) for every active game, by room,
+   from the index of the rooms alone (the games' rows, their states, are
+   not read: at 100,000 games ~2 MB read, not ~230 MB). As
+   store_game_each_active: all read before the first call, fn may use s,
+   a non-0 return of fn stops the walk and is returned. */
+int store_room_each_active(store *s,
+                           int (*fn)(void *arg, int64_t id, const char *network, const char *room),
+                           void *arg);
 /* How many games are active (lobby, playing, paused), into *n. */
 int store_game_count_active(store *s, int *n);
 

@@ -282,6 +282,73 @@ int store_game_each_active(store *s, int (*fn)(void *arg, store_game *g), void *
     return rc;
 }
 
+/* The active games' ids with "network\0room\0" of each, in that order,
+   packed in one buffer (store_room_each_active). */
+struct room_walk {
+    int64_t *id;
+    char *text;
+    size_t n, cap, len, text_cap;
+};
+
+/* Appends one row to w; 0, or STORE_ERROR out of memory. */
+static int room_walk_add(store *s, struct room_walk *w, int64_t id, const char *network,
+                         const char *room)
+{
+    size_t need = strlen(network) + strlen(room) + 2;
+    int64_t *ids = store__grow(s, w->id, &w->cap, w->n, sizeof *w->id);
+    if (ids == NULL)
+        return STORE_ERROR;
+    w->id = ids;
+    if (w->len + need > w->text_cap) {
+        size_t cap = w->text_cap != 0 ? 2 * w->text_cap : 4096;
+        while (cap < w->len + need)
+            cap *= 2;
+        char *grown = realloc(w->text, cap);
+        if (grown == NULL)
+            return store__say(s, STORE_ERROR, "out of memory reading the rooms of the games");
+        w->text = grown;
+        w->text_cap = cap;
+    }
+    w->id[w->n++] = id;
+    w->len += (size_t)sprintf(w->text + w->len, "%s", network) + 1;
+    w->len += (size_t)sprintf(w->text + w->len, "%s", room) + 1;
+    return 0;
+}
+
+int store_room_each_active(store *s,
+                           int (*fn)(void *arg, int64_t id, const char *network, const char *room),
+                           void *arg)
+{
+    struct room_walk w = {0};
+    sqlite3_stmt *st = NULL;
+    char network[STORE_ID_MAX], room[STORE_ID_MAX];
+    /* network and room are the partial index games_active's columns and
+       id its rowid: SQLite reads the index alone (EXPLAIN QUERY PLAN:
+       "USING COVERING INDEX games_active") */
+    int rc = store__prepare(s, ST_ROOM_EACH,
+                            "SELECT id, network, room FROM games INDEXED BY games_active "
+                            "WHERE status IN (0, 1, 2)",
+                            &st);
+    while (rc == 0 && (rc = store__step(s, st)) == 1) {
+        rc = store__text(s, st, 1, network, sizeof network);
+        if (rc == 0)
+            rc = store__text(s, st, 2, room, sizeof room);
+        if (rc == 0)
+            rc = room_walk_add(s, &w, sqlite3_column_int64(st, 0), network, room);
+    }
+    if (st != NULL)
+        store__reset(st);
+    const char *t = w.text;
+    for (size_t i = 0; rc == 0 && i < w.n; i++) {
+        const char *net = t, *name = t + strlen(t) + 1;
+        t = name + strlen(name) + 1;
+        rc = fn(arg, w.id[i], net, name);
+    }
+    free(w.id);
+    free(w.text);
+    return rc;
+}
+
 /* 0 if game id exists, else STORE_NOT_FOUND or a store_err. */
 static int game_exists(store *s, int64_t id)
 {

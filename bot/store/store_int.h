@@ -41,6 +41,7 @@ enum store_stmt {
     ST_GAME_ACTIVE,
     ST_GAME_GET,
     ST_GAME_EACH,
+    ST_ROOM_EACH,
     ST_GAME_EXISTS,
     ST_SEATS_DELETE,
     ST_SEAT_INSERT,
@@ -114,7 +115,7 @@ struct store {
     bool moved_told;           /* the file's deletion or move was told */
     store_alert_fn alert;      /* store_set_alert's */
     void *alert_arg;
-    char pending[STORE_ALERT_MAX]; /* a warning of store_open, for store_set_alert */
+    char pending[STORE_ALERT_MAX];    /* a warning of store_open, for store_set_alert */
     int64_t cache_hits, cache_misses; /* store_cache_stats's totals */
 };
 

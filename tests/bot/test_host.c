@@ -455,6 +455,49 @@ static void test_players_settings_kept_before_the_table_still_load(void **state)
     free_world(w);
 }
 
+/* The players' own languages are a hash table in memory (lang_map.c):
+   2,000 read at the start grow it, then every third one's "lang off"
+   takes them out (the entries after each in its probe run move back) and
+   every seventh one's "lang en" changes theirs; each player reads the
+   language the store says, those who never chose one the bot's. */
+static void test_many_players_languages_in_and_out_of_memory(void **state)
+{
+    (void)state;
+    enum { PLAYERS = 2000 };
+    world *w = new_world(0, 0);
+    char key[64], nick[32], value[8];
+    assert_int_equal(store_begin(w->st), 0);
+    for (int i = 0; i < PLAYERS; i++) {
+        snprintf(key, sizeof key, "%s\x1fp%d", NET, i);
+        assert_int_equal(store_kv_set(w->st, "lang", key, "es"), 0);
+    }
+    assert_int_equal(store_commit(w->st), 0);
+    reopen_host(w, (host_config){0});
+    for (int i = 0; i < PLAYERS; i += 3) {
+        snprintf(nick, sizeof nick, "p%d", i);
+        say(w, nick, NULL, "lang off");
+    }
+    for (int i = 0; i < PLAYERS; i += 7) {
+        snprintf(nick, sizeof nick, "p%d", i);
+        say(w, nick, NULL, "lang en");
+    }
+    for (int pass = 0; pass < 2; pass++) { /* in memory, then read again */
+        for (int i = 0; i < PLAYERS + 10; i++) {
+            snprintf(nick, sizeof nick, "p%d", i);
+            snprintf(key, sizeof key, "%s\x1f%s", NET, nick);
+            if (store_kv_get(w->st, "lang", key, value, sizeof value) != 0)
+                value[0] = '\0';
+            pz_lang want = strcmp(value, "es") == 0 ? PZ_LANG_ES : PZ_LANG_EN;
+            if (host_player_lang(w->h, NET, nick, NULL) != want)
+                fail_msg("pass %d: %s reads %d, the store says '%s'", pass, nick,
+                         (int)host_player_lang(w->h, NET, nick, NULL), value);
+            assert_int_equal(strcmp(value, "es") == 0, i < PLAYERS && i % 3 != 0 && i % 7 != 0);
+        }
+        reopen_host(w, (host_config){0});
+    }
+    free_world(w);
+}
+
 /* The player at seat of room's game, in the store. */
 static void seat_player(world *w, const char *room, int seat, char *out, size_t cap)
 {
@@ -2651,6 +2694,7 @@ int main(void)
         cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
         cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
         cmocka_unit_test(test_players_settings_kept_before_the_table_still_load),
+        cmocka_unit_test(test_many_players_languages_in_and_out_of_memory),
         cmocka_unit_test(test_one_leave_mid_game_only_asks_to_confirm),
         cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),
         cmocka_unit_test(test_private_commands_ask_which_game_when_in_two),

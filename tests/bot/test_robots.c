@@ -976,6 +976,72 @@ static void test_a_player_seated_in_a_spanish_room_reads_spanish_privately(void 
     close_table(t);
 }
 
+/* lang_of as a configuration gives it: #es speaks Spanish when
+   config_spanish is set, every other room the bot's English. */
+static bool config_spanish;
+static int lang_of_config(void *arg, const char *network, const char *room)
+{
+    (void)arg;
+    (void)network;
+    return config_spanish && room != NULL && strcmp(room, "#es") == 0 ? (int)PZ_LANG_ES : -1;
+}
+
+/* The players' map keeps a room only when its language is not the
+   network's (lang_map.c), so a room that comes to speak another language
+   must take its seated players along: by "set lang" at once, by a
+   reloaded configuration (host_reconfigure), and after a restart; a word
+   said in a room that speaks as the network gives the network's back;
+   "lang off" and "set lang off" the same. */
+static void test_a_room_that_changes_its_language_takes_its_seated_players(void **state)
+{
+    (void)state;
+    table *t = open_table(0);
+    say(t, "ann", "!new 2"); /* seated in #t, English */
+    say(t, "bob", "!join");
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 1);
+    say_mod(t, "mod", "!set lang es"); /* ann said nothing since, and follows */
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 1);
+    say_in(t, NULL, "bob", "rules end", false);
+    assert_int_equal(count(t, "bob", "El primer bando que llega a 61 puntos gana"), 1);
+    say_in(t, "#u", "ann", "!table", false); /* last spoke in an English room */
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 2);
+    say_in(t, NULL, "ann", "lang", false);
+    assert_int_equal(count(t, "ann", "your private lines are in English, the bot's"), 1);
+    say(t, "ann", "!table"); /* back in #t */
+    say_in(t, NULL, "ann", "rules end", false);
+    assert_int_equal(count(t, "ann", "El primer bando que llega a 61 puntos gana"), 2);
+    restart_host(t); /* the rooms' index and #t's seats: bob sits in a Spanish room */
+    say_in(t, NULL, "bob", "rules end", false);
+    assert_int_equal(count(t, "bob", "El primer bando que llega a 61 puntos gana"), 2);
+    say_mod(t, "mod", "!set idioma off");
+    say_in(t, NULL, "bob", "rules end", false);
+    assert_int_equal(count(t, "bob", "The first side to reach 61 points wins"), 1);
+
+    /* a reload that makes #es Spanish: cat, seated there, follows it; a
+       reload that makes it English again gives the bot's back */
+    say_in(t, "#es", "cat", "!new 2", false);
+    say_in(t, "#es", "dan", "!join", false);
+    config_spanish = true;
+    host_config c = {.prefix = "!",
+                     .bot_name = "porrazo",
+                     .max_games = 10,
+                     .fixed_seed = true,
+                     .lang_of = lang_of_config};
+    assert_int_equal(host_reconfigure(t->h, &c), 0);
+    say_in(t, NULL, "cat", "rules end", false);
+    assert_int_equal(count(t, "cat", "El primer bando que llega a 61 puntos gana"), 1);
+    say_in(t, NULL, "ann", "rules end", false); /* #t speaks as the network */
+    assert_int_equal(count(t, "ann", "The first side to reach 61 points wins"), 3);
+    config_spanish = false;
+    assert_int_equal(host_reconfigure(t->h, &c), 0);
+    say_in(t, NULL, "cat", "rules end", false);
+    assert_int_equal(count(t, "cat", "The first side to reach 61 points wins"), 1);
+    close_table(t);
+}
+
 /* The settings line at its longest (a 50-character channel, every option
    away from its default, long durations, a 3-character prefix, everything
    off): one IRC line in English and in Spanish. */
@@ -1186,6 +1252,7 @@ int main(void)
         cmocka_unit_test(test_the_longest_settings_line_is_one_irc_line),
         cmocka_unit_test(test_a_rooms_moderators_set_its_language),
         cmocka_unit_test(test_a_player_seated_in_a_spanish_room_reads_spanish_privately),
+        cmocka_unit_test(test_a_room_that_changes_its_language_takes_its_seated_players),
         cmocka_unit_test(test_a_rooms_moderators_turn_its_colours_off),
         cmocka_unit_test(test_a_player_who_turns_reminders_off_gets_none),
         cmocka_unit_test(test_a_full_table_is_dealt_after_its_countdown),

@@ -530,6 +530,61 @@ static void test_each_active_walks_oldest_first_and_the_callback_may_write(void 
     store_close(s);
 }
 
+/* Callback of store_room_each_active: records "network room=id" and
+   finishes that game (the walk was read first); stops at stop_at. */
+typedef struct room_walk {
+    store *s;
+    char seen[8][48];
+    int n, stop_at;
+} room_walk;
+
+static int room_walk_fn(void *arg, int64_t id, const char *network, const char *room)
+{
+    room_walk *w = arg;
+    store_game g;
+    put(w->seen[w->n++], sizeof w->seen[0], "%s %s=%lld", network, room, (long long)id);
+    assert_int_equal(store_game_get(w->s, id, &g), 0);
+    g.status = STORE_FINISHED;
+    assert_int_equal(store_game_update(w->s, &g), 0);
+    store_game_fini(&g);
+    return w->n == w->stop_at ? 90 : 0;
+}
+
+/* The active games' rooms, from the index alone: each lobby, playing or
+   paused game once, by room, a finished one not; the callback may write;
+   its non-0 stops the walk. */
+static void test_room_each_active_walks_the_rooms_index(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    store_game g[4] = {game_of("irc", "#c", STORE_LOBBY), game_of("irc", "#b", STORE_FINISHED),
+                       game_of("irc", "#a", STORE_PLAYING), game_of("m", "!d:x", STORE_PAUSED)};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(store_game_insert(s, &g[i]), 0);
+    room_walk w = {.s = s, .stop_at = -1};
+    char want[3][48];
+    put(want[0], sizeof want[0], "irc #a=%lld", (long long)g[2].id);
+    put(want[1], sizeof want[1], "irc #c=%lld", (long long)g[0].id);
+    put(want[2], sizeof want[2], "m !d:x=%lld", (long long)g[3].id);
+    assert_int_equal(store_room_each_active(s, room_walk_fn, &w), 0);
+    assert_int_equal(w.n, 3);
+    for (int i = 0; i < 3; i++)
+        assert_string_equal(w.seen[i], want[i]);
+    room_walk none = {.s = s, .stop_at = -1}; /* all finished by the walk */
+    assert_int_equal(store_room_each_active(s, room_walk_fn, &none), 0);
+    assert_int_equal(none.n, 0);
+    for (int i = 0; i < 3; i++) {
+        char room[16];
+        put(room, sizeof room, "#n%d", i);
+        store_game more = game_of("irc", room, STORE_LOBBY);
+        assert_int_equal(store_game_insert(s, &more), 0);
+    }
+    room_walk stop = {.s = s, .stop_at = 2};
+    assert_int_equal(store_room_each_active(s, room_walk_fn, &stop), 90);
+    assert_int_equal(stop.n, 2);
+    store_close(s);
+}
+
 static void test_seats_are_replaced_and_read_in_seat_order(void **state)
 {
     fx *f = *state;
@@ -1561,6 +1616,7 @@ int main(void)
         T(test_a_room_has_at_most_one_active_game),
         T(test_game_strings_longer_than_their_buffers_are_too_big),
         T(test_each_active_walks_oldest_first_and_the_callback_may_write),
+        T(test_room_each_active_walks_the_rooms_index),
         T(test_seats_are_replaced_and_read_in_seat_order),
         T(test_games_of_a_player_are_her_active_games_of_that_network),
         T(test_actions_append_in_order_and_read_back),
