@@ -648,7 +648,7 @@ int store_begin(store *s)
 static void unrelax(store *s)
 {
     if (s->relaxed)
-        (void)sqlite3_exec(s->db, "PRAGMA synchronous = FULL", NULL, NULL, NULL);
+        (void)store__quietly(s, ST_SYNC_FULL, "PRAGMA synchronous = FULL");
     s->relaxed = false;
 }
 
@@ -666,7 +666,7 @@ int store_begin_relaxed(store *s)
 {
     if (s->in_txn)
         return store__say(s, STORE_ERROR, "a transaction is already open");
-    s->relaxed = sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL) == SQLITE_OK;
+    s->relaxed = store__quietly(s, ST_SYNC_NORMAL, "PRAGMA synchronous = NORMAL") == SQLITE_OK;
     int rc = store_begin(s);
     if (rc != 0)
         unrelax(s);
@@ -692,7 +692,7 @@ int store_commit(store *s)
     }
     int rc = store__run(s, ST_COMMIT, "COMMIT", "");
     if (rc != 0 && !sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        (void)store__quietly(s, ST_ROLLBACK, "ROLLBACK");
     unrelax(s);
     return rc;
 }
@@ -701,7 +701,7 @@ int store_commit(store *s)
 void store_rollback(store *s)
 {
     if (s->in_txn && !sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        (void)store__quietly(s, ST_ROLLBACK, "ROLLBACK");
     s->in_txn = false;
     unrelax(s);
 }

@@ -36,6 +36,8 @@ enum store_stmt {
     ST_SAVEPOINT,
     ST_RELEASE,
     ST_ROLLBACK_TO,
+    ST_SYNC_NORMAL,
+    ST_SYNC_FULL,
     ST_GAME_INSERT,
     ST_GAME_UPDATE,
     ST_GAME_ACTIVE,
@@ -184,6 +186,9 @@ int store__fits(store *s, const char *str, size_t cap, const char *what);
 
 /* The array p of *cap elements of size bytes, grown to hold element n
    (updating *cap); NULL out of memory, p still the caller's to free. */
+/* Steps a statement slot's sql (transaction control, PRAGMAs), keeping
+   s->msg. SQLITE_OK or an SQLite code. */
+int store__quietly(store *s, enum store_stmt id, const char *sql);
 void *store__grow(store *s, void *p, size_t *cap, size_t n, size_t size);
 
 /* ---- store_files.c ---- */

@@ -346,18 +346,22 @@ void *store__grow(store *s, void *p, size_t *cap, size_t n, size_t size)
     return q;
 }
 
-/* Steps the statement of a transaction control slot, ignoring any error
-   and keeping s->msg: used only to undo after an error already reported. */
-static void quietly(store *s, enum store_stmt id, const char *sql)
+/* Steps the statement of a transaction control slot (prepared once, as
+   every slot), keeping s->msg: to undo after an error already reported,
+   and for the rollbacks and PRAGMAs of every command, which sqlite3_exec
+   would compile again each time. SQLITE_OK or the step's SQLite code. */
+int store__quietly(store *s, enum store_stmt id, const char *sql)
 {
     char keep[sizeof s->msg];
     memcpy(keep, s->msg, sizeof keep);
     sqlite3_stmt *st = NULL;
+    int rc = SQLITE_ERROR;
     if (store__prepare(s, id, sql, &st) == 0) {
-        (void)sqlite3_step(st);
+        rc = sqlite3_step(st);
         store__reset(st);
     }
     memcpy(s->msg, keep, sizeof keep);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
 }
 
 /*
@@ -390,14 +394,14 @@ int store__op_end(store *s, int rc)
         if (rc == 0 && (rc = store__run(s, ST_RELEASE, "RELEASE store_op", "")) == 0)
             return 0;
         if (!sqlite3_get_autocommit(s->db)) {
-            quietly(s, ST_ROLLBACK_TO, "ROLLBACK TO store_op");
-            quietly(s, ST_RELEASE, "RELEASE store_op");
+            store__quietly(s, ST_ROLLBACK_TO, "ROLLBACK TO store_op");
+            store__quietly(s, ST_RELEASE, "RELEASE store_op");
         }
         return rc;
     }
     if (rc == 0 && (rc = store__run(s, ST_COMMIT, "COMMIT", "")) == 0)
         return 0;
     if (!sqlite3_get_autocommit(s->db))
-        quietly(s, ST_ROLLBACK, "ROLLBACK");
+        (void)store__quietly(s, ST_ROLLBACK, "ROLLBACK");
     return rc;
 }
