@@ -18,6 +18,7 @@
 #include "porrazo.h"
 #include "render.h"
 #include "store.h"
+#include "strmap.h"
 #include "tz.h"
 
 typedef struct flood_slot flood_slot;
@@ -43,8 +44,7 @@ struct host {
     int nrooms;
     struct lang_own *langs; /* the players whose language is not their network's (lang_map.c) */
     int nlangs, langs_room; /* entries in langs, and room for */
-    int *lang_slots;        /* its hash table: indexes into langs, -1 empty */
-    int langs_cap;          /* slots, a power of 2 */
+    strmap lang_index;      /* each entry's key -> its index in langs */
     const hs_listener *listeners[HS_LISTENERS_MAX]; /* told of every move (act.c) */
     int nlisteners;
     bool kv_held; /* between host_kv_hold and host_kv_release (adapter.c) */

@@ -14,10 +14,9 @@
  * language it is empty, the start reads the rooms' index and no game, and
  * a command's lookups cost nothing. A room that comes to speak another
  * language ("set lang", a reloaded configuration) has the seats of its
- * game put in (host__lang_map_room_changed, host__lang_map_rooms). A hash
- * table (FNV-1a, linear probing) of indexes into a dense array, at most
- * LANG_MAP_MAX players. The rule itself is host_player_lang's: their own,
- * else that room's, else the network's, else the bot's
+ * game put in (host__lang_map_room_changed, host__lang_map_rooms). A dense
+ * array found by a strmap (key -> index), at most LANG_MAP_MAX players. The rule itself is
+ * host_player_lang's: their own, else that room's, else the network's, else the bot's
  * (i18n_reader_lang); also the language a call writes in (host__lang).
  *
  * Not here: the command (cmd/prefs.c), the rooms' languages (room_map.c).
@@ -30,6 +29,7 @@
 #include "hctx.h"
 #include "hprefs.h"
 #include "hrooms.h"
+#include "strmap.h"
 
 #define LANG_MAP_MAX 50000 /* players remembered (~20 MB at most); more: their network's */
 
@@ -40,30 +40,13 @@ struct lang_own {
                                 network's; "" none */
 };
 
-static uint32_t hash_of(const char *key)
-{
-    uint32_t x = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)key; *p != '\0'; p++)
-        x = (x ^ *p) * 16777619u;
-    return x;
-}
-
-/* The slot of key: where its index is, or the empty slot where it would go. */
-static int slot_of(const host *h, const char *key)
-{
-    uint32_t mask = (uint32_t)h->langs_cap - 1;
-    for (uint32_t i = hash_of(key) & mask;; i = (i + 1) & mask)
-        if (h->lang_slots[i] < 0 || strcmp(h->langs[h->lang_slots[i]].key, key) == 0)
-            return (int)i;
-}
-
 /* The entry of key, or NULL. */
 static struct lang_own *find_key(const host *h, const char *key)
 {
-    if (h->nlangs == 0 || key[0] == '\0')
+    int64_t i;
+    if (h->nlangs == 0 || key[0] == '\0' || !strmap_get(&h->lang_index, key, &i))
         return NULL;
-    int i = h->lang_slots[slot_of(h, key)];
-    return i >= 0 ? &h->langs[i] : NULL;
+    return &h->langs[i];
 }
 
 /* The entry of player on network, or NULL. */
@@ -82,52 +65,28 @@ static bool room_decides(const host *h, const char *network, const char *room)
     return host_room_lang(h, network, room) != host__room_map_configured(h, network, NULL);
 }
 
-/* The table grown to hold one more entry: 0, or -1 out of memory. */
+/* Room in h->langs for one more entry: 0, or -1 out of memory. */
 static int reserve(host *h)
 {
-    if (h->nlangs == h->langs_room) {
-        int room = h->langs_room != 0 ? 2 * h->langs_room : 64;
-        struct lang_own *grown = realloc(h->langs, (size_t)room * sizeof *h->langs);
-        if (grown == NULL)
-            return -1;
-        h->langs = grown;
-        h->langs_room = room;
-    }
-    if ((h->nlangs + 1) * 4 <= h->langs_cap * 3)
+    if (h->nlangs < h->langs_room)
         return 0;
-    int cap = h->langs_cap != 0 ? 2 * h->langs_cap : 128;
-    int *slots = malloc((size_t)cap * sizeof *slots);
-    if (slots == NULL)
+    int room = h->langs_room != 0 ? 2 * h->langs_room : 64;
+    struct lang_own *grown = realloc(h->langs, (size_t)room * sizeof *h->langs);
+    if (grown == NULL)
         return -1;
-    for (int i = 0; i < cap; i++)
-        slots[i] = -1;
-    free(h->lang_slots);
-    h->lang_slots = slots;
-    h->langs_cap = cap;
-    for (int e = 0; e < h->nlangs; e++)
-        h->lang_slots[slot_of(h, h->langs[e].key)] = e;
+    h->langs = grown;
+    h->langs_room = room;
     return 0;
 }
 
-/* Removes the entry in slot i: the later entries of its run move back
-   (no tombstones), the array's last entry takes its place there. */
-static void remove_slot(host *h, int i)
+/* Removes entry e: the array's last entry takes its place. */
+static void remove_entry(host *h, struct lang_own *e)
 {
-    uint32_t mask = (uint32_t)h->langs_cap - 1, hole = (uint32_t)i;
-    int e = h->lang_slots[i];
-    for (uint32_t j = (hole + 1) & mask; h->lang_slots[j] >= 0; j = (j + 1) & mask) {
-        uint32_t home = hash_of(h->langs[h->lang_slots[j]].key) & mask;
-        bool stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
-        if (!stays) {
-            h->lang_slots[hole] = h->lang_slots[j];
-            hole = j;
-        }
-    }
-    h->lang_slots[hole] = -1;
-    int last = --h->nlangs;
+    (void)strmap_del(&h->lang_index, e->key);
+    struct lang_own *last = &h->langs[--h->nlangs];
     if (e != last) {
-        h->langs[e] = h->langs[last];
-        h->lang_slots[slot_of(h, h->langs[e].key)] = e;
+        *e = *last;
+        (void)strmap_put(&h->lang_index, e->key, e - h->langs); /* held: never allocates */
     }
 }
 
@@ -196,13 +155,13 @@ static int put_key(host *h, const char *key, bool set_lang, int lang, const char
     bool has_room = room != NULL ? room[0] != '\0' : e != NULL && e->room[0] != '\0';
     if (now_lang < 0 && !has_room) {
         if (e != NULL)
-            remove_slot(h, slot_of(h, key));
+            remove_entry(h, e);
         return 0;
     }
     if (e == NULL) {
-        if (h->nlangs >= LANG_MAP_MAX || reserve(h) != 0)
+        if (h->nlangs >= LANG_MAP_MAX || reserve(h) != 0 ||
+            strmap_put(&h->lang_index, key, h->nlangs) != 0)
             return -1;
-        h->lang_slots[slot_of(h, key)] = h->nlangs;
         e = &h->langs[h->nlangs++];
         snprintf(e->key, sizeof e->key, "%s", key);
         e->room[0] = '\0';
@@ -318,8 +277,7 @@ int host__lang_map_load(host *h, char *why, size_t why_len)
 void host__lang_map_free(host *h)
 {
     free(h->langs);
-    free(h->lang_slots);
+    strmap_free(&h->lang_index);
     h->langs = NULL;
-    h->lang_slots = NULL;
-    h->nlangs = h->langs_room = h->langs_cap = 0;
+    h->nlangs = h->langs_room = 0;
 }

@@ -585,6 +585,106 @@ static void test_room_each_active_walks_the_rooms_index(void **state)
     store_close(s);
 }
 
+/* The id of the active game of room on irc, or -1 (STORE_NOT_FOUND). */
+static int64_t active_id(store *s, const char *room)
+{
+    store_game g;
+    int rc = store_game_active(s, "irc", room, &g);
+    if (rc == STORE_NOT_FOUND)
+        return -1;
+    assert_int_equal(rc, 0);
+    store_game_fini(&g);
+    return g.id;
+}
+
+/* The players of game's seats joined by commas, into out. */
+static void seated(store *s, int64_t game, char *out, size_t cap)
+{
+    store_seat seats[4];
+    int n = -1;
+    assert_int_equal(store_seats_get(s, game, seats, 4, &n), 0);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++)
+        put(out + strlen(out), cap - strlen(out), "%s%d:%s", i > 0 ? "," : "", seats[i].seat,
+            seats[i].player);
+}
+
+/* A room's active game and a game's seats as the store reads them back
+   through commits and rollbacks — what any cache of them in memory must
+   keep true (issue 34 tried one): a game inserted in a transaction rolled
+   back (its id then taken by the next game, elsewhere), a finished game,
+   its room's next game, seats written in a transaction rolled back or
+   committed, read inside it and after, and all of it after a reopen. */
+static void test_the_rooms_and_seats_kept_in_memory_follow_every_commit_and_rollback(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    char who[128];
+    store_game a = game_of("irc", "#r", STORE_PLAYING);
+    assert_int_equal(store_game_insert(s, &a), 0);
+    assert_int_equal(active_id(s, "#r"), a.id);
+    store_seat two[2] = {{0, "ann", "Ann"}, {1, "bob", "Bob"}};
+    assert_int_equal(store_seats_set(s, a.id, two, 2), 0);
+    seated(s, a.id, who, sizeof who);
+    assert_string_equal(who, "0:ann,1:bob");
+
+    /* seats rewritten in a transaction: seen inside it, gone with its
+       rollback, kept by its commit */
+    store_seat three[3] = {{0, "ann", "Ann"}, {1, "bob", "Bob"}, {2, "cy", "Cy"}};
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_seats_set(s, a.id, three, 3), 0);
+    seated(s, a.id, who, sizeof who);
+    assert_string_equal(who, "0:ann,1:bob,2:cy");
+    seated(s, a.id, who, sizeof who); /* twice: a second read agrees */
+    assert_string_equal(who, "0:ann,1:bob,2:cy");
+    store_rollback(s);
+    seated(s, a.id, who, sizeof who);
+    assert_string_equal(who, "0:ann,1:bob");
+    assert_int_equal(store_begin(s), 0);
+    assert_int_equal(store_seats_set(s, a.id, three, 3), 0);
+    seated(s, a.id, who, sizeof who);
+    assert_int_equal(store_commit(s), 0);
+    seated(s, a.id, who, sizeof who);
+    assert_string_equal(who, "0:ann,1:bob,2:cy");
+    store_seat one[1] = {{0, "dee", "Dee"}}; /* a write of its own */
+    assert_int_equal(store_seats_set(s, a.id, one, 1), 0);
+    seated(s, a.id, who, sizeof who);
+    assert_string_equal(who, "0:dee");
+    store_seat none[1];
+    int n = -1;
+    assert_int_equal(store_seats_get(s, a.id, none, 0, &n), 0); /* max 0: none asked */
+    assert_int_equal(n, 0);
+
+    /* a game finished, a new one in its room inserted and rolled back:
+       the room has none; inserted for good: that one */
+    a.status = STORE_FINISHED;
+    assert_int_equal(store_game_update(s, &a), 0);
+    assert_int_equal(active_id(s, "#r"), -1);
+    assert_int_equal(store_begin(s), 0);
+    store_game b = game_of("irc", "#r", STORE_LOBBY);
+    assert_int_equal(store_game_insert(s, &b), 0);
+    assert_int_equal(active_id(s, "#r"), b.id);
+    store_rollback(s);
+    store_game c = game_of("irc", "#other", STORE_LOBBY); /* takes b's id again */
+    assert_int_equal(store_game_insert(s, &c), 0);
+    assert_int_equal(c.id, b.id);
+    assert_int_equal(active_id(s, "#r"), -1); /* that id was #r's a moment ago */
+    assert_int_equal(active_id(s, "#other"), c.id);
+    store_game d = game_of("irc", "#r", STORE_PAUSED);
+    assert_int_equal(store_game_insert(s, &d), 0);
+    assert_int_equal(active_id(s, "#r"), d.id);
+    seated(s, c.id, who, sizeof who); /* no seats yet, whatever id it has */
+    assert_string_equal(who, "");
+    store_close(s);
+
+    s = open_ok(f); /* read again from the file */
+    assert_int_equal(active_id(s, "#r"), d.id);
+    assert_int_equal(active_id(s, "#other"), c.id);
+    seated(s, a.id, who, sizeof who);
+    assert_string_equal(who, "0:dee");
+    store_close(s);
+}
+
 static void test_seats_are_replaced_and_read_in_seat_order(void **state)
 {
     fx *f = *state;
@@ -1617,6 +1717,7 @@ int main(void)
         T(test_game_strings_longer_than_their_buffers_are_too_big),
         T(test_each_active_walks_oldest_first_and_the_callback_may_write),
         T(test_room_each_active_walks_the_rooms_index),
+        T(test_the_rooms_and_seats_kept_in_memory_follow_every_commit_and_rollback),
         T(test_seats_are_replaced_and_read_in_seat_order),
         T(test_games_of_a_player_are_her_active_games_of_that_network),
         T(test_actions_append_in_order_and_read_back),
