@@ -36,12 +36,15 @@ static void kv_key(char *key, size_t cap, const char *kind, const char *name)
         key[0] = '\0';
 }
 
-/* Sets a kv value unless it is already that. */
+/* Sets a kv value unless it is already that; player_of's remembered
+   answers are then stale (a write that fails too: it may have half
+   happened in a transaction later undone). */
 static void kv_put(irc_net *n, const char *key, const char *value)
 {
     char old[KV_MAX];
     if (host_kv_get(n->env.host, n->scope, key, old, sizeof old) == 0 && strcmp(old, value) == 0)
         return;
+    n->ids_gen++;
     if (host_kv_set(n->env.host, n->scope, key, value) != 0)
         log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, host_errmsg(n->env.host));
 }
@@ -49,8 +52,11 @@ static void kv_put(irc_net *n, const char *key, const char *value)
 /* Reads kv key into value; false when unset (value then ""). */
 static bool kv_read(irc_net *n, const char *key, char *value, size_t cap)
 {
-    if (host_kv_get(n->env.host, n->scope, key, value, cap) == 0)
+    int rc = host_kv_get(n->env.host, n->scope, key, value, cap);
+    if (rc == 0)
         return true;
+    if (rc < 0)
+        n->ids_seated++; /* a read that failed: an answer made without it is not remembered */
     value[0] = '\0';
     return false;
 }
@@ -109,6 +115,7 @@ static int any_game(void *arg, const char *room)
  */
 static bool seated(irc_net *n, const char *id)
 {
+    n->ids_seated++; /* an answer that depends on the tables is not remembered */
     return host_player_rooms(n->env.host, n->c.name, id, any_game, NULL) != 0;
 }
 
@@ -487,13 +494,71 @@ static void warn_stranger(irc_net *n, const char *id, const char *nick, const ch
  * brings, whose commit, if it writes, makes the binding safe from a power
  * cut with it.
  */
+/* The memo slot of a folded nick. */
+static irc_id_memo *memo_slot(irc_net *n, const char *folded)
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *p = (const unsigned char *)folded; *p != '\0'; p++)
+        h = (h ^ *p) * 16777619u;
+    return &n->id_memo[h % IRC_ID_MEMO];
+}
+
+/*
+ * player_of from memory: the answer it gave nick seen with mask, if
+ * nothing it read has changed since — no id, binding or nick written on
+ * this network (ids_gen), the same account or none (ircp_player_id) — and
+ * it wrote nothing, kept no seat and asked nothing of the tables then.
+ * What player_of does in memory besides (seen_mark) is done again. true
+ * with id; false: ask player_of.
+ */
+static bool memo_get(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
+{
+    char folded[IRCP_NICK_MAX], base[IRCP_ID_MAX];
+    if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0 ||
+        ircp_player_id(n->proto, nick, base, sizeof base) != 0)
+        return false;
+    const irc_id_memo *m = memo_slot(n, folded);
+    if (m->gen != n->ids_gen || strcmp(m->nick, folded) != 0 || strcmp(m->mask, mask) != 0 ||
+        strcmp(m->base, base) != 0 || strlen(m->id) >= cap)
+        return false;
+    memcpy(id, m->id, strlen(m->id) + 1);
+    if (strncmp(base, "n:", 2) == 0 && mask[0] != '\0')
+        seen_mark(n, id, nick);
+    return true;
+}
+
+/* Remembers player_of's answer id for nick seen with mask. */
+static void memo_put(irc_net *n, const char *nick, const char *mask, const char *id)
+{
+    char folded[IRCP_NICK_MAX], base[IRCP_ID_MAX];
+    if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0 ||
+        ircp_player_id(n->proto, nick, base, sizeof base) != 0 || strlen(mask) >= IRCP_MASK_MAX ||
+        strlen(id) >= IRCP_ID_MAX)
+        return;
+    irc_id_memo *m = memo_slot(n, folded);
+    m->gen = n->ids_gen;
+    memcpy(m->nick, folded, strlen(folded) + 1);
+    memcpy(m->mask, mask, strlen(mask) + 1);
+    memcpy(m->base, base, strlen(base) + 1);
+    memcpy(m->id, id, strlen(id) + 1);
+}
+
 int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
 {
     char held[IRCP_ID_MAX];
+    if (n->ids_gen == 0)
+        n->ids_gen = 1; /* 0 marks a free memo slot */
+    if (memo_get(n, nick, mask, id, cap))
+        return 0;
+    uint64_t gen = n->ids_gen, asked = n->ids_seated;
     host_kv_hold(n->env.host);
     int rc = player_of(n, nick, mask, id, cap, held, sizeof held);
-    if (host_kv_release(n->env.host) != 0)
+    if (host_kv_release(n->env.host) != 0) {
+        n->ids_gen++; /* the writes held may be lost */
         log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, host_errmsg(n->env.host));
+    }
+    if (rc == 0 && held[0] == '\0' && gen == n->ids_gen && asked == n->ids_seated)
+        memo_put(n, nick, mask, id);
     if (rc != 0)
         return -1;
     if (held[0] != '\0')

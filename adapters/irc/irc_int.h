@@ -46,6 +46,18 @@ typedef struct irc_seen {
     uint64_t used;            /* LRU stamp; 0 = free */
 } irc_seen;
 
+/* player_of's answer for a nick seen with a mask, while nothing it read
+   changed (irc_ids.c): every line a person says asks it, and its four or
+   so kv reads were a fifth of the bot's time per command (issue 34). */
+#define IRC_ID_MEMO 64 /* nicks remembered, by hash */
+typedef struct irc_id_memo {
+    uint64_t gen;             /* irc_net.ids_gen when made; 0 = free */
+    char nick[IRCP_NICK_MAX]; /* folded */
+    char mask[IRCP_MASK_MAX]; /* the user@host it was asked with */
+    char base[IRCP_ID_MAX];   /* ircp_player_id's then (the account, or "n:" and the nick) */
+    char id[IRCP_ID_MAX];     /* the answer */
+} irc_id_memo;
+
 /* Where the message that outq_take is about to return goes (irc.c's ready()). */
 typedef struct irc_dest {
     char target[IRC_OUT_TARGET_MAX]; /* a channel or a nick */
@@ -85,8 +97,12 @@ struct irc_net {
     bool quitting, closed;
     irc_seen seen[IRC_SEEN_MAX]; /* who is who on this connection (irc_ids.c) */
     uint64_t seen_clock;
-    ircp_msg msg;            /* the line being handled */
-    char server_version[64]; /* RPL_MYINFO's, for pace = auto after a reload */
+    irc_id_memo id_memo[IRC_ID_MEMO]; /* player_of's answers (irc_ids.c) */
+    uint64_t ids_gen;                 /* bumped by every write of an id, binding or nick (kv_put) */
+    uint64_t ids_seated;              /* counts player_of's questions about the tables (seated) and
+                                         its reads that failed: answers not to remember */
+    ircp_msg msg;                     /* the line being handled */
+    char server_version[64];          /* RPL_MYINFO's, for pace = auto after a reload */
 };
 
 /* irc.c */
