@@ -40,6 +40,7 @@ enum store_stmt {
     ST_SYNC_FULL,
     ST_GAME_INSERT,
     ST_GAME_UPDATE,
+    ST_GAME_UPDATE_SAME,
     ST_GAME_ACTIVE,
     ST_GAME_GET,
     ST_GAME_EACH,

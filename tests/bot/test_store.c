@@ -424,6 +424,56 @@ static void test_a_game_round_trips_every_field(void **state)
     store_close(s);
 }
 
+/* store_game_update has two statements (issue 34): a move's, which names
+   neither the room nor the status and so leaves games_active and the
+   count's triggers alone, and the whole row's, when either changed. Both
+   write every field; the count, the clock's index and the rooms' index
+   follow either. */
+static void test_an_update_that_keeps_room_and_status_writes_every_field(void **state)
+{
+    fx *f = *state;
+    store *s = open_ok(f);
+    store_game g = game_of("irc", "#u", STORE_PLAYING), got;
+    int active = -1;
+    int64_t due = 0;
+    assert_int_equal(store_game_insert(s, &g), 0);
+    g.state = "{\"moved\":1}";
+    put(g.settings, sizeof g.settings, "{\"target\":61}");
+    g.updated = 5000, g.turn_since = 4000, g.reminded = 4500, g.winner = 1, g.next_due = 7000;
+    assert_int_equal(store_game_update(s, &g), 0); /* the move's statement */
+    assert_int_equal(store_game_active(s, "irc", "#u", &got), 0);
+    assert_string_equal(got.state, "{\"moved\":1}");
+    assert_string_equal(got.settings, "{\"target\":61}");
+    assert_int_equal(got.updated, 5000);
+    assert_int_equal(got.turn_since, 4000);
+    assert_int_equal(got.reminded, 4500);
+    assert_int_equal(got.winner, 1);
+    assert_int_equal(got.next_due, 7000);
+    store_game_fini(&got);
+    assert_int_equal(store_game_next_due(s, &due), 0);
+    assert_int_equal(due, 7000);
+    assert_int_equal(store_game_count_active(s, &active), 0);
+    assert_int_equal(active, 1);
+
+    put(g.room, sizeof g.room, "#v"); /* another room: the whole row's */
+    g.status = STORE_PAUSED;
+    assert_int_equal(store_game_update(s, &g), 0);
+    assert_int_equal(store_game_active(s, "irc", "#u", &got), STORE_NOT_FOUND);
+    assert_int_equal(store_game_active(s, "irc", "#v", &got), 0);
+    assert_int_equal(got.status, STORE_PAUSED);
+    store_game_fini(&got);
+    g.status = STORE_FINISHED, g.next_due = INT64_MAX; /* another status */
+    assert_int_equal(store_game_update(s, &g), 0);
+    assert_int_equal(store_game_active(s, "irc", "#v", &got), STORE_NOT_FOUND);
+    assert_int_equal(store_game_count_active(s, &active), 0);
+    assert_int_equal(active, 0);
+    assert_int_equal(store_game_next_due(s, &due), 0);
+    assert_true(due == INT64_MAX);
+    g.id += 100; /* no such game: neither statement finds it */
+    assert_int_equal(store_game_update(s, &g), STORE_NOT_FOUND);
+    store_close(s);
+}
+
 static void test_missing_games_are_not_found(void **state)
 {
     fx *f = *state;
@@ -1717,6 +1767,7 @@ int main(void)
         T(test_game_strings_longer_than_their_buffers_are_too_big),
         T(test_each_active_walks_oldest_first_and_the_callback_may_write),
         T(test_room_each_active_walks_the_rooms_index),
+        T(test_an_update_that_keeps_room_and_status_writes_every_field),
         T(test_the_rooms_and_seats_kept_in_memory_follow_every_commit_and_rollback),
         T(test_seats_are_replaced_and_read_in_seat_order),
         T(test_games_of_a_player_are_her_active_games_of_that_network),
