@@ -650,10 +650,18 @@ class IRCGame:
     def settle(self, mark, status):
         """After a status line: waits for the hand of the player to act
         (the bot sends it after every action and at every deal) -- for a
-        card to play, the one showing the status line's table."""
+        card to play, the one showing the table of the last status line
+        read. That is status, or a later one: the model has read every line
+        pumped so far, and a computer player's move may have come in the
+        same pump as status (it moves at once), so the player to act and
+        their hand are those after that move."""
         if self.table.over or not self.table.actor or self.table.robot_to_act():
             return
-        table = status_table(status.text) if self.table.kind == "play" else None
+        last = status
+        for e in self.events[status.seq + 1:]:
+            if e.kind == "room" and is_status(e.text) and not self.is_a_reply(e):
+                last = e
+        table = status_table(last.text) if self.table.kind == "play" else None
         self.fresh_hand(self.table.actor, mark, table)
 
     def finish(self, sides=None, timeout=None):

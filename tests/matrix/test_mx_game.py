@@ -37,6 +37,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.dont_write_bytecode = True
@@ -559,6 +560,45 @@ def run_game(bot_exe, replay_exe, tmp, hs, faults=None, restart_hook=None, befor
         if game.bot.alive():
             game.rc = game.bot.stop()
     return game
+
+
+class ReferenceGame(threading.Thread):
+    """The same game without faults or kills, in a world and a folder of its
+    own, played on a thread while a test plays its own game: the rooms'
+    bodies (bodies_by_room) the test's game is compared with. The game is
+    the same whatever the timing (same seed, same scripted players, the bot
+    exempt from the rate limits), so playing it beside the other changes
+    nothing it is compared on; it saves the reference's minute of waiting
+    first. rooms() waits for it and raises what it raised."""
+
+    def __init__(self, bot_exe, replay_exe):
+        super().__init__(name="reference game", daemon=True)
+        self.bot_exe, self.replay_exe = bot_exe, replay_exe
+        self.result, self.error, self.seconds = None, None, None
+        self.start()
+
+    def run(self):
+        t0 = time.monotonic()
+        try:
+            with workdir("pz-mx-ref-") as tmp:
+                hs = new_world(tmp)
+                try:
+                    ref = run_game(self.bot_exe, self.replay_exe, tmp, hs)
+                    check(ref.rc == 0, "the reference bot exited %s" % ref.rc)
+                    self.result = bodies_by_room(ref)
+                finally:
+                    hs.shutdown()
+        except BaseException as e:  # handed to rooms(), in the test's thread
+            self.error = e
+        self.seconds = time.monotonic() - t0
+
+    def rooms(self):
+        """The reference's bodies by room, once its game is over."""
+        self.join()
+        if self.error is not None:
+            raise AssertionError("the reference game: %s: %s" % (
+                type(self.error).__name__, self.error))
+        return self.result
 
 
 def main():

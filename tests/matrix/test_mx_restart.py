@@ -21,7 +21,8 @@ Then, with only an access token configured (no password), the token is
 revoked: the bot says clearly in its log that the token was revoked, that
 network stops (no more requests), and the process runs on and exits cleanly.
 
-Checked against a reference run of the same game without restarts: every
+Checked against a reference run of the same game without restarts (played
+at the same time, in a world of its own): every
 room's sequence of bot messages is identical apart from the "is back"
 announcements of the restarts (none lost, none twice), scores = replay,
 every outbox id posted under exactly one event (retried transactions answered
@@ -184,14 +185,7 @@ def main():
     bot_exe, replay_exe = sys.argv[1], sys.argv[2]
     exit_on_sigterm()
     t0 = time.monotonic()
-    with g.workdir("pz-mx-ref-") as tmp:
-        hs = g.new_world(tmp)
-        try:
-            ref = g.run_game(bot_exe, replay_exe, tmp, hs)
-            g.check(ref.rc == 0, "the reference bot exited %s" % ref.rc)
-            ref_rooms = g.bodies_by_room(ref)
-        finally:
-            hs.shutdown()
+    reference = g.ReferenceGame(bot_exe, replay_exe)
     killer = Killer()
     with g.workdir("pz-mx-restart-") as tmp:
         hs = g.new_world(tmp)
@@ -211,6 +205,7 @@ def main():
             g.check(repeats >= npending and hs.counters["txn_repeats"] >= npending,
                     "%d repeated transactions for %d kills with a send pending" % (
                         repeats, npending))
+            ref_rooms = reference.rooms()
             backs = [b for b in g.room_bodies(game, game.room) if BACK.match(b)]
             got = g.bodies_by_room(game)
             got["room"] = [b for b in got["room"] if not BACK.match(b)]
@@ -245,6 +240,7 @@ def main():
             g.check("secret" not in log, "the password was logged")
         finally:
             hs.shutdown()
+            reference.join()
         line = token_only(bot_exe, tmp)
         revoked_while_down(bot_exe, tmp)
     print("matrix restart: %d kills (%s) and a revoked token in a %d-action game: %d messages "
