@@ -26,6 +26,7 @@
 
 #include "i18n.h"
 #include "log.h"
+#include "strmap.h"
 
 #define KV_MAX 256
 
@@ -497,26 +498,20 @@ static void warn_stranger(irc_net *n, const char *id, const char *nick, const ch
 /* The memo slot of a folded nick. */
 static irc_id_memo *memo_slot(irc_net *n, const char *folded)
 {
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)folded; *p != '\0'; p++)
-        h = (h ^ *p) * 16777619u;
-    return &n->id_memo[h % IRC_ID_MEMO];
+    return &n->id_memo[strmap_hash(folded) % IRC_ID_MEMO];
 }
 
 /*
- * player_of from memory: the answer it gave nick seen with mask, if
- * nothing it read has changed since — no id, binding or nick written on
- * this network (ids_gen), the same account or none (ircp_player_id) — and
- * it wrote nothing, kept no seat and asked nothing of the tables then.
- * What player_of does in memory besides (seen_mark) is done again. true
- * with id; false: ask player_of.
+ * player_of from memory: the answer it gave nick (folded, its
+ * ircp_player_id base) seen with mask, if nothing it read has changed
+ * since — no id, binding or nick written on this network (ids_gen), the
+ * same account or none (base) — and it wrote nothing, kept no seat and
+ * asked nothing of the tables then. What player_of does in memory besides
+ * (seen_mark) is done again. true with id; false: ask player_of.
  */
-static bool memo_get(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
+static bool memo_get(irc_net *n, const char *nick, const char *folded, const char *base,
+                     const char *mask, char *id, size_t cap)
 {
-    char folded[IRCP_NICK_MAX], base[IRCP_ID_MAX];
-    if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0 ||
-        ircp_player_id(n->proto, nick, base, sizeof base) != 0)
-        return false;
     const irc_id_memo *m = memo_slot(n, folded);
     if (m->gen != n->ids_gen || strcmp(m->nick, folded) != 0 || strcmp(m->mask, mask) != 0 ||
         strcmp(m->base, base) != 0 || strlen(m->id) >= cap)
@@ -527,13 +522,11 @@ static bool memo_get(irc_net *n, const char *nick, const char *mask, char *id, s
     return true;
 }
 
-/* Remembers player_of's answer id for nick seen with mask. */
-static void memo_put(irc_net *n, const char *nick, const char *mask, const char *id)
+/* Remembers player_of's answer id for folded (with base) seen with mask. */
+static void memo_put(irc_net *n, const char *folded, const char *base, const char *mask,
+                     const char *id)
 {
-    char folded[IRCP_NICK_MAX], base[IRCP_ID_MAX];
-    if (ircp_fold(n->proto, nick, folded, sizeof folded) != 0 ||
-        ircp_player_id(n->proto, nick, base, sizeof base) != 0 || strlen(mask) >= IRCP_MASK_MAX ||
-        strlen(id) >= IRCP_ID_MAX)
+    if (strlen(mask) >= IRCP_MASK_MAX || strlen(id) >= IRCP_ID_MAX)
         return;
     irc_id_memo *m = memo_slot(n, folded);
     m->gen = n->ids_gen;
@@ -546,9 +539,12 @@ static void memo_put(irc_net *n, const char *nick, const char *mask, const char 
 int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, size_t cap)
 {
     char held[IRCP_ID_MAX];
+    char folded[IRCP_NICK_MAX], base[IRCP_ID_MAX];
+    bool memo = ircp_fold(n->proto, nick, folded, sizeof folded) == 0 &&
+                ircp_player_id(n->proto, nick, base, sizeof base) == 0;
     if (n->ids_gen == 0)
         n->ids_gen = 1; /* 0 marks a free memo slot */
-    if (memo_get(n, nick, mask, id, cap))
+    if (memo && memo_get(n, nick, folded, base, mask, id, cap))
         return 0;
     uint64_t gen = n->ids_gen, asked = n->ids_seated;
     host_kv_hold(n->env.host);
@@ -557,8 +553,8 @@ int irc__player_of(irc_net *n, const char *nick, const char *mask, char *id, siz
         n->ids_gen++; /* the writes held may be lost */
         log_msg(LOG_ERROR, "%s: cannot save a nick: %s", n->c.name, host_errmsg(n->env.host));
     }
-    if (rc == 0 && held[0] == '\0' && gen == n->ids_gen && asked == n->ids_seated)
-        memo_put(n, nick, mask, id);
+    if (memo && rc == 0 && held[0] == '\0' && gen == n->ids_gen && asked == n->ids_seated)
+        memo_put(n, folded, base, mask, id);
     if (rc != 0)
         return -1;
     if (held[0] != '\0')

@@ -13,7 +13,7 @@ struct strmap_slot {
     int64_t value;
 };
 
-static uint32_t hash_of(const char *key)
+uint32_t strmap_hash(const char *key)
 {
     uint32_t x = 2166136261u;
     for (const unsigned char *p = (const unsigned char *)key; *p != '\0'; p++)
@@ -37,7 +37,7 @@ bool strmap_get(const strmap *m, const char *key, int64_t *value)
 {
     if (m->n == 0)
         return false;
-    const strmap_slot *s = &m->slots[slot_of(m, key, hash_of(key))];
+    const strmap_slot *s = &m->slots[slot_of(m, key, strmap_hash(key))];
     if (s->key == NULL)
         return false;
     *value = s->value;
@@ -65,7 +65,7 @@ static int reserve(strmap *m)
 
 int strmap_put(strmap *m, const char *key, int64_t value)
 {
-    uint32_t hash = hash_of(key);
+    uint32_t hash = strmap_hash(key);
     if (m->cap != 0) {
         strmap_slot *s = &m->slots[slot_of(m, key, hash)];
         if (s->key != NULL) {
@@ -89,7 +89,7 @@ bool strmap_del(strmap *m, const char *key)
 {
     if (m->n == 0)
         return false;
-    size_t mask = m->cap - 1, hole = slot_of(m, key, hash_of(key));
+    size_t mask = m->cap - 1, hole = slot_of(m, key, strmap_hash(key));
     if (m->slots[hole].key == NULL)
         return false;
     free(m->slots[hole].key);

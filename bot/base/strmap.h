@@ -29,6 +29,9 @@ typedef struct strmap {
         NULL, 0, 0                                                                                 \
     }
 
+/* The hash a map files key under (FNV-1a, 32 bits): for tables of one's
+   own keyed the same way. */
+uint32_t strmap_hash(const char *key);
 /* The value of key into *value: true, or false when key is not held. */
 bool strmap_get(const strmap *m, const char *key, int64_t *value);
 /* Sets key's value (the key copied). 0, or -1 out of memory (unchanged). */

@@ -320,7 +320,7 @@ struct room_walk {
 static int room_walk_add(store *s, struct room_walk *w, int64_t id, const char *network,
                          const char *room)
 {
-    size_t need = strlen(network) + strlen(room) + 2;
+    size_t nlen = strlen(network) + 1, rlen = strlen(room) + 1, need = nlen + rlen;
     int64_t *ids = store__grow(s, w->id, &w->cap, w->n, sizeof *w->id);
     if (ids == NULL)
         return STORE_ERROR;
@@ -336,8 +336,9 @@ static int room_walk_add(store *s, struct room_walk *w, int64_t id, const char *
         w->text_cap = cap;
     }
     w->id[w->n++] = id;
-    w->len += (size_t)sprintf(w->text + w->len, "%s", network) + 1;
-    w->len += (size_t)sprintf(w->text + w->len, "%s", room) + 1;
+    memcpy(w->text + w->len, network, nlen);
+    memcpy(w->text + w->len + nlen, room, rlen);
+    w->len += need;
     return 0;
 }
 
