@@ -468,7 +468,10 @@ static int load_instance(store *s)
    up, migrated, instance loaded. 0 or a store_err with a message in s. */
 static int open_rw(store *s, const char *path, bool exists)
 {
-    int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    /* One thread (the loop's) uses this connection: no mutex of its own
+       around every call (the computer players' thread and the pages' have
+       none of it; the pages open their own, store_ro.c). */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (exists ? 0 : SQLITE_OPEN_CREATE);
     if (!exists) {
         /* A new file is the owner's alone (it holds access tokens): 0600,
            and SQLite gives its -wal and -shm files the same mode. */
