@@ -513,6 +513,7 @@ int pz__unpack(struct pz_game *g, int count[SAVE_NTOP], const char *doc, size_t 
     if (read_fields(&u, pz__save_top, SAVE_NTOP, g, count) != 0)
         return -1;
     if (u.p != u.end)
-        return bad(&u, NULL, "%zu characters after the end of the document", (size_t)(u.end - u.p));
+        return bad(&u, NULL, "characters after the end of the document (%zu)",
+                   (size_t)(u.end - u.p));
     return 0;
 }

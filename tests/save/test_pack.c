@@ -366,7 +366,7 @@ static void test_restore_refuses_bytes_after_a_packed_document(void **state)
     char doc[2 * PZ_PACK_MAX];
     size_t n = sample(&SETUPS[3], 20, doc);
     memcpy(doc + n, "0", 2);
-    refused(doc, n + 1, "packed saved game: 1 characters after the end");
+    refused(doc, n + 1, "packed saved game: characters after the end of the document (1)");
     doc[n] = '\0'; /* a NUL after the document, inside len */
     refused(doc, n + 1, "after the end");
     memcpy(doc + n, doc, n); /* the document twice */
