@@ -213,7 +213,11 @@ static void put_fields(pk *o, const field *t, int n, const void *base, const str
 
 /*
  * Writes g in the packed form and a NUL into buf; see porrazo.h. Returns
- * the length without the NUL, or PZ_ENO_SPACE (buf untouched).
+ * the length without the NUL, or PZ_ENO_SPACE (buf untouched). With these
+ * tables no state takes more than 884 characters, whatever its counts (the
+ * writer cuts each list at its table's hi, as save.c does): 2 for the mark
+ * and version, 10 options, 25 scores, 425 hands, 146 played, 44 for the
+ * generator, 232 for the rest. PZ_PACK_MAX leaves room for more members.
  */
 int pz_pack(const pz_game *g, char *buf, size_t cap)
 {

@@ -685,7 +685,7 @@ int pz_save(const pz_game *g, char *buf, size_t cap);
  * Writes the whole game, the same state pz_save() writes, in the packed
  * form: a short string of printable ASCII (digits, letters, '-' and '_'
  * after a first '~' and the version, "~1..."; no space, quote or
- * backslash), about a sixth of the JSON, and a NUL into buf. It is meant
+ * backslash), a fifth of the JSON or less, and a NUL into buf. It is meant
  * for storing games (a database's TEXT column), not for reading:
  * pz_restore() reads it back. Returns its length (without the NUL), or
  * PZ_ENO_SPACE (buf untouched) if cap is below what it needs (PZ_PACK_MAX

@@ -10,7 +10,8 @@
  * functions (pz_phase_name, ...), options go through pz_options_set(), cards
  * are canonical two-character strings run together ("7HKS2C"), and the
  * generator's state is four 16-digit hex strings. Not here: reading
- * (restore.c), the JSON grammar (json.c) and the rules.
+ * (restore.c), the packed form of the same tables (pack.c), the JSON
+ * grammar (json.c) and the rules.
  */
 #include <stddef.h>
 #include <stdio.h>
