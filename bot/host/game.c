@@ -55,13 +55,17 @@ void host__game_save(ctx *c)
         c->failed = STORE_ERROR;
         return;
     }
-    char doc[PZ_SAVE_MAX];
+    /* The packed form (pz_pack): a fifth of the JSON, so five games where
+       there were two in a page of the file, and a fifth of the text every
+       command reads back; pz_restore reads both, so rows saved as JSON by
+       an older bot are read as they are and packed at their next save. */
+    char doc[PZ_PACK_MAX];
     host__settings_format(&c->set, c->row.settings, sizeof c->row.settings);
     free(c->row.state);
     c->row.state = NULL;
     if (c->g != NULL) {
-        if (pz_save(c->g, doc, sizeof doc) < 0) {
-            snprintf(c->h->err, sizeof c->h->err, "a game does not fit PZ_SAVE_MAX");
+        if (pz_pack(c->g, doc, sizeof doc) < 0) {
+            snprintf(c->h->err, sizeof c->h->err, "a game does not fit PZ_PACK_MAX");
             c->failed = -1;
             return;
         }

@@ -168,7 +168,7 @@ typedef struct store_game {
     char creator[STORE_ID_MAX]; /* player id of the creator */
     char settings[1024];        /* the host's lobby settings, JSON text */
     uint64_t seed;
-    char *state;     /* pz_save() document, malloc'd; NULL in a lobby */
+    char *state;     /* pz_pack() (or older pz_save()) document, malloc'd; NULL in a lobby */
     int64_t created; /* unix seconds */
     int64_t updated;
     int64_t turn_since; /* when the current turn began */
