@@ -1593,7 +1593,7 @@ static void test_a_full_database_is_answered_and_recovers(void **state)
     page = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     sqlite3_close(raw);
-    assert_int_equal(store_set_max_bytes(w->st, (int64_t)(page + 4) * 4096), 0);
+    assert_int_equal(store_set_max_bytes(w->st, (int64_t)(page + 4) * STORE_PAGE_BYTES), 0);
     char room[16], text[4000];
     int refused = -1;
     for (int i = 0; i < 200 && refused < 0; i++) {
