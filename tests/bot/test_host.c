@@ -516,6 +516,60 @@ static void test_a_game_stored_as_json_by_an_older_bot_plays_on_and_is_stored_pa
     free_world(w);
 }
 
+/* Every line of the room, in order, into out (NUL-separated is not needed:
+   joined with newlines). */
+static void room_text(const world *w, const char *room, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < w->n; i++)
+        if (w->msg[i].kind == STORE_MSG_ROOM && strcmp(w->msg[i].target, room) == 0) {
+            int n = snprintf(out + k, cap - k, "%s\n", w->msg[i].text);
+            assert_true(n > 0 && (size_t)n < cap - k);
+            k += (size_t)n;
+        }
+}
+
+/* The host keeps the last game it restored, by the text it came from: a
+   row changed behind its back (another program, a restore from a backup)
+   is read as the store has it, never as the host last saw it. */
+static void test_a_game_changed_in_the_store_is_read_as_the_store_has_it(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#kept", 2, "");
+    char first[2000], changed[2000], fresh[2000];
+    clear(w);
+    say(w, "ann", "#kept", "!turn"); /* restored, and kept */
+    room_text(w, "#kept", first, sizeof first);
+    assert_true(first[0] != '\0');
+
+    pz_game *g = game_of(w, "#kept"); /* the next move, made behind the host */
+    pz_action a;
+    assert_int_equal(pz_default_action(g, pz_get_turn(g), &a), 0);
+    assert_int_equal(pz_apply(g, &a, NULL, NULL, 0), 0);
+    char next[PZ_PACK_MAX];
+    assert_true(pz_pack(g, next, sizeof next) > 0);
+    pz_free(g);
+    store_game row;
+    assert_int_equal(store_game_active(w->st, NET, "#kept", &row), 0);
+    free(row.state);
+    row.state = strdup(next);
+    assert_int_equal(store_game_update(w->st, &row), 0);
+    store_game_fini(&row);
+
+    clear(w);
+    say(w, "ann", "#kept", "!turn");
+    room_text(w, "#kept", changed, sizeof changed);
+    assert_string_not_equal(changed, first);
+    reopen_host(w, (host_config){0}); /* a host that never saw the game */
+    clear(w);
+    say(w, "ann", "#kept", "!turn");
+    room_text(w, "#kept", fresh, sizeof fresh);
+    assert_string_equal(changed, fresh);
+    free_world(w);
+}
+
 /* The players' own languages are a hash table in memory (lang_map.c):
    2,000 read at the start grow it, then every third one's "lang off"
    takes them out (the entries after each in its probe run move back) and
@@ -2756,6 +2810,7 @@ int main(void)
         cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
         cmocka_unit_test(test_players_settings_kept_before_the_table_still_load),
         cmocka_unit_test(test_a_game_stored_as_json_by_an_older_bot_plays_on_and_is_stored_packed),
+        cmocka_unit_test(test_a_game_changed_in_the_store_is_read_as_the_store_has_it),
         cmocka_unit_test(test_many_players_languages_in_and_out_of_memory),
         cmocka_unit_test(test_one_leave_mid_game_only_asks_to_confirm),
         cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),
