@@ -65,6 +65,7 @@ extern "C" {
 #define PZ_EVENTS_PER_ACTION 32 /* events one action can produce, at most */
 #define PZ_LEGAL_MAX 256        /* legal actions of all seats, at most */
 #define PZ_SAVE_MAX 4096        /* bytes a saved game takes, at most, NUL included */
+#define PZ_PACK_MAX 1024        /* bytes a packed saved game takes, at most, NUL included */
 #define PZ_WHY_MAX 160          /* a buffer this size holds any error message */
 
 /* ------------------------------------------------------------------------ */
@@ -681,13 +682,27 @@ int pz_new_determinized(pz_game **out, const pz_view *v, const pz_record *r,
 int pz_save(const pz_game *g, char *buf, size_t cap);
 
 /*
+ * Writes the whole game, the same state pz_save() writes, in the packed
+ * form: a short string of printable ASCII (digits, letters, '-' and '_'
+ * after a first '~' and the version, "~1..."; no space, quote or
+ * backslash), a fifth of the JSON or less, and a NUL into buf. It is meant
+ * for storing games (a database's TEXT column), not for reading:
+ * pz_restore() reads it back. Returns its length (without the NUL), or
+ * PZ_ENO_SPACE (buf untouched) if cap is below what it needs (PZ_PACK_MAX
+ * is always enough). The same game always gives the same bytes.
+ */
+int pz_pack(const pz_game *g, char *buf, size_t cap);
+
+/*
  * Rebuilds a game from a document written by pz_save() (whitespace, field
- * order and \u escapes may differ; pz_save() writes it back canonically).
+ * order and \u escapes may differ; pz_save() writes it back canonically)
+ * or by pz_pack() (exactly as written); the first byte tells which.
  * out must not be NULL. Checks the syntax,
  * the version, every field and the consistency of the whole (the 52 cards
- * each in one place, counts matching the phase and deal, ...). Returns 0
- * and sets *out, or PZ_EBAD_DOCUMENT with a message saying what is
- * wrong; never crashes on any input of any length.
+ * each in one place, counts matching the phase and deal, ...), the same
+ * for both forms. Returns 0 and sets *out, or PZ_EBAD_DOCUMENT with a
+ * message saying what is wrong (starting "packed saved game: " for the
+ * packed form); never crashes on any input of any length.
  */
 int pz_restore(pz_game **out, const char *doc, size_t len, char *why, size_t why_len);
 

@@ -5,8 +5,10 @@
  * of its type and range (but "played" and "played_before", which documents
  * written before the public record was kept lack: they then stay empty),
  * the derived counts recomputed (sides, D, L), then the consistency of the
- * whole (each card in one place, seats, phase) left to pz__check(). Not
- * here: the JSON grammar (json.c) and the rules.
+ * whole (each card in one place, seats, phase) left to pz__check(). A
+ * document pz_pack() wrote goes to its reader in pack.c instead, and then
+ * through the same final checks. Not here: the JSON grammar (json.c), the
+ * packed form (pack.c) and the rules.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,9 +25,9 @@ typedef struct rd {
     struct pz_game *g;
     char *why;
     size_t why_len;
-    const char *outer;    /* the object being read when nested, else NULL */
-    int index;            /* the array entry being read, or -1 */
-    int count[SAVE_NTOP]; /* entries read of each top-level array */
+    const char *outer; /* the object being read when nested, else NULL */
+    int index;         /* the array entry being read, or -1 */
+    int *count;        /* entries read of each top-level array */
 } rd;
 
 static int bad(rd *c, const char *name, const char *fmt, ...)
@@ -426,17 +428,21 @@ static int read_document(rd *c)
 }
 
 /*
- * Checks what needs the whole document, and only that: the options against
- * the player count, one entry per seat or side in each array. Sets the
- * derived members (sides, deals, leftover) on the way; pz__check() does
- * the rest.
+ * Checks what needs the whole document, and only that, for both forms: the
+ * options against the player count, one entry per seat or side in each
+ * array (count[i]: the entries read of member i of pz__save_top). Sets the
+ * derived members (sides, deals, leftover) on the way, then leaves the
+ * consistency of the whole to pz__check(). Messages start with `form` ("",
+ * or "packed saved game: "). 0 or -1.
  */
-static int check_document(rd *c)
+static int check_document(struct pz_game *g, const int count[SAVE_NTOP], const char *form,
+                          char *why, size_t why_len)
 {
-    struct pz_game *g = c->g;
     char msg[PZ_WHY_MAX];
-    if (pz_options_check(&g->opt, g->players, msg, sizeof msg) != 0)
-        return bad(c, "options", "%s", msg);
+    if (pz_options_check(&g->opt, g->players, msg, sizeof msg) != 0) {
+        pz__why(why, why_len, "%sfield 'options': %s", form, msg);
+        return -1;
+    }
     g->sides = (uint8_t)(g->opt.partnerships ? g->players / 2 : g->players);
     g->deals = (uint8_t)pz__deals_for(g->players);
     g->leftover = (uint8_t)pz__leftover_for(g->players);
@@ -444,33 +450,52 @@ static int check_document(rd *c)
         const field *f = &pz__save_top[i];
         int per_seat = f->kind == K_HANDS || f->kind == K_HOLDINGS || f->kind == K_PLAYED;
         int want = per_seat ? g->players : g->sides;
-        if (f->kind == K_PLAYED && c->count[i] == 0)
+        if (f->kind == K_PLAYED && count[i] == 0)
             continue; /* absent (an older document): nothing was recorded */
-        if ((per_seat || f->kind == K_SCORES || f->kind == K_PILES) && c->count[i] != want)
-            return bad(c, f->name, "has %d entries, not one per %s (%d)", c->count[i],
-                       per_seat ? "seat" : "side", want);
+        if ((per_seat || f->kind == K_SCORES || f->kind == K_PILES) && count[i] != want) {
+            pz__why(why, why_len, "%sfield '%s': has %d entries, not one per %s (%d)", form,
+                    f->name, count[i], per_seat ? "seat" : "side", want);
+            return -1;
+        }
+    }
+    if (pz__check(g, msg, sizeof msg) != 0) {
+        pz__why(why, why_len, "%s%s", form, msg);
+        return -1;
     }
     return 0;
 }
 
+/* Reads a JSON document into *g and its array counts into count: 0 or -1. */
+static int read_json(struct pz_game *g, int count[SAVE_NTOP], const char *doc, size_t len,
+                     char *why, size_t why_len)
+{
+    rd c;
+    memset(&c, 0, sizeof c); /* before pzj_init(): it holds pointers into c.j */
+    pzj_init(&c.j, doc, len);
+    c.g = g;
+    c.why = why;
+    c.why_len = why_len;
+    c.index = -1;
+    c.count = count;
+    return read_document(&c);
+}
+
 /*
- * Rebuilds a game from a version 1 document; see porrazo.h. The game is
- * read into a zeroed local state and only copied to the heap once every
- * check passed, so a refusal allocates nothing and leaves *out alone.
+ * Rebuilds a game from a JSON or a packed document; see porrazo.h. The
+ * first byte tells which: PACK_MARK starts no JSON text. The game is read
+ * into a zeroed local state and only copied to the heap once every check
+ * passed, so a refusal allocates nothing and leaves *out alone.
  */
 int pz_restore(pz_game **out, const char *doc, size_t len, char *why, size_t why_len)
 {
     struct pz_game g;
-    rd c;
+    int count[SAVE_NTOP] = {0};
+    int packed = len > 0 && doc[0] == PACK_MARK;
     memset(&g, 0, sizeof g);
-    memset(&c, 0, sizeof c); /* before pzj_init(): it holds pointers into c.j */
-    pzj_init(&c.j, doc, len);
-    c.g = &g;
-    c.why = why;
-    c.why_len = why_len;
-    c.index = -1;
     pz_options_default(&g.opt);
-    if (read_document(&c) != 0 || check_document(&c) != 0 || pz__check(&g, why, why_len) != 0)
+    int r = packed ? pz__unpack(&g, count, doc, len, why, why_len)
+                   : read_json(&g, count, doc, len, why, why_len);
+    if (r != 0 || check_document(&g, count, packed ? "packed saved game: " : "", why, why_len) != 0)
         return PZ_EBAD_DOCUMENT;
     struct pz_game *heap = calloc(1, sizeof *heap);
     if (heap == NULL) {

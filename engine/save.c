@@ -10,7 +10,8 @@
  * functions (pz_phase_name, ...), options go through pz_options_set(), cards
  * are canonical two-character strings run together ("7HKS2C"), and the
  * generator's state is four 16-digit hex strings. Not here: reading
- * (restore.c), the JSON grammar (json.c) and the rules.
+ * (restore.c), the packed form of the same tables (pack.c), the JSON
+ * grammar (json.c) and the rules.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -65,16 +66,17 @@ const field pz__save_top[SAVE_NTOP] = {
     F("rng", K_RNG, 0, 0, G(rng), 0),
 };
 
-/* The options object, R9 names in R9 order; lo is the JSON type wanted. */
+/* The options object, R9 names in R9 order; lo is the JSON type wanted, hi
+   the option's highest value as a number (its lowest is 0). */
 const field pz__save_options[SAVE_NOPTIONS] = {
-    F("target", K_OPTION, PZJ_NUMBER, 0, 0, OPT_TARGET),
-    F("wrap", K_OPTION, PZJ_TRUE, 0, 0, OPT_WRAP),
-    F("declarations", K_OPTION, PZJ_STRING, 0, 0, OPT_DECL),
-    F("tendido", K_OPTION, PZJ_STRING, 0, 0, OPT_TENDIDO),
-    F("odd_leftover", K_OPTION, PZJ_STRING, 0, 0, OPT_LEFTOVER),
-    F("final_sweep", K_OPTION, PZJ_STRING, 0, 0, OPT_SWEEP),
-    F("card_score", K_OPTION, PZJ_STRING, 0, 0, OPT_CARD_SCORE),
-    F("partnerships", K_OPTION, PZJ_TRUE, 0, 0, OPT_PARTNERS),
+    F("target", K_OPTION, PZJ_NUMBER, PZ_TARGET_MAX, 0, OPT_TARGET),
+    F("wrap", K_OPTION, PZJ_TRUE, 1, 0, OPT_WRAP),
+    F("declarations", K_OPTION, PZJ_STRING, PZ_DECL_SILENT, 0, OPT_DECL),
+    F("tendido", K_OPTION, PZJ_STRING, PZ_TENDIDO_LAST, 0, OPT_TENDIDO),
+    F("odd_leftover", K_OPTION, PZJ_STRING, PZ_LEFTOVER_DEAL, 0, OPT_LEFTOVER),
+    F("final_sweep", K_OPTION, PZJ_STRING, PZ_SWEEP_DEALER, 0, OPT_SWEEP),
+    F("card_score", K_OPTION, PZJ_STRING, PZ_CARD_SCORE_EXCESS26, 0, OPT_CARD_SCORE),
+    F("partnerships", K_OPTION, PZJ_TRUE, 1, 0, OPT_PARTNERS),
 };
 
 /* One holding object (R3.1). */
@@ -115,24 +117,48 @@ static void put_cards(pzj_out *o, const pz_card *cards, size_t n)
     pzj_put(o, b, k);
 }
 
-/* The text of option `opt` of *o but target: true/false, or its R9 word. */
-static const char *option_text(const pz_options *o, size_t opt)
+int pz__save_option_value(const pz_options *o, size_t opt)
 {
     switch (opt) {
+    case OPT_TARGET:
+        return o->target;
     case OPT_WRAP:
-        return o->wrap ? "true" : "false";
-    case OPT_PARTNERS:
-        return o->partnerships ? "true" : "false";
+        return o->wrap;
     case OPT_DECL:
-        return pz_declarations_name(o->declarations);
+        return (int)o->declarations;
     case OPT_TENDIDO:
-        return pz_tendido_name(o->tendido);
+        return (int)o->tendido;
     case OPT_LEFTOVER:
-        return pz_leftover_name(o->odd_leftover);
+        return (int)o->odd_leftover;
     case OPT_SWEEP:
-        return pz_sweep_name(o->final_sweep);
+        return (int)o->final_sweep;
+    case OPT_CARD_SCORE:
+        return (int)o->card_score;
     default:
-        return pz_card_score_name(o->card_score);
+        return o->partnerships;
+    }
+}
+
+const char *pz__save_option_text(size_t opt, int v, char b[16])
+{
+    switch (opt) {
+    case OPT_TARGET: {
+        int n = snprintf(b, 16, "%d", v);
+        return n > 0 && n < 16 ? b : "0";
+    }
+    case OPT_WRAP:
+    case OPT_PARTNERS:
+        return v ? "true" : "false";
+    case OPT_DECL:
+        return pz_declarations_name((pz_declarations)v);
+    case OPT_TENDIDO:
+        return pz_tendido_name((pz_tendido_mode)v);
+    case OPT_LEFTOVER:
+        return pz_leftover_name((pz_leftover_mode)v);
+    case OPT_SWEEP:
+        return pz_sweep_name((pz_sweep_mode)v);
+    default:
+        return pz_card_score_name((pz_card_score_mode)v);
     }
 }
 
@@ -210,14 +236,15 @@ static void put_value(pzj_out *o, const field *f, const void *base, const struct
     case K_OPTIONS:
         put_object(o, pz__save_options, SAVE_NOPTIONS, v, g);
         break;
-    case K_OPTION:
-        if (f->aux == OPT_TARGET)
-            pzj_put_int(o, ((const pz_options *)base)->target);
-        else if (f->lo == PZJ_STRING)
-            put_quoted(o, option_text(base, f->aux));
+    case K_OPTION: {
+        char b[16];
+        const char *text = pz__save_option_text(f->aux, pz__save_option_value(base, f->aux), b);
+        if (f->lo == PZJ_STRING)
+            put_quoted(o, text);
         else
-            pzj_put_str(o, option_text(base, f->aux));
+            pzj_put_str(o, text); /* the target's digits, true or false */
         break;
+    }
     case K_U8:
         pzj_put_int(o, *v);
         break;

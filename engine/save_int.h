@@ -1,8 +1,10 @@
 /*
- * save_int.h — what the writer (save.c) and the reader (restore.c) of saved
- * games share: one table per JSON object of the document (the game, its
- * options, a holding), each member's name, kind, range and place in
- * struct pz_game, so the two cannot drift apart. The engine's inside.
+ * save_int.h — what the writers (save.c, pack.c) and the readers
+ * (restore.c, pack.c) of saved games share: one table per JSON object of
+ * the document (the game, its options, a holding), each member's name,
+ * kind, range and place in struct pz_game, so the JSON form and the packed
+ * form cannot drift apart; and the checks both readers end with. The
+ * engine's inside.
  */
 #ifndef PZ_SAVE_INT_H
 #define PZ_SAVE_INT_H
@@ -13,7 +15,8 @@
 
 #define SAVE_VERSION 1
 
-/* What a member holds, and so how it is written and read. */
+/* What a member holds, and so how it is written and read (the packed form
+   of each kind is described in pack.c). */
 enum kind {
     K_VERSION,  /* the number SAVE_VERSION */
     K_OPTIONS,  /* pz_options as an object of R9 words */
@@ -66,5 +69,28 @@ _Static_assert(SAVE_NTOP <= 64, "read_members() marks members in a uint64_t");
 
 /* The word of value v in word set `set` (W_*; "?" when out of range). */
 const char *pz__save_word(size_t set, int v);
+
+/* Option opt (OPT_*) of *o as a number: the target, 0/1, or the enum's. */
+int pz__save_option_value(const pz_options *o, size_t opt);
+
+/*
+ * The text pz_options_set() takes for value v (0..hi of its table entry)
+ * of option opt: the target's digits, "true"/"false" or the R9 word,
+ * written into b when it needs room. Never NULL.
+ */
+const char *pz__save_option_text(size_t opt, int v, char b[16]);
+
+/* The packed form (pack.c): its first byte, which no JSON text starts with. */
+#define PACK_MARK '~'
+
+/*
+ * Reads a packed document (doc[0] is PACK_MARK) into *g, which holds the
+ * default options and zeros elsewhere: every value in its table's range,
+ * nothing cut short or left over. count receives, per member of
+ * pz__save_top, the entries of its array (0 for other members), for the
+ * checks pz_restore() ends with (restore.c). Returns 0, or -1 with a message in why.
+ */
+int pz__unpack(struct pz_game *g, int count[SAVE_NTOP], const char *doc, size_t len, char *why,
+               size_t why_len);
 
 #endif /* PZ_SAVE_INT_H */

@@ -301,6 +301,11 @@ int irc_out_split(const char *text, size_t budget, irc_out_part *parts, size_t m
     fmt f = FMT_PLAIN;
     if (budget < IRC_OUT_BUDGET_MIN)
         return IRC_OUT_EINVAL;
+    if (len <= budget && max >= 1) { /* the usual line: one part, from plain */
+        parts[0] = (irc_out_part){.off = 0, .len = len, .reopen = ""};
+        *n = len > 0 ? 1 : 0;
+        return 0;
+    }
     for (size_t off = 0; off < len; off += p.len, count++)
         split_one(text, len, budget, off, &f, &p);
     if (count > max)

@@ -266,7 +266,8 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
 {
     live_nicks nb;
     render_names names = host__live_names(c, &nb);
-    render_lines seg = {0};
+    render_lines seg;
+    render_init(&seg);
     int actor = seat_of_action(a);
     char head[48], text[1000];
     if (forced != NULL && actor >= 0 && c->m != NULL) /* an owner's skip */
@@ -294,7 +295,8 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
         join_segments(&seg, text, sizeof text);
         part.n = ev->n - deal;
         memcpy(part.ev, ev->ev + deal, (size_t)part.n * sizeof part.ev[0]);
-        render_lines next = {0};
+        render_lines next;
+        render_init(&next);
         render_events(c->g, &names, &part, &next);
         join_segments(&next, next_text, sizeof next_text);
         render_status(c->g, &names, status, sizeof status);
@@ -324,7 +326,8 @@ static void tell_room(ctx *c, const pz_action *a, const pz_events *ev, const cha
     host__live_header(c, 'E', -1, head, sizeof head);
     host__say_room(c, c->row.room, "%s%s", head, text);
     if (over || hand_end) {
-        render_lines board = {0};
+        render_lines board;
+        render_init(&board);
         render_board(c->g, &names, &board);
         host__live_header(c, 'B', -1, head, sizeof head);
         char url[HWEB_URL_MAX] = ""; /* the final line carries the game's page */

@@ -2,6 +2,11 @@
  * game.c — the game of a room as one call holds it: loaded from the store
  * (its row, seats, settings and engine state), saved back with the time
  * the clock next needs it, and the seats looked up by player or name.
+ * The host keeps the last game it restored with the exact text it came
+ * from (host__game_restore): a command's lines are expanded from the game
+ * the command just read, and the next command in a room reads the game
+ * the last one left; a game is restored from one text the same way every
+ * time, so the kept one is that game, and any other text is restored anew.
  * Prefix host__game_.
  *
  * Not here: what changes a game (seats.c, act.c), the clock (timers.c).
@@ -35,14 +40,42 @@ int host__game_load(ctx *c, const char *room)
         c->failed = -1;
         return -1;
     }
-    if (c->row.state != NULL &&
-        pz_restore(&c->g, c->row.state, strlen(c->row.state), why, sizeof why) != 0) {
+    const pz_game *saved =
+        c->row.state != NULL ? host__game_restore(c->h, c->row.state, why, sizeof why) : NULL;
+    if (c->row.state != NULL && saved == NULL) {
         snprintf(c->h->err, sizeof c->h->err, "game %lld cannot be restored: %s",
                  (long long)c->row.id, why);
         c->failed = -1;
         return -1;
     }
+    if (saved != NULL && (c->g = pz_clone(saved)) == NULL) { /* the call's own, to change */
+        snprintf(c->h->err, sizeof c->h->err, "out of memory loading game %lld",
+                 (long long)c->row.id);
+        c->failed = -1;
+        return -1;
+    }
     return 1;
+}
+
+const pz_game *host__game_restore(host *h, const char *state, char *why, size_t why_len)
+{
+    if (h->last_game != NULL && h->last_state != NULL && strcmp(h->last_state, state) == 0)
+        return h->last_game;
+    pz_game *g = NULL;
+    if (pz_restore(&g, state, strlen(state), why, why_len) != 0)
+        return NULL;
+    host__game_forget(h);
+    h->last_state = strdup(state); /* NULL (out of memory): kept, never matched */
+    h->last_game = g;
+    return g;
+}
+
+void host__game_forget(host *h)
+{
+    pz_free(h->last_game);
+    free(h->last_state);
+    h->last_game = NULL;
+    h->last_state = NULL;
 }
 
 void host__game_save(ctx *c)
@@ -55,13 +88,17 @@ void host__game_save(ctx *c)
         c->failed = STORE_ERROR;
         return;
     }
-    char doc[PZ_SAVE_MAX];
+    /* The packed form (pz_pack): a fifth of the JSON, so five games where
+       there were two in a page of the file, and a fifth of the text every
+       command reads back; pz_restore reads both, so rows saved as JSON by
+       an older bot are read as they are and packed at their next save. */
+    char doc[PZ_PACK_MAX];
     host__settings_format(&c->set, c->row.settings, sizeof c->row.settings);
     free(c->row.state);
     c->row.state = NULL;
     if (c->g != NULL) {
-        if (pz_save(c->g, doc, sizeof doc) < 0) {
-            snprintf(c->h->err, sizeof c->h->err, "a game does not fit PZ_SAVE_MAX");
+        if (pz_pack(c->g, doc, sizeof doc) < 0) {
+            snprintf(c->h->err, sizeof c->h->err, "a game does not fit PZ_PACK_MAX");
             c->failed = -1;
             return;
         }

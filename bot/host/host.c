@@ -466,6 +466,7 @@ void host_free(host *h)
     host__flood_free(h);
     host__room_map_free(h);
     host__lang_map_free(h);
+    host__game_forget(h);
     free(h);
 }
 

@@ -136,23 +136,22 @@ typedef struct live_game {
     store_game row;
     store_seat seats[PZ_MAX_PLAYERS];
     int nseats;
-    pz_game *g;
+    const pz_game *g; /* the host's (host__game_restore), read only */
 } live_game;
 
 /* Reads game id; false when the store cannot say (names then fall back
    to those the line was written with, and no state is shown). */
-static bool load(store *st, int64_t id, live_game *lg)
+static bool load(host *h, int64_t id, live_game *lg)
 {
     memset(lg, 0, sizeof *lg);
     char why[PZ_WHY_MAX];
-    if (store_game_get(st, id, &lg->row) != 0)
+    if (store_game_get(h->st, id, &lg->row) != 0)
         return false;
     lg->loaded = true;
-    if (store_seats_get(st, id, lg->seats, PZ_MAX_PLAYERS, &lg->nseats) != 0)
+    if (store_seats_get(h->st, id, lg->seats, PZ_MAX_PLAYERS, &lg->nseats) != 0)
         lg->nseats = 0;
-    if (lg->row.state != NULL &&
-        pz_restore(&lg->g, lg->row.state, strlen(lg->row.state), why, sizeof why) != 0)
-        lg->g = NULL;
+    if (lg->row.state != NULL)
+        lg->g = host__game_restore(h, lg->row.state, why, sizeof why);
     return true;
 }
 
@@ -160,7 +159,6 @@ static void unload(live_game *lg)
 {
     if (lg->loaded)
         store_game_fini(&lg->row);
-    pz_free(lg->g);
     lg->g = NULL;
     lg->loaded = false;
 }
@@ -322,7 +320,7 @@ outq_expand_result host_expand(void *arg, const outq_msg *m, char **text, int *m
     if ((h.kind == 'H' || h.kind == 'P' || h.kind == 'R') && hand_later(m->next, h.game, h.seat))
         return OUTQ_EXPAND_DROP;
     live_game lg;
-    load(hst->st, h.game, &lg);
+    load(hst, h.game, &lg);
     /* the room's own when it set one (host_room_prefix: from memory) */
     const char *prefix = m->kind != STORE_MSG_ROOM ? ""
                          : lg.loaded ? host_room_prefix(hst, lg.row.network, m->target)

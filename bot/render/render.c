@@ -139,6 +139,12 @@ void rtext_whole(rtext *b, const char *sep, const char *piece)
     rtext_cut(b);
 }
 
+/* Starts out empty (render.h). */
+void render_init(render_lines *out)
+{
+    out->n = 0;
+}
+
 /* Appends one formatted line to out, cut at a UTF-8 boundary with "…" when
    too long; nothing when out already holds RENDER_LINES_MAX lines. */
 void render_add(render_lines *out, const char *fmt, ...)

@@ -25,6 +25,11 @@ typedef struct render_lines {
     char line[RENDER_LINES_MAX][RENDER_LINE_MAX];
 } render_lines;
 
+/* Starts an empty list. Only the count is set: each line is written whole
+   when it is added, and nothing reads past the count (a list is ~19 KB,
+   zeroed it cost a command more than the rest of its rendering). */
+void render_init(render_lines *out);
+
 /* Appends a formatted line (cut at a UTF-8 boundary if too long); does
    nothing when full. */
 void render_add(render_lines *out, const char *fmt, ...)

@@ -368,7 +368,8 @@ static int query_text(sqlite3 *db, const char *sql, char *buf, size_t len)
 
 /*
  * Sets the connection up: busy timeout, foreign keys (checked to be on),
- * synchronous=FULL (a commit survives a power cut) and WAL (checked).
+ * synchronous=FULL (a commit survives a power cut), the page size of a new
+ * file (STORE_PAGE_BYTES) and WAL (checked).
  * Returns 0 or a store_err with a message in s.
  */
 static int configure(store *s)
@@ -381,6 +382,10 @@ static int configure(store *s)
     if (rc == SQLITE_OK)
         rc = query_int(s->db, "PRAGMA foreign_keys", &fk);
     char mode[16];
+    /* Takes effect only in a file with no table yet (a new one; an older
+       file keeps its size until a VACUUM), so it comes before WAL. */
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(s->db, "PRAGMA page_size = " STORE_PAGE_BYTES_TEXT, NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = query_text(s->db, "PRAGMA journal_mode = WAL", mode, sizeof mode);
     if (rc != SQLITE_OK)
@@ -468,7 +473,10 @@ static int load_instance(store *s)
    up, migrated, instance loaded. 0 or a store_err with a message in s. */
 static int open_rw(store *s, const char *path, bool exists)
 {
-    int flags = SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    /* One thread (the loop's) uses this connection: no mutex of its own
+       around every call (the computer players' thread and the pages' have
+       none of it; the pages open their own, store_ro.c). */
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (exists ? 0 : SQLITE_OPEN_CREATE);
     if (!exists) {
         /* A new file is the owner's alone (it holds access tokens): 0600,
            and SQLite gives its -wal and -shm files the same mode. */

@@ -93,6 +93,15 @@ void store_set_busy_ms(store *s, int ms);
  * and database_mmap_mib keys change them (porrazo.conf(5)). 0 or a
  * store_err (a size out of its range, SQLite refusing).
  */
+/*
+ * The page size of a new file. A game's row (its packed state, settings,
+ * timers: ~500 bytes) fits one 1 KiB page with another, and what a command
+ * touches at 100,000 games is a few leaves no recent command read: a
+ * smaller page is fewer bytes to search and, for a move, to copy into the
+ * cache and write to the -wal (tests/bench/README.md, "Fourth pass").
+ */
+#define STORE_PAGE_BYTES 1024
+#define STORE_PAGE_BYTES_TEXT "1024"
 #define STORE_CACHE_KIB_DEFAULT 2000 /* SQLite's own default */
 #define STORE_CACHE_KIB_MIN 64
 #define STORE_CACHE_KIB_MAX 4194304 /* 4 GiB */
@@ -168,7 +177,7 @@ typedef struct store_game {
     char creator[STORE_ID_MAX]; /* player id of the creator */
     char settings[1024];        /* the host's lobby settings, JSON text */
     uint64_t seed;
-    char *state;     /* pz_save() document, malloc'd; NULL in a lobby */
+    char *state;     /* pz_pack() (or older pz_save()) document, malloc'd; NULL in a lobby */
     int64_t created; /* unix seconds */
     int64_t updated;
     int64_t turn_since; /* when the current turn began */

@@ -2,7 +2,7 @@
  * store_game.c — games, their seats and their action logs in the store.
  *
  * A game row holds what the host needs to resume it (settings, seed, the
- * pz_save() document, timers); the partial unique index games_active
+ * saved game, pz_pack() or older pz_save(), timers); the partial unique index games_active
  * keeps one lobby/playing/paused game per room, which is STORE_CONFLICT
  * here. Strings are checked against their struct buffers when written, so
  * they always fit when read back; the seed is stored as decimal text, as

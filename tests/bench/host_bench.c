@@ -7,8 +7,9 @@
  * "!new 2" in room "#g<K>" of network "bench" by player "p<K>a", "!join" by
  * "p<K>b"), so the database is exactly what the bot would have written. A
  * built database is cached (DIR/host-<N>.db, rebuilt when its PRAGMA
- * user_version is not STORE_SCHEMA_VERSION or it does not hold N active
- * games and an empty outbox) and each measurement runs on a copy of it.
+ * user_version is not STORE_SCHEMA_VERSION, its pages not STORE_PAGE_BYTES,
+ * its games' states not packed, or it does not hold N active games and an
+ * empty outbox) and each measurement runs on a copy of it.
  *
  * One sample is one command answered through the host to a socket, as an
  * unpaced adapter would: host_handle, then outq_load, every message taken

@@ -275,15 +275,16 @@ int hb_build_db(const char *path, const char *network, long count, const char *i
     return 0;
 }
 
-/* PRAGMA user_version of the file at path, or -1. */
-static int user_version(const char *path)
+/* The integer sql's first row gives in the file at path, or -1 (no row,
+   NULL, not readable). */
+static int query_int(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
     sqlite3_stmt *q = NULL;
     int v = -1;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
-        sqlite3_step(q) == SQLITE_ROW)
+        sqlite3_prepare_v2(db, sql, -1, &q, NULL) == SQLITE_OK && sqlite3_step(q) == SQLITE_ROW &&
+        sqlite3_column_type(q, 0) != SQLITE_NULL)
         v = sqlite3_column_int(q, 0);
     sqlite3_finalize(q);
     sqlite3_close(db);
@@ -299,9 +300,18 @@ bool hb_cached_ok(const char *path, const char *network, long games, const char 
 {
     if (access(path, F_OK) != 0)
         return false;
-    int v = user_version(path);
+    int v = query_int(path, "PRAGMA user_version");
     if (v != STORE_SCHEMA_VERSION) {
         printf("# %s: schema %d, not %d: rebuilding\n", path, v, STORE_SCHEMA_VERSION);
+        return false;
+    }
+    /* a file an older bot built: measured, it would not be today's */
+    int page = query_int(path, "PRAGMA page_size");
+    int packed = query_int(path, "SELECT substr(state, 1, 1) = '~' FROM games "
+                                 "WHERE state IS NOT NULL LIMIT 1");
+    if (page != STORE_PAGE_BYTES || packed == 0) {
+        printf("# %s: %d-byte pages, states %s: rebuilding\n", path, page,
+               packed == 0 ? "in JSON" : "packed");
         return false;
     }
     store *st = hb_open_store(path);

@@ -44,7 +44,8 @@ def cases(bot, tmp):
     yield "random bytes", make("random.db", os.urandom(8192)), ("damaged", "not a porrazo")
     yield "truncated", make("truncated.db", data[: len(data) // 2]), ("damaged",)
     page = bytearray(data)
-    page[4096: 4096 + 64] = b"\x5a" * 64  # the b-tree page header of page 2
+    size = int.from_bytes(data[16:18], "big")  # the page size, in the file's header
+    page[size: size + 64] = b"\x5a" * 64  # the b-tree page header of page 2
     yield "overwritten page", make("page.db", bytes(page)), ("damaged",)
     newer = make("newer.db", data)
     with sqlite3.connect(newer) as c:

@@ -200,12 +200,20 @@ def fill(db, max_pages):
     return rows
 
 
+def fill_mib(db, mib):
+    """Fills db to mib MiB (a bot's max_database_mb) in pages of its size."""
+    with sqlite3.connect(db) as c:
+        page = c.execute("PRAGMA page_size").fetchone()[0]
+    c.close()
+    return fill(db, (mib << 20) // page)
+
+
 def disk_full(bot, tmp, db):
     before = export(bot, db)
     conf = os.path.join(tmp, "full.conf")
     with open(conf, "w") as f:
         f.write("[bot]\nname = porrazo\nmax_database_mb = 1\nreminder = off\n")
-    rows = fill(db, 256)  # 1 MiB of 4 KiB pages
+    rows = fill_mib(db, 1)
     a = ConfBot(bot, db, SEED, conf)
     refused = a.send("ann: !pause")  # a vote: it must be written
     check(any(CANT_SAVE in l and "not taken" in l for l in refused),

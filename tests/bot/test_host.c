@@ -455,6 +455,121 @@ static void test_players_settings_kept_before_the_table_still_load(void **state)
     free_world(w);
 }
 
+/* The state text of the room's game (caller frees), or NULL. */
+static char *state_of(world *w, const char *room)
+{
+    store_game g;
+    if (store_game_active(w->st, NET, room, &g) != 0)
+        return NULL;
+    char *s = g.state != NULL ? strdup(g.state) : NULL;
+    store_game_fini(&g);
+    return s;
+}
+
+/* The host stores its games packed (pz_pack); a game an older bot stored
+   as JSON is read as it is, played on, and packed at its next save, the
+   same game as it was. */
+static void test_a_game_stored_as_json_by_an_older_bot_plays_on_and_is_stored_packed(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#old", 2, "");
+    char *packed = state_of(w, "#old");
+    assert_non_null(packed);
+    assert_true(packed[0] == '~');
+    pz_game *g = game_of(w, "#old");
+    assert_non_null(g);
+    char json[PZ_SAVE_MAX], again[PZ_SAVE_MAX];
+    assert_true(pz_save(g, json, sizeof json) > 0);
+    assert_true(strlen(packed) * 5 <= strlen(json));
+    pz_free(g);
+
+    store_game row;
+    assert_int_equal(store_game_active(w->st, NET, "#old", &row), 0);
+    free(row.state);
+    row.state = strdup(json); /* as a bot before the packed form left it */
+    assert_int_equal(store_game_update(w->st, &row), 0);
+    store_game_fini(&row);
+    reopen_host(w, (host_config){0});
+    clear(w);
+    say(w, "ann", "#old", "!turn");
+    assert_true(count(w, STORE_MSG_ROOM, "#old", NULL) >= 1); /* answered, not failed */
+    char *still = state_of(w, "#old");
+    assert_string_equal(still, json); /* a read changes nothing */
+    g = game_of(w, "#old");
+    assert_true(pz_save(g, again, sizeof again) > 0);
+    assert_string_equal(again, json);
+    pz_free(g);
+
+    assert_true(play_one(w, "#old"));
+    char *after = state_of(w, "#old");
+    assert_non_null(after);
+    assert_true(after[0] == '~');
+    g = game_of(w, "#old");
+    assert_non_null(g);
+    assert_true(pz_save(g, again, sizeof again) > 0);
+    assert_string_not_equal(again, json); /* the move is in it */
+    pz_free(g);
+    free(packed);
+    free(still);
+    free(after);
+    free_world(w);
+}
+
+/* Every line of the room, in order, into out (NUL-separated is not needed:
+   joined with newlines). */
+static void room_text(const world *w, const char *room, char *out, size_t cap)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < w->n; i++)
+        if (w->msg[i].kind == STORE_MSG_ROOM && strcmp(w->msg[i].target, room) == 0) {
+            int n = snprintf(out + k, cap - k, "%s\n", w->msg[i].text);
+            assert_true(n > 0 && (size_t)n < cap - k);
+            k += (size_t)n;
+        }
+}
+
+/* The host keeps the last game it restored, by the text it came from: a
+   row changed behind its back (another program, a restore from a backup)
+   is read as the store has it, never as the host last saw it. */
+static void test_a_game_changed_in_the_store_is_read_as_the_store_has_it(void **state)
+{
+    (void)state;
+    world *w = new_world(0, 0);
+    start_game(w, "#kept", 2, "");
+    char first[2000], changed[2000], fresh[2000];
+    clear(w);
+    say(w, "ann", "#kept", "!turn"); /* restored, and kept */
+    room_text(w, "#kept", first, sizeof first);
+    assert_true(first[0] != '\0');
+
+    pz_game *g = game_of(w, "#kept"); /* the next move, made behind the host */
+    pz_action a;
+    assert_int_equal(pz_default_action(g, pz_get_turn(g), &a), 0);
+    assert_int_equal(pz_apply(g, &a, NULL, NULL, 0), 0);
+    char next[PZ_PACK_MAX];
+    assert_true(pz_pack(g, next, sizeof next) > 0);
+    pz_free(g);
+    store_game row;
+    assert_int_equal(store_game_active(w->st, NET, "#kept", &row), 0);
+    free(row.state);
+    row.state = strdup(next);
+    assert_int_equal(store_game_update(w->st, &row), 0);
+    store_game_fini(&row);
+
+    clear(w);
+    say(w, "ann", "#kept", "!turn");
+    room_text(w, "#kept", changed, sizeof changed);
+    assert_string_not_equal(changed, first);
+    reopen_host(w, (host_config){0}); /* a host that never saw the game */
+    clear(w);
+    say(w, "ann", "#kept", "!turn");
+    room_text(w, "#kept", fresh, sizeof fresh);
+    assert_string_equal(changed, fresh);
+    free_world(w);
+}
+
 /* The players' own languages are a hash table in memory (lang_map.c):
    2,000 read at the start grow it, then every third one's "lang off"
    takes them out (the entries after each in its probe run move back) and
@@ -1532,7 +1647,7 @@ static void test_a_full_database_is_answered_and_recovers(void **state)
     page = sqlite3_column_int(st, 0);
     sqlite3_finalize(st);
     sqlite3_close(raw);
-    assert_int_equal(store_set_max_bytes(w->st, (int64_t)(page + 4) * 4096), 0);
+    assert_int_equal(store_set_max_bytes(w->st, (int64_t)(page + 4) * STORE_PAGE_BYTES), 0);
     char room[16], text[4000];
     int refused = -1;
     for (int i = 0; i < 200 && refused < 0; i++) {
@@ -2694,6 +2809,8 @@ int main(void)
         cmocka_unit_test(test_a_card_not_held_is_refused_in_the_room_with_the_hand_only_privately),
         cmocka_unit_test(test_personal_settings_said_in_a_room_are_answered_privately),
         cmocka_unit_test(test_players_settings_kept_before_the_table_still_load),
+        cmocka_unit_test(test_a_game_stored_as_json_by_an_older_bot_plays_on_and_is_stored_packed),
+        cmocka_unit_test(test_a_game_changed_in_the_store_is_read_as_the_store_has_it),
         cmocka_unit_test(test_many_players_languages_in_and_out_of_memory),
         cmocka_unit_test(test_one_leave_mid_game_only_asks_to_confirm),
         cmocka_unit_test(test_leaving_mid_game_asks_once_and_the_seat_can_be_taken_back),

@@ -1,8 +1,9 @@
 /*
  * fuzz_restore.c — the libFuzzer target for pz_restore(): any bytes of any
- * length go in. A refused document must be refused with bad_document, a
- * NUL-terminated message and no game. An accepted one must save, restore
- * and save again to the same bytes, and then behave: every view, every
+ * length go in, JSON or packed. A refused document must be refused with
+ * bad_document, a NUL-terminated message and no game. An accepted one must
+ * save, restore and save again to the same bytes, pack, restore and pack
+ * again to the same bytes (and save as the original does), and then behave: every view, every
  * listed action accepted by a clone (the list is exact), the default action
  * listed, the state after the first listed action saved and restored too.
  * A broken promise aborts, which libFuzzer reports as a crash. With
@@ -43,6 +44,22 @@ static pz_game *round_trip(const pz_game *g)
     int lb = pz_save(r, b, sizeof b);
     must(lb == la && memcmp(a, b, (size_t)la) == 0);
     return r;
+}
+
+/* Packs g, restores the packed form and packs again: same bytes; the
+   restored game saves to the JSON of g. */
+static void packed_round_trip(const pz_game *g)
+{
+    char a[PZ_PACK_MAX], b[PZ_PACK_MAX], ja[PZ_SAVE_MAX], jb[PZ_SAVE_MAX], why[PZ_WHY_MAX];
+    pz_game *r = NULL;
+    int la = pz_pack(g, a, sizeof a);
+    must(la > 0 && la < PZ_PACK_MAX && a[la] == '\0' && a[0] == '~');
+    must(pz_restore(&r, a, (size_t)la, why, sizeof why) == 0 && r != NULL);
+    int lb = pz_pack(r, b, sizeof b);
+    must(lb == la && memcmp(a, b, (size_t)la) == 0);
+    int ja_len = pz_save(g, ja, sizeof ja), jb_len = pz_save(r, jb, sizeof jb);
+    must(ja_len > 0 && ja_len == jb_len && memcmp(ja, jb, (size_t)ja_len) == 0);
+    pz_free(r);
 }
 
 /* Every seat's view, and views out of range refused. */
@@ -136,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     must(g != NULL);
     pz_free(round_trip(g));
+    packed_round_trip(g);
     check_views(g);
     check_actions(g);
     pz_free(g);

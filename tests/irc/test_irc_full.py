@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bot_irc import (IRCd, IRCGame, BotProcess, Workdir, write_config,  # noqa: E402
                      wait_bot_in_channel, check, strip_formatting, run_main, log, BOT_NICK,
                      CHANNEL, NETWORK)
-import storage_faults as sf  # noqa: E402  (tests/bot: fill())
+import storage_faults as sf  # noqa: E402  (tests/bot: fill_mib())
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
 SEED = 11
@@ -69,7 +69,7 @@ def main(bot_exe, replay_exe):
                 check(time.monotonic() < deadline, "the outbox never emptied")
                 time.sleep(0.1)
             before = export(bot_exe, db)
-            rows = sf.fill(db, 256)
+            rows = sf.fill_mib(db, 1)
             mark, bot_mark = kib.mark(), bot.mark()
             for _ in range(2):
                 for p in PLAYERS:

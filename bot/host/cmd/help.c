@@ -27,7 +27,8 @@ static void send_text(ctx *c, const render_lines *lines)
  */
 void host__verb_rules(ctx *c, const cmd *k)
 {
-    render_lines lines = {0};
+    render_lines lines;
+    render_init(&lines);
     const char *room = c->m->room != NULL && c->m->room[0] != '\0' ? c->m->room
                        : k->room[0] != '\0'                        ? k->room
                                                                    : NULL;
@@ -53,7 +54,8 @@ void host__verb_rules(ctx *c, const cmd *k)
  */
 void host__verb_help(ctx *c, const cmd *k)
 {
-    render_lines lines = {0};
+    render_lines lines;
+    render_init(&lines);
     bool in_room = c->m->room != NULL && c->m->room[0] != '\0';
     /* all of it privately: in the sender's own language (else the room's);
        else the room's, as the part said there */
@@ -73,7 +75,8 @@ void host__verb_help(ctx *c, const cmd *k)
         return;
     }
     host__say_room(c, c->m->room, N_("%s \xE2\x80\x94 the rest in our direct room"), lines.line[0]);
-    render_lines rest = {0};
+    render_lines rest;
+    render_init(&rest);
     for (int i = 1; i < lines.n; i++)
         render_add(&rest, "%s", lines.line[i]);
     send_text(c, &rest);

@@ -217,7 +217,8 @@ void host__verb_info(ctx *c, const cmd *k)
 {
     live_nicks nb;
     render_names names = host__live_names(c, &nb);
-    render_lines lines = {0};
+    render_lines lines;
+    render_init(&lines);
     char head[48];
     if (c->g == NULL) {
         host__reply(c, N_("the game has not started: %d seated; the creator says %sstart"),
