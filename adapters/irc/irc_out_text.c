@@ -126,23 +126,43 @@ static int word_start(const char *s, size_t i)
     return !(is_digit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'));
 }
 
-/* Writes (or counts, see wbuf) src with its red cards coloured. */
+/* The length of the card rank that ends right before src[j] and starts a
+   word at or after src[from] ("10", "7", "K"...), else 0. */
+static size_t rank_before(const char *src, size_t from, size_t j)
+{
+    if (j >= from + 2 && src[j - 2] == '1' && src[j - 1] == '0' && word_start(src, j - 2))
+        return 2;
+    if (j >= from + 1 && rank_len(src + j - 1) == 1 && word_start(src, j - 1))
+        return 1;
+    return 0;
+}
+
+/*
+ * Writes (or counts, see wbuf) src with its red cards coloured: a red suit,
+ * with the rank before it when that rank starts a word. Every suit starts
+ * with the byte 0xE2, so the text between two is copied as it is.
+ */
 static void colour_pass(wbuf *w, const char *src)
 {
     size_t i = 0;
-    while (src[i] != '\0') {
-        size_t r = word_start(src, i) ? rank_len(src + i) : 0;
-        if (!is_red_suit(src + i + r))
-            r = 0;
-        if (!is_red_suit(src + i + r)) {
-            wbuf_put(w, src + i, 1);
-            i++;
+    for (;;) {
+        const char *e = strchr(src + i, '\xE2');
+        if (e == NULL) {
+            wbuf_put(w, src + i, strlen(src + i));
+            return;
+        }
+        size_t j = (size_t)(e - src);
+        if (!is_red_suit(e)) {
+            wbuf_put(w, src + i, j + 1 - i);
+            i = j + 1;
             continue;
         }
+        size_t r = rank_before(src, i, j);
+        wbuf_put(w, src + i, j - r - i);
         wbuf_put(w, COLOUR_RED, 3);
-        wbuf_put(w, src + i, r + 3);
+        wbuf_put(w, src + j - r, r + 3);
         wbuf_put(w, "\x03", 1);
-        i += r + 3;
+        i = j + 3;
         if (is_digit(src[i]) || src[i] == ',')
             wbuf_put(w, "\x02\x02", 2); /* so "\x03" "5" is no colour */
     }
