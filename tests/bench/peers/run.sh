@@ -29,6 +29,7 @@
 #   TP_RATES  "5,10,20,50"        throughput sweep, offered commands/s (empty: none)
 #   BURST 1000, LINE_MS 0         porrazo-bot's send pacing ("tuned")
 #   PORT      16667               RUN_DIR /tmp/porrazo-peers.<pid> (configs, logs, results)
+#   BOT_WRAP  ""                  a command porrazo-bot runs under (peers_instr.sh: valgrind)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
@@ -165,7 +166,8 @@ run_porrazo() { # run_porrazo GAMES
     sed -e "s#@DB@#$d/porrazo.db#; s#@PORT@#$PORT#; s#@BURST@#$BURST#; s#@LINEMS@#$LINE_MS#;
             s#@LOGLEVEL@#info#" "$HERE/porrazo.conf.in" > "$d/porrazo.conf"
     chown -R nobody:nogroup "$d"
-    as_nobody "$d" "$BUILD/bin/porrazo-bot" --config "$d/porrazo.conf"
+    # shellcheck disable=SC2086 # BOT_WRAP is words: a command and its options
+    as_nobody "$d" ${BOT_WRAP:-} "$BUILD/bin/porrazo-bot" --config "$d/porrazo.conf"
     sleep 0.5
     if ! kill -0 "$BOT_PID" 2>/dev/null; then
         log "porrazo-bot refused to start:"; cat "$d/stdout.log" >&2
