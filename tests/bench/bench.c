@@ -1,11 +1,11 @@
 /*
  * bench.c — porrazo-bench, the engine's speed and size measured: random
  * legal games (pz_legal_actions, a cheap pick, pz_apply) in actions per
- * second for 2, 4 and 8 players; save + restore time per game state; the
- * size of a game in memory and saved. Every timing is run several times and
- * printed as median [min .. max], single-threaded, against the project's
- * targets (>= 5 M actions/s for 2 players, save + restore < 10 us, a game
- * < 2 KiB), each marked PASS or MISS.
+ * second for 2, 4 and 8 players; save + restore time per game state (JSON,
+ * then packed); the size of a game in memory and saved. Every timing is run
+ * several times and printed as median [min .. max], single-threaded,
+ * against the project's targets (>= 5 M actions/s for 2 players, save +
+ * restore < 10 us, a game < 2 KiB), each marked PASS or MISS.
  *
  * It is a measurement, not a test: it exits 0 whether targets are met or
  * not, and 1 only when the engine misbehaves (a listed action refused, a
@@ -241,12 +241,16 @@ static int collect_states(pz_game **states, int want, bench_sizes *sz)
     return bench_failed ? 0 : kept;
 }
 
+/* A writer of a game's document: pz_save (JSON) or pz_pack (packed). */
+typedef int (*bench_writer)(const pz_game *g, char *buf, size_t cap);
+
 /* One save + restore (+ free) of g; false when it fails. */
-static bool save_restore(const pz_game *g, bool save, bool restore, char doc[PZ_SAVE_MAX], int *len)
+static bool save_restore(const pz_game *g, bench_writer write, bool save, bool restore,
+                         char doc[PZ_SAVE_MAX], int *len)
 {
     pz_game *r = NULL;
     if (save)
-        *len = pz_save(g, doc, PZ_SAVE_MAX);
+        *len = write(g, doc, PZ_SAVE_MAX);
     if (*len <= 0)
         return false;
     if (!restore)
@@ -258,34 +262,38 @@ static bool save_restore(const pz_game *g, bool save, bool restore, char doc[PZ_
 
 /*
  * Microseconds per state of save and/or restore over the n states, for
- * one run. Restore alone restores documents saved beforehand.
+ * one run, each written by write. Restore alone restores documents saved
+ * beforehand.
  */
-static double time_states(pz_game **states, int n, bool save, bool restore)
+static double time_states(pz_game **states, int n, bench_writer write, bool save, bool restore)
 {
     static char docs[BENCH_STATES_MAX][PZ_SAVE_MAX];
     static int lens[BENCH_STATES_MAX];
     for (int i = 0; i < n && !save; i++)
-        lens[i] = pz_save(states[i], docs[i], PZ_SAVE_MAX);
+        lens[i] = write(states[i], docs[i], PZ_SAVE_MAX);
     double t0 = now_seconds();
     for (int i = 0; i < n; i++)
-        if (!save_restore(states[i], save, restore, docs[i], &lens[i])) {
+        if (!save_restore(states[i], write, save, restore, docs[i], &lens[i])) {
             bench_error("save/restore of a game state", PZ_EBAD_DOCUMENT);
             break;
         }
     return (now_seconds() - t0) * 1e6 / n;
 }
 
-/* Save + restore per state, and each alone. */
+/* Save + restore per state, and each alone; then the same packed (what
+   the host stores). */
 static void bench_save_restore(pz_game **states, int n, int runs)
 {
-    static const char *const names[3] = {"save + restore per state", "  save alone",
-                                         "  restore (+ free) alone"};
+    static const char *const names[6] = {
+        "save + restore per state", "  save alone", "  restore (+ free) alone",
+        "pack + restore per state", "  pack alone", "  restore of packed (+ free) alone"};
     static const bool save[3] = {true, true, false};
     static const bool restore[3] = {true, false, true};
     double v[BENCH_MAX_RUNS];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 6; k++) {
+        bench_writer write = k < 3 ? pz_save : pz_pack;
         for (int i = 0; i < runs; i++)
-            v[i] = time_states(states, n, save[k], restore[k]);
+            v[i] = time_states(states, n, write, save[k % 3], restore[k % 3]);
         bench_stat s = stat_of(v, runs);
         print_stat(names[k], s, 1, "us");
         if (k == 0)
