@@ -20,12 +20,7 @@
 #include <cmocka.h>
 
 #include "porrazo.h"
-
-/* A set-up: players, then option name/value pairs. */
-typedef struct setup {
-    int players;
-    const char *opts[8];
-} setup;
+#include "save_games.h"
 
 static const setup SETUPS[] = {
     {2, {NULL}},
@@ -42,51 +37,6 @@ static const setup SETUPS[] = {
     {8, {"partnerships", "true", "target", "31"}},
 };
 #define NSETUPS ((int)(sizeof SETUPS / sizeof SETUPS[0]))
-
-/* A new game of set-up s and seed; the dealer is drawn. */
-static pz_game *new_game(const setup *s, uint64_t seed)
-{
-    pz_setup su;
-    char why[PZ_WHY_MAX];
-    pz_game *g = NULL;
-    pz_setup_default(&su);
-    su.players = s->players;
-    su.seed = seed;
-    su.dealer = -1;
-    for (int i = 0; s->opts[i] != NULL; i += 2)
-        assert_int_equal(pz_options_set(&su.options, s->opts[i], s->opts[i + 1], why, sizeof why),
-                         0);
-    assert_int_equal(pz_new(&g, &su, NULL, why, sizeof why), 0);
-    return g;
-}
-
-/* A xorshift step: the tests' own deterministic choices. */
-static uint64_t next(uint64_t *x)
-{
-    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
-    return *x;
-}
-
-/* Applies one legal action chosen with *x; false when there is none. */
-static int step(pz_game *g, uint64_t *x)
-{
-    pz_action acts[PZ_LEGAL_MAX];
-    char why[PZ_WHY_MAX];
-    int n = pz_legal_actions(g, -1, acts, PZ_LEGAL_MAX);
-    if (n <= 0)
-        return 0;
-    const pz_action *a = &acts[next(x) % (uint64_t)n];
-    assert_int_equal(pz_apply(g, a, NULL, why, sizeof why), 0);
-    return 1;
-}
-
-/* Saves g as JSON into doc (PZ_SAVE_MAX bytes) and returns the length. */
-static size_t save(const pz_game *g, char *doc)
-{
-    int n = pz_save(g, doc, PZ_SAVE_MAX);
-    assert_true(n > 0 && n < PZ_SAVE_MAX);
-    return (size_t)n;
-}
 
 /* Packs g into doc (PZ_PACK_MAX bytes) and returns the length. */
 static size_t pack(const pz_game *g, char *doc)
@@ -143,8 +93,8 @@ static void refused_at(const char *doc, size_t n, size_t at, char ch, const char
 static size_t sample(const setup *s, int steps, char *doc)
 {
     uint64_t x = 88172645463325252u;
-    pz_game *g = new_game(s, 7);
-    for (int i = 0; i < steps && step(g, &x); i++)
+    pz_game *g = sg_new_game(s, 7);
+    for (int i = 0; i < steps && sg_step(g, &x); i++)
         ;
     size_t n = pack(g, doc);
     pz_free(g);
@@ -185,14 +135,14 @@ static void is_packed_text(const char *doc, size_t n)
 static void round_trips(const pz_game *g, int *packed, int *json)
 {
     char p[PZ_PACK_MAX], p2[PZ_PACK_MAX], j[PZ_SAVE_MAX], j2[PZ_SAVE_MAX], why[PZ_WHY_MAX] = "";
-    size_t np = pack(g, p), nj = save(g, j);
+    size_t np = pack(g, p), nj = sg_save(g, j);
     is_packed_text(p, np);
     pz_game *r = NULL;
     int rc = restore(&r, p, np, why);
     if (rc != 0)
         print_message("refused its own packed form: %s\n%s\n%s\n", why, p, j);
     assert_int_equal(rc, 0);
-    assert_int_equal(save(r, j2), nj);
+    assert_int_equal(sg_save(r, j2), nj);
     assert_string_equal(j2, j);
     assert_int_equal(pack(r, p2), np);
     assert_string_equal(p2, p);
@@ -212,14 +162,14 @@ static void test_pack_restore_save_gives_the_json_of_the_original_through_whole_
     for (int s = 0; s < NSETUPS; s++) {
         for (uint64_t seed = 1; seed <= 4; seed++) {
             uint64_t x = seed * 0x9e3779b97f4a7c15u + (uint64_t)s;
-            pz_game *g = new_game(&SETUPS[s], seed);
+            pz_game *g = sg_new_game(&SETUPS[s], seed);
             for (int i = 0; i < 4000 && states < MAXSTATES; i++) {
                 round_trips(g, &packed[states], &json[states]);
                 double ratio = (double)packed[states] / json[states];
                 worst_ratio = ratio > worst_ratio ? ratio : worst_ratio;
                 worst = packed[states] > worst ? packed[states] : worst;
                 states++;
-                if (!step(g, &x))
+                if (!sg_step(g, &x))
                     break;
             }
             over += pz_get_phase(g) == PZ_PHASE_GAME_OVER;
@@ -247,9 +197,9 @@ static pz_game *mid_game(const setup *s, int steps)
 {
     for (uint64_t seed = 1;; seed++) {
         uint64_t x = 777 + seed;
-        pz_game *g = new_game(s, seed);
+        pz_game *g = sg_new_game(s, seed);
         int i = 0;
-        while ((i < steps || pz_get_phase(g) != PZ_PHASE_PLAY) && step(g, &x))
+        while ((i < steps || pz_get_phase(g) != PZ_PHASE_PLAY) && sg_step(g, &x))
             i++;
         if (pz_get_phase(g) == PZ_PHASE_PLAY)
             return g;
@@ -265,7 +215,7 @@ static void test_a_mid_game_state_packs_to_at_most_a_fifth_of_its_json(void **st
             continue; /* the bot's usual tables: 2 to 4 players */
         char p[PZ_PACK_MAX], j[PZ_SAVE_MAX];
         pz_game *g = mid_game(&SETUPS[s], 25); /* cards won, played, held */
-        size_t np = pack(g, p), nj = save(g, j);
+        size_t np = pack(g, p), nj = sg_save(g, j);
         if (5 * np > nj)
             print_message("%zu packed against %zu JSON:\n%s\n%s\n", np, nj, p, j);
         assert_true(5 * np <= nj);
@@ -289,9 +239,9 @@ static void test_pack_refuses_every_buffer_too_small_and_leaves_it_untouched(voi
     (void)state;
     char doc[PZ_PACK_MAX], buf[PZ_PACK_MAX];
     uint64_t x = 5;
-    pz_game *g = new_game(&SETUPS[5], 3);
+    pz_game *g = sg_new_game(&SETUPS[5], 3);
     for (int i = 0; i < 25; i++)
-        step(g, &x);
+        sg_step(g, &x);
     size_t n = pack(g, doc);
     for (size_t cap = 0; cap <= n; cap++) {
         memset(buf, '#', sizeof buf);
@@ -311,16 +261,16 @@ static void test_a_game_restored_from_its_packed_form_plays_on_like_the_original
     for (int s = 0; s < NSETUPS; s++) {
         uint64_t x = 4242 + (uint64_t)s;
         char doc[PZ_PACK_MAX], a[PZ_SAVE_MAX], b[PZ_SAVE_MAX], why[PZ_WHY_MAX];
-        pz_game *g = new_game(&SETUPS[s], 13), *r = NULL;
+        pz_game *g = sg_new_game(&SETUPS[s], 13), *r = NULL;
         for (int i = 0; i < 30; i++)
-            step(g, &x);
+            sg_step(g, &x);
         assert_int_equal(restore(&r, doc, pack(g, doc), why), 0);
         for (int i = 0; i < 3000; i++) {
             uint64_t y = x; /* the same choice for both games */
-            int more = step(g, &x);
-            assert_int_equal(step(r, &y), more);
-            save(g, a);
-            save(r, b);
+            int more = sg_step(g, &x);
+            assert_int_equal(sg_step(r, &y), more);
+            sg_save(g, a);
+            sg_save(r, b);
             assert_string_equal(a, b);
             if (!more)
                 break;
@@ -466,10 +416,10 @@ static void test_restore_refuses_random_bytes_after_the_packed_mark(void **state
     uint64_t x = 0xfeedfacecafebeefu;
     static const char digits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
     for (int round = 0; round < 5000; round++) {
-        size_t len = 1 + (size_t)(next(&x) % 400);
+        size_t len = 1 + (size_t)(sg_next(&x) % 400);
         bad[0] = '~';
         for (size_t i = 1; i < len; i++) /* digits mostly, so the reader goes deep */
-            bad[i] = round % 4 == 0 ? (char)next(&x) : digits[next(&x) % 64];
+            bad[i] = round % 4 == 0 ? (char)sg_next(&x) : digits[sg_next(&x) % 64];
         if (len > 1 && round % 2 == 1)
             bad[1] = '1';
         refused(bad, len, "packed saved game: ");

@@ -18,12 +18,7 @@
 #include <cmocka.h>
 
 #include "porrazo.h"
-
-/* A set-up: players, then option name/value pairs. */
-typedef struct setup {
-    int players;
-    const char *opts[8];
-} setup;
+#include "save_games.h"
 
 static const setup SETUPS[] = {
     {2, {NULL}},
@@ -36,52 +31,6 @@ static const setup SETUPS[] = {
     {8, {"partnerships", "true", "target", "31"}},
 };
 #define NSETUPS ((int)(sizeof SETUPS / sizeof SETUPS[0]))
-
-/* A new game of set-up s and seed; the dealer is drawn. */
-static pz_game *new_game(const setup *s, uint64_t seed)
-{
-    pz_setup su;
-    char why[PZ_WHY_MAX];
-    pz_game *g = NULL;
-    pz_setup_default(&su);
-    su.players = s->players;
-    su.seed = seed;
-    su.dealer = -1;
-    for (int i = 0; s->opts[i] != NULL; i += 2)
-        assert_int_equal(pz_options_set(&su.options, s->opts[i], s->opts[i + 1], why, sizeof why),
-                         0);
-    assert_int_equal(pz_new(&g, &su, NULL, why, sizeof why), 0);
-    return g;
-}
-
-/* A xorshift step: the tests' own deterministic choices. */
-static uint64_t next(uint64_t *x)
-{
-    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
-    return *x;
-}
-
-/* Applies one legal action chosen with *x; false when there is none. */
-static int step(pz_game *g, uint64_t *x)
-{
-    pz_action acts[PZ_LEGAL_MAX];
-    char why[PZ_WHY_MAX];
-    int n = pz_legal_actions(g, -1, acts, PZ_LEGAL_MAX);
-    if (n <= 0)
-        return 0;
-    const pz_action *a = &acts[next(x) % (uint64_t)n];
-    assert_int_equal(pz_apply(g, a, NULL, why, sizeof why), 0);
-    return 1;
-}
-
-/* Saves g into doc (PZ_SAVE_MAX bytes) and returns the length. */
-static size_t save(const pz_game *g, char *doc)
-{
-    int n = pz_save(g, doc, PZ_SAVE_MAX);
-    assert_true(n > 0 && n < PZ_SAVE_MAX);
-    assert_int_equal(strlen(doc), (size_t)n);
-    return (size_t)n;
-}
 
 /* pz_restore on an exact heap copy of doc[0..len). */
 static int restore(pz_game **out, const char *doc, size_t len, char *why)
@@ -124,7 +73,7 @@ static void restores_to(const char *doc, size_t len, const char *want)
     if (rc != 0)
         print_message("refused: %s\n", why);
     assert_int_equal(rc, 0);
-    save(g, again);
+    sg_save(g, again);
     assert_string_equal(again, want);
     pz_free(g);
 }
@@ -161,10 +110,10 @@ static void refused_edit(const char *doc, const char *from, const char *to, cons
 static size_t sample(const setup *s, int steps, char *doc)
 {
     uint64_t x = 88172645463325252u;
-    pz_game *g = new_game(s, 7);
-    for (int i = 0; i < steps && step(g, &x); i++)
+    pz_game *g = sg_new_game(s, 7);
+    for (int i = 0; i < steps && sg_step(g, &x); i++)
         ;
-    size_t n = save(g, doc);
+    size_t n = sg_save(g, doc);
     pz_free(g);
     return n;
 }
@@ -197,9 +146,9 @@ static void test_the_same_game_always_saves_to_the_same_bytes(void **state)
         size_t na = sample(&SETUPS[s], 40, a), nb = sample(&SETUPS[s], 40, b);
         assert_int_equal(na, nb);
         assert_memory_equal(a, b, na);
-        pz_game *g = new_game(&SETUPS[s], 99);
-        save(g, b);
-        save(g, c);
+        pz_game *g = sg_new_game(&SETUPS[s], 99);
+        sg_save(g, b);
+        sg_save(g, c);
         assert_string_equal(b, c);
         pz_free(g);
     }
@@ -210,10 +159,10 @@ static void test_save_refuses_every_buffer_too_small_and_leaves_it_untouched(voi
     (void)state;
     char doc[PZ_SAVE_MAX], buf[PZ_SAVE_MAX];
     uint64_t x = 5;
-    pz_game *g = new_game(&SETUPS[3], 3);
+    pz_game *g = sg_new_game(&SETUPS[3], 3);
     for (int i = 0; i < 25; i++)
-        step(g, &x);
-    size_t n = save(g, doc);
+        sg_step(g, &x);
+    size_t n = sg_save(g, doc);
     for (size_t cap = 0; cap <= n; cap++) {
         memset(buf, '#', sizeof buf);
         assert_int_equal(pz_save(g, buf, cap), PZ_ENO_SPACE);
@@ -236,10 +185,10 @@ static void test_save_restore_save_is_byte_identical_through_whole_games(void **
     for (int s = 0; s < NSETUPS; s++) {
         for (uint64_t seed = 1; seed <= 3; seed++) {
             uint64_t x = seed * 0x9e3779b97f4a7c15u;
-            pz_game *g = new_game(&SETUPS[s], seed);
+            pz_game *g = sg_new_game(&SETUPS[s], seed);
             for (int i = 0; i < 4000; i++, steps++) {
                 char doc[PZ_SAVE_MAX], why[PZ_WHY_MAX] = "";
-                size_t n = save(g, doc);
+                size_t n = sg_save(g, doc);
                 longest = n > (size_t)longest ? (int)n : longest;
                 pz_game *r = NULL;
                 int rc = restore(&r, doc, n, why);
@@ -249,7 +198,7 @@ static void test_save_restore_save_is_byte_identical_through_whole_games(void **
                 restores_to(doc, n, doc);
                 pz_free(g);
                 g = r; /* play on from what the document held */
-                if (!step(g, &x))
+                if (!sg_step(g, &x))
                     break;
             }
             over += pz_get_phase(g) == PZ_PHASE_GAME_OVER;
@@ -267,16 +216,16 @@ static void test_a_restored_game_plays_on_exactly_like_the_original(void **state
     for (int s = 0; s < NSETUPS; s++) {
         uint64_t x = 12345 + (uint64_t)s;
         char doc[PZ_SAVE_MAX], a[PZ_SAVE_MAX], b[PZ_SAVE_MAX], why[PZ_WHY_MAX];
-        pz_game *g = new_game(&SETUPS[s], 11), *r = NULL;
+        pz_game *g = sg_new_game(&SETUPS[s], 11), *r = NULL;
         for (int i = 0; i < 30; i++)
-            step(g, &x);
-        assert_int_equal(restore(&r, doc, save(g, doc), why), 0);
+            sg_step(g, &x);
+        assert_int_equal(restore(&r, doc, sg_save(g, doc), why), 0);
         for (int i = 0; i < 3000; i++) {
             uint64_t y = x; /* the same choice for both games */
-            int more = step(g, &x);
-            assert_int_equal(step(r, &y), more);
-            save(g, a);
-            save(r, b);
+            int more = sg_step(g, &x);
+            assert_int_equal(sg_step(r, &y), more);
+            sg_save(g, a);
+            sg_save(r, b);
             assert_string_equal(a, b);
             if (!more)
                 break;
@@ -573,9 +522,9 @@ static void test_restore_refuses_garbage_and_survives_mutations(void **state)
     char doc[PZ_SAVE_MAX], bad[PZ_SAVE_MAX], why[PZ_WHY_MAX];
     uint64_t x = 0xdeadbeefcafef00du;
     for (int round = 0; round < 2000; round++) { /* random bytes */
-        size_t len = (size_t)(next(&x) % 300);
+        size_t len = (size_t)(sg_next(&x) % 300);
         for (size_t i = 0; i < len; i++)
-            bad[i] = (char)next(&x);
+            bad[i] = (char)sg_next(&x);
         refused(bad, len, NULL);
     }
     static const char bytes[] = "0123456789\"{}[],:tfnACDHSKQJT-\\ \x80";
@@ -583,8 +532,8 @@ static void test_restore_refuses_garbage_and_survives_mutations(void **state)
     int accepted = 0;
     for (int round = 0; round < 20000; round++) { /* a few bytes changed */
         memcpy(bad, doc, n);
-        for (int k = 1 + (int)(next(&x) % 3); k > 0; k--)
-            bad[next(&x) % n] = bytes[next(&x) % (sizeof bytes - 1)];
+        for (int k = 1 + (int)(sg_next(&x) % 3); k > 0; k--)
+            bad[sg_next(&x) % n] = bytes[sg_next(&x) % (sizeof bytes - 1)];
         pz_game *g = NULL;
         why[0] = '\0';
         int rc = restore(&g, bad, n, why);
@@ -592,7 +541,7 @@ static void test_restore_refuses_garbage_and_survives_mutations(void **state)
         assert_non_null(memchr(why, '\0', sizeof why));
         if (rc == 0) { /* still a game: it must save as it reads */
             char again[PZ_SAVE_MAX];
-            size_t m = save(g, again);
+            size_t m = sg_save(g, again);
             restores_to(again, m, again);
             pz_free(g);
             accepted++;
