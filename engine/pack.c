@@ -225,12 +225,7 @@ int pz_pack(const pz_game *g, char *buf, size_t cap)
     pk o = {doc, doc + sizeof doc - 1, 0};
     *o.p++ = PACK_MARK;
     put_fields(&o, pz__save_top, SAVE_NTOP, g, g);
-    size_t n = (size_t)(o.p - doc);
-    if (o.full || buf == NULL || cap < n + 1)
-        return PZ_ENO_SPACE;
-    memcpy(buf, doc, n);
-    buf[n] = '\0';
-    return (int)n;
+    return pz__save_out(doc, (size_t)(o.p - doc), o.full, buf, cap);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -266,17 +261,7 @@ static int bad(const up *u, const char *name, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         what[0] = '\0';
-    if (name == NULL)
-        pz__why(u->why, u->why_len, "packed saved game: %s", what);
-    else if (u->outer == NULL && u->index < 0)
-        pz__why(u->why, u->why_len, "packed saved game: field '%s': %s", name, what);
-    else if (u->outer == NULL)
-        pz__why(u->why, u->why_len, "packed saved game: field '%s[%d]': %s", name, u->index, what);
-    else if (u->index < 0)
-        pz__why(u->why, u->why_len, "packed saved game: field '%s.%s': %s", u->outer, name, what);
-    else
-        pz__why(u->why, u->why_len, "packed saved game: field '%s[%d].%s': %s", u->outer, u->index,
-                name, what);
+    pz__save_why(u->why, u->why_len, "packed saved game: ", u->outer, u->index, name, what);
     return -1;
 }
 

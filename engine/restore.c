@@ -54,16 +54,7 @@ static int bad(rd *c, const char *name, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         what[0] = '\0';
-    if (name == NULL)
-        pz__why(c->why, c->why_len, "%s", what);
-    else if (c->outer == NULL && c->index < 0)
-        pz__why(c->why, c->why_len, "field '%s': %s", name, what);
-    else if (c->outer == NULL)
-        pz__why(c->why, c->why_len, "field '%s[%d]': %s", name, c->index, what);
-    else if (c->index < 0)
-        pz__why(c->why, c->why_len, "field '%s.%s': %s", c->outer, name, what);
-    else
-        pz__why(c->why, c->why_len, "field '%s[%d].%s': %s", c->outer, c->index, name, what);
+    pz__save_why(c->why, c->why_len, "", c->outer, c->index, name, what);
     return -1;
 }
 

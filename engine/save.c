@@ -301,6 +301,30 @@ static void put_object(pzj_out *o, const field *t, int n, const void *base, cons
     pzj_put(o, "}", 1);
 }
 
+int pz__save_out(const char *doc, size_t n, int full, char *buf, size_t cap)
+{
+    if (full || buf == NULL || cap < n + 1)
+        return PZ_ENO_SPACE;
+    memcpy(buf, doc, n);
+    buf[n] = '\0';
+    return (int)n;
+}
+
+void pz__save_why(char *why, size_t why_len, const char *prefix, const char *outer, int index,
+                  const char *name, const char *what)
+{
+    if (name == NULL)
+        pz__why(why, why_len, "%s%s", prefix, what);
+    else if (outer == NULL && index < 0)
+        pz__why(why, why_len, "%sfield '%s': %s", prefix, name, what);
+    else if (outer == NULL)
+        pz__why(why, why_len, "%sfield '%s[%d]': %s", prefix, name, index, what);
+    else if (index < 0)
+        pz__why(why, why_len, "%sfield '%s.%s': %s", prefix, outer, name, what);
+    else
+        pz__why(why, why_len, "%sfield '%s[%d].%s': %s", prefix, outer, index, name, what);
+}
+
 /*
  * Writes g as a version 1 document and a NUL into buf. Returns the length
  * without the NUL, or PZ_ENO_SPACE (buf untouched) when cap is too small.
@@ -310,10 +334,5 @@ int pz_save(const pz_game *g, char *buf, size_t cap)
     char doc[PZ_SAVE_MAX];
     pzj_out o = {doc, doc + sizeof doc - 1, 0};
     put_object(&o, pz__save_top, SAVE_NTOP, g, g);
-    size_t n = (size_t)(o.p - doc);
-    if (o.full || buf == NULL || cap < n + 1)
-        return PZ_ENO_SPACE;
-    memcpy(buf, doc, n);
-    buf[n] = '\0';
-    return (int)n;
+    return pz__save_out(doc, (size_t)(o.p - doc), o.full, buf, cap);
 }

@@ -70,6 +70,22 @@ _Static_assert(SAVE_NTOP <= 64, "read_members() marks members in a uint64_t");
 /* The word of value v in word set `set` (W_*; "?" when out of range). */
 const char *pz__save_word(size_t set, int v);
 
+/*
+ * Writes into why why a document is refused: prefix, then "field 'name': "
+ * when name is not NULL (with the enclosing table outer, when not NULL, and
+ * the array entry index, when >= 0: "holdings[1].rank"), then what. The
+ * JSON reader (restore.c) and the packed one (pack.c) both say it so.
+ */
+void pz__save_why(char *why, size_t why_len, const char *prefix, const char *outer, int index,
+                  const char *name, const char *what);
+
+/*
+ * Copies the n bytes of a document written into doc to buf with a NUL;
+ * returns n, or PZ_ENO_SPACE (buf untouched) when the writer ran out of
+ * room (full) or cap cannot hold it. pz_save's and pz_pack's last step.
+ */
+int pz__save_out(const char *doc, size_t n, int full, char *buf, size_t cap);
+
 /* Option opt (OPT_*) of *o as a number: the target, 0/1, or the enum's. */
 int pz__save_option_value(const pz_options *o, size_t opt);
 

@@ -52,3 +52,18 @@ size_t sg_save(const pz_game *g, char *doc)
     assert_int_equal(strlen(doc), (size_t)n);
     return (size_t)n;
 }
+
+void sg_play_on_alike(pz_game *g, pz_game *r, uint64_t x)
+{
+    char a[PZ_SAVE_MAX], b[PZ_SAVE_MAX];
+    for (int i = 0; i < 3000; i++) {
+        uint64_t y = x; /* the same choice for both games */
+        int more = sg_step(g, &x);
+        assert_int_equal(sg_step(r, &y), more);
+        sg_save(g, a);
+        sg_save(r, b);
+        assert_string_equal(a, b);
+        if (!more)
+            break;
+    }
+}

@@ -25,5 +25,8 @@ uint64_t sg_next(uint64_t *x);
 int sg_step(pz_game *g, uint64_t *x);
 /* Saves g as JSON into doc (PZ_SAVE_MAX bytes) and returns the length. */
 size_t sg_save(const pz_game *g, char *doc);
+/* Plays g and r on with the same choices from x, to the end or 3,000
+   actions, asserting after each that both save to the same JSON. */
+void sg_play_on_alike(pz_game *g, pz_game *r, uint64_t x);
 
 #endif /* PZ_SAVE_GAMES_H */
