@@ -556,7 +556,8 @@ int main(int argc, char **argv)
                  store_errmsg(st));
         lr = -1;
     }
-    if (lr == 0 && store_set_cache(st, c.bot.database_cache_kib, c.bot.database_mmap_mib) != 0) {
+    if (lr == 0 && (store_set_cache(st, c.bot.database_cache_kib, c.bot.database_mmap_mib) != 0 ||
+                    store_set_game_cache(st, c.bot.database_games_mib) != 0)) {
         snprintf(why, sizeof why, "cannot size the database's cache: %s", store_errmsg(st));
         lr = -1;
     }

@@ -186,6 +186,7 @@ int reload_config(reload_target *t)
     memcpy(database, t->live->bot.database, sizeof database);
     int old_cap = t->live->bot.max_database_mb;
     int old_cache = t->live->bot.database_cache_kib, old_map = t->live->bot.database_mmap_mib;
+    int old_games = t->live->bot.database_games_mib;
     t->live->bot = next.bot;
     memcpy(t->live->bot.database, database, sizeof database);
     /* the pages' links follow base_url at once; where they are served waits */
@@ -203,6 +204,12 @@ int reload_config(reload_target *t)
         (void)store_set_cache(t->store, old_cache, old_map);
         t->live->bot.database_cache_kib = old_cache;
         t->live->bot.database_mmap_mib = old_map;
+    }
+    if (next.bot.database_games_mib != old_games &&
+        store_set_game_cache(t->store, next.bot.database_games_mib) != 0) {
+        log_msg(LOG_WARN, "reload: %s; the games kept in memory stay as they were",
+                store_errmsg(t->store));
+        t->live->bot.database_games_mib = old_games;
     }
     log_set_level(log_level_named(t->live->bot.log_level));
     cfg_make_lang_rules(t->live); /* its [irc] sections and its languages are the file's now */

@@ -40,6 +40,7 @@ typedef struct cfg_bot {
     int max_database_mb;     /* the database's size cap in MiB (0: none) */
     int database_cache_kib;  /* SQLite's page cache for the database, KiB (2000) */
     int database_mmap_mib;   /* the database file mapped in memory, MiB (1024; 0: none) */
+    int database_games_mib;  /* games kept in memory, MiB (256; 0: none) */
     int restart_recent_secs; /* "is back" after a start: games this recent ("restart_recent", 1h) */
     int restart_announce_max; /* ... at most this many (50) */
     char log_level[8];        /* error, warn, info, debug ("info") */

@@ -182,6 +182,7 @@ static const key_def bot_keys[] = {
     INT(cfg_bot, max_database_mb, 0, 1000000),
     INT(cfg_bot, database_cache_kib, 64, 4194304), /* store_set_cache's ranges */
     INT(cfg_bot, database_mmap_mib, 0, 2047),
+    INT(cfg_bot, database_games_mib, 0, 65536), /* store_set_game_cache's */
     DURATION(cfg_bot, "restart_recent", restart_recent_secs),
     INT(cfg_bot, restart_announce_max, 0, 100000),
     STR(cfg_bot, robot_level, F_NONEMPTY, check_robot_level, NULL),
@@ -326,6 +327,7 @@ void cfg_defaults(cfg *c)
     c->bot.max_database_mb = 0;
     c->bot.database_cache_kib = 2000;
     c->bot.database_mmap_mib = 1024;
+    c->bot.database_games_mib = 256;
     c->bot.restart_recent_secs = 3600;
     c->bot.restart_announce_max = 50;
     SET_LIT(c->bot.log_level, "info");

@@ -2,11 +2,13 @@
  * game.c — the game of a room as one call holds it: loaded from the store
  * (its row, seats, settings and engine state), saved back with the time
  * the clock next needs it, and the seats looked up by player or name.
- * The host keeps the last game it restored with the exact text it came
- * from (host__game_restore): a command's lines are expanded from the game
- * the command just read, and the next command in a room reads the game
- * the last one left; a game is restored from one text the same way every
- * time, so the kept one is that game, and any other text is restored anew.
+ * A restored game is kept beside its row in the store's game cache, or,
+ * when the cache keeps no such row (one read in a write transaction), as
+ * the host's last (host__game_restore), each with the exact text it came
+ * from: a command's lines are expanded from the game the command just
+ * read, and the next command in a room reads the game the last one left;
+ * a game is restored from one text the same way every time, so the kept
+ * one is that game, and any other text is restored anew.
  * Prefix host__game_.
  *
  * Not here: what changes a game (seats.c, act.c), the clock (timers.c).
@@ -40,8 +42,9 @@ int host__game_load(ctx *c, const char *room)
         c->failed = -1;
         return -1;
     }
-    const pz_game *saved =
-        c->row.state != NULL ? host__game_restore(c->h, c->row.state, why, sizeof why) : NULL;
+    const pz_game *saved = c->row.state != NULL
+                               ? host__game_restore(c->h, c->row.id, c->row.state, why, sizeof why)
+                               : NULL;
     if (c->row.state != NULL && saved == NULL) {
         snprintf(c->h->err, sizeof c->h->err, "game %lld cannot be restored: %s",
                  (long long)c->row.id, why);
@@ -57,13 +60,23 @@ int host__game_load(ctx *c, const char *room)
     return 1;
 }
 
-const pz_game *host__game_restore(host *h, const char *state, char *why, size_t why_len)
+static void free_game(void *g)
 {
+    pz_free(g);
+}
+
+const pz_game *host__game_restore(host *h, int64_t id, const char *state, char *why, size_t why_len)
+{
+    const pz_game *kept = store_game_memo(h->st, id, state);
+    if (kept != NULL)
+        return kept;
     if (h->last_game != NULL && h->last_state != NULL && strcmp(h->last_state, state) == 0)
         return h->last_game;
     pz_game *g = NULL;
     if (pz_restore(&g, state, strlen(state), why, why_len) != 0)
         return NULL;
+    if (store_game_memo_set(h->st, id, state, g, free_game, pz_game_size()))
+        return g;
     host__game_forget(h);
     h->last_state = strdup(state); /* NULL (out of memory): kept, never matched */
     h->last_game = g;

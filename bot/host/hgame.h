@@ -24,13 +24,17 @@ void host__game_unload(ctx *c);
 /* The seat of a player in the loaded game, or -1. */
 int host__game_seat_of(const ctx *c, const char *player);
 /*
- * The game saved as state, restored: the host's last restored game when it
- * was restored from the same text (pz_restore gives the same game for the
- * same text), else pz_restore's, which then becomes the last. Returns a
- * game the host keeps (read it; do not free it) or NULL with a message in
- * why. host__game_forget frees the kept one (host_free).
+ * Game id saved as state, restored: the one kept beside its row in the
+ * store's game cache (store_game_memo) or the host's last restored game
+ * when either was restored from the same text (pz_restore gives the same
+ * game for the same text), else pz_restore's, which is then given to the
+ * cache beside its row, or kept as the last when the cache keeps no such
+ * row. Returns a game to read, not to free, valid until the next read of
+ * the store; or NULL with a message in why. host__game_forget frees the
+ * last (host_free).
  */
-const pz_game *host__game_restore(host *h, const char *state, char *why, size_t why_len);
+const pz_game *host__game_restore(host *h, int64_t id, const char *state, char *why,
+                                  size_t why_len);
 void host__game_forget(host *h);
 /* The seat whose nick is name (case-insensitive) or whose player id is name
    exactly (a Matrix user id, an account), or -1. */

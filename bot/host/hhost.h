@@ -47,9 +47,10 @@ struct host {
     strmap lang_index;      /* each entry's key -> its index in langs */
     const hs_listener *listeners[HS_LISTENERS_MAX]; /* told of every move (act.c) */
     int nlisteners;
-    /* The last game restored, by the exact text it was restored from
-       (game.c: host__game_restore): the game a command loads is most
-       often the one the last command or expansion read. */
+    /* The last game restored whose row the store's game cache does not
+       keep, by the exact text it was restored from (game.c:
+       host__game_restore): the game a command loads is most often the
+       one the last command or expansion read. */
     char *last_state;
     pz_game *last_game;
     bool kv_held; /* between host_kv_hold and host_kv_release (adapter.c) */

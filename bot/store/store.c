@@ -497,6 +497,8 @@ static int open_rw(store *s, const char *path, bool exists)
         store_set_busy_ms(s, STORE_BUSY_MS_DEFAULT);
     if (rc == 0)
         rc = store_set_cache(s, STORE_CACHE_KIB_DEFAULT, STORE_MMAP_MIB_DEFAULT);
+    if (rc == 0)
+        rc = store_set_game_cache(s, STORE_GAME_CACHE_MIB_DEFAULT);
     return rc;
 }
 
@@ -568,6 +570,7 @@ void store_close(store *s)
     sqlite3_close_v2(s->db);
     if (s->lock_fd >= 0)
         close(s->lock_fd); /* after SQLite: its own locks are gone with it */
+    store__gc_free(s);
     free(s->path);
     free(s->wal_path);
     free(s->shm_path);
@@ -646,6 +649,7 @@ int store_begin(store *s)
     if (s->in_txn)
         return store__say(s, STORE_ERROR, "a transaction is already open");
     store__files_check(s);
+    store__gc_txn_end(s); /* data_version is asked anew in each transaction */
     int rc = store__run(s, ST_BEGIN, "BEGIN IMMEDIATE", "");
     if (rc == 0)
         s->in_txn = true;
@@ -664,10 +668,16 @@ int store_begin_read(store *s)
 {
     if (s->in_txn)
         return store__say(s, STORE_ERROR, "a transaction is already open");
+    store__gc_txn_end(s);
     int rc = store__run(s, ST_BEGIN_READ, "BEGIN DEFERRED", "");
     if (rc == 0)
         s->in_txn = true;
     return rc;
+}
+
+bool store_in_txn(const store *s)
+{
+    return s->in_txn;
 }
 
 int store_begin_relaxed(store *s)
@@ -692,6 +702,7 @@ int store_commit(store *s)
     if (!s->in_txn)
         return store__say(s, STORE_ERROR, "no transaction is open");
     s->in_txn = false;
+    store__gc_txn_end(s);
     if (sqlite3_get_autocommit(s->db)) {
         unrelax(s);
         return store__say(
@@ -711,5 +722,6 @@ void store_rollback(store *s)
     if (s->in_txn && !sqlite3_get_autocommit(s->db))
         (void)store__quietly(s, ST_ROLLBACK, "ROLLBACK");
     s->in_txn = false;
+    store__gc_txn_end(s);
     unrelax(s);
 }

@@ -118,6 +118,40 @@ typedef struct store_cache_stat {
 void store_cache_stats(store *s, store_cache_stat *out);
 
 /*
+ * The games kept in memory (store_gcache.c): a game's row and seats as
+ * last read, so a command in a room whose game nothing changed since reads
+ * no page of the file, up to mib MiB (0: none; the default
+ * STORE_GAME_CACHE_MIB_DEFAULT; ~1.6 KiB a game with its restored state,
+ * so the default holds ~160,000 games; memory is used only for games
+ * read). A write of this connection drops the game it writes; another
+ * connection's commit (PRAGMA data_version) empties the cache. Changing
+ * the size empties it. 0 or a store_err (out of range, out of memory).
+ */
+#define STORE_GAME_CACHE_MIB_DEFAULT 256
+#define STORE_GAME_CACHE_MIB_MAX 65536
+int store_set_game_cache(store *s, int mib);
+
+/*
+ * What the caller made of game id's state (the host: the restored game),
+ * kept beside its cached row: store_game_memo gives it back while the row
+ * kept holds exactly state (NULL else); store_game_memo_set gives memo to
+ * the store when it does (true: the store frees it with free_fn when the
+ * row goes, which may be at the next read of a game; false: the caller
+ * keeps it). bytes is counted against the cache's size.
+ */
+void *store_game_memo(store *s, int64_t id, const char *state);
+bool store_game_memo_set(store *s, int64_t id, const char *state, void *memo,
+                         void (*free_fn)(void *), size_t bytes);
+
+/* The game cache's counters since it was turned on. */
+typedef struct store_game_cache_stat {
+    int64_t hits, misses; /* reads of a game or its seats answered or not */
+    int64_t games, bytes; /* held now */
+    int64_t max_bytes;    /* the bound */
+} store_game_cache_stat;
+void store_game_cache_stats(store *s, store_game_cache_stat *out);
+
+/*
  * Where the store tells the operator of trouble with its files that it
  * handled by itself: fn(arg, serious, msg), msg one line that says what
  * was done and what to do, naming files, never their contents:
@@ -158,6 +192,8 @@ int store_begin_relaxed(store *s);
    works while another process writes): one consistent view of the file.
    End it with store_rollback. */
 int store_begin_read(store *s);
+/* Whether a transaction of store_begin* is open. */
+bool store_in_txn(const store *s);
 
 /* ---- Games ------------------------------------------------------------ */
 

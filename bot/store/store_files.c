@@ -212,6 +212,7 @@ static bool statement_busy(store *s)
  */
 static void rescue(store *s, const char *what)
 {
+    store__gc_flush(s); /* what the file holds is read anew after a rescue */
     if (!sqlite3_get_autocommit(s->db) || statement_busy(s))
         return; /* not between transactions: the next write tries */
     int pages = 0;

@@ -1,5 +1,5 @@
 /*
- * store_game.c — games, their seats and their action logs in the store.
+ * store_game.c — games and their seats in the store.
  *
  * A game row holds what the host needs to resume it (settings, seed, the
  * saved game, pz_pack() or older pz_save(), timers); the partial unique index games_active
@@ -130,6 +130,7 @@ int store_game_insert(store *s, store_game *g)
         rc = check_game(s, g);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
+    store__gc_drop_room(s, g->network, g->room);
     rc = store__run(
         s, ST_GAME_INSERT,
         "INSERT INTO games (network, room, status, creator, settings, seed, state, "
@@ -172,6 +173,8 @@ int store_game_update(store *s, const store_game *g)
     int changed = 0, rc = check_game(s, g);
     if (rc != 0 || (rc = store__op_begin(s)) != 0)
         return rc;
+    store__gc_drop(s, g->id);
+    store__gc_drop_room(s, g->network, g->room);
     /* A move changes neither the room nor the status: then only the
        columns no index or trigger reads besides updated and next_due are
        set. SQLite maintains every index one of whose columns (or whose
@@ -230,23 +233,33 @@ static int one_game(store *s, sqlite3_stmt *st, store_game *out, const char *mis
 int store_game_active(store *s, const char *network, const char *room, store_game *out)
 {
     sqlite3_stmt *st;
-    int rc = store__prepare(s, ST_GAME_ACTIVE,
-                            "SELECT " GAME_COLS " FROM games "
-                            "WHERE network = ?1 AND room = ?2 AND status IN (0, 1, 2)",
-                            &st);
+    int rc = store__gc_game_by_room(s, network, room, out);
+    if (rc != 1)
+        return rc;
+    rc = store__prepare(s, ST_GAME_ACTIVE,
+                        "SELECT " GAME_COLS " FROM games "
+                        "WHERE network = ?1 AND room = ?2 AND status IN (0, 1, 2)",
+                        &st);
     if (rc == 0)
         rc = store__bind(s, st, "tt", network, room);
-    return rc != 0 ? rc : one_game(s, st, out, "no active game in this room");
+    if (rc == 0 && (rc = one_game(s, st, out, "no active game in this room")) == 0)
+        store__gc_put_game(s, out);
+    return rc;
 }
 
 /* The game id into *out as store_game_active; STORE_NOT_FOUND if none. */
 int store_game_get(store *s, int64_t id, store_game *out)
 {
     sqlite3_stmt *st;
-    int rc = store__prepare(s, ST_GAME_GET, "SELECT " GAME_COLS " FROM games WHERE id = ?1", &st);
+    int rc = store__gc_game_by_id(s, id, out);
+    if (rc != 1)
+        return rc;
+    rc = store__prepare(s, ST_GAME_GET, "SELECT " GAME_COLS " FROM games WHERE id = ?1", &st);
     if (rc == 0)
         rc = store__bind(s, st, "i", id);
-    return rc != 0 ? rc : one_game(s, st, out, "no such game");
+    if (rc == 0 && (rc = one_game(s, st, out, "no such game")) == 0)
+        store__gc_put_game(s, out);
+    return rc;
 }
 
 /* Every active game, oldest first, into a malloc'd array *all of *n. */
@@ -377,7 +390,7 @@ int store_room_each_active(store *s,
 }
 
 /* 0 if game id exists, else STORE_NOT_FOUND or a store_err. */
-static int game_exists(store *s, int64_t id)
+int store__game_exists(store *s, int64_t id)
 {
     sqlite3_stmt *st;
     int rc = store__prepare(s, ST_GAME_EXISTS, "SELECT 1 FROM games WHERE id = ?1", &st);
@@ -424,7 +437,8 @@ int store_seats_set(store *s, int64_t game, const store_seat *seats, int n)
     int rc = store__op_begin(s);
     if (rc != 0)
         return rc;
-    rc = game_exists(s, game);
+    store__gc_drop(s, game);
+    rc = store__game_exists(s, game);
     if (rc == 0)
         rc = store__run(s, ST_SEATS_DELETE, "DELETE FROM seats WHERE game_id = ?1", "i", game);
     if (rc == 0)
@@ -449,16 +463,38 @@ static int read_seat(store *s, sqlite3_stmt *st, void *row)
     return rc;
 }
 
+/* One more than the game cache keeps, so a read that got fewer got all. */
+#define SEATS_READ_MAX 17
+
 int store_seats_get(store *s, int64_t game, store_seat *seats, int max, int *n)
 {
+    int rc = store__gc_seats(s, game, seats, max, n);
+    if (rc != 1)
+        return rc;
     sqlite3_stmt *st = NULL;
-    int rc = store__prepare(s, ST_SEATS_GET,
-                            "SELECT seat, player, nick FROM seats WHERE game_id = ?1 "
-                            "ORDER BY seat LIMIT ?2",
-                            &st);
+    rc = store__prepare(s, ST_SEATS_GET,
+                        "SELECT seat, player, nick FROM seats WHERE game_id = ?1 "
+                        "ORDER BY seat LIMIT ?2",
+                        &st);
+    int limit = store__gc_seats_limit(max);
+    if (limit > SEATS_READ_MAX || limit <= max) { /* all the caller asked for, not kept */
+        if (rc == 0)
+            rc = store__bind(s, st, "id", game, max);
+        return store__rows(s, st, rc, read_seat, seats, sizeof *seats, max, n);
+    }
+    store_seat all[SEATS_READ_MAX];
+    int k = 0;
     if (rc == 0)
-        rc = store__bind(s, st, "id", game, max);
-    return store__rows(s, st, rc, read_seat, seats, sizeof *seats, max, n);
+        rc = store__bind(s, st, "id", game, limit);
+    rc = store__rows(s, st, rc, read_seat, all, sizeof *all, limit, &k);
+    if (rc != 0)
+        return rc;
+    if (k < limit)
+        store__gc_put_seats(s, game, all, k);
+    *n = k < max ? k : max;
+    if (*n > 0)
+        memcpy(seats, all, (size_t)*n * sizeof *seats);
+    return 0;
 }
 
 /* A game and its room, as store_games_of_player reads them. */
@@ -519,121 +555,6 @@ int store_games_of_player(store *s, const char *network, const char *player,
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = fn(arg, all[i].game, all[i].room);
     free(all);
-    return rc;
-}
-
-/* The number of actions of game (its next seq) into *n. */
-static int next_seq(store *s, int64_t game, int *n)
-{
-    sqlite3_stmt *st = NULL;
-    int rc = store__prepare(
-        s, ST_ACTION_NEXT, "SELECT coalesce(max(seq) + 1, 0) FROM actions WHERE game_id = ?1", &st);
-    if (rc == 0)
-        rc = store__bind(s, st, "i", game);
-    if (rc == 0 && (rc = store__step(s, st)) == 1)
-        rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, n);
-    else if (rc == 0)
-        rc = store__say(s, STORE_ERROR, "no count of actions");
-    if (st != NULL)
-        store__reset(st);
-    return rc;
-}
-
-/*
- * Appends action seq of game with its JSON text and time. seq must be the
- * game's number of actions (the log has no gaps): STORE_CONFLICT
- * otherwise. STORE_NOT_FOUND if there is no such game; else 0 or a
- * store_err, and on error nothing is written.
- */
-int store_action_append(store *s, int64_t game, int seq, const char *json, int64_t at)
-{
-    int rc = store__op_begin(s);
-    if (rc != 0)
-        return rc;
-    int next = 0;
-    rc = game_exists(s, game);
-    if (rc == 0)
-        rc = next_seq(s, game, &next);
-    if (rc == 0 && seq != next)
-        rc = store__say(s, STORE_CONFLICT, "action %d of game %" PRId64 " comes after %d", seq,
-                        game, next);
-    if (rc == 0)
-        rc = store__run(s, ST_ACTION_INSERT,
-                        "INSERT INTO actions (game_id, seq, json, at) VALUES (?1, ?2, ?3, ?4)",
-                        "idti", game, seq, json, at);
-    return store__op_end(s, rc);
-}
-
-/* How many actions game has into *n (0 for no such game); 0 or a store_err
-   with *n untouched. */
-int store_action_count(store *s, int64_t game, int *n)
-{
-    return next_seq(s, game, n);
-}
-
-/* An action as store_action_each reads it. */
-typedef struct action {
-    int seq;
-    char *json;
-} action;
-
-/* Frees the n actions of v and v. */
-static void free_actions(action *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i].json);
-    free(v);
-}
-
-/* Every action of game in order into a malloc'd *all of *n. */
-static int read_actions(store *s, int64_t game, action **all, size_t *n)
-{
-    sqlite3_stmt *st = NULL;
-    action *v = NULL;
-    size_t cap = 0, k = 0;
-    int rc = store__prepare(s, ST_ACTION_EACH,
-                            "SELECT seq, json FROM actions WHERE game_id = ?1 ORDER BY seq", &st);
-    if (rc == 0)
-        rc = store__bind(s, st, "i", game);
-    while (rc == 0 && (rc = store__step(s, st)) == 1) {
-        action *grown = store__grow(s, v, &cap, k, sizeof *v);
-        if (grown == NULL) {
-            rc = STORE_ERROR;
-            break;
-        }
-        v = grown;
-        rc = store__int(s, st, 0, 0, INT_MAX, STORE_CORRUPT, &v[k].seq);
-        if (rc == 0)
-            rc = store__dup(s, st, 1, &v[k].json);
-        if (rc == 0)
-            k++;
-    }
-    if (st != NULL)
-        store__reset(st);
-    if (rc != 0) {
-        free_actions(v, k);
-        return rc;
-    }
-    *all = v;
-    *n = k;
-    return 0;
-}
-
-/*
- * Calls fn(arg, seq, json) for each action of game in order (none for no
- * such game). The log is read before the first call, so fn may use s
- * freely; json is valid during the call only. Stops at fn's first non-0
- * return and returns it; else 0 or a store_err (then fn is not called).
- */
-int store_action_each(store *s, int64_t game, int (*fn)(void *arg, int seq, const char *json),
-                      void *arg)
-{
-    action *all = NULL;
-    size_t n = 0;
-    int rc = read_actions(s, game, &all, &n);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        rc = fn(arg, all[i].seq, all[i].json != NULL ? all[i].json : "");
-    free_actions(all, n);
     return rc;
 }
 
@@ -726,6 +647,7 @@ int store_game_set_due(store *s, int64_t id, int64_t due)
     int rc = store__op_begin(s);
     if (rc != 0)
         return rc;
+    store__gc_drop(s, id);
     rc = store__run(s, ST_GAME_SET_DUE,
                     "UPDATE games SET next_due = CAST(?2 AS INTEGER) WHERE id = ?1", "it", id,
                     due_text(due, buf));

@@ -6,10 +6,11 @@
  * savepoint. store.c holds the lifecycle (open, checks, migrations,
  * transactions), store_sql.c these helpers, store_files.c the files on
  * disk (their modes at open, the -wal, -shm and the file watched while
- * running), store_game.c games, seats and the action log, store_outbox.c
- * the outbox and the adapters' key/value state, store_stats.c the
+ * running), store_game.c games and seats, store_actions.c the action
+ * log, store_outbox.c the outbox and the adapters' key/value state, store_stats.c the
  * statistics, store_fair.c the fair deals' salts and seeds, store_cache.c
- * the page cache and the memory map. Not part of the API.
+ * the page cache and the memory map, store_gcache.c the games kept in
+ * memory. Not part of the API.
  */
 #ifndef PZ_STORE_INT_H
 #define PZ_STORE_INT_H
@@ -87,6 +88,7 @@ enum store_stmt {
     ST_HAND_ADD,
     ST_HAND_EACH,
     ST_KV_DEL,
+    ST_DATA_VERSION,
     ST_COUNT
 };
 
@@ -99,6 +101,8 @@ typedef struct store_file_id {
     dev_t dev;
     ino_t ino;
 } store_file_id;
+
+typedef struct store_gcache store_gcache;
 
 struct store {
     sqlite3 *db;
@@ -120,6 +124,7 @@ struct store {
     void *alert_arg;
     char pending[STORE_ALERT_MAX];    /* a warning of store_open, for store_set_alert */
     int64_t cache_hits, cache_misses; /* store_cache_stats's totals */
+    store_gcache *gc;                 /* the games kept in memory; NULL: none */
 };
 
 #if defined(__GNUC__)
@@ -225,5 +230,28 @@ void store__alert(store *s, const char *fmt, ...) STORE_PRINTF(2, 3);
    returns rc or the commit's error. */
 int store__op_begin(store *s);
 int store__op_end(store *s, int rc);
+
+/* 0 if game id exists, else STORE_NOT_FOUND or a store_err (store_game.c). */
+int store__game_exists(store *s, int64_t id);
+
+/*
+ * The games kept in memory (store_gcache.c). A lookup answers 0 (a hit,
+ * *out filled as the read it spares would: a malloc'd state), 1 (a miss:
+ * read the file) or a store_err; a row or seats just read are offered with
+ * put (kept unless in a write transaction); every write of a game or its
+ * seats drops the game first. seats_limit is the LIMIT a read of seats
+ * offered to put must use to know it has them all.
+ */
+int store__gc_game_by_id(store *s, int64_t id, store_game *out);
+int store__gc_game_by_room(store *s, const char *network, const char *room, store_game *out);
+int store__gc_seats(store *s, int64_t game, store_seat *seats, int max, int *n);
+int store__gc_seats_limit(int max);
+void store__gc_put_game(store *s, const store_game *g);
+void store__gc_put_seats(store *s, int64_t game, const store_seat *seats, int n);
+void store__gc_drop(store *s, int64_t id);
+void store__gc_drop_room(store *s, const char *network, const char *room);
+void store__gc_flush(store *s);
+void store__gc_txn_end(store *s);
+void store__gc_free(store *s);
 
 #endif /* PZ_STORE_INT_H */

@@ -80,6 +80,7 @@ typedef struct hb_opts {
     long samples;
     long warmup;              /* untimed commands before the samples */
     long cache_kib, mmap_mib; /* store_set_cache's, in the measured processes */
+    long game_cache_mib;      /* store_set_game_cache's */
     uint64_t seed;
     bool restart;
     char db_dir[HB_PATH_MAX];
@@ -334,7 +335,8 @@ static int sample_one(host *h, hb_adapter *a, const hb_cmd *c, int64_t now, hb_s
 static store *open_sized(const hb_opts *o, const char *path)
 {
     store *st = hb_open_store(path);
-    if (st != NULL && store_set_cache(st, (int)o->cache_kib, (int)o->mmap_mib) != 0) {
+    if (st != NULL && (store_set_cache(st, (int)o->cache_kib, (int)o->mmap_mib) != 0 ||
+                       store_set_game_cache(st, (int)o->game_cache_mib) != 0)) {
         fprintf(stderr, "porrazo-bench: %s\n", store_errmsg(st));
         store_close(st);
         return NULL;
@@ -343,10 +345,13 @@ static store *open_sized(const hb_opts *o, const char *path)
 }
 
 /*
- * o->warmup commands before the samples, untimed: "!turn" and "hand" (no
- * moves, so the games stay as built) in random rooms of their own random
- * sequence, so the bot is measured as it runs, its map of the file and
- * SQLite's cache filled, not in its first second. 0 or -1.
+ * The warm-up, untimed: "!turn" and "hand" (no moves, so the games stay
+ * as built), first in every room once in a random order, as a bot that
+ * has run for a while has read each of its games, then o->warmup more in
+ * random rooms of their own random sequence, so the bot is measured as it
+ * runs (its map of the file, SQLite's cache and the store's game cache
+ * filled), not in its first second. --warmup 0: none at all (every sample
+ * then reads a room no earlier command read). 0 or -1.
  */
 static int warm_up(host *h, store *st, hb_adapter *a, const hb_opts *o, long games)
 {
@@ -354,16 +359,28 @@ static int warm_up(host *h, store *st, hb_adapter *a, const hb_opts *o, long gam
     hb_samples junk;
     if (o->warmup == 0)
         return 0;
-    if (samples_alloc(&junk, 1) != 0)
+    long *order = malloc((size_t)games * sizeof *order);
+    if (order == NULL || samples_alloc(&junk, 1) != 0) {
+        free(order);
         return -1;
+    }
+    for (long i = 0; i < games; i++)
+        order[i] = 1 + i;
+    for (long i = games - 1; i > 0; i--) { /* Fisher-Yates */
+        long j = (long)(rng_next(&rng) % (uint64_t)(i + 1)), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
     int rc = 0;
-    for (long i = 0; rc == 0 && i < o->warmup; i++) {
+    for (long i = 0; rc == 0 && i < games + o->warmup; i++) {
         hb_cmd c;
-        choose_cmd(st, i % 2, 1 + (long)(rng_next(&rng) % (uint64_t)games), &c);
+        long k = i < games ? order[i] : 1 + (long)(rng_next(&rng) % (uint64_t)games);
+        choose_cmd(st, i % 2, k, &c);
         junk.n = junk.nkind[c.kind] = 0;
         rc = sample_one(h, a, &c, HB_T0 + 60, &junk);
     }
     samples_free(&junk);
+    free(order);
     return rc;
 }
 
@@ -427,6 +444,11 @@ static int measure(const hb_opts *o, long games, const char *run_path)
                games, per_cmd(s.hits, s.nkind, -1), per_cmd(s.misses, s.nkind, -1),
                per_cmd(s.hits, s.nkind, KIND_TURN), per_cmd(s.misses, s.nkind, KIND_TURN),
                per_cmd(s.misses, s.nkind, KIND_PLAY), (long long)(cs.used_bytes / 1024));
+        store_game_cache_stat gs;
+        store_game_cache_stats(st, &gs);
+        printf("gcache games=%ld cached=%lld mib=%.1f of=%.0f hits=%lld misses=%lld\n", games,
+               (long long)gs.games, (double)gs.bytes / 1048576.0,
+               (double)gs.max_bytes / 1048576.0, (long long)gs.hits, (long long)gs.misses);
         double cmed = median_of(s.clock, s.nclock);
         printf("clock games=%ld next_tick_us=%.1f p99_us=%.1f calls=%ld\n", games, cmed,
                percentile(s.clock, s.nclock, 99), s.nclock);
@@ -638,20 +660,24 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: porrazo-bench --host [--sizes N,N,...] [--samples N] [--db-dir DIR]\n"
             "                            [--warmup N] [--cache-kib N] [--mmap-mib N]\n"
-            "                            [--seed N] [--no-restart]\n"
+            "                            [--game-cache-mib N] [--seed N] [--no-restart]\n"
             "       porrazo-bench --host --make-db FILE --games N [--network NET]\n"
             "                            [--id-prefix P] [--room ROOM --players ID1,ID2]\n"
             "  --sizes    games in progress per measurement (default 1,1000,10000,100000)\n"
             "  --samples  commands timed per size (default 2000)\n"
-            "  --warmup   untimed !turn/hand commands before them (default %ld; 0: none)\n"
+            "  --warmup   untimed !turn/hand commands before them: one in every room,\n"
+            "             then N in random rooms (default %ld; 0: none at all)\n"
             "  --cache-kib, --mmap-mib  the store's page cache and map (default %d KiB,\n"
             "             %d MiB; 0: no map), as porrazo-bot's database_cache_kib and\n"
             "             database_mmap_mib\n"
+            "  --game-cache-mib  the store's games kept in memory (default %d; 0: none),\n"
+            "             as porrazo-bot's database_games_mib\n"
             "  --db-dir   where built databases are cached (default %s)\n"
             "  --make-db  only build FILE: N games, the last in ROOM between ID1 and ID2,\n"
             "             at the real time, every message sent (for tests/bench/peers);\n"
             "             player ids of the others are P<nick> (--id-prefix n: as on IRC)\n",
-            HB_WARMUP_DEFAULT, STORE_CACHE_KIB_DEFAULT, STORE_MMAP_MIB_DEFAULT, PZ_BENCH_DB_DIR);
+            HB_WARMUP_DEFAULT, STORE_CACHE_KIB_DEFAULT, STORE_MMAP_MIB_DEFAULT,
+            STORE_GAME_CACHE_MIB_DEFAULT, PZ_BENCH_DB_DIR);
 }
 
 /* Parses argv (argv[0] is "--host"). 0, or 2 with a message. */
@@ -665,6 +691,7 @@ static int parse_args(int argc, char **argv, hb_opts *o)
     o->warmup = HB_WARMUP_DEFAULT;
     o->cache_kib = STORE_CACHE_KIB_DEFAULT;
     o->mmap_mib = STORE_MMAP_MIB_DEFAULT;
+    o->game_cache_mib = STORE_GAME_CACHE_MIB_DEFAULT;
     o->seed = 1;
     o->restart = true;
     o->network = HB_NETWORK;
@@ -688,6 +715,10 @@ static int parse_args(int argc, char **argv, hb_opts *o)
             ok =
                 v != NULL && (strcmp(v, "0") == 0 ? (o->mmap_mib = 0, true)
                                                   : parse_num(v, STORE_MMAP_MIB_MAX, &o->mmap_mib));
+        else if (strcmp(a, "--game-cache-mib") == 0)
+            ok = v != NULL && (strcmp(v, "0") == 0
+                                   ? (o->game_cache_mib = 0, true)
+                                   : parse_num(v, STORE_GAME_CACHE_MIB_MAX, &o->game_cache_mib));
         else if (strcmp(a, "--seed") == 0 && (ok = parse_num(v, LONG_MAX, &n)))
             o->seed = (uint64_t)n;
         else if (strcmp(a, "--db-dir") == 0)
