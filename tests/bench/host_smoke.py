@@ -3,9 +3,11 @@
 
 Runs porrazo-bench --host --sizes 1,100 --samples 50 in a fresh temporary
 database directory (so both databases are built, then measured and
-restarted) and checks that for each size the host, pages, clock and
-restart lines are there, once each, with every field a number. It checks the
-output's shape, never the figures (a loaded machine must not fail it).
+restarted) and checks that for each size the host, pages, gcache, clock
+and restart lines are there, once each, with every field a number, and that
+the warm-up, which reads every room, left every game in the store's memory.
+It checks the output's shape, never the figures (a loaded machine must not
+fail it).
 
 usage: host_smoke.py PATH/TO/porrazo-bench
 """
@@ -18,6 +20,7 @@ SIZES = (1, 100)
 FIELDS = {
     "host": ("median_us", "p99_us", "cpu_us", "rss_kib"),
     "pages": ("hit_per_cmd", "miss_per_cmd", "cache_kib"),
+    "gcache": ("cached", "mib", "of", "hits", "misses"),
     "clock": ("next_tick_us",),
     "restart": ("ready_ms", "drained_ms"),
 }
@@ -65,12 +68,15 @@ def main():
                 sys.exit(f"FAIL: no {kind} line for games={n}")
         if seen[("host", n)]["median_us"] <= 0 or seen[("host", n)]["rss_kib"] <= 0:
             sys.exit(f"FAIL: games={n}: a reply took no time or the process no memory")
+        g = seen[("gcache", n)]
+        if g["cached"] < n or g["hits"] <= 0:
+            sys.exit(f"FAIL: games={n}: the warm-up left {g['cached']:.0f} games in memory")
         r = seen[("restart", n)]
         if r["ready_ms"] <= 0 or r["drained_ms"] <= 0:
             sys.exit(f"FAIL: games={n}: a restart took no time")
     if not any(line.startswith("# build games=100 took_s=") for line in run.stdout.splitlines()):
         sys.exit("FAIL: the build of 100 games did not say how long it took")
-    print("OK: host, pages, clock and restart lines for sizes", ", ".join(map(str, SIZES)))
+    print("OK: host, pages, gcache, clock and restart lines for sizes", ", ".join(map(str, SIZES)))
 
 
 if __name__ == "__main__":
