@@ -384,6 +384,10 @@ static int start(outq *q)
 
 int outq_load_fresh(outq *q)
 {
+    /* outq_load read every row to the store's last change of the outbox:
+       none since then is new (a read-only command's reply reads no row) */
+    if (q->started && !q->stale && q->version == store_outbox_version(q->st))
+        return 0;
     int rc = start(q), total;
     while (rc == 0 && (total = 0, rc = load_rows(q, &q->fresh_id, 0, &total)) == 1)
         ;

@@ -432,6 +432,29 @@ static void test_volatile_messages_are_bounded_and_never_touch_the_store(void **
     assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "again"), 0);
 }
 
+/* A read-only command's reply (volatile) after a row committed for its
+   target comes after it; with no row added since the last read, the load
+   before it has nothing to read and the reply goes alone. */
+static void test_a_volatile_reply_comes_after_every_row_committed_before_it(void **state)
+{
+    fx *f = *state;
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_load_fresh(f->q), 0);
+    assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "v1"), 0);
+    expect_next(f, "v1");
+    add(f, "ann", 0, "row");
+    assert_int_equal(outq_load_fresh(f->q), 0);
+    assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "v2"), 0);
+    expect_next(f, "row");
+    expect_next(f, "v2");
+    assert_int_equal(outq_flush_done(f->q), 0);
+    assert_int_equal(outq_load(f->q), 0);
+    assert_int_equal(outq_load_fresh(f->q), 0); /* nothing new: the row is not read twice */
+    assert_int_equal(outq_add_volatile(f->q, "ann", STORE_MSG_PRIVATE, 0, "v3"), 0);
+    expect_next(f, "v3");
+    assert_null(outq_take(f->q, NULL, NULL));
+}
+
 static void test_purge_forgets_a_targets_queue_in_memory_and_store(void **state)
 {
     fx *f = *state;
@@ -635,6 +658,7 @@ int main(void)
         T(test_a_backlog_larger_than_one_load_comes_in_over_several),
         T(test_a_new_row_is_read_before_a_restarts_backlog_and_keeps_target_order),
         T(test_volatile_messages_are_bounded_and_never_touch_the_store),
+        T(test_a_volatile_reply_comes_after_every_row_committed_before_it),
         T(test_purge_forgets_a_targets_queue_in_memory_and_store),
         T(test_lines_in_a_row_are_merged_and_all_marked_sent_with_the_one),
         T(test_a_merged_line_given_back_returns_its_lines_in_order),
