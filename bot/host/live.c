@@ -145,16 +145,11 @@ static bool load(host *h, int64_t id, live_game *lg)
 {
     memset(lg, 0, sizeof *lg);
     char why[PZ_WHY_MAX];
-    /* one view of the file for the row and its seats (and one question
-       to the store whether its cache of games still holds) */
-    bool own = !store_in_txn(h->st) && store_begin_read(h->st) == 0;
     if (store_game_get(h->st, id, &lg->row) == 0) {
         lg->loaded = true;
         if (store_seats_get(h->st, id, lg->seats, PZ_MAX_PLAYERS, &lg->nseats) != 0)
             lg->nseats = 0;
     }
-    if (own)
-        store_rollback(h->st);
     if (lg->loaded && lg->row.state != NULL)
         lg->g = host__game_restore(h, id, lg->row.state, why, sizeof why);
     return lg->loaded;

@@ -124,9 +124,12 @@ void store_cache_stats(store *s, store_cache_stat *out);
  * STORE_GAME_CACHE_MIB_DEFAULT; ~1.6 KiB a game with its restored state,
  * so the default holds ~160,000 games; memory is used only for games
  * read). A write of this connection drops the game it writes; another
- * connection's commit (PRAGMA data_version) empties the cache. Changing
- * the size empties it. 0 or a store_err (out of range, out of memory).
+ * connection's commit (PRAGMA data_version) empties the cache, seen at the
+ * next transaction's first read, or by a read outside one within
+ * STORE_GAME_CACHE_FRESH_MS. Changing the size empties it. 0 or a
+ * store_err (out of range, out of memory).
  */
+#define STORE_GAME_CACHE_FRESH_MS 1
 #define STORE_GAME_CACHE_MIB_DEFAULT 256
 #define STORE_GAME_CACHE_MIB_MAX 65536
 int store_set_game_cache(store *s, int mib);

@@ -14,8 +14,10 @@
  *     what a write transaction reads may be its own uncommitted change;
  *   - another connection's commit (an operator's sqlite3, a test writing
  *     behind the bot) changes SQLite's PRAGMA data_version, which is read
- *     before the first use of the cache in each transaction (and before
- *     each use outside one): a change empties the whole cache.
+ *     before the first use of the cache in each transaction (and outside
+ *     one, before a use more than GC_CHECK_FRESH_NS after the last
+ *     question, so a command's lines expanded as they are sent just after
+ *     it ask nothing more): a change empties the whole cache.
  * A memo is a pure function of the state text it was made from, so it is
  * handed out only when that exact text is given back.
  *
@@ -29,10 +31,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store_int.h"
 
 #define GC_BUCKETS_MIN 64
+/* A read outside a transaction trusts a data_version read this recently
+   (store.h): the lines of a command, expanded as they are sent just after
+   it, ask nothing more of the file. */
+#define GC_CHECK_FRESH_NS ((int64_t)STORE_GAME_CACHE_FRESH_MS * 1000000)
 #define GC_SEATS_MAX 16 /* more seats than this are read from the file every time */
 
 typedef struct gc_seat {
@@ -69,9 +76,17 @@ struct store_gcache {
     size_t hand; /* the CLOCK's bucket of by_id */
     int64_t version;
     bool version_known;
-    bool checked; /* data_version read in the open transaction */
+    bool checked;       /* data_version read in the open transaction */
+    int64_t checked_ns; /* when it was last read (CLOCK_MONOTONIC) */
     int64_t hits, misses;
 };
+
+static int64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
 
 static size_t id_slot(const store_gcache *c, int64_t id)
 {
@@ -261,6 +276,9 @@ static bool fresh(store *s)
         return false;
     if (s->in_txn && c->checked)
         return true;
+    int64_t now = mono_ns();
+    if (!s->in_txn && c->version_known && now - c->checked_ns < GC_CHECK_FRESH_NS)
+        return true;
     sqlite3_stmt *st = NULL;
     if (store__prepare(s, ST_DATA_VERSION, "PRAGMA data_version", &st) != 0) {
         store__gc_flush(s);
@@ -279,6 +297,7 @@ static bool fresh(store *s)
     c->version = v;
     c->version_known = true;
     c->checked = s->in_txn;
+    c->checked_ns = now;
     return true;
 }
 
