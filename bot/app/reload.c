@@ -205,11 +205,15 @@ int reload_config(reload_target *t)
         t->live->bot.database_cache_kib = old_cache;
         t->live->bot.database_mmap_mib = old_map;
     }
-    if (next.bot.database_games_mib != old_games &&
-        store_set_game_cache(t->store, next.bot.database_games_mib) != 0) {
-        log_msg(LOG_WARN, "reload: %s; the games kept in memory stay as they were",
-                store_errmsg(t->store));
-        t->live->bot.database_games_mib = old_games;
+    if (next.bot.database_games_mib != old_games) {
+        if (store_set_game_cache(t->store, next.bot.database_games_mib) != 0) {
+            log_msg(LOG_WARN, "reload: %s; the games kept in memory stay as they were",
+                    store_errmsg(t->store));
+            t->live->bot.database_games_mib = old_games;
+        } else {
+            log_msg(LOG_INFO, "reload: games kept in memory: up to %d MiB%s",
+                    next.bot.database_games_mib, next.bot.database_games_mib == 0 ? " (none)" : "");
+        }
     }
     log_set_level(log_level_named(t->live->bot.log_level));
     cfg_make_lang_rules(t->live); /* its [irc] sections and its languages are the file's now */

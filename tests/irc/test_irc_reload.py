@@ -7,7 +7,8 @@ without dropping its connection or a game (porrazo-bot on a real ngircd).
      privately for "games all": as he is not an owner, he gets his own games
      (none).
   2. The file is rewritten: channels #porrazo and #added, owner boss,
-     another pacing. SIGHUP: the log says the configuration is reloaded and
+     another pacing, the games kept in memory turned off (the game in
+     play is then read from the file alone). SIGHUP: the log says the configuration is reloaded and
      pacing changed; the bot JOINs #added and PARTs #gone; boss's "games
      all" now lists game #1.
   3. The file is broken (a bad value, an unknown key) and lists #other.
@@ -71,12 +72,14 @@ def main(bot_exe, replay_exe):
 
             # 2. A good file: a channel added, one removed, a new owner, pacing.
             write_config(conf, server, channels=(CHANNEL, "#added"),
-                         owners=("%s:n:boss" % NETWORK,), burst=10, line_ms=150)
+                         owners=("%s:n:boss" % NETWORK,), burst=10, line_ms=150,
+                         bot_extra={"database_games_mib": "0"})
             mk = kib.mark()
             mark = hangup(bot)
             bot.wait_log(r"configuration reloaded from", since=mark)
             bot.wait_log(r"joining #added: added to the configuration", since=mark)
             bot.wait_log(r"pacing as custom", since=mark)
+            bot.wait_log(r"games kept in memory: up to 0 MiB \(none\)", since=mark)
             kib.wait_for("JOIN", sender=BOT_NICK, target="#added", since=mk)
             kib.wait_for("PART", sender=BOT_NICK, target="#gone", since=mk)
             answer = ask_games(boss)
