@@ -29,6 +29,7 @@ usage: test_irc_services.py BOT REPLAY
        next to the repository)
 """
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -55,11 +56,27 @@ def skip(why):
 
 
 def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    """A port below the kernel's ephemeral range, free now. InspIRCd binds
+    it a second later; a port of that range may by then be another test's
+    (a server bound to port 0 under ctest -j2: once the client found the
+    Matrix double's HTTP server there)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    rng = random.Random()
+    for _ in range(500):
+        port = rng.randint(max(1024, low - 12000), low - 1)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return port
+    with socket.socket() as s:  # every try taken: an ephemeral one, as before
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class Services:
