@@ -121,8 +121,8 @@ void store_cache_stats(store *s, store_cache_stat *out);
  * The games kept in memory (store_gcache.c): a game's row and seats as
  * last read, so a command in a room whose game nothing changed since reads
  * no page of the file, up to mib MiB (0: none; the default
- * STORE_GAME_CACHE_MIB_DEFAULT; ~1.6 KiB a game with its restored state,
- * so the default holds ~160,000 games; memory is used only for games
+ * STORE_GAME_CACHE_MIB_DEFAULT; ~1.5 KiB a game with its restored state,
+ * so the default holds ~170,000 games; memory is used only for games
  * read). A write of this connection drops the game it writes; another
  * connection's commit (PRAGMA data_version) empties the cache, seen at the
  * next transaction's first read, or by a read outside one within
