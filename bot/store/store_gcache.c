@@ -24,16 +24,19 @@
  * Bounded by bytes (store_set_game_cache; 0 turns it off). Past the bound
  * an entry not used since the hand last passed is dropped (the CLOCK of
  * operating systems' page replacement: one bit an entry, set by a hit, so
- * a hit writes nothing but the entry it read). Two chained hash tables
- * find an entry by id and an active game by its room. Prefix store__gc_.
+ * a hit writes nothing but the entry it read). A chained hash table finds
+ * an entry by id, the base's strmap an active game's id by its room.
+ * Prefix store__gc_.
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "store_int.h"
+#include "strmap.h"
 
 #define GC_BUCKETS_MIN 64
 /* A read outside a transaction trusts a data_version read this recently
@@ -41,6 +44,7 @@
    it, ask nothing more of the file. */
 #define GC_CHECK_FRESH_NS ((int64_t)STORE_GAME_CACHE_FRESH_MS * 1000000)
 #define GC_SEATS_MAX 16 /* more seats than this are read from the file every time */
+#define GC_ROOM_KEY_MAX (2 * STORE_ID_MAX)
 
 typedef struct gc_seat {
     int seat;
@@ -49,29 +53,28 @@ typedef struct gc_seat {
 
 typedef struct gc_entry gc_entry;
 struct gc_entry {
-    gc_entry *next_id, *next_room; /* the chains of the two tables */
+    gc_entry *next_id; /* the chain of its bucket */
     int64_t id, created, updated, turn_since, reminded, next_due;
     uint64_t seed;
-    uint64_t room_hash;
     store_status status;
     int winner;
-    bool in_room;    /* in the room table: an active game (lobby, playing, paused) */
+    bool in_room;    /* in the rooms' map: an active game (lobby, playing, paused) */
     bool referenced; /* used since the hand last passed */
     int nseats;      /* -1: not read yet */
     gc_seat *seats;  /* malloc'd with their names; NULL while nseats <= 0 */
-    size_t seats_bytes;
     void *memo;
     void (*memo_free)(void *);
-    size_t memo_bytes;
-    size_t bytes; /* counted against the bound: the entry, its seats, its memo */
+    size_t bytes; /* counted against the bound: the entry, its seats, its memo (not its
+                     key in the rooms' map, ~60 bytes more) */
     unsigned short network_len, room_len, creator_len, settings_len;
     char *state; /* into text; NULL: none (a lobby) */
     char text[]; /* network, room, creator, settings, state: each NUL-ended */
 };
 
 struct store_gcache {
-    gc_entry **by_id, **by_room;
-    size_t nbuckets; /* a power of two, the same for both tables */
+    gc_entry **by_id;
+    size_t nbuckets; /* a power of two */
+    strmap rooms;    /* "network\x1froom" of an active game -> its id */
     size_t count, bytes, max_bytes;
     size_t hand; /* the CLOCK's bucket of by_id */
     int64_t version;
@@ -93,21 +96,12 @@ static size_t id_slot(const store_gcache *c, int64_t id)
     return (size_t)(((uint64_t)id * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (c->nbuckets - 1);
 }
 
-/* FNV-1a of "network\x1froom". */
-static uint64_t room_hash(const char *network, const char *room)
+/* "network\x1froom", the rooms' key, into key: false when it does not fit
+   (no game of the store has such names: they are checked when written). */
+static bool room_key(const char *network, const char *room, char key[GC_ROOM_KEY_MAX])
 {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (const unsigned char *p = (const unsigned char *)network; *p != '\0'; p++)
-        h = (h ^ *p) * UINT64_C(0x100000001b3);
-    h = (h ^ 0x1f) * UINT64_C(0x100000001b3);
-    for (const unsigned char *p = (const unsigned char *)room; *p != '\0'; p++)
-        h = (h ^ *p) * UINT64_C(0x100000001b3);
-    return h;
-}
-
-static size_t room_slot(const store_gcache *c, uint64_t h)
-{
-    return (size_t)(h ^ (h >> 29)) & (c->nbuckets - 1);
+    int n = snprintf(key, GC_ROOM_KEY_MAX, "%s\x1f%s", network, room);
+    return n > 0 && n < GC_ROOM_KEY_MAX;
 }
 
 static void entry_free(gc_entry *e)
@@ -118,21 +112,16 @@ static void entry_free(gc_entry *e)
     free(e);
 }
 
-/* Unlinks e from the chain at *head (next_room when rooms). */
-static void unlink_from(gc_entry **head, gc_entry *e, bool rooms)
-{
-    for (gc_entry **p = head; *p != NULL; p = rooms ? &(*p)->next_room : &(*p)->next_id)
-        if (*p == e) {
-            *p = rooms ? e->next_room : e->next_id;
-            return;
-        }
-}
-
 static void drop_entry(store_gcache *c, gc_entry *e)
 {
-    unlink_from(&c->by_id[id_slot(c, e->id)], e, false);
-    if (e->in_room)
-        unlink_from(&c->by_room[room_slot(c, e->room_hash)], e, true);
+    for (gc_entry **p = &c->by_id[id_slot(c, e->id)]; *p != NULL; p = &(*p)->next_id)
+        if (*p == e) {
+            *p = e->next_id;
+            break;
+        }
+    char key[GC_ROOM_KEY_MAX];
+    if (e->in_room && room_key(e->text, e->text + e->network_len + 1, key))
+        (void)strmap_del(&c->rooms, key);
     c->count--;
     c->bytes -= e->bytes;
     entry_free(e);
@@ -158,8 +147,9 @@ void store__gc_flush(store *s)
             entry_free(e);
             e = next;
         }
-        c->by_id[i] = c->by_room[i] = NULL;
+        c->by_id[i] = NULL;
     }
+    strmap_free(&c->rooms);
     c->count = c->bytes = 0;
     c->hand = 0;
 }
@@ -170,7 +160,6 @@ void store__gc_free(store *s)
         return;
     store__gc_flush(s);
     free(s->gc->by_id);
-    free(s->gc->by_room);
     free(s->gc);
     s->gc = NULL;
 }
@@ -189,13 +178,8 @@ int store_set_game_cache(store *s, int mib)
         if (c != NULL) {
             c->nbuckets = GC_BUCKETS_MIN;
             c->by_id = calloc(c->nbuckets, sizeof *c->by_id);
-            c->by_room = calloc(c->nbuckets, sizeof *c->by_room);
         }
-        if (c == NULL || c->by_id == NULL || c->by_room == NULL) {
-            if (c != NULL) {
-                free(c->by_id);
-                free(c->by_room);
-            }
+        if (c == NULL || c->by_id == NULL) {
             free(c);
             return store__say(s, STORE_ERROR, "out of memory for the game cache");
         }
@@ -206,24 +190,19 @@ int store_set_game_cache(store *s, int mib)
     return 0;
 }
 
-/* Doubles both tables when there are more entries than buckets; a failed
+/* Doubles the buckets when there are more entries than buckets; a failed
    allocation leaves them as they are (longer chains, still right). */
 static void grow(store_gcache *c)
 {
     if (c->count <= c->nbuckets)
         return;
     size_t n = c->nbuckets * 2;
-    gc_entry **ids = calloc(n, sizeof *ids), **rooms = calloc(n, sizeof *rooms);
-    if (ids == NULL || rooms == NULL) {
-        free(ids);
-        free(rooms);
+    gc_entry **ids = calloc(n, sizeof *ids);
+    if (ids == NULL)
         return;
-    }
     gc_entry **old = c->by_id;
     size_t old_n = c->nbuckets;
-    free(c->by_room);
     c->by_id = ids;
-    c->by_room = rooms;
     c->nbuckets = n;
     c->hand = 0;
     for (size_t i = 0; i < old_n; i++) {
@@ -233,11 +212,6 @@ static void grow(store_gcache *c)
             size_t k = id_slot(c, e->id);
             e->next_id = ids[k];
             ids[k] = e;
-            if (e->in_room) {
-                size_t r = room_slot(c, e->room_hash);
-                e->next_room = rooms[r];
-                rooms[r] = e;
-            }
             e = next;
         }
     }
@@ -360,18 +334,21 @@ int store__gc_game_by_id(store *s, int64_t id, store_game *out)
     return hit(s, find_id(s->gc, id), out);
 }
 
+/* The entry of the active game of (network, room), or NULL. */
+static gc_entry *find_room(const store_gcache *c, const char *network, const char *room)
+{
+    char key[GC_ROOM_KEY_MAX];
+    int64_t id = 0;
+    if (!room_key(network, room, key) || !strmap_get(&c->rooms, key, &id))
+        return NULL;
+    return find_id(c, id);
+}
+
 int store__gc_game_by_room(store *s, const char *network, const char *room, store_game *out)
 {
     if (!fresh(s))
         return 1;
-    store_gcache *c = s->gc;
-    uint64_t h = room_hash(network, room);
-    gc_entry *e = c->by_room[room_slot(c, h)];
-    size_t nl = strlen(network);
-    while (e != NULL && !(e->room_hash == h && e->network_len == nl &&
-                          memcmp(e->text, network, nl) == 0 && strcmp(e->text + nl + 1, room) == 0))
-        e = e->next_room;
-    return hit(s, e, out);
+    return hit(s, find_room(s->gc, network, room), out);
 }
 
 void store__gc_drop(store *s, int64_t id)
@@ -385,17 +362,11 @@ void store__gc_drop(store *s, int64_t id)
 
 void store__gc_drop_room(store *s, const char *network, const char *room)
 {
-    store_gcache *c = s->gc;
-    if (c == NULL)
+    if (s->gc == NULL)
         return;
-    uint64_t h = room_hash(network, room);
-    gc_entry *e = c->by_room[room_slot(c, h)];
-    while (e != NULL) {
-        gc_entry *next = e->next_room;
-        if (e->room_hash == h)
-            drop_entry(c, e); /* a collision dropped too: only an entry fewer */
-        e = next;
-    }
+    gc_entry *e = find_room(s->gc, network, room);
+    if (e != NULL)
+        drop_entry(s->gc, e);
 }
 
 void store__gc_put_game(store *s, const store_game *g)
@@ -443,13 +414,11 @@ void store__gc_put_game(store *s, const store_game *g)
     size_t k = id_slot(c, e->id);
     e->next_id = c->by_id[k];
     c->by_id[k] = e;
-    if (g->status == STORE_LOBBY || g->status == STORE_PLAYING || g->status == STORE_PAUSED) {
-        e->room_hash = room_hash(g->network, g->room);
-        store__gc_drop_room(s, g->network, g->room); /* never two for a room */
-        size_t r = room_slot(c, e->room_hash);
-        e->next_room = c->by_room[r];
-        c->by_room[r] = e;
-        e->in_room = true;
+    char key[GC_ROOM_KEY_MAX];
+    if ((g->status == STORE_LOBBY || g->status == STORE_PLAYING || g->status == STORE_PAUSED) &&
+        room_key(g->network, g->room, key)) {
+        store__gc_drop_room(s, g->network, g->room);         /* never two for a room */
+        e->in_room = strmap_put(&c->rooms, key, e->id) == 0; /* else found by id only */
     }
     c->count++;
     c->bytes += e->bytes;
@@ -512,7 +481,6 @@ void store__gc_put_seats(store *s, int64_t game, const store_seat *seats, int n)
     }
     e->seats = v;
     e->nseats = n;
-    e->seats_bytes = bytes;
     e->bytes += bytes;
     c->bytes += bytes;
     shrink(c);
@@ -542,7 +510,6 @@ bool store_game_memo_set(store *s, int64_t id, const char *state, void *memo,
         return false;
     e->memo = memo;
     e->memo_free = free_fn;
-    e->memo_bytes = bytes;
     e->bytes += bytes;
     s->gc->bytes += bytes;
     e->referenced = true;
