@@ -463,9 +463,6 @@ static int read_seat(store *s, sqlite3_stmt *st, void *row)
     return rc;
 }
 
-/* One more than the game cache keeps, so a read that got fewer got all. */
-#define SEATS_READ_MAX 17
-
 int store_seats_get(store *s, int64_t game, store_seat *seats, int max, int *n)
 {
     int rc = store__gc_seats(s, game, seats, max, n);
@@ -476,14 +473,13 @@ int store_seats_get(store *s, int64_t game, store_seat *seats, int max, int *n)
                         "SELECT seat, player, nick FROM seats WHERE game_id = ?1 "
                         "ORDER BY seat LIMIT ?2",
                         &st);
-    int limit = store__gc_seats_limit(max);
-    if (limit > SEATS_READ_MAX || limit <= max) { /* all the caller asked for, not kept */
+    if (max > STORE_GC_SEATS_MAX) { /* all the caller asked for, not kept */
         if (rc == 0)
             rc = store__bind(s, st, "id", game, max);
         return store__rows(s, st, rc, read_seat, seats, sizeof *seats, max, n);
     }
-    store_seat all[SEATS_READ_MAX];
-    int k = 0;
+    store_seat all[STORE_GC_SEATS_MAX + 1]; /* one more: fewer read is all of them */
+    int limit = STORE_GC_SEATS_MAX + 1, k = 0;
     if (rc == 0)
         rc = store__bind(s, st, "id", game, limit);
     rc = store__rows(s, st, rc, read_seat, all, sizeof *all, limit, &k);

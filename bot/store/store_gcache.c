@@ -43,7 +43,6 @@
    (store.h): the lines of a command, expanded as they are sent just after
    it, ask nothing more of the file. */
 #define GC_CHECK_FRESH_NS ((int64_t)STORE_GAME_CACHE_FRESH_MS * 1000000)
-#define GC_SEATS_MAX 16 /* more seats than this are read from the file every time */
 #define GC_ROOM_KEY_MAX (2 * STORE_ID_MAX)
 
 typedef struct gc_seat {
@@ -428,7 +427,7 @@ void store__gc_put_game(store *s, const store_game *g)
 
 int store__gc_seats(store *s, int64_t game, store_seat *seats, int max, int *n)
 {
-    if (max > GC_SEATS_MAX || !fresh(s))
+    if (max > STORE_GC_SEATS_MAX || !fresh(s))
         return 1;
     gc_entry *e = find_id(s->gc, game);
     if (e == NULL || e->nseats < 0) {
@@ -448,14 +447,9 @@ int store__gc_seats(store *s, int64_t game, store_seat *seats, int max, int *n)
     return 0;
 }
 
-int store__gc_seats_limit(int max)
-{
-    return max <= GC_SEATS_MAX ? GC_SEATS_MAX + 1 : max;
-}
-
 void store__gc_put_seats(store *s, int64_t game, const store_seat *seats, int n)
 {
-    if (n > GC_SEATS_MAX || !may_fill(s))
+    if (n > STORE_GC_SEATS_MAX || !may_fill(s))
         return;
     store_gcache *c = s->gc;
     gc_entry *e = find_id(c, game);

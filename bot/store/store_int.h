@@ -239,13 +239,14 @@ int store__game_exists(store *s, int64_t id);
  * *out filled as the read it spares would: a malloc'd state), 1 (a miss:
  * read the file) or a store_err; a row or seats just read are offered with
  * put (kept unless in a write transaction); every write of a game or its
- * seats drops the game first. seats_limit is the LIMIT a read of seats
- * offered to put must use to know it has them all.
+ * seats drops the game first. The seats of a game with more than
+ * STORE_GC_SEATS_MAX are never kept: a read of seats offered to put asks
+ * for one more, so a read that got fewer got them all.
  */
+#define STORE_GC_SEATS_MAX 16
 int store__gc_game_by_id(store *s, int64_t id, store_game *out);
 int store__gc_game_by_room(store *s, const char *network, const char *room, store_game *out);
 int store__gc_seats(store *s, int64_t game, store_seat *seats, int max, int *n);
-int store__gc_seats_limit(int max);
 void store__gc_put_game(store *s, const store_game *g);
 void store__gc_put_seats(store *s, int64_t game, const store_seat *seats, int n);
 void store__gc_drop(store *s, int64_t id);
