@@ -186,6 +186,12 @@ def check_prompt(hs):
     dm = hs.direct_rooms(g.BOT)["@bob:test"][0]
     if hs.membership(dm, "@bob:test") != "join":
         hs.join(dm, "bob")
+    # bob's earlier private lines first: his hand goes ahead of the answer to
+    # his !prompts (hands have the first priority), so under the homeserver's
+    # rate limit that answer may still be on its way; the next event must be
+    # the answer to what he asks now
+    dm_events(hs, "@bob:test", lambda e: "each of your turns" in e["content"]["body"])
+    dm_events(hs, "@bob:test", lambda e: e["content"]["body"].startswith("Your hand"))
     mark = hs.mark()
     hs.send_text(dm, "bob", "hand %s" % room)
     ev = hs.wait_for_event(dm, sender=g.BOT, since=mark, timeout=WAIT)
