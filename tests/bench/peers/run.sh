@@ -30,7 +30,7 @@
 #   BURST 1000, LINE_MS 0         porrazo-bot's send pacing ("tuned")
 #   PORT      16667               RUN_DIR /tmp/porrazo-peers.<pid> (configs, logs, results)
 #   BOT_WRAP  ""                  a command porrazo-bot runs under, in its own process
-#                                 (valgrind, as peers_instr.sh; not strace -f: stopped, it
+#                                 (valgrind, as peers_instr.sh; not strace, with or without -f: stopped, it
 #                                 detaches and leaves the bot connected to the next run)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
